@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# Regenerates testdata/out/ from testdata/src/: compiles every case for every target SM with
+# the pinned toolkit and links it with nvlink in each mode cubin-ld supports, recording
+# the objects, nvlink's outputs, its messages and its exit status.
+#
+#   scripts/gen-testdata.sh [-o OUTDIR] [-j JOBS] [CASE...]
+#
+# OUTDIR defaults to testdata/out (what `cargo test` reads). Each case is compiled from a copy
+# of its folder at the fixed path /tmp/cubin-ld-testdata/<case>/<sm> with relative file names,
+# so the only directory that lands in an object (-G debug info records the compile directory)
+# is the same on every machine.
+#
+# Per case, an optional testdata/src/<case>/case.conf (bash) may set:
+#   ARCHS              target SMs (default: all of $ALL_ARCHS)
+#   NVCC_FLAGS         extra nvcc flags for .cu files (e.g. -G)
+#   LIVE_LINK_FLAGS    extra nvlink flags used only by the live oracle (never committed)
+#   file_arch FILE SM  a function printing the SM to compile FILE for when linking for SM
+#
+# Layout written: OUTDIR/<case>/<sm>/
+#   <stem>.o                      one object per source, in source-name order
+#   compile.log                   compiler messages (empty when quiet)
+#   inputs                        the objects in link order, one per line
+#   <mode>.cubin                  nvlink's output (mode: default, r, pr), when it made one
+#   <mode>.log / <mode>.rc        nvlink's messages and exit status
+set -euo pipefail
+
+ALL_ARCHS="sm_75 sm_80 sm_86 sm_89 sm_90 sm_100 sm_120"
+here=$(cd "$(dirname "$0")/.." && pwd)
+outdir="$here/testdata/out"
+jobs=$(nproc 2>/dev/null || echo 2)
+
+while [ $# -gt 0 ]; do
+  case "$1" in
+    -o) outdir=$2; shift 2 ;;
+    -j) jobs=$2; shift 2 ;;
+    -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
+    *) break ;;
+  esac
+done
+
+C=$("$here/scripts/cuda-toolkit.sh")
+export PATH="$C/bin:$C/nvvm/bin:$PATH"
+mkdir -p "$outdir"
+outdir=$(cd "$outdir" && pwd)
+
+if [ $# -gt 0 ]; then cases=("$@"); else
+  cases=(); for d in "$here"/testdata/src/*/; do cases+=("$(basename "$d")"); done
+fi
+
+# Modes and the nvlink flags that select them.
+mode_flags() {
+  case "$1" in
+    default) echo "" ;;
+    r) echo "-r" ;;
+    pr) echo "-preserve-relocs" ;;
+  esac
+}
+
+gen_case_arch() {
+  local case=$1 sm=$2
+  local src="$here/testdata/src/$case"
+  local out="$outdir/$case/$sm"
+  rm -rf "$out"; mkdir -p "$out"
+  (
+    ARCHS=$ALL_ARCHS; NVCC_FLAGS=""; LIVE_LINK_FLAGS=""
+    file_arch() { echo "$2"; }
+    # shellcheck disable=SC1091
+    [ -f "$src/case.conf" ] && . "$src/case.conf"
+    local build="/tmp/cubin-ld-testdata/$case/$sm"
+    rm -rf "$build"; mkdir -p "$build"; cp -R "$src"/. "$build"/
+    cd "$build"
+    : >"$out/compile.log"; : >"$out/inputs"
+    for f in $(ls | grep -E '\.(cu|ptx)$' | sort); do
+      local stem=${f%.*} fsm
+      fsm=$(file_arch "$f" "$sm")
+      if [ "${f##*.}" = ptx ]; then
+        ptxas -arch="$fsm" -m64 -c "$f" -o "$out/$stem.o" >>"$out/compile.log" 2>&1
+      else
+        # shellcheck disable=SC2086
+        nvcc -dc -cubin -arch="$fsm" $NVCC_FLAGS "$f" -o "$out/$stem.o" >>"$out/compile.log" 2>&1
+      fi
+      echo "$stem.o" >>"$out/inputs"
+    done
+    rm -rf "$build"
+  )
+  (
+    cd "$out"
+    mapfile -t objs <inputs
+    for mode in default r pr; do
+      # shellcheck disable=SC2046
+      set +e
+      nvlink -arch="$sm" $(mode_flags $mode) "${objs[@]}" -o "$mode.cubin" >"$mode.log" 2>&1
+      echo $? >"$mode.rc"
+      set -e
+    done
+  )
+}
+
+list_jobs() {
+  local case sm archs
+  for case in "${cases[@]}"; do
+    [ -d "$here/testdata/src/$case" ] || { echo "gen-testdata: no case '$case'" >&2; exit 1; }
+    archs=$( ARCHS=$ALL_ARCHS; f="$here/testdata/src/$case/case.conf"; [ -f "$f" ] && . "$f"; echo "$ARCHS" )
+    for sm in $archs; do echo "$case $sm"; done
+  done
+}
+
+export -f gen_case_arch mode_flags
+export here outdir ALL_ARCHS
+list_jobs | xargs -P "$jobs" -L 1 bash -c 'gen_case_arch "$0" "$1" || { echo "gen-testdata: $0 $1 failed" >&2; exit 255; }'
+echo "gen-testdata: wrote $outdir" >&2

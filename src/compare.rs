@@ -1,0 +1,281 @@
+//! Semantic comparison of two cubins through their canonical dumps (see [`crate::dump`]):
+//! items are matched by key (section name, symbol name, program header number), never by
+//! index or file offset.
+
+use std::collections::BTreeMap;
+
+#[derive(Debug, Clone, Default)]
+pub struct CompareOptions {
+    /// Compare entries (relocations, records, edges, symbols, sections) as multisets.
+    pub ignore_order: bool,
+    /// Sections to leave out (exact names, or a prefix followed by `*`).
+    pub ignore_sections: Vec<String>,
+    /// Mask the per-build hash nvcc puts in internal-linkage names (`_INTERNAL_4f0c7f44_`).
+    pub normalize_internal: bool,
+    /// Leave out the linker's own `.note.nv.tkinfo` record (nvlink's or cubin-ld's), and the
+    /// note section's size, which depends on it.
+    pub ignore_linker_note: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Item {
+    key: String,
+    lines: Vec<String>,
+}
+
+fn is_entry(line: &str) -> bool {
+    line.starts_with("  * ")
+}
+
+fn parse_items(text: &str) -> Vec<Item> {
+    let mut items: Vec<Item> = Vec::new();
+    for line in text.lines() {
+        if line.is_empty() || line == crate::dump::DUMP_VERSION_LINE {
+            continue;
+        }
+        if line.starts_with(' ') {
+            if let Some(it) = items.last_mut() {
+                it.lines.push(line.to_string());
+            }
+        } else {
+            items.push(Item {
+                key: line.to_string(),
+                lines: Vec::new(),
+            });
+        }
+    }
+    items
+}
+
+fn matches_pattern(name: &str, pat: &str) -> bool {
+    match pat.strip_suffix('*') {
+        Some(prefix) => name.starts_with(prefix),
+        None => name == pat,
+    }
+}
+
+/// Replaces `_<8 hex digits>_` runs (the hash in internal-linkage and static names) by
+/// `_########_`.
+pub fn mask_internal_hashes(text: &str) -> String {
+    let b = text.as_bytes();
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'_'
+            && i + 9 < b.len()
+            && b[i + 9] == b'_'
+            && b[i + 1..i + 9].iter().all(|c| c.is_ascii_hexdigit())
+        {
+            out.push_str("_########");
+            i += 9;
+            continue;
+        }
+        let ch = text[i..].chars().next().unwrap_or('?');
+        out.push(ch);
+        i += ch.len_utf8().max(1);
+    }
+    out
+}
+
+fn prepare(text: &str, opts: &CompareOptions) -> Vec<Item> {
+    let text = if opts.normalize_internal {
+        mask_internal_hashes(text)
+    } else {
+        text.to_string()
+    };
+    let mut items = parse_items(&text);
+    items.retain(|it| match it.key.strip_prefix("section ") {
+        Some(name) => !opts
+            .ignore_sections
+            .iter()
+            .any(|p| matches_pattern(name, p)),
+        None => true,
+    });
+    if opts.ignore_linker_note {
+        for it in items
+            .iter_mut()
+            .filter(|it| it.key == "section .note.nv.tkinfo")
+        {
+            it.lines.retain(|l| {
+                !(l.contains(" tkinfo ")
+                    && (l.contains("tool \"nvlink\"") || l.contains("tool \"cubin-ld\"")))
+            });
+            for l in it.lines.iter_mut().filter(|l| !is_entry(l)) {
+                if let Some(p) = l.find(" size ") {
+                    l.truncate(p);
+                }
+            }
+        }
+    }
+    items
+}
+
+/// Every semantic difference between two dumps, as human-readable lines; empty when equal.
+pub fn compare_dumps(a: &str, b: &str, opts: &CompareOptions) -> Vec<String> {
+    let ia = prepare(a, opts);
+    let ib = prepare(b, opts);
+    let ma: BTreeMap<&str, &Item> = ia.iter().map(|i| (i.key.as_str(), i)).collect();
+    let mb: BTreeMap<&str, &Item> = ib.iter().map(|i| (i.key.as_str(), i)).collect();
+    let mut diffs = Vec::new();
+
+    for it in &ia {
+        if !mb.contains_key(it.key.as_str()) {
+            diffs.push(format!("only in first: {}", it.key));
+        }
+    }
+    for it in &ib {
+        if !ma.contains_key(it.key.as_str()) {
+            diffs.push(format!("only in second: {}", it.key));
+        }
+    }
+    for it in &ia {
+        let Some(other) = mb.get(it.key.as_str()) else {
+            continue;
+        };
+        diff_item(it, other, opts, &mut diffs);
+    }
+    if !opts.ignore_order {
+        for kind in ["section ", "symbol "] {
+            order_diff(&ia, &ib, kind, &mb, &ma, &mut diffs);
+        }
+    }
+    diffs
+}
+
+fn diff_item(a: &Item, b: &Item, opts: &CompareOptions, diffs: &mut Vec<String>) {
+    if a.lines == b.lines {
+        return;
+    }
+    let (pa, ea): (Vec<&String>, Vec<&String>) = a.lines.iter().partition(|l| !is_entry(l));
+    let (pb, eb): (Vec<&String>, Vec<&String>) = b.lines.iter().partition(|l| !is_entry(l));
+    let mut out = Vec::new();
+    multiset_diff(&pa, &pb, &mut out);
+    multiset_diff(&ea, &eb, &mut out);
+    if out.is_empty() {
+        if !opts.ignore_order {
+            diffs.push(format!("{}: same entries in a different order", a.key));
+        }
+        return;
+    }
+    const LIMIT: usize = 40;
+    let n = out.len();
+    let mut msg = format!("{}: {} line(s) differ", a.key, n);
+    for l in out.into_iter().take(LIMIT) {
+        msg.push('\n');
+        msg.push_str(&l);
+    }
+    if n > LIMIT {
+        msg.push_str(&format!("\n    … {} more", n - LIMIT));
+    }
+    diffs.push(msg);
+}
+
+fn multiset_diff(a: &[&String], b: &[&String], out: &mut Vec<String>) {
+    let mut count: BTreeMap<&str, i64> = BTreeMap::new();
+    for l in a {
+        *count.entry(l.as_str()).or_default() += 1;
+    }
+    for l in b {
+        *count.entry(l.as_str()).or_default() -= 1;
+    }
+    // Keep the original order of lines in the report.
+    let mut left = count.clone();
+    for l in a {
+        let c = left.get_mut(l.as_str()).unwrap();
+        if *c > 0 {
+            out.push(format!("  - {}", l.trim_start()));
+            *c -= 1;
+        }
+    }
+    let mut right: BTreeMap<&str, i64> = count.into_iter().map(|(k, v)| (k, -v)).collect();
+    for l in b {
+        let c = right.get_mut(l.as_str()).unwrap();
+        if *c > 0 {
+            out.push(format!("  + {}", l.trim_start()));
+            *c -= 1;
+        }
+    }
+}
+
+fn order_diff(
+    ia: &[Item],
+    ib: &[Item],
+    kind: &str,
+    mb: &BTreeMap<&str, &Item>,
+    ma: &BTreeMap<&str, &Item>,
+    diffs: &mut Vec<String>,
+) {
+    let sa: Vec<&str> = ia
+        .iter()
+        .map(|i| i.key.as_str())
+        .filter(|k| k.starts_with(kind) && mb.contains_key(k))
+        .collect();
+    let sb: Vec<&str> = ib
+        .iter()
+        .map(|i| i.key.as_str())
+        .filter(|k| k.starts_with(kind) && ma.contains_key(k))
+        .collect();
+    if let Some(pos) = sa.iter().zip(&sb).position(|(x, y)| x != y) {
+        diffs.push(format!(
+            "{}order differs at position {}: first has '{}', second has '{}'",
+            kind,
+            pos + 1,
+            sa[pos],
+            sb[pos]
+        ));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const A: &str = "cubin-dump 1\nheader\n  type ET_EXEC\nsection .a\n  type PROGBITS\n  * 0x0 R_CUDA_64 x+0x0\n  * 0x8 R_CUDA_64 y+0x0\nsection .b\n  type NOBITS\n";
+
+    #[test]
+    fn a_dump_equals_itself() {
+        assert!(compare_dumps(A, A, &CompareOptions::default()).is_empty());
+    }
+
+    #[test]
+    fn reordered_entries_differ_only_when_order_matters() {
+        let b = A.replace(
+            "  * 0x0 R_CUDA_64 x+0x0\n  * 0x8 R_CUDA_64 y+0x0",
+            "  * 0x8 R_CUDA_64 y+0x0\n  * 0x0 R_CUDA_64 x+0x0",
+        );
+        assert_eq!(compare_dumps(A, &b, &CompareOptions::default()).len(), 1);
+        let opts = CompareOptions {
+            ignore_order: true,
+            ..Default::default()
+        };
+        assert!(compare_dumps(A, &b, &opts).is_empty());
+    }
+
+    #[test]
+    fn missing_sections_and_changed_lines_are_reported() {
+        let b = A
+            .replace("section .b\n  type NOBITS\n", "")
+            .replace("y+0x0", "y+0x4");
+        let d = compare_dumps(A, &b, &CompareOptions::default());
+        assert!(d.iter().any(|l| l == "only in first: section .b"), "{d:?}");
+        assert!(d.iter().any(|l| l.contains("- 0x8 R_CUDA_64 y+0x0") && l.contains("+ 0x8 R_CUDA_64 y+0x4")), "{d:?}");
+    }
+
+    #[test]
+    fn ignored_sections_are_left_out() {
+        let b = A.replace("section .b\n  type NOBITS\n", "");
+        let opts = CompareOptions {
+            ignore_sections: vec![".b".into()],
+            ..Default::default()
+        };
+        assert!(compare_dumps(A, &b, &opts).is_empty());
+    }
+
+    #[test]
+    fn internal_name_hashes_are_masked() {
+        assert_eq!(
+            mask_internal_hashes("_ZN33_INTERNAL_4f0c7f44_4_s_cu_x __nv_static_24__deadbeef_4_s"),
+            "_ZN33_INTERNAL_########_4_s_cu_x __nv_static_24__########_4_s"
+        );
+    }
+}

@@ -1,0 +1,462 @@
+//! The canonical, index-free text form of a cubin (what `cubin-dump` prints and what the
+//! compare mode diffs). Everything that refers to a section or symbol by index is printed by
+//! name; file offsets are left out. The text is a list of *items*: an unindented heading line
+//! (`header`, `section NAME`, `symbol TABLE NAME`, `phdr N`) followed by indented body lines.
+//! Body lines starting with `  * ` are entries (relocations, attribute records, call-graph
+//! edges, notes) whose order a caller may choose to ignore; `    ` lines are raw bytes.
+
+use crate::diag::{Context, Result};
+use crate::elf::read::SymSection;
+use crate::elf::{names, notes, nvinfo, *};
+use crate::reloc::table as reloc_table;
+use std::collections::BTreeSet;
+use std::fmt::Write as _;
+
+pub const DUMP_VERSION_LINE: &str = "cubin-dump 1";
+
+/// Numbers the dump met but has no name for ("relocation type 0x4d", "EIATTR 0x61", …).
+/// Every one is also printed in hex where it occurs; tests assert that the set stays empty
+/// over the corpus.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Unknowns(pub BTreeSet<String>);
+
+pub struct Dump {
+    pub text: String,
+    pub unknowns: Unknowns,
+}
+
+/// Dumps a parsed cubin.
+pub fn dump(c: &Cubin<'_>) -> Result<Dump> {
+    let mut d = Dumper {
+        c,
+        out: String::new(),
+        unknowns: Unknowns::default(),
+        sec_keys: Vec::new(),
+    };
+    d.sec_keys = section_keys(c);
+    d.run()?;
+    Ok(Dump {
+        text: d.out,
+        unknowns: d.unknowns,
+    })
+}
+
+/// Parses and dumps raw bytes.
+pub fn dump_bytes(bytes: &[u8]) -> Result<Dump> {
+    let c = Cubin::parse(bytes)?;
+    dump(&c)
+}
+
+/// Section names made unique (`.x`, `.x#2`, …) in file order.
+fn section_keys(c: &Cubin<'_>) -> Vec<String> {
+    let mut seen = hashbrown::HashMap::<String, u32>::new();
+    c.sections
+        .iter()
+        .map(|s| {
+            let base = if s.index == 0 {
+                "[null]".to_string()
+            } else {
+                s.name_str().into_owned()
+            };
+            let n = seen.entry(base.clone()).or_insert(0);
+            *n += 1;
+            if *n == 1 {
+                base
+            } else {
+                format!("{base}#{n}")
+            }
+        })
+        .collect()
+}
+
+struct Dumper<'a, 'data> {
+    c: &'a Cubin<'data>,
+    out: String,
+    unknowns: Unknowns,
+    sec_keys: Vec<String>,
+}
+
+fn hex_lines(out: &mut String, bytes: &[u8]) {
+    for (i, chunk) in bytes.chunks(16).enumerate() {
+        let _ = write!(out, "    {:04x}:", i * 16);
+        for b in chunk {
+            let _ = write!(out, " {b:02x}");
+        }
+        out.push('\n');
+    }
+}
+
+fn signed_hex(v: i64) -> String {
+    if v < 0 {
+        format!("-{:#x}", v.unsigned_abs())
+    } else {
+        format!("+{v:#x}")
+    }
+}
+
+impl<'a, 'data> Dumper<'a, 'data> {
+    fn unknown(&mut self, what: String) -> String {
+        self.unknowns.0.insert(what.clone());
+        what
+    }
+
+    fn sec_name(&self, index: u32) -> String {
+        match self.sec_keys.get(index as usize) {
+            Some(k) => k.clone(),
+            None => format!("[bad section {index}]"),
+        }
+    }
+
+    /// A symbol as relocations and records refer to it: its name, or `[section X]` for a
+    /// section symbol.
+    fn sym_ref(&self, table: Option<&SymbolTable<'data>>, index: u32) -> String {
+        if index == 0 {
+            return "-".into();
+        }
+        let Some(t) = table else {
+            return format!("[symbol {index} without symbol table]");
+        };
+        match t.symbols.get(index as usize) {
+            Some(s) if s.st_type == STT_SECTION => match s.section {
+                SymSection::Index(i) => format!("[section {}]", self.sec_name(i)),
+                _ => "[section ?]".into(),
+            },
+            Some(s) => s.name_str().into_owned(),
+            None => format!("[bad symbol {index}]"),
+        }
+    }
+
+    fn run(&mut self) -> Result<()> {
+        let c = self.c;
+        let h = &c.header;
+        let _ = writeln!(self.out, "{DUMP_VERSION_LINE}");
+        self.out.push_str("header\n");
+        let _ = writeln!(
+            self.out,
+            "  osabi {:#x} abiversion {}",
+            h.os_abi, h.abi_version
+        );
+        let et = match names::elf_type(h.e_type) {
+            Some(n) => n.to_string(),
+            None => self.unknown(format!("e_type {:#x}", h.e_type)),
+        };
+        let _ = writeln!(
+            self.out,
+            "  type {et} machine {} version {} entry {:#x}",
+            h.e_machine, h.e_version, h.e_entry
+        );
+        let fl = crate::arch::EFlags { raw: h.e_flags };
+        let _ = writeln!(self.out, "  flags {:#010x} {}", h.e_flags, fl.describe());
+
+        for s in c.sections.iter().skip(1) {
+            self.section(s)?;
+        }
+        for t in &c.symtabs {
+            self.symbols(t);
+        }
+        for (i, p) in c.segments.iter().enumerate() {
+            self.segment(i, p);
+        }
+        Ok(())
+    }
+
+    fn section(&mut self, s: &Section<'data>) -> Result<()> {
+        let c = self.c;
+        let key = self.sec_name(s.index);
+        let _ = writeln!(self.out, "section {key}");
+        let ty = match names::section_type(s.sh_type) {
+            Some(n) => n.to_string(),
+            None => self.unknown(format!("section type {:#x}", s.sh_type)),
+        };
+        let derived_size = matches!(s.sh_type, SHT_STRTAB | SHT_SYMTAB | SHT_CUDA_MERC_SYMTAB);
+        let mut line = format!(
+            "  type {ty} flags {} align {} entsize {}",
+            names::section_flags(s.flags),
+            s.align,
+            s.entsize
+        );
+        if !derived_size {
+            let _ = write!(line, " size {:#x}", s.size);
+        }
+        if s.addr != 0 {
+            let _ = write!(line, " addr {:#x}", s.addr);
+        }
+        let _ = writeln!(self.out, "{line}");
+
+        // sh_link is a section index; sh_info is a section index (SHF_INFO_LINK, relocation
+        // sections), the first global's index (symbol tables) or, for code, the function's
+        // symbol index.
+        let mut links = String::new();
+        if s.link != 0 {
+            let _ = write!(links, " link {}", self.sec_name(s.link));
+        }
+        if s.info != 0 {
+            if matches!(s.sh_type, SHT_SYMTAB | SHT_CUDA_MERC_SYMTAB) {
+                let _ = write!(links, " info first-global {}", s.info);
+            } else if s.flags & SHF_INFO_LINK != 0
+                || type_is_rela(s.sh_type)
+                || s.sh_type == SHT_REL
+            {
+                let _ = write!(links, " info section {}", self.sec_name(s.info));
+            } else if s.flags & SHF_EXECINSTR != 0 || s.sh_type == SHT_CUDA_CAPMERC_TEXT {
+                let t = c.symtab_for(s);
+                let _ = write!(links, " info symbol {}", self.sym_ref(t, s.info));
+            } else {
+                let _ = write!(links, " info {:#x}", s.info);
+            }
+        }
+        if !links.is_empty() {
+            let _ = writeln!(self.out, "  {}", links.trim_start());
+        }
+
+        let ctx = || format!("section '{}'", s.name_str());
+        match s.sh_type {
+            SHT_NULL | SHT_STRTAB => {}
+            SHT_SYMTAB | SHT_CUDA_MERC_SYMTAB => {
+                let n = c
+                    .symtabs
+                    .iter()
+                    .find(|t| t.section == s.index)
+                    .map(|t| t.symbols.len())
+                    .unwrap_or(0);
+                let _ = writeln!(self.out, "  symbols {}", n.saturating_sub(1));
+            }
+            SHT_REL | SHT_RELA | SHT_CUDA_MERC_RELA | SHT_CUDA_RESOLVED_RELA => {
+                let relocs = c.relocations(s)?;
+                let t = c.symtab_for(s);
+                for r in relocs {
+                    let tn = match reloc_table::name(r.r_type) {
+                        Some(n) => n.to_string(),
+                        None => self.unknown(format!("relocation type {:#x}", r.r_type)),
+                    };
+                    let sym = self.sym_ref(t, r.sym);
+                    let add = r.addend.map(signed_hex).unwrap_or_default();
+                    let _ = writeln!(self.out, "  * {:#x} {tn} {sym}{add}", r.offset);
+                }
+            }
+            SHT_CUDA_INFO | SHT_CUDA_MERC_INFO | SHT_CUDA_COMPAT_INFO => {
+                let recs = nvinfo::parse_records(s.bytes()).with_context(ctx)?;
+                let compat = s.sh_type == SHT_CUDA_COMPAT_INFO;
+                let t = c.symtab_for(s);
+                for r in recs {
+                    self.record(&r, compat, t);
+                }
+            }
+            SHT_CUDA_CALLGRAPH | SHT_CUDA_MERC_CALLGRAPH => self.callgraph(s),
+            SHT_CUDA_PROTOTYPE | SHT_CUDA_MERC_PROTOTYPE => {
+                let t = c.symtab_for(s);
+                let words = words_of(s.bytes());
+                for p in words.chunks(2) {
+                    if let [sym, proto] = p {
+                        let _ = writeln!(self.out, "  * {} proto {proto}", self.sym_ref(t, *sym));
+                    }
+                }
+                if words.len() % 2 != 0 || s.bytes().len() % 4 != 0 {
+                    hex_lines(&mut self.out, s.bytes());
+                }
+            }
+            SHT_NOTE => {
+                let ns = notes::parse_notes(s.bytes()).with_context(ctx)?;
+                for n in ns {
+                    self.note(&n)?;
+                }
+            }
+            _ => {
+                if let Some(b) = s.data {
+                    hex_lines(&mut self.out, b);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn record(&mut self, r: &nvinfo::Record<'_>, compat: bool, t: Option<&SymbolTable<'data>>) {
+        let name = if compat {
+            nvinfo::compat_name(r.attr)
+        } else {
+            nvinfo::attr_name(r.attr)
+        };
+        let name = match name {
+            Some(n) => n.to_string(),
+            None => {
+                let kind = if compat { "EICOMPAT" } else { "EIATTR" };
+                self.unknown(format!("{kind} {:#04x}", r.attr))
+            }
+        };
+        let fmt = nvinfo::format_name(r.format);
+        let body = match r.value {
+            nvinfo::Value::None => String::new(),
+            nvinfo::Value::Byte(b) => format!(" {b:#x}"),
+            nvinfo::Value::Half(h) => format!(" {h:#x}"),
+            nvinfo::Value::Bytes(b) => {
+                let w = words_of(b);
+                match nvinfo::payload_kind(r.attr, b.len()) {
+                    nvinfo::Payload::SymbolValue => {
+                        format!(" {} {:#x}", self.sym_ref(t, w[0]), w[1])
+                    }
+                    nvinfo::Payload::Symbols => {
+                        let names: Vec<String> = w.iter().map(|&i| self.sym_ref(t, i)).collect();
+                        format!(" [{}]", names.join(", "))
+                    }
+                    nvinfo::Payload::ParamCbank => {
+                        format!(
+                            " {} offset {:#x} size {:#x}",
+                            self.sym_ref(t, w[0]),
+                            w[1] & 0xffff,
+                            w[1] >> 16
+                        )
+                    }
+                    nvinfo::Payload::Words if b.len() % 4 == 0 => {
+                        let ws: Vec<String> = w.iter().map(|x| format!("{x:#x}")).collect();
+                        format!(" [{}]", ws.join(" "))
+                    }
+                    nvinfo::Payload::Words => {
+                        let bs: Vec<String> = b.iter().map(|x| format!("{x:02x}")).collect();
+                        format!(" bytes {}", bs.join(""))
+                    }
+                }
+            }
+        };
+        let _ = writeln!(self.out, "  * {name} {fmt}{body}");
+    }
+
+    fn callgraph(&mut self, s: &Section<'data>) {
+        let t = self.c.symtab_for(s);
+        let words = words_of(s.bytes());
+        // Pairs of u32; a pair (0, 0xffffffff - k) opens block k: direct edges, address-taken
+        // functions with their prototype, indirect call sites with their prototype, possible
+        // targets of indirect calls.
+        let mut block = 0u32;
+        for p in words.chunks(2) {
+            let [a, b] = *p else { continue };
+            if a == 0 && b >= 0xffff_fffc {
+                block = 0xffff_ffff - b;
+                continue;
+            }
+            let line = match block {
+                0 => format!("  * call {} -> {}", self.sym_ref(t, a), self.sym_ref(t, b)),
+                1 => format!("  * address-taken {} proto {b}", self.sym_ref(t, a)),
+                2 => format!("  * indirect-call-in {} proto {b}", self.sym_ref(t, a)),
+                _ => format!(
+                    "  * indirect-target {} -> {}",
+                    self.sym_ref(t, a),
+                    self.sym_ref(t, b)
+                ),
+            };
+            let _ = writeln!(self.out, "{line}");
+        }
+        if words.len() % 2 != 0 || s.bytes().len() % 4 != 0 {
+            hex_lines(&mut self.out, s.bytes());
+        }
+    }
+
+    fn note(&mut self, n: &notes::Note<'_>) -> Result<()> {
+        let owner = String::from_utf8_lossy(n.name);
+        match n.n_type {
+            notes::NT_CUDA_TKINFO => {
+                let ti = notes::parse_tkinfo(n.desc)?;
+                let q: Vec<String> = ti
+                    .strings
+                    .iter()
+                    .map(|s| format!("{:?}", String::from_utf8_lossy(s)))
+                    .collect();
+                let _ = writeln!(
+                    self.out,
+                    "  * note {owner:?} tkinfo v{} file {} tool {} version {} branch {} args {}",
+                    ti.version, q[0], q[1], q[2], q[3], q[4]
+                );
+            }
+            notes::NT_CUDA_CUINFO => {
+                let ci = notes::parse_cuinfo(n.desc)?;
+                let _ = writeln!(
+                    self.out,
+                    "  * note {owner:?} cuinfo v{} virtual-sm {} toolkit {:#x} reserved {:#x}",
+                    ci.version, ci.virtual_sm, ci.toolkit, ci.reserved
+                );
+            }
+            t => {
+                let hex: String = n.desc.iter().map(|b| format!("{b:02x}")).collect();
+                let _ = writeln!(self.out, "  * note {owner:?} type {t} desc {hex}");
+            }
+        }
+        Ok(())
+    }
+
+    fn symbols(&mut self, t: &SymbolTable<'data>) {
+        let table = self.sec_name(t.section);
+        let mut seen = hashbrown::HashMap::<String, u32>::new();
+        for (i, s) in t.symbols.iter().enumerate().skip(1) {
+            let base = if s.st_type == STT_SECTION {
+                self.sym_ref(Some(t), i as u32)
+            } else {
+                s.name_str().into_owned()
+            };
+            let n = seen.entry(base.clone()).or_insert(0);
+            *n += 1;
+            let key = if *n == 1 { base } else { format!("{base}#{n}") };
+            let bind = match names::symbol_bind(s.bind) {
+                Some(b) => b.to_string(),
+                None => self.unknown(format!("symbol binding {}", s.bind)),
+            };
+            let ty = match names::symbol_type(s.st_type) {
+                Some(b) => b.to_string(),
+                None => self.unknown(format!("symbol type {}", s.st_type)),
+            };
+            let sec = match s.section {
+                SymSection::Undefined => "UND".to_string(),
+                SymSection::Absolute => "ABS".to_string(),
+                SymSection::Common => "COMMON".to_string(),
+                SymSection::Index(i) => self.sec_name(i),
+                SymSection::Reserved(r) => format!("{r:#x}"),
+            };
+            let _ = writeln!(self.out, "symbol {table} {key}");
+            let _ = writeln!(
+                self.out,
+                "  bind {bind} type {ty} other {:#04x} ({}) section {sec} value {:#x} size {:#x}",
+                s.other,
+                names::symbol_other(s.other),
+                s.value,
+                s.size
+            );
+        }
+    }
+
+    fn segment(&mut self, i: usize, p: &crate::elf::read::Segment) {
+        let ty = match names::segment_type(p.p_type) {
+            Some(n) => n.to_string(),
+            None => self.unknown(format!("segment type {:#x}", p.p_type)),
+        };
+        let _ = writeln!(self.out, "phdr {i}");
+        let _ = writeln!(
+            self.out,
+            "  type {ty} flags {} filesz {:#x} memsz {:#x} align {:#x} vaddr {:#x} paddr {:#x}",
+            names::segment_flags(p.flags),
+            p.filesz,
+            p.memsz,
+            p.align,
+            p.vaddr,
+            p.paddr
+        );
+        let end = p.offset.saturating_add(p.filesz);
+        let h = &self.c.header;
+        let phdr_size = self.c.segments.len() as u64 * 56;
+        let mut covers = Vec::new();
+        if p.filesz > 0 && h.e_phoff >= p.offset && h.e_phoff + phdr_size <= end {
+            covers.push("[program headers]".to_string());
+        }
+        for s in self.c.sections.iter().skip(1) {
+            if s.data.is_some() && s.size > 0 && s.offset >= p.offset && s.offset + s.size <= end {
+                covers.push(self.sec_name(s.index));
+            }
+        }
+        if !covers.is_empty() {
+            let _ = writeln!(self.out, "  covers {}", covers.join(" "));
+        }
+    }
+}
+
+fn words_of(b: &[u8]) -> Vec<u32> {
+    b.chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
+}

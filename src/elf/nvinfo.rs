@@ -1,0 +1,263 @@
+//! `.nv.info`, `.nv.info.<fn>`, `.nv.merc.nv.info*` and `.nv.compat` records:
+//! `u8 format, u8 attribute, u16 value-or-size[, payload]`.
+
+use crate::diag::{Error, Result};
+
+pub const EIFMT_NVAL: u8 = 1;
+pub const EIFMT_BVAL: u8 = 2;
+pub const EIFMT_HVAL: u8 = 3;
+pub const EIFMT_SVAL: u8 = 4;
+
+pub const EIATTR_PARAM_CBANK: u8 = 0x0a;
+pub const EIATTR_EXTERNS: u8 = 0x0f;
+pub const EIATTR_FRAME_SIZE: u8 = 0x11;
+pub const EIATTR_MIN_STACK_SIZE: u8 = 0x12;
+pub const EIATTR_KPARAM_INFO: u8 = 0x17;
+pub const EIATTR_MAX_STACK_SIZE: u8 = 0x23;
+pub const EIATTR_REGCOUNT: u8 = 0x2f;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Value<'data> {
+    /// EIFMT_NVAL: no value.
+    None,
+    /// EIFMT_BVAL: one byte.
+    Byte(u8),
+    /// EIFMT_HVAL: two bytes.
+    Half(u16),
+    /// EIFMT_SVAL: a sized payload.
+    Bytes(&'data [u8]),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Record<'data> {
+    /// Byte offset of the record inside its section.
+    pub offset: usize,
+    pub format: u8,
+    pub attr: u8,
+    pub value: Value<'data>,
+}
+
+pub fn parse_records(bytes: &[u8]) -> Result<Vec<Record<'_>>> {
+    let mut out = Vec::new();
+    let mut i = 0usize;
+    while i < bytes.len() {
+        let head = bytes.get(i..i + 4).ok_or_else(|| {
+            Error::new(format!(
+                "record at {i:#x}: truncated header ({} bytes left)",
+                bytes.len() - i
+            ))
+        })?;
+        let (format, attr) = (head[0], head[1]);
+        let half = u16::from_le_bytes([head[2], head[3]]);
+        let (value, next) = match format {
+            EIFMT_NVAL => (Value::None, i + 4),
+            EIFMT_BVAL => (Value::Byte(head[2]), i + 4),
+            EIFMT_HVAL => (Value::Half(half), i + 4),
+            EIFMT_SVAL => {
+                let end = i + 4 + half as usize;
+                let payload = bytes.get(i + 4..end).ok_or_else(|| {
+                    Error::new(format!("record at {i:#x}: payload of {half:#x} bytes runs past the end of the section"))
+                })?;
+                (Value::Bytes(payload), end)
+            }
+            f => {
+                return Err(Error::new(format!(
+                    "record at {i:#x}: unknown format {f:#x}"
+                )))
+            }
+        };
+        out.push(Record {
+            offset: i,
+            format,
+            attr,
+            value,
+        });
+        i = next;
+    }
+    Ok(out)
+}
+
+pub fn format_name(f: u8) -> &'static str {
+    match f {
+        EIFMT_NVAL => "NVAL",
+        EIFMT_BVAL => "BVAL",
+        EIFMT_HVAL => "HVAL",
+        EIFMT_SVAL => "SVAL",
+        _ => "?",
+    }
+}
+
+/// How an attribute's payload is laid out, so that symbol indices can be printed as names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Payload {
+    /// `{u32 symbol, u32 value}` (global `.nv.info` per-function records).
+    SymbolValue,
+    /// A list of u32 symbol indices.
+    Symbols,
+    /// `{u32 section symbol, u16 offset, u16 size}`.
+    ParamCbank,
+    /// Anything else: u32 words (or bytes when not a multiple of 4).
+    Words,
+}
+
+pub fn payload_kind(attr: u8, len: usize) -> Payload {
+    match attr {
+        EIATTR_FRAME_SIZE | EIATTR_MIN_STACK_SIZE | EIATTR_MAX_STACK_SIZE | EIATTR_REGCOUNT
+            if len == 8 =>
+        {
+            Payload::SymbolValue
+        }
+        EIATTR_EXTERNS if len % 4 == 0 => Payload::Symbols,
+        EIATTR_PARAM_CBANK if len == 8 => Payload::ParamCbank,
+        _ => Payload::Words,
+    }
+}
+
+/// EIATTR names. 0x01–0x5a from public tables; 0x5f, 0x66, 0x6b, 0x6d as `cuobjdump -elf`
+/// prints them or as older public tables name them.
+pub fn attr_name(a: u8) -> Option<&'static str> {
+    const NAMES: [&str; 0x5b] = [
+        "EIATTR_ERROR",
+        "EIATTR_PAD",
+        "EIATTR_IMAGE_SLOT",
+        "EIATTR_JUMPTABLE_RELOCS",
+        "EIATTR_CTAIDZ_USED",
+        "EIATTR_MAX_THREADS",
+        "EIATTR_IMAGE_OFFSET",
+        "EIATTR_IMAGE_SIZE",
+        "EIATTR_TEXTURE_NORMALIZED",
+        "EIATTR_SAMPLER_INIT",
+        "EIATTR_PARAM_CBANK",
+        "EIATTR_SMEM_PARAM_OFFSETS",
+        "EIATTR_CBANK_PARAM_OFFSETS",
+        "EIATTR_SYNC_STACK",
+        "EIATTR_TEXID_SAMPID_MAP",
+        "EIATTR_EXTERNS",
+        "EIATTR_REQNTID",
+        "EIATTR_FRAME_SIZE",
+        "EIATTR_MIN_STACK_SIZE",
+        "EIATTR_SAMPLER_FORCE_UNNORMALIZED",
+        "EIATTR_BINDLESS_IMAGE_OFFSETS",
+        "EIATTR_BINDLESS_TEXTURE_BANK",
+        "EIATTR_BINDLESS_SURFACE_BANK",
+        "EIATTR_KPARAM_INFO",
+        "EIATTR_SMEM_PARAM_SIZE",
+        "EIATTR_CBANK_PARAM_SIZE",
+        "EIATTR_QUERY_NUMATTRIB",
+        "EIATTR_MAXREG_COUNT",
+        "EIATTR_EXIT_INSTR_OFFSETS",
+        "EIATTR_S2RCTAID_INSTR_OFFSETS",
+        "EIATTR_CRS_STACK_SIZE",
+        "EIATTR_NEED_CNP_WRAPPER",
+        "EIATTR_NEED_CNP_PATCH",
+        "EIATTR_EXPLICIT_CACHING",
+        "EIATTR_ISTYPEP_USED",
+        "EIATTR_MAX_STACK_SIZE",
+        "EIATTR_SUQ_USED",
+        "EIATTR_LD_CACHEMOD_INSTR_OFFSETS",
+        "EIATTR_LOAD_CACHE_REQUEST",
+        "EIATTR_ATOM_SYS_INSTR_OFFSETS",
+        "EIATTR_COOP_GROUP_INSTR_OFFSETS",
+        "EIATTR_COOP_GROUP_MASK_REGIDS",
+        "EIATTR_SW1850030_WAR",
+        "EIATTR_WMMA_USED",
+        "EIATTR_HAS_PRE_V10_OBJECT",
+        "EIATTR_ATOMF16_EMUL_INSTR_OFFSETS",
+        "EIATTR_ATOM16_EMUL_INSTR_REG_MAP",
+        "EIATTR_REGCOUNT",
+        "EIATTR_SW2393858_WAR",
+        "EIATTR_INT_WARP_WIDE_INSTR_OFFSETS",
+        "EIATTR_SHARED_SCRATCH",
+        "EIATTR_STATISTICS",
+        "EIATTR_INDIRECT_BRANCH_TARGETS",
+        "EIATTR_SW2861232_WAR",
+        "EIATTR_SW_WAR",
+        "EIATTR_CUDA_API_VERSION",
+        "EIATTR_NUM_MBARRIERS",
+        "EIATTR_MBARRIER_INSTR_OFFSETS",
+        "EIATTR_COROUTINE_RESUME_ID_OFFSETS",
+        "EIATTR_SAM_REGION_STACK_SIZE",
+        "EIATTR_PER_REG_TARGET_PERF_STATS",
+        "EIATTR_CTA_PER_CLUSTER",
+        "EIATTR_EXPLICIT_CLUSTER",
+        "EIATTR_MAX_CLUSTER_RANK",
+        "EIATTR_INSTR_REG_MAP",
+        "EIATTR_RESERVED_SMEM_USED",
+        "EIATTR_RESERVED_SMEM_0_SIZE",
+        "EIATTR_UCODE_SECTION_DATA",
+        "EIATTR_UNUSED_LOAD_BYTE_OFFSET",
+        "EIATTR_KPARAM_INFO_V2",
+        "EIATTR_SYSCALL_OFFSETS",
+        "EIATTR_SW_WAR_MEMBAR_SYS_INSTR_OFFSETS",
+        "EIATTR_GRAPHICS_GLOBAL_CBANK",
+        "EIATTR_SHADER_TYPE",
+        "EIATTR_VRC_CTA_INIT_COUNT",
+        "EIATTR_TOOLS_PATCH_FUNC",
+        "EIATTR_NUM_BARRIERS",
+        "EIATTR_TEXMODE_INDEPENDENT",
+        "EIATTR_PERF_STATISTICS",
+        "EIATTR_AT_ENTRY_FRAGMENTS",
+        "EIATTR_SPARSE_MMA_MASK",
+        "EIATTR_TCGEN05_1CTA_USED",
+        "EIATTR_TCGEN05_2CTA_USED",
+        "EIATTR_GEN_ERRBAR_AT_EXIT",
+        "EIATTR_REG_RECONFIG",
+        "EIATTR_ANNOTATIONS",
+        "EIATTR_SANITIZE",
+        "EIATTR_STACK_CANARY_TRAP_OFFSETS",
+        "EIATTR_STUB_FUNCTION_KIND",
+        "EIATTR_LOCAL_CTA_ASYNC_STORE_OFFSETS",
+        "EIATTR_MERCURY_FINALIZER_OPTIONS",
+    ];
+    match a {
+        0x5f => Some("EIATTR_MERCURY_ISA_VERSION"),
+        0x66 => Some("EIATTR_LANGUAGE"),
+        0x6b => Some("EIATTR_NVSAL_SW_WAR"),
+        0x6d => Some("EIATTR_PREEXIT_USED"),
+        a => NAMES.get(a as usize).copied(),
+    }
+}
+
+/// `.nv.compat` attribute names as `cuobjdump -elf` prints them. 0x07 and 0x0d are records
+/// cuobjdump itself prints as "unknown Attribute"; cubin-ld names them by number.
+pub fn compat_name(a: u8) -> Option<&'static str> {
+    Some(match a {
+        0x02 => "EICOMPAT_ATTR_ISA_CLASS",
+        0x03 => "EICOMPAT_ATTR_INST_TENSORMAP_V1",
+        0x07 => "EICOMPAT_ATTR_07",
+        0x09 => "EICOMPAT_ATTR_CUDA_ACCELERATOR_TARGET",
+        0x0b => "EICOMPAT_ATTR_CAN_FASTPATH_FINALIZE",
+        0x0c => "EICOMPAT_ATTR_CUDA_INTERNAL_TARGET",
+        0x0d => "EICOMPAT_ATTR_0D",
+        0x0e => "EICOMPAT_ATTR_FINALIZER_VERSION",
+        _ => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn records_of_every_format_parse_in_sequence() {
+        // HVAL 0x5f = 0x101; SVAL REGCOUNT {sym 0xc, 24}; NVAL; BVAL 1.
+        let bytes = [
+            0x03, 0x5f, 0x01, 0x01, 0x04, 0x2f, 0x08, 0x00, 0x0c, 0, 0, 0, 24, 0, 0, 0, 0x01, 0x04,
+            0, 0, 0x02, 0x15, 1, 0,
+        ];
+        let r = parse_records(&bytes).unwrap();
+        assert_eq!(r.len(), 4);
+        assert_eq!(r[0].value, Value::Half(0x101));
+        assert_eq!(r[1].value, Value::Bytes(&[0x0c, 0, 0, 0, 24, 0, 0, 0]));
+        assert_eq!(r[2].value, Value::None);
+        assert_eq!(r[3].value, Value::Byte(1));
+    }
+
+    #[test]
+    fn a_payload_past_the_end_is_an_error_not_a_panic() {
+        let e = parse_records(&[0x04, 0x2f, 0x40, 0x00, 1, 2]).unwrap_err();
+        assert!(e.to_string().contains("runs past the end"), "{e}");
+        assert!(parse_records(&[0x04, 0x2f]).is_err());
+        assert!(parse_records(&[0x09, 0x2f, 0, 0]).is_err());
+    }
+}

@@ -1,0 +1,413 @@
+//! The validated, zero-copy view of one cubin. Every slice borrows the mapped input; every
+//! index read from the file is checked before use, so malformed input yields an [`Error`],
+//! never a panic.
+
+use super::*;
+use crate::bail;
+use crate::diag::{Context, Error, Result};
+use object::elf::{FileHeader64, ProgramHeader64, Rel64, Rela64, Sym64};
+use object::read::elf::{
+    FileHeader, ProgramHeader as _, Rel as _, Rela as _, SectionHeader as _, Sym as _,
+};
+use object::{LittleEndian as LE, U32};
+
+#[derive(Debug, Clone)]
+pub struct Header {
+    pub e_type: u16,
+    pub e_machine: u16,
+    pub e_version: u32,
+    pub e_entry: u64,
+    pub e_flags: u32,
+    pub os_abi: u8,
+    pub abi_version: u8,
+    pub e_phoff: u64,
+    pub e_shoff: u64,
+}
+
+#[derive(Debug, Clone)]
+pub struct Section<'data> {
+    pub index: u32,
+    pub name: &'data [u8],
+    pub sh_type: u32,
+    pub flags: u64,
+    pub addr: u64,
+    pub offset: u64,
+    pub size: u64,
+    pub link: u32,
+    pub info: u32,
+    pub align: u64,
+    pub entsize: u64,
+    /// The section's bytes; `None` for sections that occupy no file space.
+    pub data: Option<&'data [u8]>,
+}
+
+impl<'data> Section<'data> {
+    pub fn name_str(&self) -> std::borrow::Cow<'data, str> {
+        String::from_utf8_lossy(self.name)
+    }
+    pub fn bytes(&self) -> &'data [u8] {
+        self.data.unwrap_or(&[])
+    }
+}
+
+/// Where a symbol is defined.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SymSection {
+    Undefined,
+    Absolute,
+    Common,
+    /// A section index (SHN_XINDEX already resolved).
+    Index(u32),
+    /// A reserved index this reader does not interpret.
+    Reserved(u16),
+}
+
+#[derive(Debug, Clone)]
+pub struct Symbol<'data> {
+    pub name: &'data [u8],
+    pub value: u64,
+    pub size: u64,
+    pub bind: u8,
+    pub st_type: u8,
+    pub other: u8,
+    pub section: SymSection,
+}
+
+impl<'data> Symbol<'data> {
+    pub fn name_str(&self) -> std::borrow::Cow<'data, str> {
+        String::from_utf8_lossy(self.name)
+    }
+}
+
+/// One symbol table: `.symtab`, or `.nv.merc.symtab` on sm_100+.
+#[derive(Debug, Clone)]
+pub struct SymbolTable<'data> {
+    /// Index of the symbol table's own section.
+    pub section: u32,
+    pub symbols: Vec<Symbol<'data>>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Reloc {
+    pub offset: u64,
+    pub r_type: u32,
+    pub sym: u32,
+    /// `None` for REL entries (the addend is implicit in the patched bits).
+    pub addend: Option<i64>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Segment {
+    pub p_type: u32,
+    pub flags: u32,
+    pub offset: u64,
+    pub vaddr: u64,
+    pub paddr: u64,
+    pub filesz: u64,
+    pub memsz: u64,
+    pub align: u64,
+}
+
+#[derive(Debug, Clone)]
+pub struct Cubin<'data> {
+    pub data: &'data [u8],
+    pub header: Header,
+    /// All section headers, indexed by ELF section index (index 0 is the null section).
+    pub sections: Vec<Section<'data>>,
+    pub symtabs: Vec<SymbolTable<'data>>,
+    pub segments: Vec<Segment>,
+}
+
+fn slice(data: &[u8], offset: u64, size: u64) -> Option<&[u8]> {
+    let start = usize::try_from(offset).ok()?;
+    let len = usize::try_from(size).ok()?;
+    data.get(start..start.checked_add(len)?)
+}
+
+impl<'data> Cubin<'data> {
+    /// Parses and validates a CUDA ELF file. The error names what is wrong; callers add the
+    /// file name as context.
+    pub fn parse(data: &'data [u8]) -> Result<Cubin<'data>> {
+        if data.len() < 4 || &data[..4] != b"\x7fELF" {
+            bail!("not an ELF file");
+        }
+        if data.len() < 5 || data[4] != 2 {
+            bail!("not a 64-bit ELF file (cubins are ELFCLASS64)");
+        }
+        let h = FileHeader64::<LE>::parse(data).context("bad ELF header")?;
+        let e = h.endian().context("bad ELF header")?;
+        let ident = h.e_ident();
+        let header = Header {
+            e_type: h.e_type(e).0,
+            e_machine: h.e_machine(e).0,
+            e_version: h.e_version(e),
+            e_entry: h.e_entry(e),
+            e_flags: h.e_flags(e).0,
+            os_abi: ident.os_abi.0,
+            abi_version: ident.abi_version,
+            e_phoff: h.e_phoff(e),
+            e_shoff: h.e_shoff(e),
+        };
+        if header.e_machine != EM_CUDA {
+            bail!(
+                "not a CUDA ELF file (e_machine {} instead of EM_CUDA {})",
+                header.e_machine,
+                EM_CUDA
+            );
+        }
+
+        let table = h.sections(e, data).context("bad section header table")?;
+        let mut sections = Vec::with_capacity(table.len());
+        for (i, sh) in table.enumerate() {
+            let index = i.0 as u32;
+            let name = if i.0 == 0 {
+                &[][..]
+            } else {
+                table.section_name(e, sh).map_err(|_| {
+                    Error::new(format!(
+                        "section {index}: name offset {:#x} is outside .shstrtab",
+                        sh.sh_name(e)
+                    ))
+                })?
+            };
+            let sh_type = sh.sh_type(e).0;
+            let (offset, size) = (sh.sh_offset(e), sh.sh_size(e));
+            let data_slice = if i.0 == 0 || type_has_no_file_data(sh_type) {
+                None
+            } else {
+                Some(slice(data, offset, size).ok_or_else(|| {
+                    Error::new(format!(
+                        "section '{}': contents at {offset:#x}+{size:#x} run past the end of the file ({:#x} bytes)",
+                        String::from_utf8_lossy(name),
+                        data.len()
+                    ))
+                })?)
+            };
+            sections.push(Section {
+                index,
+                name,
+                sh_type,
+                flags: sh.sh_flags(e).0,
+                addr: sh.sh_addr(e),
+                offset,
+                size,
+                link: sh.sh_link(e),
+                info: sh.sh_info(e),
+                align: sh.sh_addralign(e),
+                entsize: sh.sh_entsize(e),
+                data: data_slice,
+            });
+        }
+
+        let mut cubin = Cubin {
+            data,
+            header,
+            sections,
+            symtabs: Vec::new(),
+            segments: Vec::new(),
+        };
+        for idx in 0..cubin.sections.len() {
+            let t = cubin.sections[idx].sh_type;
+            if t == SHT_SYMTAB || t == SHT_CUDA_MERC_SYMTAB {
+                let st = cubin.parse_symtab(idx as u32)?;
+                cubin.symtabs.push(st);
+            }
+        }
+
+        let phdrs = h
+            .program_headers(e, data)
+            .context("bad program header table")?;
+        cubin.segments = phdrs
+            .iter()
+            .map(|p: &ProgramHeader64<LE>| Segment {
+                p_type: p.p_type(e).0,
+                flags: p.p_flags(e).0,
+                offset: p.p_offset(e),
+                vaddr: p.p_vaddr(e),
+                paddr: p.p_paddr(e),
+                filesz: p.p_filesz(e),
+                memsz: p.p_memsz(e),
+                align: p.p_align(e),
+            })
+            .collect();
+        Ok(cubin)
+    }
+
+    pub fn section(&self, index: u32) -> Option<&Section<'data>> {
+        self.sections.get(index as usize)
+    }
+
+    pub fn section_by_name(&self, name: &str) -> Option<&Section<'data>> {
+        self.sections.iter().find(|s| s.name == name.as_bytes())
+    }
+
+    /// The symbol table a section's sh_link names (for relocations, `.nv.info`, callgraph).
+    pub fn symtab_for(&self, section: &Section<'_>) -> Option<&SymbolTable<'data>> {
+        self.symtabs.iter().find(|t| t.section == section.link)
+    }
+
+    fn parse_symtab(&self, index: u32) -> Result<SymbolTable<'data>> {
+        let sec = &self.sections[index as usize];
+        let ctx = || format!("symbol table '{}'", sec.name_str());
+        let bytes = sec.bytes();
+        if sec.entsize != 0 && sec.entsize != 24 {
+            return Err(Error::new(format!(
+                "entry size {} instead of 24",
+                sec.entsize
+            )))
+            .with_context(ctx);
+        }
+        let (syms, rest) = object::pod::slice_from_bytes::<Sym64<LE>>(bytes, bytes.len() / 24)
+            .map_err(|_| Error::new("misaligned symbol data"))
+            .with_context(ctx)?;
+        let _ = rest;
+        if bytes.len() % 24 != 0 {
+            return Err(Error::new(format!(
+                "size {:#x} is not a multiple of 24",
+                bytes.len()
+            )))
+            .with_context(ctx);
+        }
+        let strtab = self
+            .section(sec.link)
+            .filter(|s| s.sh_type == SHT_STRTAB)
+            .ok_or_else(|| Error::new(format!("sh_link {} is not a string table", sec.link)))
+            .with_context(ctx)?
+            .bytes();
+        // Extended section indices live in a SHT_SYMTAB_SHNDX section linked to this table.
+        let shndx: Option<&[U32<LE>]> = match self
+            .sections
+            .iter()
+            .find(|s| s.sh_type == SHT_SYMTAB_SHNDX && s.link == index)
+        {
+            Some(x) => Some(
+                object::pod::slice_from_bytes::<U32<LE>>(x.bytes(), x.bytes().len() / 4)
+                    .map_err(|_| Error::new("misaligned SHT_SYMTAB_SHNDX data"))
+                    .with_context(ctx)?
+                    .0,
+            ),
+            None => None,
+        };
+        let e = LE;
+        let mut symbols = Vec::with_capacity(syms.len());
+        for (i, s) in syms.iter().enumerate() {
+            let name = cstr_at(strtab, s.st_name(e))
+                .ok_or_else(|| {
+                    Error::new(format!(
+                        "symbol {i}: name offset {:#x} is outside the string table",
+                        s.st_name(e)
+                    ))
+                })
+                .with_context(ctx)?;
+            let raw = s.st_shndx(e).0;
+            let section = match raw {
+                0 => SymSection::Undefined,
+                0xfff1 => SymSection::Absolute,
+                0xfff2 => SymSection::Common,
+                0xffff => {
+                    let x = shndx
+                        .and_then(|t| t.get(i))
+                        .ok_or_else(|| {
+                            Error::new(format!(
+                                "symbol {i} uses SHN_XINDEX but has no extended index"
+                            ))
+                        })
+                        .with_context(ctx)?;
+                    SymSection::Index(x.get(e))
+                }
+                r if r >= 0xff00 => SymSection::Reserved(r),
+                r => SymSection::Index(r as u32),
+            };
+            if let SymSection::Index(si) = section {
+                if si as usize >= self.sections.len() {
+                    return Err(Error::new(format!(
+                        "symbol {i} '{}': section index {si} does not exist",
+                        String::from_utf8_lossy(name)
+                    )))
+                    .with_context(ctx);
+                }
+            }
+            symbols.push(Symbol {
+                name,
+                value: s.st_value(e),
+                size: s.st_size(e),
+                bind: s.st_bind().0,
+                st_type: s.st_type().0,
+                other: s.st_other().0,
+                section,
+            });
+        }
+        Ok(SymbolTable {
+            section: index,
+            symbols,
+        })
+    }
+
+    /// The relocation entries of a REL/RELA-shaped section, with symbol indices checked
+    /// against the symbol table the section links to.
+    pub fn relocations(&self, sec: &Section<'data>) -> Result<Vec<Reloc>> {
+        let ctx = || format!("relocation section '{}'", sec.name_str());
+        let bytes = sec.bytes();
+        let nsyms = self.symtab_for(sec).map(|t| t.symbols.len()).unwrap_or(0);
+        let e = LE;
+        let mut out = Vec::new();
+        if type_is_rela(sec.sh_type) {
+            if bytes.len() % 24 != 0 {
+                return Err(Error::new(format!(
+                    "size {:#x} is not a multiple of 24",
+                    bytes.len()
+                )))
+                .with_context(ctx);
+            }
+            let (ents, _) = object::pod::slice_from_bytes::<Rela64<LE>>(bytes, bytes.len() / 24)
+                .map_err(|_| Error::new("misaligned relocation data"))
+                .with_context(ctx)?;
+            for r in ents {
+                out.push(Reloc {
+                    offset: r.r_offset(e),
+                    r_type: r.r_type(e, false).0,
+                    sym: r.r_sym(e, false),
+                    addend: Some(r.r_addend(e)),
+                });
+            }
+        } else if sec.sh_type == SHT_REL {
+            if bytes.len() % 16 != 0 {
+                return Err(Error::new(format!(
+                    "size {:#x} is not a multiple of 16",
+                    bytes.len()
+                )))
+                .with_context(ctx);
+            }
+            let (ents, _) = object::pod::slice_from_bytes::<Rel64<LE>>(bytes, bytes.len() / 16)
+                .map_err(|_| Error::new("misaligned relocation data"))
+                .with_context(ctx)?;
+            for r in ents {
+                out.push(Reloc {
+                    offset: r.r_offset(e),
+                    r_type: r.r_type(e).0,
+                    sym: r.r_sym(e),
+                    addend: None,
+                });
+            }
+        } else {
+            return Err(Error::new("not a relocation section")).with_context(ctx);
+        }
+        for (i, r) in out.iter().enumerate() {
+            if r.sym as usize >= nsyms.max(1) {
+                return Err(Error::new(format!(
+                    "entry {i}: symbol index {} does not exist",
+                    r.sym
+                )))
+                .with_context(ctx);
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// The NUL-terminated string at `offset` in a string table.
+pub fn cstr_at(table: &[u8], offset: u32) -> Option<&[u8]> {
+    let rest = table.get(offset as usize..)?;
+    let end = rest.iter().position(|&b| b == 0)?;
+    Some(&rest[..end])
+}

@@ -1,0 +1,63 @@
+//! Memory-mapped input files. Mapped bytes are only read, never copied.
+
+use crate::diag::{Error, Result};
+use memmap2::Mmap;
+use std::fs::File;
+use std::path::{Path, PathBuf};
+
+/// One opened input: its path as the user spelled it, and its bytes.
+pub struct MappedFile {
+    pub path: PathBuf,
+    map: Option<Mmap>,
+}
+
+impl MappedFile {
+    /// Maps a file read-only. Empty files are valid (mmap of length 0 is not).
+    pub fn open(path: &Path) -> Result<MappedFile> {
+        let file = File::open(path).map_err(|e| {
+            Error::new(format!(
+                "Could not open input file '{}': {e}",
+                path.display()
+            ))
+        })?;
+        let len = file
+            .metadata()
+            .map_err(|e| {
+                Error::new(format!(
+                    "Could not open input file '{}': {e}",
+                    path.display()
+                ))
+            })?
+            .len();
+        if file.metadata().map(|m| m.is_dir()).unwrap_or(false) {
+            return Err(Error::new(format!(
+                "Could not open input file '{}': it is a directory",
+                path.display()
+            )));
+        }
+        let map = if len == 0 {
+            None
+        } else {
+            // SAFETY: the map is read-only; a file changed underneath us while linking can
+            // only produce wrong bytes, which every parser treats as untrusted input anyway.
+            Some(unsafe { Mmap::map(&file) }.map_err(|e| {
+                Error::new(format!(
+                    "Could not open input file '{}': {e}",
+                    path.display()
+                ))
+            })?)
+        };
+        Ok(MappedFile {
+            path: path.to_path_buf(),
+            map,
+        })
+    }
+
+    pub fn bytes(&self) -> &[u8] {
+        self.map.as_deref().unwrap_or(&[])
+    }
+
+    pub fn display_name(&self) -> String {
+        self.path.display().to_string()
+    }
+}

@@ -1,0 +1,4 @@
+//! Inputs: opening and mapping files. (Archives, host objects and fatbins come with the
+//! build-system issue.)
+
+pub mod files;

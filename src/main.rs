@@ -1,0 +1,42 @@
+//! The `cubin-ld` binary: parse the command line, run the link, print diagnostics in nvlink's
+//! shape (`cubin-ld error   : …`), exit 0 or non-zero.
+
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(tracing_subscriber::EnvFilter::from_env("RUST_LOG"))
+        .with_writer(std::io::stderr)
+        .try_init();
+    let raw: Vec<String> = std::env::args().skip(1).collect();
+    let args = match cubin_ld::cli::parse(&raw) {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("cubin-ld fatal   : {e}");
+            return ExitCode::from(1);
+        }
+    };
+    if args.help {
+        print!("{}", cubin_ld::cli::help_text());
+        return ExitCode::SUCCESS;
+    }
+    if args.version {
+        println!(
+            "cubin-ld {} (nvlink 13.5 compatible)",
+            env!("CARGO_PKG_VERSION")
+        );
+        return ExitCode::SUCCESS;
+    }
+    match cubin_ld::link(&args) {
+        Ok(outcome) => {
+            for w in outcome.warnings {
+                eprintln!("cubin-ld warning : {w}");
+            }
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("cubin-ld fatal   : {e}");
+            ExitCode::from(1)
+        }
+    }
+}

@@ -1,0 +1,1 @@
+__device__ __noinline__ int mm_b(int x) { return x * 9; }

@@ -1,0 +1,1 @@
+__global__ void k_dup(int *o) { o[0] = 2; }
