@@ -95,9 +95,10 @@ fn signed_hex(v: i64) -> String {
 }
 
 impl<'a, 'data> Dumper<'a, 'data> {
-    fn unknown(&mut self, what: String) -> String {
-        self.unknowns.0.insert(what.clone());
-        what
+    /// Records a number without a name and returns the hex spelling printed in its place.
+    fn unknown(&mut self, kind: &str, value: u64) -> String {
+        self.unknowns.0.insert(format!("{kind} {value:#x}"));
+        format!("{value:#x}")
     }
 
     fn sec_name(&self, index: u32) -> String {
@@ -138,7 +139,7 @@ impl<'a, 'data> Dumper<'a, 'data> {
         );
         let et = match names::elf_type(h.e_type) {
             Some(n) => n.to_string(),
-            None => self.unknown(format!("e_type {:#x}", h.e_type)),
+            None => self.unknown("e_type", h.e_type as u64),
         };
         let _ = writeln!(
             self.out,
@@ -166,7 +167,7 @@ impl<'a, 'data> Dumper<'a, 'data> {
         let _ = writeln!(self.out, "section {key}");
         let ty = match names::section_type(s.sh_type) {
             Some(n) => n.to_string(),
-            None => self.unknown(format!("section type {:#x}", s.sh_type)),
+            None => self.unknown("section type", s.sh_type as u64),
         };
         let derived_size = matches!(s.sh_type, SHT_STRTAB | SHT_SYMTAB | SHT_CUDA_MERC_SYMTAB);
         let mut line = format!(
@@ -221,13 +222,13 @@ impl<'a, 'data> Dumper<'a, 'data> {
                     .unwrap_or(0);
                 let _ = writeln!(self.out, "  symbols {}", n.saturating_sub(1));
             }
-            SHT_REL | SHT_RELA | SHT_CUDA_MERC_RELA | SHT_CUDA_RESOLVED_RELA => {
+            t if t == SHT_REL || type_is_rela(t) => {
                 let relocs = c.relocations(s)?;
                 let t = c.symtab_for(s);
                 for r in relocs {
                     let tn = match reloc_table::name(r.r_type) {
                         Some(n) => n.to_string(),
-                        None => self.unknown(format!("relocation type {:#x}", r.r_type)),
+                        None => self.unknown("relocation type", r.r_type as u64),
                     };
                     let sym = self.sym_ref(t, r.sym);
                     let add = r.addend.map(signed_hex).unwrap_or_default();
@@ -280,7 +281,7 @@ impl<'a, 'data> Dumper<'a, 'data> {
             Some(n) => n.to_string(),
             None => {
                 let kind = if compat { "EICOMPAT" } else { "EIATTR" };
-                self.unknown(format!("{kind} {:#04x}", r.attr))
+                self.unknown(kind, r.attr as u64)
             }
         };
         let fmt = nvinfo::format_name(r.format);
@@ -396,11 +397,11 @@ impl<'a, 'data> Dumper<'a, 'data> {
             let key = if *n == 1 { base } else { format!("{base}#{n}") };
             let bind = match names::symbol_bind(s.bind) {
                 Some(b) => b.to_string(),
-                None => self.unknown(format!("symbol binding {}", s.bind)),
+                None => self.unknown("symbol binding", s.bind as u64),
             };
             let ty = match names::symbol_type(s.st_type) {
                 Some(b) => b.to_string(),
-                None => self.unknown(format!("symbol type {}", s.st_type)),
+                None => self.unknown("symbol type", s.st_type as u64),
             };
             let sec = match s.section {
                 SymSection::Undefined => "UND".to_string(),
@@ -424,7 +425,7 @@ impl<'a, 'data> Dumper<'a, 'data> {
     fn segment(&mut self, i: usize, p: &crate::elf::read::Segment) {
         let ty = match names::segment_type(p.p_type) {
             Some(n) => n.to_string(),
-            None => self.unknown(format!("segment type {:#x}", p.p_type)),
+            None => self.unknown("segment type", p.p_type as u64),
         };
         let _ = writeln!(self.out, "phdr {i}");
         let _ = writeln!(

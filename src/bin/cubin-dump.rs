@@ -5,6 +5,7 @@ use clap::Parser;
 use cubin_ld::compare::{compare_dumps, CompareOptions};
 use cubin_ld::diag::{Context, Result};
 use cubin_ld::input::files::MappedFile;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -87,10 +88,19 @@ fn main() -> ExitCode {
     for f in &o.files {
         match dump_of(f) {
             Ok(t) => {
-                if o.files.len() > 1 {
-                    println!("== {}", f.display());
+                let mut out = std::io::stdout().lock();
+                let header = if o.files.len() > 1 {
+                    format!("== {}\n", f.display())
+                } else {
+                    String::new()
+                };
+                if out
+                    .write_all(header.as_bytes())
+                    .and_then(|_| out.write_all(t.as_bytes()))
+                    .is_err()
+                {
+                    return rc;
                 }
-                print!("{t}");
             }
             Err(e) => {
                 eprintln!("cubin-dump: {e}");

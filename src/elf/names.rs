@@ -37,7 +37,9 @@ pub fn section_type(t: u32) -> Option<&'static str> {
         // Names below are cubin-ld's own: cuobjdump prints these types as "UNKNOWN: n".
         SHT_CUDA_CAPMERC_TEXT => "CUDA_CAPMERC_TEXT",
         0x7000_0079 => "CUDA_MERC_ENTRY_IMAGE_HEADER_INDICES",
+        SHT_CUDA_MERC_CONSTANT_USER => "CUDA_MERC_CONSTANT_USER",
         SHT_CUDA_MERC_RELA => "CUDA_MERC_RELA",
+        SHT_CUDA_MERC_RESOLVED_RELA => "CUDA_MERC_RESOLVED_RELA",
         SHT_CUDA_MERC_INFO => "CUDA_MERC_INFO",
         SHT_CUDA_MERC_SYMTAB => "CUDA_MERC_SYMTAB",
         SHT_CUDA_COMPAT_INFO => "CUDA_COMPAT_INFO",
