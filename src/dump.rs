@@ -442,7 +442,7 @@ impl<'a, 'data> Dumper<'a, 'data> {
         let h = &self.c.header;
         let phdr_size = self.c.segments.len() as u64 * 56;
         let mut covers = Vec::new();
-        if p.filesz > 0 && h.e_phoff >= p.offset && h.e_phoff + phdr_size <= end {
+        if p.filesz > 0 && h.e_phoff >= p.offset && h.e_phoff.saturating_add(phdr_size) <= end {
             covers.push("[program headers]".to_string());
         }
         for s in self.c.sections.iter().skip(1) {

@@ -1,0 +1,180 @@
+//! The binaries as a build system sees them: exit codes, messages, and no output file on error.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn cubin_ld(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_cubin-ld"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn cubin_dump(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_cubin-dump"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn corpus(rel: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("testdata/out")
+        .join(rel)
+        .to_string_lossy()
+        .into_owned()
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("cubin-ld-cli-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn version_and_help_succeed() {
+    let v = cubin_ld(&["--version"]);
+    assert!(v.status.success());
+    assert!(String::from_utf8_lossy(&v.stdout).starts_with("cubin-ld "));
+    let h = cubin_ld(&["--help"]);
+    assert!(h.status.success());
+    let text = String::from_utf8_lossy(&h.stdout);
+    for flag in [
+        "--arch",
+        "--relocatable-link",
+        "--preserve-relocs",
+        "--library-path",
+        "--kernels-used",
+    ] {
+        assert!(text.contains(flag), "help lacks {flag}");
+    }
+}
+
+#[test]
+fn unknown_options_are_fatal_with_nvlinks_wording() {
+    let o = cubin_ld(&["-arch=sm_90", "-bogus", "a.o"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        stderr(&o).trim(),
+        "cubin-ld fatal   : Unknown option '-bogus'"
+    );
+}
+
+#[test]
+fn unsupported_options_are_named_as_such() {
+    let d = scratch("lto");
+    let out = d.join("out.cubin");
+    let o = cubin_ld(&[
+        "-arch=sm_90",
+        "-lto",
+        &corpus("xtu_call/sm_90/a.o"),
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("'--link-time-opt' is not supported"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!out.exists());
+}
+
+#[test]
+fn a_missing_input_is_named_and_no_output_is_written() {
+    let d = scratch("missing");
+    let out = d.join("out.cubin");
+    let o = cubin_ld(&[
+        "-arch",
+        "sm_90",
+        "nonexistent.o",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert_ne!(o.status.code(), Some(0));
+    assert!(
+        stderr(&o).contains("Could not open input file 'nonexistent.o'"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!out.exists());
+}
+
+#[test]
+fn a_non_cuda_input_is_named_with_the_reason() {
+    let d = scratch("garbage");
+    let bad = d.join("bad.o");
+    std::fs::write(&bad, b"\x7fELF\x02\x01\x01\0\0\0\0\0\0\0\0\0garbage").unwrap();
+    let out = d.join("out.cubin");
+    let o = cubin_ld(&[
+        "--arch=sm_90",
+        bad.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert_ne!(o.status.code(), Some(0));
+    let e = stderr(&o);
+    assert!(e.contains("bad.o") && e.contains("bad ELF header"), "{e}");
+    assert!(!out.exists());
+}
+
+#[test]
+fn an_unknown_arch_is_fatal() {
+    let o = cubin_ld(&["-arch=sm_70", &corpus("xtu_call/sm_90/a.o")]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("Unknown arch name 'sm_70'"));
+}
+
+#[test]
+fn valid_inputs_are_refused_clearly_while_the_link_is_not_implemented() {
+    let d = scratch("notyet");
+    let out = d.join("out.cubin");
+    let o = cubin_ld(&[
+        "-arch=sm_90",
+        &corpus("xtu_call/sm_90/a.o"),
+        &corpus("xtu_call/sm_90/b.o"),
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("not implemented yet"), "{}", stderr(&o));
+    assert!(!out.exists());
+}
+
+#[test]
+fn cubin_dump_compare_exits_zero_when_equal_and_one_when_not() {
+    let a = corpus("xtu_call/sm_90/default.cubin");
+    let b = corpus("xtu_call/sm_90/pr.cubin");
+    assert_eq!(cubin_dump(&["--compare", &a, &a]).status.code(), Some(0));
+    let o = cubin_dump(&["--compare", &a, &b]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("difference(s)"));
+}
+
+#[test]
+fn cubin_dump_compares_a_saved_dump_with_a_cubin() {
+    let a = corpus("globals/sm_100/default.cubin");
+    let d = scratch("saved");
+    let saved = d.join("a.txt");
+    let o = cubin_dump(&[&a]);
+    assert!(o.status.success());
+    std::fs::write(&saved, &o.stdout).unwrap();
+    assert_eq!(
+        cubin_dump(&["--compare", saved.to_str().unwrap(), &a])
+            .status
+            .code(),
+        Some(0)
+    );
+}
+
+#[test]
+fn cubin_dump_names_an_unreadable_file() {
+    let o = cubin_dump(&["/nonexistent/x.cubin"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("/nonexistent/x.cubin"));
+}

@@ -1,0 +1,235 @@
+//! Malformed input is an error naming what is wrong, never a panic; and the reader handles
+//! the ELF escape hatches (SHN_XINDEX, e_shnum = 0) that large modules need.
+
+use cubin_ld::dump::dump_bytes;
+use cubin_ld::elf::read::SymSection;
+use cubin_ld::elf::Cubin;
+use std::path::Path;
+
+fn seed(rel: &str) -> Vec<u8> {
+    std::fs::read(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("testdata/out")
+            .join(rel),
+    )
+    .unwrap()
+}
+
+const SEEDS: [&str; 4] = [
+    "xtu_call/sm_75/a.o",
+    "xtu_call/sm_90/default.cubin",
+    "xtu_call/sm_100/a.o",
+    "globals/sm_120/default.cubin",
+];
+
+#[test]
+fn every_truncation_of_a_cubin_is_an_error_or_a_valid_prefix_never_a_panic() {
+    for s in SEEDS {
+        let bytes = seed(s);
+        for len in 0..bytes.len() {
+            // Ok is possible (trailing bytes nothing points at); a panic fails the test.
+            let _ = dump_bytes(&bytes[..len]);
+        }
+        assert!(
+            dump_bytes(&bytes[..bytes.len() / 2]).is_err(),
+            "{s}: half a file parsed"
+        );
+    }
+}
+
+#[test]
+fn corrupting_any_header_or_table_byte_never_panics() {
+    for s in SEEDS {
+        let bytes = seed(s);
+        let shoff = u64::from_le_bytes(bytes[0x28..0x30].try_into().unwrap()) as usize;
+        let phoff = u64::from_le_bytes(bytes[0x20..0x28].try_into().unwrap()) as usize;
+        let mut positions: Vec<usize> = (0..64).collect();
+        positions.extend(shoff..bytes.len().min(shoff + 64 * 40));
+        if phoff != 0 {
+            positions.extend(phoff..bytes.len().min(phoff + 56 * 6));
+        }
+        for &i in &positions {
+            for v in [0x00u8, 0xff, 0x7f, 0x80] {
+                let mut b = bytes.clone();
+                b[i] = v;
+                let _ = dump_bytes(&b);
+            }
+        }
+    }
+}
+
+#[test]
+fn errors_say_what_is_wrong() {
+    let e = Cubin::parse(b"not an elf").unwrap_err();
+    assert_eq!(e.to_string(), "not an ELF file");
+    let mut b = seed("xtu_call/sm_90/a.o");
+    b[4] = 1;
+    assert!(Cubin::parse(&b).unwrap_err().to_string().contains("64-bit"));
+    let mut b = seed("xtu_call/sm_90/a.o");
+    b[18] = 62; // EM_X86_64
+    assert!(Cubin::parse(&b)
+        .unwrap_err()
+        .to_string()
+        .contains("not a CUDA ELF file"));
+}
+
+/// A minimal ELF64 writer for synthetic inputs: sections with names, types, links, data.
+struct Elf {
+    sections: Vec<(String, u32, u32, u32, u64, Vec<u8>)>, // name, type, link, info, entsize, data
+}
+
+impl Elf {
+    fn build(&self, shnum_zero: bool, shstrndx_xindex: bool) -> Vec<u8> {
+        let mut shstr = vec![0u8];
+        let mut name_off = Vec::new();
+        for (n, ..) in &self.sections {
+            name_off.push(shstr.len() as u32);
+            shstr.extend_from_slice(n.as_bytes());
+            shstr.push(0);
+        }
+        let shstr_index = self.sections.len() as u32 + 1;
+        let mut out = vec![0u8; 64];
+        let mut offs = Vec::new();
+        for (.., data) in &self.sections {
+            offs.push(out.len() as u64);
+            out.extend_from_slice(data);
+        }
+        let shstr_off = out.len() as u64;
+        out.extend_from_slice(&shstr);
+        while out.len() % 8 != 0 {
+            out.push(0);
+        }
+        let shoff = out.len() as u64;
+        let count = self.sections.len() as u32 + 2;
+        let sh = |out: &mut Vec<u8>,
+                  name: u32,
+                  ty: u32,
+                  off: u64,
+                  size: u64,
+                  link: u32,
+                  info: u32,
+                  ent: u64| {
+            out.extend_from_slice(&name.to_le_bytes());
+            out.extend_from_slice(&ty.to_le_bytes());
+            out.extend_from_slice(&0u64.to_le_bytes());
+            out.extend_from_slice(&0u64.to_le_bytes());
+            out.extend_from_slice(&off.to_le_bytes());
+            out.extend_from_slice(&size.to_le_bytes());
+            out.extend_from_slice(&link.to_le_bytes());
+            out.extend_from_slice(&info.to_le_bytes());
+            out.extend_from_slice(&1u64.to_le_bytes());
+            out.extend_from_slice(&ent.to_le_bytes());
+        };
+        // Section 0 carries the real count / shstrndx when the header cannot.
+        sh(
+            &mut out,
+            0,
+            0,
+            0,
+            if shnum_zero { count as u64 } else { 0 },
+            if shstrndx_xindex { shstr_index } else { 0 },
+            0,
+            0,
+        );
+        for (i, (_, ty, link, info, ent, data)) in self.sections.iter().enumerate() {
+            sh(
+                &mut out,
+                name_off[i],
+                *ty,
+                offs[i],
+                data.len() as u64,
+                *link,
+                *info,
+                *ent,
+            );
+        }
+        sh(&mut out, 0, 3, shstr_off, shstr.len() as u64, 0, 0, 0);
+        // The first entry of .shstrtab is named by offset 0 (""); name it properly.
+        let h = &mut out[..64];
+        h[..4].copy_from_slice(b"\x7fELF");
+        h[4] = 2;
+        h[5] = 1;
+        h[6] = 1;
+        h[7] = 0x41;
+        h[8] = 8;
+        h[16..18].copy_from_slice(&1u16.to_le_bytes());
+        h[18..20].copy_from_slice(&190u16.to_le_bytes());
+        h[20..24].copy_from_slice(&1u32.to_le_bytes());
+        h[40..48].copy_from_slice(&shoff.to_le_bytes());
+        h[48..52].copy_from_slice(&0x0600_5a04u32.to_le_bytes());
+        h[52..54].copy_from_slice(&64u16.to_le_bytes());
+        h[54..56].copy_from_slice(&56u16.to_le_bytes());
+        h[58..60].copy_from_slice(&64u16.to_le_bytes());
+        h[60..62].copy_from_slice(&(if shnum_zero { 0 } else { count as u16 }).to_le_bytes());
+        h[62..64].copy_from_slice(
+            &(if shstrndx_xindex {
+                0xffff
+            } else {
+                shstr_index as u16
+            })
+            .to_le_bytes(),
+        );
+        out
+    }
+}
+
+fn sym(name: u32, info: u8, shndx: u16) -> Vec<u8> {
+    let mut v = Vec::new();
+    v.extend_from_slice(&name.to_le_bytes());
+    v.push(info);
+    v.push(0);
+    v.extend_from_slice(&shndx.to_le_bytes());
+    v.extend_from_slice(&0u64.to_le_bytes());
+    v.extend_from_slice(&4u64.to_le_bytes());
+    v
+}
+
+#[test]
+fn extended_section_indices_resolve_through_symtab_shndx() {
+    // Sections: 1 .strtab, 2 .symtab, 3 .symtab_shndx, 4 .text.f, 5 .shstrtab.
+    let strtab = b"\0f\0".to_vec();
+    let mut symtab = sym(0, 0, 0);
+    symtab.extend(sym(1, 0x12, 0xffff)); // GLOBAL FUNC, index in .symtab_shndx
+    let mut shndx = 0u32.to_le_bytes().to_vec();
+    shndx.extend_from_slice(&4u32.to_le_bytes());
+    let elf = Elf {
+        sections: vec![
+            (".strtab".into(), 3, 0, 0, 0, strtab),
+            (".symtab".into(), 2, 1, 1, 24, symtab),
+            (".symtab_shndx".into(), 18, 2, 0, 4, shndx),
+            (".text.f".into(), 1, 2, 1, 0, vec![0; 16]),
+        ],
+    };
+    for (zero, x) in [(false, false), (true, false), (false, true), (true, true)] {
+        let bytes = elf.build(zero, x);
+        let c = Cubin::parse(&bytes).unwrap_or_else(|e| panic!("shnum0={zero} xindex={x}: {e}"));
+        assert_eq!(c.sections.len(), 6);
+        assert_eq!(c.symtabs[0].symbols[1].section, SymSection::Index(4));
+        let d = dump_bytes(&bytes).unwrap();
+        assert!(
+            d.text.contains(
+                "symbol .symtab f\n  bind GLOBAL type FUNC other 0x00 (DEFAULT) section .text.f"
+            ),
+            "{}",
+            d.text
+        );
+    }
+}
+
+#[test]
+fn a_symbol_pointing_past_the_section_table_is_an_error() {
+    let strtab = b"\0f\0".to_vec();
+    let mut symtab = sym(0, 0, 0);
+    symtab.extend(sym(1, 0x12, 77));
+    let elf = Elf {
+        sections: vec![
+            (".strtab".into(), 3, 0, 0, 0, strtab),
+            (".symtab".into(), 2, 1, 1, 24, symtab),
+        ],
+    };
+    let e = Cubin::parse(&elf.build(false, false)).unwrap_err();
+    assert!(
+        e.to_string().contains("section index 77 does not exist"),
+        "{e}"
+    );
+}
