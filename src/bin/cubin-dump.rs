@@ -16,9 +16,10 @@ use std::process::ExitCode;
     about = "Print or compare cubins by meaning, not by index"
 )]
 struct Opts {
-    /// Compare two files (cubins or saved dumps) and report every semantic difference
-    #[arg(long, num_args = 2, value_names = ["FIRST", "SECOND"])]
-    compare: Option<Vec<PathBuf>>,
+    /// Compare the two FILES (cubins or saved dumps) and report every semantic difference;
+    /// exit 1 when they differ
+    #[arg(long)]
+    compare: bool,
     /// With --compare: ignore the order of sections, symbols and entries
     #[arg(long)]
     ignore_order: bool,
@@ -31,7 +32,7 @@ struct Opts {
     /// With --compare: leave out the linker's own .note.nv.tkinfo record (nvlink or cubin-ld)
     #[arg(long)]
     ignore_linker_note: bool,
-    /// Files to print
+    /// Files to print (or, with --compare, the two files to compare)
     files: Vec<PathBuf>,
 }
 
@@ -51,7 +52,12 @@ fn dump_of(path: &Path) -> Result<String> {
 
 fn main() -> ExitCode {
     let o = Opts::parse();
-    if let Some(pair) = &o.compare {
+    if o.compare {
+        let pair = &o.files;
+        if pair.len() != 2 {
+            eprintln!("cubin-dump: --compare takes exactly two files, got {}", pair.len());
+            return ExitCode::from(2);
+        }
         let (a, b) = match (dump_of(&pair[0]), dump_of(&pair[1])) {
             (Ok(a), Ok(b)) => (a, b),
             (Err(e), _) | (_, Err(e)) => {

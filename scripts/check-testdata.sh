@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# The live check of the committed corpus against the real toolkit (needs the wheels, which
+# scripts/cuda-toolkit.sh installs):
+#   1. regenerates every case into a scratch folder with scripts/gen-testdata.sh;
+#   2. compares each regenerated object and nvlink output with the committed one using
+#      `cubin-dump --compare --normalize-internal` (nvcc's internal-linkage names carry a
+#      per-build hash), and each recorded exit status and message;
+#   3. cross-checks cubin-dump's relocation and attribute names against cuobjdump's.
+#
+#   scripts/check-testdata.sh [CASE...]
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+cd "$here"
+C=$(scripts/cuda-toolkit.sh)
+cargo build --release --quiet --bin cubin-dump
+dump="$here/target/release/cubin-dump"
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+
+scripts/gen-testdata.sh -o "$scratch/out" "$@"
+
+fail=0
+checked=0
+for d in "$scratch"/out/*/*/; do
+  rel=${d#"$scratch/out/"}
+  rel=${rel%/}
+  com="testdata/out/$rel"
+  if [ ! -d "$com" ]; then echo "check-testdata: $rel: not committed"; fail=1; continue; fi
+  for f in "$d"*.o "$d"*.cubin; do
+    [ -e "$f" ] || continue
+    b=$(basename "$f")
+    if [ ! -e "$com/$b" ]; then echo "check-testdata: $rel/$b: regenerated but not committed"; fail=1; continue; fi
+    if ! "$dump" --compare --normalize-internal "$com/$b" "$f" >"$scratch/diff.txt"; then
+      echo "check-testdata: $rel/$b differs from the committed file:"; sed 's/^/    /' "$scratch/diff.txt" | head -40; fail=1
+    fi
+    checked=$((checked + 1))
+  done
+  for f in "$com"/*.o "$com"/*.cubin; do
+    [ -e "$f" ] || continue
+    [ -e "$d$(basename "$f")" ] || { echo "check-testdata: $rel/$(basename "$f"): committed but not regenerated"; fail=1; }
+  done
+  for m in default r pr; do
+    if ! cmp -s "$com/$m.rc" "$d$m.rc"; then echo "check-testdata: $rel: $m exit status changed"; fail=1; fi
+    if ! diff -q <(sed -E 's/_[0-9a-f]{8}_/_########_/g' "$com/$m.log") <(sed -E 's/_[0-9a-f]{8}_/_########_/g' "$d$m.log") >/dev/null; then
+      echo "check-testdata: $rel: $m messages changed"; diff "$com/$m.log" "$d$m.log" | head -5; fail=1
+    fi
+  done
+done
+echo "check-testdata: compared $checked regenerated files with the committed corpus"
+
+shopt -s nullglob
+python3 scripts/check-names.py "$C/bin/cuobjdump" "$dump" testdata/out/*/*/*.o testdata/out/*/*/*.cubin || fail=1
+exit $fail
