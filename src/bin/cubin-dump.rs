@@ -55,7 +55,10 @@ fn main() -> ExitCode {
     if o.compare {
         let pair = &o.files;
         if pair.len() != 2 {
-            eprintln!("cubin-dump: --compare takes exactly two files, got {}", pair.len());
+            eprintln!(
+                "cubin-dump: --compare takes exactly two files, got {}",
+                pair.len()
+            );
             return ExitCode::from(2);
         }
         let (a, b) = match (dump_of(&pair[0]), dump_of(&pair[1])) {
