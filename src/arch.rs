@@ -85,6 +85,13 @@ impl fmt::Display for Arch {
     }
 }
 
+/// Whether code compiled for `obj_sm` may be linked into a `target_sm` executable: the same
+/// SM, or an older SM of the Ampere/Ada family (sm_80 code links into sm_86 and sm_89).
+pub fn object_links_into(obj_sm: u32, target_sm: u32) -> bool {
+    obj_sm == target_sm
+        || ((80..=89).contains(&obj_sm) && (80..=89).contains(&target_sm) && obj_sm <= target_sm)
+}
+
 /// The fields of a cubin's e_flags (ELF ABI version 8, as nvcc 13.5 writes them).
 ///
 /// Bits 8..15 hold the SM number; bits 0..7 are 0x04 up to sm_90 and 0x02 from sm_100 on;

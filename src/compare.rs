@@ -12,8 +12,8 @@ pub struct CompareOptions {
     pub ignore_sections: Vec<String>,
     /// Mask the per-build hash nvcc puts in internal-linkage names (`_INTERNAL_4f0c7f44_`).
     pub normalize_internal: bool,
-    /// Leave out the linker's own `.note.nv.tkinfo` record (nvlink's or cubin-ld's), and the
-    /// note section's size, which depends on it.
+    /// Leave out the linker's own `.note.nv.tkinfo` record (nvlink's or cubin-ld's), the
+    /// note section's size, and segment sizes (the note's size moves every later section).
     pub ignore_linker_note: bool,
 }
 
@@ -92,6 +92,15 @@ fn prepare(text: &str, opts: &CompareOptions) -> Vec<Item> {
         None => true,
     });
     if opts.ignore_linker_note {
+        // The note's size moves every later section, so segment sizes (which include the
+        // alignment padding between the sections they cover) are left out as well.
+        for it in items.iter_mut().filter(|it| it.key.starts_with("phdr ")) {
+            for l in it.lines.iter_mut() {
+                if let (Some(a), Some(b)) = (l.find(" filesz "), l.find(" align ")) {
+                    l.replace_range(a..b, "");
+                }
+            }
+        }
         for it in items
             .iter_mut()
             .filter(|it| it.key == "section .note.nv.tkinfo")

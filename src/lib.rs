@@ -12,9 +12,16 @@ pub mod diag;
 pub mod dump;
 pub mod elf;
 pub mod input;
+pub mod layout;
+pub mod merge;
+pub mod object;
+pub mod output;
 pub mod reloc;
+pub mod resolve;
+pub mod write;
 
 use diag::{Error, Result};
+use rayon::prelude::*;
 
 /// What a finished link reports back to the driver program.
 #[derive(Debug, Default)]
@@ -22,12 +29,31 @@ pub struct LinkOutcome {
     pub warnings: Vec<String>,
 }
 
-/// Runs a link. Until the executable link lands, every input is still opened and validated
-/// (so that bad input gets its clear error), and then the link is refused with a message
-/// that says so; no output file is written.
-pub fn link(args: &cli::Args) -> Result<LinkOutcome> {
+/// Why a link failed, in the shape nvlink reports it: error lines, then possibly one fatal
+/// line, and an exit status (1 for fatal errors, 255 for link errors).
+#[derive(Debug, Default)]
+pub struct Failure {
+    pub warnings: Vec<String>,
+    pub errors: Vec<String>,
+    pub fatal: Option<String>,
+    pub code: u8,
+}
+
+impl From<Error> for Failure {
+    fn from(e: Error) -> Self {
+        Failure {
+            fatal: Some(e.to_string()),
+            code: 1,
+            ..Default::default()
+        }
+    }
+}
+
+/// Runs a link: load and parse the inputs in parallel, resolve, merge, lay out, write.
+/// Nothing is written unless every pass succeeded.
+pub fn link(args: &cli::Args) -> std::result::Result<LinkOutcome, Failure> {
     if let Some(u) = args.unsupported.first() {
-        return Err(Error::new(u.clone()));
+        return Err(Error::new(u.clone()).into());
     }
     let arch_name = args
         .arch
@@ -35,25 +61,72 @@ pub fn link(args: &cli::Args) -> Result<LinkOutcome> {
         .ok_or_else(|| Error::new("Unknown arch name '(null)'"))?;
     let arch = arch::Arch::parse(arch_name)?;
     if args.inputs.is_empty() {
-        return Err(Error::new("no input files"));
+        return Err(Error::new("no input files").into());
     }
-    use rayon::prelude::*;
     let files: Vec<Result<input::files::MappedFile>> = args
         .inputs
         .par_iter()
         .map(|p| input::files::MappedFile::open(p))
         .collect();
     let files: Vec<input::files::MappedFile> = files.into_iter().collect::<Result<_>>()?;
-    let parsed: Vec<Result<()>> = files
+    let objects: Vec<Result<object::InputObject<'_>>> = files
         .par_iter()
-        .map(|f| {
-            elf::Cubin::parse(f.bytes())
-                .map(|_| ())
-                .map_err(|e| e.context(format!("'{}'", f.display_name())))
-        })
+        .enumerate()
+        .map(|(i, f)| object::InputObject::new(i as u32, f.display_name(), f.bytes()))
         .collect();
-    parsed.into_iter().collect::<Result<Vec<()>>>()?;
-    Err(Error::new(format!(
-        "linking for {arch} is not implemented yet in this version of cubin-ld (inputs are valid)"
-    )))
+    let objects: Vec<object::InputObject<'_>> = objects.into_iter().collect::<Result<_>>()?;
+    for o in &objects {
+        if !arch::object_links_into(o.sm, arch.sm) {
+            return Err(Error::new(format!(
+                "Input file '{}' arch does not match target '{arch}'",
+                o.name
+            ))
+            .into());
+        }
+    }
+    if args.relocatable || args.preserve_relocs || arch.is_mercury() {
+        return Err(Error::new(format!(
+            "{} is not implemented yet in this version of cubin-ld (inputs are valid)",
+            if args.relocatable {
+                "the relocatable link (-r)".to_string()
+            } else if args.preserve_relocs {
+                "-preserve-relocs".to_string()
+            } else {
+                format!("linking for {arch}")
+            }
+        ))
+        .into());
+    }
+
+    let (res, errs) =
+        tracing::info_span!("resolve").in_scope(|| resolve::resolve(&objects, args.relocatable));
+    if !errs.duplicates.is_empty() {
+        return Err(Failure {
+            errors: errs.duplicates.iter().map(|e| e.to_string()).collect(),
+            fatal: Some("merge_elf failed".into()),
+            code: 1,
+            ..Default::default()
+        });
+    }
+    if !errs.undefined.is_empty() {
+        return Err(Failure {
+            errors: errs.undefined.iter().map(|e| e.to_string()).collect(),
+            code: 255,
+            ..Default::default()
+        });
+    }
+    let opts = merge::Options {
+        arch_sm: arch.sm,
+        tool_args: format!("-arch {arch} "),
+    };
+    let (module, warnings) =
+        tracing::info_span!("merge").in_scope(|| merge::build(&objects, &res, &opts))?;
+    let lay = tracing::info_span!("layout").in_scope(|| layout::layout(&module));
+    let bytes = tracing::info_span!("write").in_scope(|| write::to_bytes(&module, &lay));
+    let out = args
+        .output
+        .clone()
+        .unwrap_or_else(|| std::path::PathBuf::from("a.out"));
+    write::write_file(&out, &bytes)?;
+    Ok(LinkOutcome { warnings })
 }

@@ -34,9 +34,17 @@ fn main() -> ExitCode {
             }
             ExitCode::SUCCESS
         }
-        Err(e) => {
-            eprintln!("cubin-ld fatal   : {e}");
-            ExitCode::from(1)
+        Err(f) => {
+            for w in f.warnings {
+                eprintln!("cubin-ld warning : {w}");
+            }
+            for e in f.errors {
+                eprintln!("cubin-ld error   : {e}");
+            }
+            if let Some(fatal) = f.fatal {
+                eprintln!("cubin-ld fatal   : {fatal}");
+            }
+            ExitCode::from(f.code)
         }
     }
 }

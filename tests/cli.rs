@@ -131,11 +131,12 @@ fn an_unknown_arch_is_fatal() {
 }
 
 #[test]
-fn valid_inputs_are_refused_clearly_while_the_link_is_not_implemented() {
+fn modes_not_implemented_yet_are_refused_clearly_without_output() {
     let d = scratch("notyet");
     let out = d.join("out.cubin");
     let o = cubin_ld(&[
         "-arch=sm_90",
+        "-r",
         &corpus("xtu_call/sm_90/a.o"),
         &corpus("xtu_call/sm_90/b.o"),
         "-o",
@@ -143,6 +144,62 @@ fn valid_inputs_are_refused_clearly_while_the_link_is_not_implemented() {
     ]);
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("not implemented yet"), "{}", stderr(&o));
+    assert!(!out.exists());
+}
+
+#[test]
+fn an_executable_link_writes_its_output_and_nothing_else() {
+    let d = scratch("link");
+    let out = d.join("xtu.cubin");
+    let o = cubin_ld(&[
+        "-arch=sm_90",
+        &corpus("xtu_call/sm_90/a.o"),
+        &corpus("xtu_call/sm_90/b.o"),
+        &corpus("xtu_call/sm_90/c.o"),
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(out.is_file());
+    let left: Vec<_> = std::fs::read_dir(&d)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(left.len(), 1, "temporary files left behind: {left:?}");
+}
+
+#[test]
+fn link_errors_are_reported_as_nvlink_reports_them_without_output() {
+    let d = scratch("dup");
+    let out = d.join("out.cubin");
+    let o = cubin_ld(&[
+        "-arch=sm_90",
+        &corpus("dup_function/sm_90/a.o"),
+        &corpus("dup_function/sm_90/b.o"),
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let e = stderr(&o);
+    assert!(
+        e.contains("cubin-ld error   : Multiple definition of '_Z6dup_fni' in '"),
+        "{e}"
+    );
+    assert!(e.contains("cubin-ld fatal   : merge_elf failed"), "{e}");
+    assert!(!out.exists());
+    let o = cubin_ld(&[
+        "-arch=sm_90",
+        &corpus("undefined/sm_90/a.o"),
+        &corpus("undefined/sm_90/b.o"),
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(255));
+    assert!(
+        stderr(&o).contains("Undefined reference to '_Z10missing_fni'"),
+        "{}",
+        stderr(&o)
+    );
     assert!(!out.exists());
 }
 

@@ -1,4 +1,4 @@
-//! Relocations: the R_CUDA_* / R_MERCURY_* type table. (Planning and patching come with the
-//! executable link.)
+//! Relocations: the R_CUDA_* / R_MERCURY_* type table and the bit-field patcher.
 
+pub mod patch;
 pub mod table;

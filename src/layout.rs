@@ -1,0 +1,211 @@
+//! Layout: fixes the final section order and indices, the symbol order (locals first), file
+//! offsets and program headers. Nothing changes size after this pass.
+
+use crate::elf::*;
+use crate::output::{Content, Group, Module, SecId, SymId};
+
+pub struct Layout {
+    /// Output sections in header order (index 0 of the ELF section table is the null
+    /// section, so ELF index = position + 1).
+    pub order: Vec<SecId>,
+    /// ELF section index of each output section.
+    pub sec_index: Vec<u32>,
+    /// Symbol ids in symbol-table order (ELF index = position + 1).
+    pub sym_order: Vec<SymId>,
+    pub sym_index: Vec<u32>,
+    pub first_global: u32,
+    /// File offset of each output section (by SecId).
+    pub offset: Vec<u64>,
+    /// Size of each output section (by SecId), including derived tables.
+    pub size: Vec<u64>,
+    pub strtab: Vec<u8>,
+    pub sym_name_offset: Vec<u32>,
+    pub shstrtab: Vec<u8>,
+    pub sec_name_offset: Vec<u32>,
+    pub shoff: u64,
+    pub phoff: u64,
+    pub phdrs: Vec<Phdr>,
+    pub file_size: u64,
+}
+
+#[derive(Debug, Clone, Copy)]
+pub struct Phdr {
+    pub p_type: u32,
+    pub flags: u32,
+    pub offset: u64,
+    pub filesz: u64,
+    pub memsz: u64,
+}
+
+fn align_up(v: u64, a: u64) -> u64 {
+    if a <= 1 {
+        v
+    } else {
+        v.div_ceil(a) * a
+    }
+}
+
+pub fn layout(m: &Module) -> Layout {
+    let n = m.sections.len();
+    let mut order: Vec<SecId> = (0..n as SecId).collect();
+    order.sort_by_key(|&i| (m.sections[i as usize].group, i));
+    let mut sec_index = vec![0u32; n];
+    for (pos, &s) in order.iter().enumerate() {
+        sec_index[s as usize] = pos as u32 + 1;
+    }
+
+    let mut sym_order: Vec<SymId> = (0..m.symbols.len() as SymId)
+        .filter(|&i| m.is_local(i))
+        .collect();
+    let first_global = sym_order.len() as u32 + 1;
+    sym_order.extend((0..m.symbols.len() as SymId).filter(|&i| !m.is_local(i)));
+    let mut sym_index = vec![0u32; m.symbols.len()];
+    for (pos, &s) in sym_order.iter().enumerate() {
+        sym_index[s as usize] = pos as u32 + 1;
+    }
+
+    let mut strtab = vec![0u8];
+    for p in &m.strtab_prefix {
+        strtab.extend_from_slice(p);
+        strtab.push(0);
+    }
+    let mut sym_name_offset = vec![0u32; m.symbols.len()];
+    for &s in &sym_order {
+        let sym = &m.symbols[s as usize];
+        if sym.name.is_empty() {
+            continue;
+        }
+        sym_name_offset[s as usize] = strtab.len() as u32;
+        strtab.extend_from_slice(&sym.name);
+        strtab.push(0);
+    }
+    let mut shstrtab = vec![0u8];
+    let mut sec_name_offset = vec![0u32; n];
+    for &s in &order {
+        sec_name_offset[s as usize] = shstrtab.len() as u32;
+        shstrtab.extend_from_slice(&m.sections[s as usize].name);
+        shstrtab.push(0);
+    }
+
+    let mut size = vec![0u64; n];
+    for (i, s) in m.sections.iter().enumerate() {
+        size[i] = match &s.content {
+            Content::Symtab => (m.symbols.len() as u64 + 1) * 24,
+            Content::Strtab => strtab.len() as u64,
+            Content::Shstrtab => shstrtab.len() as u64,
+            c => c.size(),
+        };
+    }
+
+    let mut offset = vec![0u64; n];
+    let mut pos = 64u64;
+    for &s in &order {
+        let sec = &m.sections[s as usize];
+        pos = align_up(pos, sec.align);
+        offset[s as usize] = pos;
+        if !matches!(sec.content, Content::NoBits(_)) {
+            pos += size[s as usize];
+        }
+    }
+    let shoff = align_up(pos, 8);
+    let sh_end = shoff + (n as u64 + 1) * 64;
+
+    let mut phdrs = Vec::new();
+    let mut phoff = 0;
+    if m.program_headers {
+        phoff = sh_end;
+        let range = |groups: &[Group]| -> Option<(u64, u64, u64)> {
+            let secs: Vec<SecId> = order
+                .iter()
+                .copied()
+                .filter(|&s| groups.contains(&m.sections[s as usize].group))
+                .collect();
+            let first = *secs.first()?;
+            let start = offset[first as usize];
+            let mut file_end = start;
+            let mut mem_end = start;
+            for &s in &secs {
+                let end = offset[s as usize] + size[s as usize];
+                if !matches!(m.sections[s as usize].content, Content::NoBits(_)) {
+                    file_end = file_end.max(end);
+                }
+                mem_end = mem_end.max(end);
+            }
+            Some((start, file_end - start, mem_end - start))
+        };
+        let mut loads = Vec::new();
+        if let Some((o, f, mm)) = range(&[Group::Constants, Group::KernelConstants, Group::Text]) {
+            loads.push(Phdr {
+                p_type: 1,
+                flags: 5,
+                offset: o,
+                filesz: f,
+                memsz: mm,
+            });
+        }
+        if let Some((o, _, mm)) = range(&[Group::Data, Group::Bss]) {
+            // The file part runs up to where the zero-filled data starts.
+            let bss_start = order
+                .iter()
+                .find(|&&s| m.sections[s as usize].group == Group::Bss)
+                .map(|&s| offset[s as usize]);
+            let f = match bss_start {
+                Some(b) => b - o,
+                None => mm,
+            };
+            loads.push(Phdr {
+                p_type: 1,
+                flags: 6,
+                offset: o,
+                filesz: f,
+                memsz: mm,
+            });
+        }
+        if let Some((o, _, mm)) = range(&[Group::Shared]) {
+            loads.push(Phdr {
+                p_type: 1,
+                flags: 6,
+                offset: o,
+                filesz: 0,
+                memsz: mm,
+            });
+        }
+        let count = loads.len() as u64 + 2;
+        let self_phdr = Phdr {
+            p_type: 6,
+            flags: 5,
+            offset: phoff,
+            filesz: count * 56,
+            memsz: count * 56,
+        };
+        phdrs.push(self_phdr);
+        phdrs.extend(loads);
+        phdrs.push(Phdr {
+            p_type: 1,
+            ..self_phdr
+        });
+    }
+    let file_size = if m.program_headers {
+        phoff + phdrs.len() as u64 * 56
+    } else {
+        sh_end
+    };
+    let _ = STB_LOCAL;
+    Layout {
+        order,
+        sec_index,
+        sym_order,
+        sym_index,
+        first_global,
+        offset,
+        size,
+        strtab,
+        sym_name_offset,
+        shstrtab,
+        sec_name_offset,
+        shoff,
+        phoff,
+        phdrs,
+        file_size,
+    }
+}

@@ -1,0 +1,727 @@
+//! Liveness (losing weak copies and unreachable device functions are dropped), and the merged
+//! metadata: global `.nv.info` (REGCOUNT raised over callees, MIN_STACK_SIZE over call
+//! paths), `.nv.info.<fn>`, `.nv.compat`, `.nv.callgraph`, `.nv.prototype`, `.nv.rel.action`.
+
+use super::{is_call, Builder, Options};
+use crate::diag::Result;
+use crate::elf::nvinfo::{self, Payload, Value};
+use crate::elf::read::SymSection;
+use crate::elf::*;
+use crate::object::{InputObject, SectionKind};
+use crate::output::*;
+use crate::resolve::Resolution;
+use hashbrown::{HashMap, HashSet};
+
+/// The text section (object, section index) that defines a symbol, following resolution.
+fn defining_text(
+    objects: &[InputObject<'_>],
+    res: &Resolution<'_>,
+    oi: usize,
+    sym: u32,
+) -> Option<(usize, usize)> {
+    let (o, s) = match res.sym_global[oi].get(sym as usize).copied().flatten() {
+        Some(g) => {
+            let d = res.globals[g as usize].def?;
+            (d.obj as usize, d.sym)
+        }
+        None => (oi, sym),
+    };
+    let obj = &objects[o];
+    let symbol = obj.symbols().get(s as usize)?;
+    if symbol.st_type != STT_FUNC {
+        return None;
+    }
+    match symbol.section {
+        SymSection::Index(si)
+            if obj.kind(&obj.cubin.sections[si as usize]) == SectionKind::Text =>
+        {
+            Some((o, si as usize))
+        }
+        _ => None,
+    }
+}
+
+/// Which input sections the executable keeps.
+pub fn liveness(objects: &[InputObject<'_>], res: &Resolution<'_>) -> Vec<Vec<bool>> {
+    // Nodes: text sections. Edges: calls and address references from code; roots: kernels and
+    // functions whose address is stored in data.
+    let mut edges: HashMap<(usize, usize), Vec<(usize, usize)>> = HashMap::new();
+    let mut roots: Vec<(usize, usize)> = Vec::new();
+    for (oi, o) in objects.iter().enumerate() {
+        for (si, s) in o.cubin.sections.iter().enumerate() {
+            match o.kind(s) {
+                SectionKind::Text => {
+                    if let Some(f) = o.text_function(s) {
+                        let sym = &o.symbols()[f as usize];
+                        if InputObject::is_entry(sym) && res.is_winner(oi as u32, f) {
+                            roots.push((oi, si));
+                        }
+                    }
+                }
+                SectionKind::Reloc => {
+                    let target = s.info as usize;
+                    let Some(t) = o.cubin.sections.get(target) else {
+                        continue;
+                    };
+                    let from_code = o.kind(t) == SectionKind::Text;
+                    if !from_code && t.flags & SHF_ALLOC == 0 {
+                        continue; // debug information keeps nothing alive
+                    }
+                    let Ok(relocs) = o.cubin.relocations(s) else {
+                        continue;
+                    };
+                    for r in relocs {
+                        let Some(callee) = defining_text(objects, res, oi, r.sym) else {
+                            continue;
+                        };
+                        if from_code {
+                            if callee != (oi, target) {
+                                edges.entry((oi, target)).or_default().push(callee);
+                            }
+                        } else {
+                            roots.push(callee);
+                        }
+                        let _ = is_call(r.r_type);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    let mut live_text: HashSet<(usize, usize)> = HashSet::new();
+    let mut stack = roots;
+    while let Some(n) = stack.pop() {
+        if live_text.insert(n) {
+            if let Some(es) = edges.get(&n) {
+                stack.extend(es.iter().copied());
+            }
+        }
+    }
+
+    let mut live = Vec::with_capacity(objects.len());
+    for (oi, o) in objects.iter().enumerate() {
+        let secs = &o.cubin.sections;
+        let text_live = |si: usize| -> bool {
+            let s = &secs[si];
+            match o.text_function(s) {
+                Some(f) => res.is_winner(oi as u32, f) && live_text.contains(&(oi, si)),
+                None => false,
+            }
+        };
+        let v: Vec<bool> = secs
+            .iter()
+            .enumerate()
+            .map(|(si, s)| match o.kind(s) {
+                SectionKind::Text => text_live(si),
+                SectionKind::InfoFn | SectionKind::KernelConstant => {
+                    (s.info as usize) < secs.len()
+                        && o.kind(&secs[s.info as usize]) == SectionKind::Text
+                        && text_live(s.info as usize)
+                }
+                SectionKind::Reloc => match secs.get(s.info as usize) {
+                    Some(t) if o.kind(t) == SectionKind::Text => text_live(s.info as usize),
+                    Some(t) => !matches!(o.kind(t), SectionKind::Other | SectionKind::Null),
+                    None => false,
+                },
+                SectionKind::Merged => true,
+                _ => false,
+            })
+            .collect();
+        live.push(v);
+    }
+    live
+}
+
+/// Encodes one record with symbol slots.
+struct Rec {
+    bytes: Vec<u8>,
+    slots: Vec<(usize, SymId)>,
+}
+
+fn encode(format: u8, attr: u8, value: &Value<'_>) -> Vec<u8> {
+    let mut b = vec![format, attr];
+    match value {
+        Value::None => b.extend_from_slice(&[0, 0]),
+        Value::Byte(x) => b.extend_from_slice(&[*x, 0]),
+        Value::Half(h) => b.extend_from_slice(&h.to_le_bytes()),
+        Value::Bytes(p) => {
+            b.extend_from_slice(&(p.len() as u16).to_le_bytes());
+            b.extend_from_slice(p);
+        }
+    }
+    b
+}
+
+fn u32_at(b: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]])
+}
+
+/// Copies a record, mapping the symbol indices in it. `None` when a symbol it names is gone.
+fn map_record(bld: &Builder<'_, '_>, oi: usize, r: &nvinfo::Record<'_>) -> Option<Rec> {
+    let bytes = encode(r.format, r.attr, &r.value);
+    let mut slots = Vec::new();
+    if let Value::Bytes(p) = r.value {
+        match nvinfo::payload_kind(r.attr, p.len()) {
+            Payload::SymbolValue | Payload::ParamCbank => {
+                slots.push((4, bld.out_sym(oi, u32_at(p, 0))?));
+            }
+            Payload::Symbols => {
+                let mut out = vec![r.format, r.attr, 0, 0];
+                for k in 0..p.len() / 4 {
+                    if let Some(s) = bld.out_sym(oi, u32_at(p, 4 * k)) {
+                        slots.push((out.len(), s));
+                        out.extend_from_slice(&[0; 4]);
+                    }
+                }
+                let n = (out.len() - 4) as u16;
+                out[2..4].copy_from_slice(&n.to_le_bytes());
+                return Some(Rec { bytes: out, slots });
+            }
+            Payload::Words => {}
+        }
+    }
+    Some(Rec { bytes, slots })
+}
+
+fn concat(recs: Vec<Rec>) -> Content {
+    let mut bytes = Vec::new();
+    let mut slots = Vec::new();
+    for r in recs {
+        let base = bytes.len();
+        slots.extend(r.slots.into_iter().map(|(at, s)| (base + at, s)));
+        bytes.extend_from_slice(&r.bytes);
+    }
+    Content::WithSymbols { bytes, slots }
+}
+
+pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> {
+    let objects = b.objects();
+
+    // Per-function facts from the inputs' global .nv.info, by output function symbol.
+    let mut frame: HashMap<SymId, u32> = HashMap::new();
+    let mut regs: HashMap<SymId, u32> = HashMap::new();
+    let mut global_recs: Vec<(usize, nvinfo::Record<'_>)> = Vec::new();
+    for (oi, o) in objects.iter().enumerate() {
+        for s in &o.cubin.sections {
+            if o.kind(s) != SectionKind::Info {
+                continue;
+            }
+            let recs = nvinfo::parse_records(s.bytes())
+                .map_err(|e| e.context(format!("'{}': section '.nv.info'", o.name)))?;
+            for r in recs {
+                if let Value::Bytes(p) = r.value {
+                    if nvinfo::payload_kind(r.attr, p.len()) == Payload::SymbolValue {
+                        let sym = u32_at(p, 0);
+                        // Records of functions this link dropped go with them.
+                        let Some(out) = b.out_sym(oi, sym) else {
+                            continue;
+                        };
+                        if !def_is_live(b, oi, sym) {
+                            continue;
+                        }
+                        match r.attr {
+                            nvinfo::EIATTR_FRAME_SIZE => {
+                                frame.insert(out, u32_at(p, 4));
+                            }
+                            nvinfo::EIATTR_REGCOUNT => {
+                                regs.insert(out, u32_at(p, 4));
+                            }
+                            _ => {}
+                        }
+                    }
+                }
+                global_recs.push((oi, r));
+            }
+        }
+    }
+
+    // The call graph over output function symbols.
+    let mut calls: Vec<(SymId, SymId)> = Vec::new();
+    let mut graph_blocks: [Vec<(SymId, u32, bool)>; 4] = Default::default();
+    for (oi, o) in objects.iter().enumerate() {
+        for s in &o.cubin.sections {
+            if o.kind(s) != SectionKind::Callgraph {
+                continue;
+            }
+            let w: Vec<u32> = s
+                .bytes()
+                .chunks_exact(4)
+                .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                .collect();
+            let mut block = 0usize;
+            for p in w.chunks_exact(2) {
+                if p[0] == 0 && p[1] >= 0xffff_fffc {
+                    block = (0xffff_ffff - p[1]) as usize;
+                    continue;
+                }
+                let Some(a) = b.out_sym(oi, p[0]).filter(|_| def_is_live(b, oi, p[0])) else {
+                    continue;
+                };
+                match block {
+                    0 | 3 => {
+                        let Some(c) = b.out_sym(oi, p[1]) else {
+                            continue;
+                        };
+                        if block == 0 {
+                            calls.push((a, c));
+                        }
+                        graph_blocks[block].push((a, c, true));
+                    }
+                    _ => {
+                        let id = b.prototype_id(oi, p[1]);
+                        graph_blocks[block].push((a, id, false))
+                    }
+                }
+            }
+        }
+    }
+    let mut callees: HashMap<SymId, Vec<SymId>> = HashMap::new();
+    for &(a, c) in &calls {
+        let v = callees.entry(a).or_default();
+        if !v.contains(&c) {
+            v.push(c);
+        }
+    }
+
+    // Kernels in output symbol order.
+    let kernels: Vec<SymId> = (0..b.m.symbols.len() as SymId)
+        .filter(|&i| {
+            let s = &b.m.symbols[i as usize];
+            s.st_type == STT_FUNC && s.other & STO_CUDA_ENTRY != 0 && s.section.is_some()
+        })
+        .collect();
+
+    let mut reg_max: HashMap<SymId, u32> = HashMap::new();
+    let mut min_stack: HashMap<SymId, Option<u64>> = HashMap::new();
+    for &k in &kernels {
+        let mut best = regs.get(&k).copied().unwrap_or(0);
+        let mut seen = HashSet::new();
+        let mut st = vec![k];
+        while let Some(f) = st.pop() {
+            if !seen.insert(f) {
+                continue;
+            }
+            best = best.max(regs.get(&f).copied().unwrap_or(0));
+            if let Some(cs) = callees.get(&f) {
+                st.extend(cs.iter().copied());
+            }
+        }
+        reg_max.insert(k, best);
+        let mut on_path = HashSet::new();
+        let mut memo = HashMap::new();
+        let depth = stack_depth(k, &callees, &frame, &mut on_path, &mut memo);
+        if depth.is_none() && !opts_suppress_stack_warning(opts) {
+            b.warnings.push(format!(
+                "Stack size for entry function '{}' cannot be statically determined",
+                String::from_utf8_lossy(&b.m.symbols[k as usize].name)
+            ));
+        }
+        min_stack.insert(k, depth);
+    }
+
+    // Global .nv.info: the inputs' records in reverse reading order, MAX_STACK_SIZE dropped,
+    // kernels' REGCOUNT raised; then MIN_STACK_SIZE per kernel.
+    let mut out_recs: Vec<Rec> = Vec::new();
+    for (oi, r) in global_recs.iter().rev() {
+        if r.attr == nvinfo::EIATTR_MAX_STACK_SIZE {
+            continue;
+        }
+        if let Value::Bytes(p) = r.value {
+            if nvinfo::payload_kind(r.attr, p.len()) == Payload::SymbolValue {
+                let sym = u32_at(p, 0);
+                let Some(out) = b.out_sym(*oi, sym) else {
+                    continue;
+                };
+                if !def_is_live(b, *oi, sym) {
+                    continue;
+                }
+                let mut v = u32_at(p, 4);
+                if r.attr == nvinfo::EIATTR_REGCOUNT {
+                    if let Some(&m) = reg_max.get(&out) {
+                        v = m;
+                    }
+                }
+                let mut bytes = vec![r.format, r.attr, 8, 0, 0, 0, 0, 0];
+                bytes.extend_from_slice(&v.to_le_bytes());
+                out_recs.push(Rec {
+                    bytes,
+                    slots: vec![(4, out)],
+                });
+                continue;
+            }
+        }
+        if let Some(rec) = map_record(b, *oi, r) {
+            out_recs.push(rec);
+        }
+    }
+    for &k in &kernels {
+        let v = match min_stack[&k] {
+            Some(d) => d as u32,
+            None => 0xffff_ffff,
+        };
+        let mut bytes = vec![
+            nvinfo::EIFMT_SVAL,
+            nvinfo::EIATTR_MIN_STACK_SIZE,
+            8,
+            0,
+            0,
+            0,
+            0,
+            0,
+        ];
+        bytes.extend_from_slice(&v.to_le_bytes());
+        out_recs.push(Rec {
+            bytes,
+            slots: vec![(4, k)],
+        });
+    }
+    b.add_info_section(OutSection {
+        name: b".nv.info".to_vec(),
+        sh_type: SHT_CUDA_INFO,
+        flags: 0,
+        align: 4,
+        entsize: 0,
+        link: Link::Symtab,
+        info: Info::None,
+        content: concat(out_recs),
+        group: Group::Info,
+        section_symbol: None,
+    });
+
+    // .nv.compat: the first input's records.
+    if let Some(c) = objects.iter().find_map(|o| {
+        o.cubin
+            .sections
+            .iter()
+            .find(|s| s.sh_type == SHT_CUDA_COMPAT_INFO)
+    }) {
+        b.add_info_section(OutSection {
+            name: b".nv.compat".to_vec(),
+            sh_type: SHT_CUDA_COMPAT_INFO,
+            flags: 0,
+            align: c.align,
+            entsize: 0,
+            link: Link::None,
+            info: Info::None,
+            content: Content::Bytes(c.bytes().to_vec()),
+            group: Group::Info,
+            section_symbol: None,
+        });
+    }
+
+    if let (Some(&ci), Some(&cp)) = (
+        b.section_id(b".note.nv.cuinfo"),
+        b.section_id(b".nv.compat"),
+    ) {
+        b.m.sections[ci as usize].info = Info::Section(cp);
+    }
+
+    // EXTERNS of each function, as the inputs list them (callees and undefined names).
+    let mut externs: HashMap<SymId, Vec<SymId>> = HashMap::new();
+    for (oi, o) in objects.iter().enumerate() {
+        for (si, s) in o.cubin.sections.iter().enumerate() {
+            if o.kind(s) != SectionKind::InfoFn || !b.is_live(oi, si) {
+                continue;
+            }
+            let Some(f) = o
+                .cubin
+                .sections
+                .get(s.info as usize)
+                .and_then(|t| o.text_function(t))
+            else {
+                continue;
+            };
+            let Some(fo) = b.out_sym(oi, f) else { continue };
+            for r in nvinfo::parse_records(s.bytes()).unwrap_or_default() {
+                if let (nvinfo::EIATTR_EXTERNS, Value::Bytes(p)) = (r.attr, r.value) {
+                    let list = externs.entry(fo).or_default();
+                    for k in 0..p.len() / 4 {
+                        if let Some(x) = b.out_sym(oi, u32_at(p, 4 * k)) {
+                            list.push(x);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    // .nv.info.<fn>: per object, kernels first, then the other functions.
+    for (oi, o) in objects.iter().enumerate() {
+        let mut order: Vec<(bool, usize)> = Vec::new();
+        for (si, s) in o.cubin.sections.iter().enumerate() {
+            if o.kind(s) != SectionKind::InfoFn || !b.is_live(oi, si) {
+                continue;
+            }
+            let entry = o
+                .cubin
+                .sections
+                .get(s.info as usize)
+                .and_then(|t| o.text_function(t))
+                .map(|f| InputObject::is_entry(&o.symbols()[f as usize]))
+                .unwrap_or(false);
+            order.push((!entry, si));
+        }
+        order.sort_by_key(|&(k, si)| (k, si));
+        for (_, si) in order {
+            let s = &o.cubin.sections[si];
+            let recs = nvinfo::parse_records(s.bytes())
+                .map_err(|e| e.context(format!("'{}': section '{}'", o.name, s.name_str())))?;
+            let Some(text) = b.placed_text(oi, s.info) else {
+                continue;
+            };
+            let func = o
+                .cubin
+                .sections
+                .get(s.info as usize)
+                .and_then(|t| o.text_function(t))
+                .and_then(|f| b.out_sym(oi, f));
+            // Records come out in the reverse of the input order; EXTERNS keeps only what is
+            // still undefined, gathered over the callees.
+            let mut out = Vec::new();
+            for r in recs.iter().rev() {
+                if r.attr == nvinfo::EIATTR_EXTERNS {
+                    let Some(f) = func else { continue };
+                    let list = transitive_externs(b, f, &externs);
+                    if list.is_empty() {
+                        continue;
+                    }
+                    let mut bytes = vec![r.format, r.attr];
+                    bytes.extend_from_slice(&((list.len() * 4) as u16).to_le_bytes());
+                    let mut slots = Vec::new();
+                    for x in list {
+                        slots.push((bytes.len(), x));
+                        bytes.extend_from_slice(&[0; 4]);
+                    }
+                    out.push(Rec { bytes, slots });
+                    continue;
+                }
+                if let Some(rec) = map_record(b, oi, r) {
+                    out.push(rec);
+                }
+            }
+            let recs = out;
+            b.add_info_section(OutSection {
+                name: s.name.to_vec(),
+                sh_type: SHT_CUDA_INFO,
+                flags: SHF_INFO_LINK,
+                align: 4,
+                entsize: 0,
+                link: Link::Symtab,
+                info: Info::Section(text),
+                content: concat(recs),
+                group: Group::InfoFn,
+                section_symbol: None,
+            });
+        }
+    }
+
+    // .nv.callgraph: direct edges grouped by caller (in output symbol order), each caller's
+    // callees newest first; then the other three blocks.
+    let mut cg: Vec<u8> = Vec::new();
+    let mut slots: Vec<(usize, SymId)> = Vec::new();
+    let push_pair = |cg: &mut Vec<u8>,
+                     slots: &mut Vec<(usize, SymId)>,
+                     a: Option<SymId>,
+                     bv: (u32, Option<SymId>)| {
+        match a {
+            Some(s) => {
+                slots.push((cg.len(), s));
+                cg.extend_from_slice(&[0; 4]);
+            }
+            None => cg.extend_from_slice(&0u32.to_le_bytes()),
+        }
+        match bv.1 {
+            Some(s) => {
+                slots.push((cg.len(), s));
+                cg.extend_from_slice(&[0; 4]);
+            }
+            None => cg.extend_from_slice(&bv.0.to_le_bytes()),
+        }
+    };
+    for k in 0..4u32 {
+        push_pair(&mut cg, &mut slots, None, (0xffff_ffff - k, None));
+        let entries = &graph_blocks[k as usize];
+        if k == 0 {
+            let mut callers: Vec<SymId> = Vec::new();
+            for &(a, _, _) in entries {
+                if !callers.contains(&a) {
+                    callers.push(a);
+                }
+            }
+            callers.sort();
+            for a in callers {
+                let mut cs: Vec<SymId> = Vec::new();
+                for &(x, c, _) in entries {
+                    if x == a && !cs.contains(&c) {
+                        cs.push(c);
+                    }
+                }
+                for c in cs.into_iter().rev() {
+                    push_pair(&mut cg, &mut slots, Some(a), (0, Some(c)));
+                }
+            }
+        } else {
+            for &(a, v, is_sym) in entries {
+                let second = if is_sym { (0, Some(v)) } else { (v, None) };
+                push_pair(&mut cg, &mut slots, Some(a), second);
+            }
+        }
+    }
+    let cg_id = b.add_graph_section(
+        b".nv.callgraph",
+        SHT_CUDA_CALLGRAPH,
+        4,
+        8,
+        Content::WithSymbols { bytes: cg, slots },
+    );
+    b.m.sections[cg_id as usize].link = Link::Symtab;
+
+    // .nv.prototype: one entry per function that has one, first seen wins.
+    let mut proto: Vec<(SymId, u32)> = Vec::new();
+    for (oi, o) in objects.iter().enumerate() {
+        for s in &o.cubin.sections {
+            if o.kind(s) != SectionKind::Prototype {
+                continue;
+            }
+            for p in s.bytes().chunks_exact(8) {
+                let sym = u32::from_le_bytes([p[0], p[1], p[2], p[3]]);
+                let id = u32::from_le_bytes([p[4], p[5], p[6], p[7]]);
+                if let Some(out) = b.out_sym(oi, sym) {
+                    if !proto.iter().any(|(s, _)| *s == out) {
+                        let id = b.prototype_id(oi, id);
+                        proto.push((out, id));
+                    }
+                }
+            }
+        }
+    }
+    let pr_id = if proto.is_empty() {
+        None
+    } else {
+        proto.sort_by_key(|&(s, _)| s);
+        let mut bytes = Vec::new();
+        let mut slots = Vec::new();
+        for (s, id) in proto {
+            slots.push((bytes.len(), s));
+            bytes.extend_from_slice(&[0; 4]);
+            bytes.extend_from_slice(&id.to_le_bytes());
+        }
+        let id = b.add_graph_section(
+            b".nv.prototype",
+            SHT_CUDA_PROTOTYPE,
+            4,
+            8,
+            Content::WithSymbols { bytes, slots },
+        );
+        b.m.sections[id as usize].link = Link::Symtab;
+        Some(id)
+    };
+
+    // .nv.rel.action: the same 16 bytes in every sm_75–sm_90 executable nvlink writes.
+    let ra = if opts.arch_sm < 100 {
+        let bytes = vec![
+            0x73, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x11, 0x25, 0, 0x05, 0x36,
+        ];
+        Some(b.add_graph_section(
+            b".nv.rel.action",
+            SHT_CUDA_RELOCINFO,
+            8,
+            8,
+            Content::Bytes(bytes),
+        ))
+    } else {
+        None
+    };
+    b.make_section_symbol(cg_id);
+    if let Some(p) = pr_id {
+        b.make_section_symbol(p);
+    }
+    if let Some(r) = ra {
+        b.make_section_symbol(r);
+    }
+    Ok(())
+}
+
+fn opts_suppress_stack_warning(_o: &Options) -> bool {
+    false
+}
+
+/// Whether the symbol (as seen from object `oi`) is a function this link keeps.
+fn def_is_live(b: &Builder<'_, '_>, oi: usize, sym: u32) -> bool {
+    let objects = b.objects();
+    let Some(s) = objects[oi].symbols().get(sym as usize) else {
+        return false;
+    };
+    if s.st_type != STT_FUNC {
+        return true;
+    }
+    match s.section {
+        SymSection::Index(si) => b.is_live(oi, si as usize),
+        _ => true,
+    }
+}
+
+/// Deepest stack over call paths from `f`: its frame plus the deepest callee. `None` when
+/// the paths recurse.
+fn stack_depth(
+    f: SymId,
+    callees: &HashMap<SymId, Vec<SymId>>,
+    frame: &HashMap<SymId, u32>,
+    on_path: &mut HashSet<SymId>,
+    memo: &mut HashMap<SymId, Option<u64>>,
+) -> Option<u64> {
+    if let Some(&d) = memo.get(&f) {
+        return d;
+    }
+    if !on_path.insert(f) {
+        return None;
+    }
+    let mut deepest = Some(0u64);
+    if let Some(cs) = callees.get(&f) {
+        for &c in cs {
+            let d = stack_depth(c, callees, frame, on_path, memo);
+            deepest = match (deepest, d) {
+                (Some(a), Some(b)) => Some(a.max(b)),
+                _ => None,
+            };
+        }
+    }
+    on_path.remove(&f);
+    let r = deepest.map(|d| d + frame.get(&f).copied().unwrap_or(0) as u64);
+    memo.insert(f, r);
+    r
+}
+
+/// The still-undefined externs a function reaches: its own first, then its callees' in the
+/// order its EXTERNS list names them.
+fn transitive_externs(
+    b: &Builder<'_, '_>,
+    f: SymId,
+    externs: &HashMap<SymId, Vec<SymId>>,
+) -> Vec<SymId> {
+    fn walk(
+        b: &Builder<'_, '_>,
+        f: SymId,
+        externs: &HashMap<SymId, Vec<SymId>>,
+        seen: &mut HashSet<SymId>,
+        out: &mut Vec<SymId>,
+    ) {
+        if !seen.insert(f) {
+            return;
+        }
+        let Some(list) = externs.get(&f) else { return };
+        for &x in list {
+            if b.m.symbols[x as usize].section.is_none() && !out.contains(&x) {
+                out.push(x);
+            }
+        }
+        for &x in list {
+            if b.m.symbols[x as usize].section.is_some() {
+                walk(b, x, externs, seen, out);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(b, f, externs, &mut HashSet::new(), &mut out);
+    out
+}

@@ -1,0 +1,753 @@
+//! Merge: builds the output module from the resolved inputs. It decides which input sections
+//! live, where each lands (output section, offset), what each input symbol becomes, and
+//! produces the merged contents (`.nv.info`, call graph, notes) and the relocations the
+//! driver still needs. Applying the link-time relocations happens here too, on the copied
+//! bytes (the patcher in `reloc::patch` does the bit work).
+//!
+//! Orders follow what nvlink 13.5 was seen to do (see `testdata/` and the issue notes):
+//! per object, code first (text section symbols and functions, in symbol-table order), then
+//! everything else in symbol-table order; relocations and `.nv.info` records come out in the
+//! reverse of the order they were read.
+
+pub mod info;
+
+use crate::diag::{Error, Result};
+use crate::elf::read::SymSection;
+use crate::elf::*;
+use crate::object::{InputObject, SectionKind};
+use crate::output::*;
+use crate::resolve::{Resolution, UNIFIED_PLACEHOLDERS};
+use hashbrown::HashMap;
+
+pub struct Options {
+    pub arch_sm: u32,
+    pub tool_args: String,
+}
+
+/// Where an input section went.
+#[derive(Debug, Clone, Copy)]
+struct Placed {
+    sec: SecId,
+    offset: u64,
+}
+
+pub(crate) struct Builder<'a, 'data> {
+    objects: &'a [InputObject<'data>],
+    res: &'a Resolution<'data>,
+    pub(crate) m: Module,
+    by_name: HashMap<Vec<u8>, SecId>,
+    /// Per object, per input section: where it went.
+    placed: Vec<Vec<Option<Placed>>>,
+    /// Per object, per input symbol: what it became.
+    sym_map: Vec<Vec<Option<SymId>>>,
+    /// Output symbol of each global.
+    global_sym: Vec<Option<SymId>>,
+    /// Per object, per input section: is it kept.
+    live: Vec<Vec<bool>>,
+    pub(crate) warnings: Vec<String>,
+}
+
+fn is_text(o: &InputObject<'_>, s: &Section<'_>) -> bool {
+    o.kind(s) == SectionKind::Text
+}
+
+/// Relocation types that are calls (the driver resolves them; they make call-graph edges).
+pub fn is_call(r_type: u32) -> bool {
+    matches!(r_type, 58 | 75) // ABS47_34, ABS55_16_34
+}
+
+impl<'a, 'data> Builder<'a, 'data> {
+    fn section_symbol(&mut self, sec: SecId) -> SymId {
+        if let Some(s) = self.m.sections[sec as usize].section_symbol {
+            return s;
+        }
+        let id = self.m.add_symbol(OutSymbol {
+            name: Vec::new(),
+            value: 0,
+            size: 0,
+            bind: STB_LOCAL,
+            st_type: STT_SECTION,
+            other: 0,
+            section: Some(sec),
+        });
+        self.m.sections[sec as usize].section_symbol = Some(id);
+        id
+    }
+
+    fn named_section(&mut self, name: &[u8], make: impl FnOnce() -> OutSection) -> SecId {
+        if let Some(&s) = self.by_name.get(name) {
+            return s;
+        }
+        let id = self.m.add_section(make());
+        self.by_name.insert(name.to_vec(), id);
+        id
+    }
+
+    /// The output section an input section goes to (created on first use).
+    fn out_section_for(&mut self, oi: usize, si: usize) -> Option<SecId> {
+        let o = &self.objects[oi];
+        let s = &o.cubin.sections[si];
+        let kind = o.kind(s);
+        let group = match kind {
+            SectionKind::Text => Group::Text,
+            SectionKind::KernelConstant => Group::KernelConstants,
+            SectionKind::Merged => match s.sh_type {
+                SHT_CUDA_GLOBAL_INIT => Group::Data,
+                SHT_CUDA_GLOBAL => Group::Bss,
+                t if (SHT_CUDA_CONSTANT_B0..=SHT_CUDA_CONSTANT_B17).contains(&t) => {
+                    Group::Constants
+                }
+                _ if s.flags & SHF_ALLOC == 0 => Group::Debug,
+                _ => Group::Data,
+            },
+            SectionKind::Other if s.sh_type == SHT_CUDA_SHARED => return None,
+            _ => return None,
+        };
+        let (sh_type, flags) = lower_type(s.sh_type, s.flags);
+        let info = match kind {
+            SectionKind::Text => Info::None, // set when the function symbol exists
+            _ => Info::None,
+        };
+        let link = if kind == SectionKind::Text {
+            Link::Symtab
+        } else {
+            Link::None
+        };
+        let name = s.name.to_vec();
+        let content = if type_has_no_file_data(s.sh_type) {
+            Content::NoBits(0)
+        } else {
+            Content::Bytes(Vec::new())
+        };
+        let align = s.align;
+        let entsize = s.entsize;
+        Some(self.named_section(&name.clone(), || OutSection {
+            name,
+            sh_type,
+            flags,
+            align,
+            entsize,
+            link,
+            info,
+            content,
+            group,
+            section_symbol: None,
+        }))
+    }
+
+    fn global_symbol(&mut self, g: u32) -> SymId {
+        if let Some(s) = self.global_sym[g as usize] {
+            return s;
+        }
+        let glob = &self.res.globals[g as usize];
+        let (bind, st_type, other, size, value) = match glob.def {
+            Some(d) => {
+                let s = &self.objects[d.obj as usize].symbols()[d.sym as usize];
+                (
+                    s.bind,
+                    lower_symbol_type(s.st_type),
+                    lower_other(s.other),
+                    s.size,
+                    s.value,
+                )
+            }
+            None => {
+                // Undefined: the first reference describes it.
+                let (st_type, size, other) = self
+                    .objects
+                    .iter()
+                    .find_map(|o| {
+                        let i = self.res.sym_global[o.id as usize]
+                            .iter()
+                            .position(|x| *x == Some(g))?;
+                        let s = &o.symbols()[i];
+                        Some((lower_symbol_type(s.st_type), s.size, lower_other(s.other)))
+                    })
+                    .unwrap_or((STT_NOTYPE, 0, 0));
+                (STB_GLOBAL, st_type, other, size, 0)
+            }
+        };
+        let id = self.m.add_symbol(OutSymbol {
+            name: glob.name.to_vec(),
+            value,
+            size,
+            bind,
+            st_type,
+            other,
+            section: None,
+        });
+        self.global_sym[g as usize] = Some(id);
+        id
+    }
+}
+
+/// ET_EXEC outputs lower CUDA section types: constant banks and initialized globals become
+/// PROGBITS, `.nv.global` becomes NOBITS.
+fn lower_type(t: u32, flags: u64) -> (u32, u64) {
+    match t {
+        SHT_CUDA_GLOBAL => (SHT_NOBITS, flags),
+        SHT_CUDA_GLOBAL_INIT => (SHT_PROGBITS, flags),
+        t if (SHT_CUDA_CONSTANT_B0..=SHT_CUDA_CONSTANT_B17).contains(&t) => (SHT_PROGBITS, flags),
+        t => (t, flags),
+    }
+}
+
+/// ET_EXEC outputs turn CUDA data objects into plain objects.
+fn lower_symbol_type(t: u8) -> u8 {
+    if t == STT_CUDA_OBJECT {
+        STT_OBJECT
+    } else {
+        t
+    }
+}
+
+/// ET_EXEC outputs clear the memory-space bits of st_other (the managed bit stays).
+fn lower_other(o: u8) -> u8 {
+    o & !(STO_CUDA_GLOBAL | STO_CUDA_SHARED | STO_CUDA_CONSTANT)
+}
+
+fn align_up(v: u64, a: u64) -> u64 {
+    if a <= 1 {
+        v
+    } else {
+        v.div_ceil(a) * a
+    }
+}
+
+/// Builds the executable module.
+pub fn build<'data>(
+    objects: &[InputObject<'data>],
+    res: &Resolution<'data>,
+    opts: &Options,
+) -> Result<(Module, Vec<String>)> {
+    let mut b = Builder {
+        objects,
+        res,
+        m: Module {
+            e_type: 2,
+            e_flags: 0,
+            program_headers: true,
+            ..Default::default()
+        },
+        by_name: HashMap::new(),
+        placed: objects
+            .iter()
+            .map(|o| vec![None; o.cubin.sections.len()])
+            .collect(),
+        sym_map: objects
+            .iter()
+            .map(|o| vec![None; o.symbols().len()])
+            .collect(),
+        global_sym: vec![None; res.globals.len()],
+        live: Vec::new(),
+        warnings: Vec::new(),
+    };
+    b.m.e_flags = objects.first().map(|o| o.cubin.header.e_flags).unwrap_or(0);
+
+    // Fixed tables and notes come first.
+    let tables = [
+        (&b".shstrtab"[..], SHT_STRTAB, Content::Shstrtab, 1),
+        (b".strtab", SHT_STRTAB, Content::Strtab, 1),
+        (b".symtab", SHT_SYMTAB, Content::Symtab, 8),
+    ];
+    for (name, t, c, align) in tables {
+        let entsize = if t == SHT_SYMTAB { 24 } else { 0 };
+        let link = if t == SHT_SYMTAB {
+            Link::Strtab
+        } else {
+            Link::None
+        };
+        let info = if t == SHT_SYMTAB {
+            Info::FirstGlobal
+        } else {
+            Info::None
+        };
+        b.named_section(name, || OutSection {
+            name: name.to_vec(),
+            sh_type: t,
+            flags: 0,
+            align,
+            entsize,
+            link,
+            info,
+            content: c,
+            group: Group::Tables,
+            section_symbol: None,
+        });
+    }
+
+    b.live = info::liveness(objects, res);
+    b.create_notes(opts)?;
+    for oi in 0..objects.len() {
+        b.symbols_pass(oi, true);
+        b.symbols_pass(oi, false);
+    }
+    for oi in 0..objects.len() {
+        b.place_sections(oi)?;
+    }
+    b.finish_symbols();
+    info::build_info(&mut b, opts)?;
+    b.relocate(opts)?;
+    Ok((b.m, b.warnings))
+}
+
+impl<'a, 'data> Builder<'a, 'data> {
+    fn create_notes(&mut self, opts: &Options) -> Result<()> {
+        let mut tk = Vec::new();
+        push_tkinfo(
+            &mut tk,
+            "cubin-ld",
+            &format!("cubin-ld {}", env!("CARGO_PKG_VERSION")),
+            "",
+            &opts.tool_args,
+        );
+        let mut cuinfo: Option<Vec<u8>> = None;
+        for o in self.objects {
+            for s in &o.cubin.sections {
+                if s.sh_type != SHT_NOTE {
+                    continue;
+                }
+                if s.name == b".note.nv.tkinfo" {
+                    tk.extend_from_slice(s.bytes());
+                } else if s.name == b".note.nv.cuinfo" && cuinfo.is_none() {
+                    cuinfo = Some(s.bytes().to_vec());
+                }
+            }
+        }
+        let tk_id = self.named_section(b".note.nv.tkinfo", || OutSection {
+            name: b".note.nv.tkinfo".to_vec(),
+            sh_type: SHT_NOTE,
+            flags: 0x200_0000,
+            align: 4,
+            entsize: 0,
+            link: Link::None,
+            info: Info::None,
+            content: Content::Bytes(tk),
+            group: Group::Notes,
+            section_symbol: None,
+        });
+        self.section_symbol(tk_id);
+        // sh_info of the CUDA information note names `.nv.compat`, created later.
+        if let Some(ci) = cuinfo {
+            let ci_id = self.named_section(b".note.nv.cuinfo", || OutSection {
+                name: b".note.nv.cuinfo".to_vec(),
+                sh_type: SHT_NOTE,
+                flags: 0x100_0040,
+                align: 4,
+                entsize: 0,
+                link: Link::Section(tk_id),
+                info: Info::None,
+                content: Content::Bytes(ci),
+                group: Group::Notes,
+                section_symbol: None,
+            });
+            self.section_symbol(ci_id);
+        }
+        Ok(())
+    }
+
+    /// One pass over an object's symbol table: `code` = text section symbols and functions;
+    /// otherwise everything else.
+    fn symbols_pass(&mut self, oi: usize, code: bool) {
+        let o = &self.objects[oi];
+        for (i, s) in o.symbols().iter().enumerate().skip(1) {
+            let in_text = match s.section {
+                SymSection::Index(si) => is_text(o, &o.cubin.sections[si as usize]),
+                _ => false,
+            };
+            let is_code = (s.st_type == STT_SECTION && in_text) || s.st_type == STT_FUNC;
+            if is_code != code {
+                continue;
+            }
+            if s.st_type == STT_SECTION {
+                let SymSection::Index(si) = s.section else {
+                    continue;
+                };
+                let si = si as usize;
+                if !self.live[oi][si] {
+                    continue;
+                }
+                let sec = &o.cubin.sections[si];
+                if matches!(
+                    o.kind(sec),
+                    SectionKind::Callgraph | SectionKind::Prototype | SectionKind::Note
+                ) {
+                    if sec.name == b".note.nv.tkinfo" || sec.name == b".note.nv.cuinfo" {
+                        let id = self.by_name[sec.name];
+                        self.sym_map[oi][i] = self.m.sections[id as usize].section_symbol;
+                    }
+                    continue;
+                }
+                if let Some(out) = self.out_section_for(oi, si) {
+                    self.sym_map[oi][i] = Some(self.section_symbol(out));
+                }
+                continue;
+            }
+            if let Some(g) = self.res.sym_global[oi][i] {
+                // A global mentioned by a dead function only still exists if anything live
+                // mentions it; nvlink keeps them all, so do we.
+                self.sym_map[oi][i] = Some(self.global_symbol(g));
+                continue;
+            }
+            if InputObject::is_global(s) {
+                continue; // unified placeholders
+            }
+            // Local data / function symbols.
+            let SymSection::Index(si) = s.section else {
+                continue;
+            };
+            if !self.live[oi][si as usize] {
+                continue;
+            }
+            let sec = &o.cubin.sections[si as usize];
+            if sec.sh_type == SHT_CUDA_SHARED || sec.name.starts_with(b".nv.shared.") {
+                continue; // static shared memory locals are laid out per kernel, not emitted
+            }
+            if self.out_section_for(oi, si as usize).is_none() {
+                continue;
+            }
+            let id = self.m.add_symbol(OutSymbol {
+                name: s.name.to_vec(),
+                value: s.value,
+                size: s.size,
+                bind: STB_LOCAL,
+                st_type: lower_symbol_type(s.st_type),
+                other: lower_other(s.other),
+                section: None,
+            });
+            self.sym_map[oi][i] = Some(id);
+        }
+    }
+
+    /// Appends each live section's bytes to its output section.
+    fn place_sections(&mut self, oi: usize) -> Result<()> {
+        let o = &self.objects[oi];
+        for (si, s) in o.cubin.sections.iter().enumerate() {
+            if !self.live[oi][si] {
+                continue;
+            }
+            let Some(out) = self.out_section_for(oi, si) else {
+                continue;
+            };
+            let os = &mut self.m.sections[out as usize];
+            os.align = os.align.max(s.align);
+            let offset = match &mut os.content {
+                Content::Bytes(bytes) => {
+                    let off = align_up(bytes.len() as u64, s.align);
+                    bytes.resize(off as usize, 0);
+                    bytes.extend_from_slice(s.bytes());
+                    off
+                }
+                Content::NoBits(n) => {
+                    let off = align_up(*n, s.align);
+                    *n = off + s.size;
+                    off
+                }
+                _ => return Err(Error::new("internal: section content kind mismatch")),
+            };
+            self.placed[oi][si] = Some(Placed { sec: out, offset });
+            if o.kind(s) == SectionKind::KernelConstant {
+                // Its sh_info names the kernel's text section.
+                let target = s.info as usize;
+                if let Some(t) = self.out_section_for(oi, target) {
+                    self.m.sections[out as usize].info = Info::Section(t);
+                    self.m.sections[out as usize].flags |= SHF_INFO_LINK;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Gives defined symbols their output section and rebased value.
+    fn finish_symbols(&mut self) {
+        for (oi, o) in self.objects.iter().enumerate() {
+            for (i, s) in o.symbols().iter().enumerate().skip(1) {
+                let Some(out) = self.sym_map[oi][i] else {
+                    continue;
+                };
+                if s.st_type == STT_SECTION {
+                    continue;
+                }
+                let SymSection::Index(si) = s.section else {
+                    continue;
+                };
+                if let Some(g) = self.res.sym_global[oi][i] {
+                    if !self.res.is_winner(oi as u32, i as u32) {
+                        continue;
+                    }
+                    let _ = g;
+                }
+                let Some(p) = self.placed[oi][si as usize] else {
+                    continue;
+                };
+                let sym = &mut self.m.symbols[out as usize];
+                sym.section = Some(p.sec);
+                sym.value = s.value + p.offset;
+                if s.st_type == STT_FUNC && is_text(o, &o.cubin.sections[si as usize]) {
+                    self.m.sections[p.sec as usize].info = Info::Symbol(out);
+                }
+            }
+        }
+    }
+
+    pub(crate) fn out_sym(&self, oi: usize, sym: u32) -> Option<SymId> {
+        self.sym_map[oi].get(sym as usize).copied().flatten()
+    }
+
+    pub(crate) fn placed_text(&self, oi: usize, si: u32) -> Option<SecId> {
+        self.placed[oi]
+            .get(si as usize)
+            .copied()
+            .flatten()
+            .map(|p| p.sec)
+    }
+
+    pub(crate) fn objects(&self) -> &'a [InputObject<'data>] {
+        self.objects
+    }
+
+    pub(crate) fn is_live(&self, oi: usize, si: usize) -> bool {
+        self.live[oi][si]
+    }
+
+    pub(crate) fn add_graph_section(
+        &mut self,
+        name: &[u8],
+        sh_type: u32,
+        align: u64,
+        entsize: u64,
+        content: Content,
+    ) -> SecId {
+        let name_v = name.to_vec();
+        let id = self.named_section(name, || OutSection {
+            name: name_v,
+            sh_type,
+            flags: 0,
+            align,
+            entsize,
+            link: Link::None,
+            info: Info::None,
+            content,
+            group: Group::Graph,
+            section_symbol: None,
+        });
+        id
+    }
+
+    pub(crate) fn section_id(&self, name: &[u8]) -> Option<&SecId> {
+        self.by_name.get(name)
+    }
+
+    /// Maps an input prototype id (an offset into the object's `.strtab`, where the prototype
+    /// string lives) to the output one (the same string's offset in the output `.strtab`).
+    pub(crate) fn prototype_id(&mut self, oi: usize, id: u32) -> u32 {
+        let o = &self.objects[oi];
+        let strtab_idx = o.cubin.sections[o.symtab_index() as usize].link;
+        let Some(st) = o.cubin.section(strtab_idx) else {
+            return id;
+        };
+        match crate::elf::read::cstr_at(st.bytes(), id) {
+            Some(s) => self.m.prefix_string(s),
+            None => id,
+        }
+    }
+
+    pub(crate) fn make_section_symbol(&mut self, sec: SecId) -> SymId {
+        self.section_symbol(sec)
+    }
+
+    pub(crate) fn add_info_section(&mut self, s: OutSection) -> SecId {
+        let name = s.name.clone();
+        self.named_section(&name, || s)
+    }
+
+    /// Copies relocation entries: rebased, applied where the link resolves them, dropped where
+    /// they point into removed code, kept (for the driver) otherwise.
+    fn relocate(&mut self, _opts: &Options) -> Result<()> {
+        // Output relocation sections, keyed by name, with entries in reading order.
+        let mut pending: Vec<(Vec<u8>, SecId, bool, Vec<OutReloc>)> = Vec::new();
+        let mut index: HashMap<Vec<u8>, usize> = HashMap::new();
+        for (oi, o) in self.objects.iter().enumerate() {
+            for (si, s) in o.cubin.sections.iter().enumerate() {
+                if o.kind(s) != SectionKind::Reloc || !self.live[oi][si] {
+                    continue;
+                }
+                let target = s.info as usize;
+                let Some(tp) = self.placed[oi].get(target).copied().flatten() else {
+                    continue;
+                };
+                let tsec = &o.cubin.sections[target];
+                let relocs = o
+                    .cubin
+                    .relocations(s)
+                    .map_err(|e| e.context(format!("'{}'", o.name)))?;
+                let rela = s.sh_type == SHT_RELA;
+                for r in relocs {
+                    let isym = &o.symbols()[r.sym as usize];
+                    let name = isym.name;
+                    // Never-applied bookkeeping relocations.
+                    if matches!(r.r_type, 68 | 69 | 72 | 73) {
+                        continue;
+                    }
+                    let offset = r.offset + tp.offset;
+                    let addend = r.addend.unwrap_or(0);
+                    // Relocations against code this link removed (losing weak copies).
+                    if let Some(g) = self.res.sym_global[oi][r.sym as usize] {
+                        let glob = &self.res.globals[g as usize];
+                        let defined_here = isym.section != SymSection::Undefined;
+                        if defined_here
+                            && !matches!(glob.def, Some(d) if d.obj as usize == oi)
+                            && tsec.flags & SHF_ALLOC == 0
+                        {
+                            continue;
+                        }
+                    }
+                    if UNIFIED_PLACEHOLDERS.contains(&name) && isym.bind != STB_LOCAL {
+                        // Function-pointer plumbing against the unified tables: not yet.
+                        return Err(Error::new(format!(
+                            "'{}': relocation {} against '{}' is not supported yet",
+                            o.name,
+                            crate::reloc::table::name(r.r_type).unwrap_or("?"),
+                            String::from_utf8_lossy(name)
+                        )));
+                    }
+                    let apply_value: Option<u64> = if isym.st_type == STT_SECTION
+                        && tsec.flags & SHF_ALLOC == 0
+                    {
+                        // Section-relative references inside debug sections resolve here.
+                        let SymSection::Index(ss) = isym.section else {
+                            continue;
+                        };
+                        let p = self.placed[oi].get(ss as usize).copied().flatten();
+                        p.map(|p| p.offset.wrapping_add(addend as u64))
+                    } else if self.in_constant_bank(oi, r.sym) {
+                        let out = self.out_sym(oi, r.sym);
+                        out.map(|s| self.m.symbols[s as usize].value.wrapping_add(addend as u64))
+                    } else {
+                        None
+                    };
+                    if let Some(v) = apply_value {
+                        let fields = crate::reloc::patch::fields(r.r_type).ok_or_else(|| {
+                            Error::new(format!(
+                                "'{}': cannot apply relocation type {} ({:#x})",
+                                o.name,
+                                crate::reloc::table::name(r.r_type).unwrap_or("unknown"),
+                                r.r_type
+                            ))
+                        })?;
+                        let out = &mut self.m.sections[tp.sec as usize];
+                        let Content::Bytes(bytes) = &mut out.content else {
+                            continue;
+                        };
+                        let old = crate::reloc::patch::read(bytes, offset, fields)?;
+                        crate::reloc::patch::write(bytes, offset, fields, old.wrapping_add(v))
+                            .map_err(|e| e.context(format!("'{}'", o.name)))?;
+                        continue;
+                    }
+                    let sym = if r.sym == 0 {
+                        None
+                    } else {
+                        self.out_sym(oi, r.sym)
+                    };
+                    if r.sym != 0 && sym.is_none() {
+                        continue; // against something removed
+                    }
+                    let mut r_type = r.r_type;
+                    if r_type == 102 && tsec.flags & SHF_EXECINSTR == 0 {
+                        r_type = 2; // R_CUDA_UNIFIED in data → R_CUDA_64
+                    }
+                    let out_name = s.name.to_vec();
+                    let k = match index.get(&out_name) {
+                        Some(&k) => k,
+                        None => {
+                            pending.push((out_name.clone(), tp.sec, rela, Vec::new()));
+                            index.insert(out_name, pending.len() - 1);
+                            pending.len() - 1
+                        }
+                    };
+                    pending[k].3.push(OutReloc {
+                        offset,
+                        r_type,
+                        sym,
+                        addend,
+                    });
+                }
+            }
+        }
+        for (name, target, rela, mut entries) in pending {
+            if entries.is_empty() {
+                continue;
+            }
+            entries.reverse();
+            let sh_type = if rela { SHT_RELA } else { SHT_REL };
+            let entsize = if rela { 24 } else { 16 };
+            let sec = OutSection {
+                name: name.clone(),
+                sh_type,
+                flags: SHF_INFO_LINK,
+                align: 8,
+                entsize,
+                link: Link::Symtab,
+                info: Info::Section(target),
+                content: Content::Relocs { rela, entries },
+                group: Group::Relocs,
+                section_symbol: None,
+            };
+            self.named_section(&name, || sec);
+        }
+        Ok(())
+    }
+
+    fn in_constant_bank(&self, oi: usize, sym: u32) -> bool {
+        let o = &self.objects[oi];
+        let Some(s) = o.symbols().get(sym as usize) else {
+            return false;
+        };
+        let s = match self.res.sym_global[oi][sym as usize]
+            .and_then(|g| self.res.globals[g as usize].def)
+        {
+            Some(d) => &self.objects[d.obj as usize].symbols()[d.sym as usize],
+            None => s,
+        };
+        let obj = match self.res.sym_global[oi][sym as usize]
+            .and_then(|g| self.res.globals[g as usize].def)
+        {
+            Some(d) => &self.objects[d.obj as usize],
+            None => o,
+        };
+        match s.section {
+            SymSection::Index(si) => {
+                let t = obj.cubin.sections[si as usize].sh_type;
+                t != SHT_CUDA_CONSTANT_B0
+                    && (SHT_CUDA_CONSTANT_B0..=SHT_CUDA_CONSTANT_B17).contains(&t)
+            }
+            _ => false,
+        }
+    }
+}
+
+/// Appends one `.note.nv.tkinfo` record (owner "NVIDIA Corp", type 2000, as the tools write it).
+fn push_tkinfo(out: &mut Vec<u8>, tool: &str, version: &str, branch: &str, args: &str) {
+    let mut pool = vec![0u8];
+    let mut offs = [0u32; 5];
+    for (k, s) in [tool, version, branch, args].iter().enumerate() {
+        offs[k + 1] = pool.len() as u32;
+        pool.extend_from_slice(s.as_bytes());
+        pool.push(0);
+    }
+    let mut desc = Vec::new();
+    desc.extend_from_slice(&2u32.to_le_bytes());
+    for o in offs {
+        desc.extend_from_slice(&o.to_le_bytes());
+    }
+    desc.extend_from_slice(&pool);
+    while desc.len() % 4 != 0 {
+        desc.push(0);
+    }
+    let owner = b"NVIDIA Corp\0";
+    out.extend_from_slice(&(owner.len() as u32).to_le_bytes());
+    out.extend_from_slice(&(desc.len() as u32).to_le_bytes());
+    out.extend_from_slice(&2000u32.to_le_bytes());
+    out.extend_from_slice(owner);
+    out.extend_from_slice(&desc);
+}

@@ -1,0 +1,123 @@
+//! One input object: its parsed cubin, its name as messages print it, and its SM.
+
+use crate::diag::{Error, Result};
+use crate::elf::read::SymSection;
+use crate::elf::{Cubin, Section, Symbol, STB_LOCAL, STO_CUDA_ENTRY, STT_FUNC, STT_SECTION};
+
+pub struct InputObject<'data> {
+    /// Position in the input list; also the tie-breaking priority in resolution.
+    pub id: u32,
+    /// The name nvlink would print ('a.o', 'lib.a:m.o').
+    pub name: String,
+    pub cubin: Cubin<'data>,
+    /// SM number from e_flags.
+    pub sm: u32,
+}
+
+/// Kinds of section a link treats differently.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SectionKind {
+    Null,
+    StrTab,
+    SymTab,
+    /// `.text.<fn>`
+    Text,
+    /// `.nv.info.<fn>`
+    InfoFn,
+    /// global `.nv.info`
+    Info,
+    Compat,
+    Callgraph,
+    Prototype,
+    Note,
+    /// `.rel.*` / `.rela.*`
+    Reloc,
+    /// `.nv.constant0.<k>`: a kernel's parameter bank.
+    KernelConstant,
+    /// Sections concatenated by name across objects (`.debug_*`, `.nv.global*`, `.nv.constant3`, …).
+    Merged,
+    /// What the executable link does not understand yet.
+    Other,
+}
+
+impl<'data> InputObject<'data> {
+    pub fn new(id: u32, name: String, bytes: &'data [u8]) -> Result<InputObject<'data>> {
+        let cubin = Cubin::parse(bytes).map_err(|e| e.context(format!("'{name}'")))?;
+        if cubin.header.e_type != 1 {
+            return Err(Error::new(format!(
+                "'{name}' is not a relocatable object (ET_REL)"
+            )));
+        }
+        if cubin.header.abi_version != crate::elf::CUDA_ABI_VERSION {
+            return Err(Error::new(format!(
+                "'{name}': CUDA ELF ABI version {} is not supported (expected {})",
+                cubin.header.abi_version,
+                crate::elf::CUDA_ABI_VERSION
+            )));
+        }
+        if cubin
+            .symtabs
+            .iter()
+            .all(|t| cubin.sections[t.section as usize].sh_type != crate::elf::SHT_SYMTAB)
+        {
+            return Err(Error::new(format!("'{name}' has no symbol table")));
+        }
+        let sm = crate::arch::EFlags {
+            raw: cubin.header.e_flags,
+        }
+        .sm();
+        Ok(InputObject {
+            id,
+            name,
+            cubin,
+            sm,
+        })
+    }
+
+    pub fn symbols(&self) -> &[Symbol<'data>] {
+        &self.cubin.symtabs[0].symbols
+    }
+
+    pub fn symtab_index(&self) -> u32 {
+        self.cubin.symtabs[0].section
+    }
+
+    pub fn kind(&self, s: &Section<'_>) -> SectionKind {
+        use crate::elf::*;
+        let name = s.name;
+        match s.sh_type {
+            SHT_NULL => SectionKind::Null,
+            SHT_STRTAB => SectionKind::StrTab,
+            SHT_SYMTAB => SectionKind::SymTab,
+            SHT_REL | SHT_RELA => SectionKind::Reloc,
+            SHT_NOTE => SectionKind::Note,
+            SHT_CUDA_INFO if name == b".nv.info" => SectionKind::Info,
+            SHT_CUDA_INFO => SectionKind::InfoFn,
+            SHT_CUDA_COMPAT_INFO => SectionKind::Compat,
+            SHT_CUDA_CALLGRAPH => SectionKind::Callgraph,
+            SHT_CUDA_PROTOTYPE => SectionKind::Prototype,
+            SHT_CUDA_CONSTANT_B0 if name.starts_with(b".nv.constant0.") => {
+                SectionKind::KernelConstant
+            }
+            _ if s.flags & SHF_EXECINSTR != 0 && name.starts_with(b".text.") => SectionKind::Text,
+            SHT_PROGBITS | SHT_CUDA_GLOBAL | SHT_CUDA_GLOBAL_INIT => SectionKind::Merged,
+            t if (SHT_CUDA_CONSTANT_B0..=SHT_CUDA_CONSTANT_B17).contains(&t) => SectionKind::Merged,
+            _ => SectionKind::Other,
+        }
+    }
+
+    /// The function symbol a `.text.<fn>` section holds (sh_info).
+    pub fn text_function(&self, s: &Section<'_>) -> Option<u32> {
+        let i = s.info;
+        let sym = self.symbols().get(i as usize)?;
+        (sym.st_type == STT_FUNC && sym.section == SymSection::Index(s.index)).then_some(i)
+    }
+
+    pub fn is_entry(sym: &Symbol<'_>) -> bool {
+        sym.st_type == STT_FUNC && sym.other & STO_CUDA_ENTRY != 0
+    }
+
+    pub fn is_global(sym: &Symbol<'_>) -> bool {
+        sym.bind != STB_LOCAL && sym.st_type != STT_SECTION
+    }
+}

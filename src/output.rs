@@ -1,0 +1,148 @@
+//! The output module as the merge pass builds it and the writer serializes it: sections and
+//! symbols in creation order, referring to each other by output ids (never by final index,
+//! which only the writer fixes).
+
+/// An output symbol id (index into `Module::symbols`).
+pub type SymId = u32;
+/// An output section id (index into `Module::sections`).
+pub type SecId = u32;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Link {
+    None,
+    Symtab,
+    Strtab,
+    Section(SecId),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Info {
+    None,
+    Section(SecId),
+    Symbol(SymId),
+    /// `.symtab`: index of the first non-local symbol.
+    FirstGlobal,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OutReloc {
+    pub offset: u64,
+    pub r_type: u32,
+    /// `None` for relocations without a symbol (index 0).
+    pub sym: Option<SymId>,
+    pub addend: i64,
+}
+
+#[derive(Debug, Clone)]
+pub enum Content {
+    Bytes(Vec<u8>),
+    /// Bytes in which some u32 words are symbol indices, filled in by the writer.
+    WithSymbols {
+        bytes: Vec<u8>,
+        slots: Vec<(usize, SymId)>,
+    },
+    NoBits(u64),
+    Relocs {
+        rela: bool,
+        entries: Vec<OutReloc>,
+    },
+    Symtab,
+    Strtab,
+    Shstrtab,
+}
+
+impl Content {
+    pub fn size(&self) -> u64 {
+        match self {
+            Content::Bytes(b) | Content::WithSymbols { bytes: b, .. } => b.len() as u64,
+            Content::NoBits(n) => *n,
+            Content::Relocs { rela, entries } => entries.len() as u64 * if *rela { 24 } else { 16 },
+            Content::Symtab | Content::Strtab | Content::Shstrtab => 0,
+        }
+    }
+}
+
+/// Groups that fix the order of section headers (nvlink's order, observed): within a group,
+/// sections keep the order in which the link created them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Group {
+    Tables,
+    Debug,
+    Notes,
+    Info,
+    InfoFn,
+    Graph,
+    Relocs,
+    Constants,
+    KernelConstants,
+    Text,
+    Data,
+    Bss,
+    Shared,
+}
+
+#[derive(Debug, Clone)]
+pub struct OutSection {
+    pub name: Vec<u8>,
+    pub sh_type: u32,
+    pub flags: u64,
+    pub align: u64,
+    pub entsize: u64,
+    pub link: Link,
+    pub info: Info,
+    pub content: Content,
+    pub group: Group,
+    /// Its STT_SECTION symbol, when it has one.
+    pub section_symbol: Option<SymId>,
+}
+
+#[derive(Debug, Clone)]
+pub struct OutSymbol {
+    pub name: Vec<u8>,
+    pub value: u64,
+    pub size: u64,
+    pub bind: u8,
+    pub st_type: u8,
+    pub other: u8,
+    pub section: Option<SecId>,
+}
+
+#[derive(Debug, Default)]
+pub struct Module {
+    pub e_type: u16,
+    pub e_flags: u32,
+    pub sections: Vec<OutSection>,
+    pub symbols: Vec<OutSymbol>,
+    /// Program headers are wanted (executable output).
+    pub program_headers: bool,
+    /// Strings placed at the start of `.strtab`, before symbol names: the call prototypes
+    /// (`.nv.prototype` and call-graph prototype ids are their offsets).
+    pub strtab_prefix: Vec<Vec<u8>>,
+}
+
+impl Module {
+    pub fn add_section(&mut self, s: OutSection) -> SecId {
+        self.sections.push(s);
+        (self.sections.len() - 1) as SecId
+    }
+    pub fn add_symbol(&mut self, s: OutSymbol) -> SymId {
+        self.symbols.push(s);
+        (self.symbols.len() - 1) as SymId
+    }
+    /// Adds a string to the `.strtab` prefix (once) and returns its offset there.
+    pub fn prefix_string(&mut self, s: &[u8]) -> u32 {
+        let mut off = 1u32;
+        for p in &self.strtab_prefix {
+            if p == s {
+                return off;
+            }
+            off += p.len() as u32 + 1;
+        }
+        self.strtab_prefix.push(s.to_vec());
+        off
+    }
+
+    pub fn is_local(&self, id: SymId) -> bool {
+        self.symbols[id as usize].bind == crate::elf::STB_LOCAL
+    }
+}

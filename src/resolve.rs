@@ -1,0 +1,157 @@
+//! Symbol resolution: one table of global names over all objects. A strong definition beats
+//! weak ones; among weak definitions the first input's wins; two strong definitions and
+//! references nothing defines are errors (reported all at once, in input order).
+
+use crate::diag::Error;
+use crate::elf::read::SymSection;
+use crate::elf::{STB_WEAK, STT_CUDA_SURFACE, STT_CUDA_TEXTURE};
+use crate::object::InputObject;
+use hashbrown::HashMap;
+
+/// Placeholder symbols every sm_90+ object declares for the unified function/data tables;
+/// they never reach an executable's symbol table.
+pub const UNIFIED_PLACEHOLDERS: &[&[u8]] = &[
+    b"__UFT_OFFSET",
+    b"__UDT_OFFSET",
+    b"__UFT_CANONICAL",
+    b"__UDT_CANONICAL",
+    b"__UFT",
+    b"__UDT",
+    b"__UFT_END",
+    b"__UDT_END",
+];
+
+/// Names the CUDA driver provides at load time: references to them stay undefined in the
+/// output instead of being errors.
+pub fn provided_by_driver(name: &[u8]) -> bool {
+    matches!(name, b"vprintf" | b"malloc" | b"free" | b"__assertfail")
+        || name.starts_with(b".nv.reservedSmem.")
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Def {
+    pub obj: u32,
+    pub sym: u32,
+    pub weak: bool,
+}
+
+#[derive(Debug, Clone)]
+pub struct Global<'data> {
+    pub name: &'data [u8],
+    pub def: Option<Def>,
+    /// The first object that mentions the name (for 'Undefined reference … in X').
+    pub first_ref: u32,
+    /// Texture/surface references are undefined by design.
+    pub is_resource: bool,
+}
+
+pub struct Resolution<'data> {
+    pub globals: Vec<Global<'data>>,
+    pub by_name: HashMap<&'data [u8], u32>,
+    /// For each object, for each symbol index: the global it names (None for locals).
+    pub sym_global: Vec<Vec<Option<u32>>>,
+}
+
+impl<'data> Resolution<'data> {
+    /// True when `(obj, sym)` is the definition that won for its name.
+    pub fn is_winner(&self, obj: u32, sym: u32) -> bool {
+        match self.sym_global[obj as usize]
+            .get(sym as usize)
+            .copied()
+            .flatten()
+        {
+            Some(g) => {
+                matches!(self.globals[g as usize].def, Some(d) if d.obj == obj && d.sym == sym)
+            }
+            None => true,
+        }
+    }
+}
+
+/// The errors resolution found, in nvlink's words, grouped by how nvlink reports them.
+#[derive(Debug, Default)]
+pub struct ResolveErrors {
+    pub duplicates: Vec<Error>,
+    pub undefined: Vec<Error>,
+}
+
+pub fn resolve<'data>(
+    objects: &[InputObject<'data>],
+    relocatable: bool,
+) -> (Resolution<'data>, ResolveErrors) {
+    let mut globals: Vec<Global<'data>> = Vec::new();
+    let mut by_name: HashMap<&'data [u8], u32> = HashMap::new();
+    let mut sym_global = Vec::with_capacity(objects.len());
+    let mut errors = ResolveErrors::default();
+
+    for o in objects {
+        let mut map = vec![None; o.symbols().len()];
+        for (i, s) in o.symbols().iter().enumerate().skip(1) {
+            if !InputObject::is_global(s) || UNIFIED_PLACEHOLDERS.contains(&s.name) {
+                continue;
+            }
+            let gid = *by_name.entry(s.name).or_insert_with(|| {
+                globals.push(Global {
+                    name: s.name,
+                    def: None,
+                    first_ref: o.id,
+                    is_resource: false,
+                });
+                (globals.len() - 1) as u32
+            });
+            map[i] = Some(gid);
+            let g = &mut globals[gid as usize];
+            if matches!(s.st_type, STT_CUDA_TEXTURE | STT_CUDA_SURFACE) {
+                g.is_resource = true;
+            }
+            if s.section == SymSection::Undefined {
+                continue;
+            }
+            let weak = s.bind == STB_WEAK;
+            match g.def {
+                None => {
+                    g.def = Some(Def {
+                        obj: o.id,
+                        sym: i as u32,
+                        weak,
+                    })
+                }
+                Some(d) if d.weak && !weak => {
+                    g.def = Some(Def {
+                        obj: o.id,
+                        sym: i as u32,
+                        weak,
+                    })
+                }
+                Some(d) if !d.weak && !weak => errors.duplicates.push(Error::new(format!(
+                    "Multiple definition of '{}' in '{}', first defined in '{}'",
+                    s.name_str(),
+                    o.name,
+                    objects[d.obj as usize].name
+                ))),
+                Some(_) => {}
+            }
+        }
+        sym_global.push(map);
+    }
+
+    if !relocatable {
+        for g in &globals {
+            if g.def.is_none() && !g.is_resource && !provided_by_driver(g.name) {
+                errors.undefined.push(Error::new(format!(
+                    "Undefined reference to '{}' in '{}'",
+                    String::from_utf8_lossy(g.name),
+                    objects[g.first_ref as usize].name
+                )));
+            }
+        }
+    }
+    (
+        Resolution {
+            globals,
+            by_name,
+            sym_global,
+        },
+        errors,
+    )
+}

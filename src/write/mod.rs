@@ -1,0 +1,207 @@
+//! The writer: serializes a laid-out [`Module`] into ELF bytes, and puts them on disk through
+//! a temporary file renamed at the end, so a failed link never leaves an output behind.
+
+use crate::diag::{Error, Result};
+use crate::layout::Layout;
+use crate::output::{Content, Info, Link, Module};
+use std::path::Path;
+
+fn put16(b: &mut Vec<u8>, v: u16) {
+    b.extend_from_slice(&v.to_le_bytes());
+}
+fn put32(b: &mut Vec<u8>, v: u32) {
+    b.extend_from_slice(&v.to_le_bytes());
+}
+fn put64(b: &mut Vec<u8>, v: u64) {
+    b.extend_from_slice(&v.to_le_bytes());
+}
+
+pub fn to_bytes(m: &Module, l: &Layout) -> Vec<u8> {
+    let mut out = vec![0u8; l.file_size as usize];
+    // ELF header.
+    let mut h = Vec::with_capacity(64);
+    h.extend_from_slice(b"\x7fELF\x02\x01\x01");
+    h.push(crate::elf::ELFOSABI_CUDA);
+    h.push(crate::elf::CUDA_ABI_VERSION);
+    h.extend_from_slice(&[0; 7]);
+    put16(&mut h, m.e_type);
+    put16(&mut h, crate::elf::EM_CUDA);
+    put32(&mut h, 1);
+    put64(&mut h, 0);
+    put64(&mut h, l.phoff);
+    put64(&mut h, l.shoff);
+    put32(&mut h, m.e_flags);
+    put16(&mut h, 64);
+    put16(&mut h, 56);
+    put16(&mut h, l.phdrs.len() as u16);
+    put16(&mut h, 64);
+    let shnum = m.sections.len() as u64 + 1;
+    // Past 0xff00 sections the counts move to section 0 (e_shnum = 0, SHN_XINDEX).
+    let big = shnum >= 0xff00;
+    put16(&mut h, if big { 0 } else { shnum as u16 });
+    let shstrndx = m
+        .sections
+        .iter()
+        .position(|s| matches!(s.content, Content::Shstrtab))
+        .map(|i| l.sec_index[i])
+        .unwrap_or(0);
+    put16(
+        &mut h,
+        if shstrndx >= 0xff00 {
+            0xffff
+        } else {
+            shstrndx as u16
+        },
+    );
+    out[..64].copy_from_slice(&h);
+
+    let symtab_index = m
+        .sections
+        .iter()
+        .position(|s| matches!(s.content, Content::Symtab))
+        .map(|i| l.sec_index[i])
+        .unwrap_or(0);
+    let strtab_index = m
+        .sections
+        .iter()
+        .position(|s| matches!(s.content, Content::Strtab))
+        .map(|i| l.sec_index[i])
+        .unwrap_or(0);
+    let sym_idx = |id: u32| l.sym_index[id as usize];
+
+    // Section contents.
+    for (id, s) in m.sections.iter().enumerate() {
+        let off = l.offset[id] as usize;
+        let bytes: Vec<u8> = match &s.content {
+            Content::Bytes(b) => b.clone(),
+            Content::WithSymbols { bytes, slots } => {
+                let mut b = bytes.clone();
+                for &(at, sym) in slots {
+                    b[at..at + 4].copy_from_slice(&sym_idx(sym).to_le_bytes());
+                }
+                b
+            }
+            Content::NoBits(_) => continue,
+            Content::Relocs { rela, entries } => {
+                let mut b = Vec::with_capacity(entries.len() * 24);
+                for r in entries {
+                    put64(&mut b, r.offset);
+                    let sym = r.sym.map(sym_idx).unwrap_or(0) as u64;
+                    put64(&mut b, (sym << 32) | r.r_type as u64);
+                    if *rela {
+                        put64(&mut b, r.addend as u64);
+                    }
+                }
+                b
+            }
+            Content::Strtab => l.strtab.clone(),
+            Content::Shstrtab => l.shstrtab.clone(),
+            Content::Symtab => {
+                let mut b = vec![0u8; 24];
+                for &sid in &l.sym_order {
+                    let sym = &m.symbols[sid as usize];
+                    put32(&mut b, l.sym_name_offset[sid as usize]);
+                    b.push((sym.bind << 4) | (sym.st_type & 0xf));
+                    b.push(sym.other);
+                    let shndx = sym.section.map(|s| l.sec_index[s as usize]).unwrap_or(0);
+                    put16(
+                        &mut b,
+                        if shndx >= 0xff00 {
+                            0xffff
+                        } else {
+                            shndx as u16
+                        },
+                    );
+                    put64(&mut b, sym.value);
+                    put64(&mut b, sym.size);
+                }
+                b
+            }
+        };
+        out[off..off + bytes.len()].copy_from_slice(&bytes);
+    }
+
+    // Section headers.
+    let mut sh = Vec::with_capacity((m.sections.len() + 1) * 64);
+    sh.extend_from_slice(&[0u8; 64]);
+    if big {
+        sh[32..40].copy_from_slice(&(shnum).to_le_bytes());
+        if shstrndx >= 0xff00 {
+            sh[40..44].copy_from_slice(&shstrndx.to_le_bytes());
+        }
+    }
+    for &id in &l.order {
+        let s = &m.sections[id as usize];
+        put32(&mut sh, l.sec_name_offset[id as usize]);
+        put32(&mut sh, s.sh_type);
+        put64(&mut sh, s.flags);
+        put64(&mut sh, 0);
+        put64(&mut sh, l.offset[id as usize]);
+        put64(&mut sh, l.size[id as usize]);
+        put32(
+            &mut sh,
+            match s.link {
+                Link::None => 0,
+                Link::Symtab => symtab_index,
+                Link::Strtab => strtab_index,
+                Link::Section(x) => l.sec_index[x as usize],
+            },
+        );
+        put32(
+            &mut sh,
+            match s.info {
+                Info::None => 0,
+                Info::Section(x) => l.sec_index[x as usize],
+                Info::Symbol(x) => sym_idx(x),
+                Info::FirstGlobal => l.first_global,
+            },
+        );
+        put64(&mut sh, s.align);
+        put64(&mut sh, s.entsize);
+    }
+    let so = l.shoff as usize;
+    out[so..so + sh.len()].copy_from_slice(&sh);
+
+    let mut ph = Vec::new();
+    for p in &l.phdrs {
+        put32(&mut ph, p.p_type);
+        put32(&mut ph, p.flags);
+        put64(&mut ph, p.offset);
+        put64(&mut ph, 0);
+        put64(&mut ph, 0);
+        put64(&mut ph, p.filesz);
+        put64(&mut ph, p.memsz);
+        put64(&mut ph, 8);
+    }
+    let po = l.phoff as usize;
+    out[po..po + ph.len()].copy_from_slice(&ph);
+    out
+}
+
+/// Writes `bytes` to `path` atomically: a temporary file in the same folder, renamed over
+/// the destination only once complete.
+pub fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "out".into());
+    let tmp = dir.join(format!(".{name}.cubin-ld-{}.tmp", std::process::id()));
+    let fail = |e: std::io::Error| {
+        Error::new(format!(
+            "Could not write output file '{}': {e}",
+            path.display()
+        ))
+    };
+    std::fs::write(&tmp, bytes).map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        fail(e)
+    })?;
+    std::fs::rename(&tmp, path).map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        fail(e)
+    })
+}
