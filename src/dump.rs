@@ -200,8 +200,17 @@ impl<'a, 'data> Dumper<'a, 'data> {
             {
                 let _ = write!(links, " info section {}", self.sec_name(s.info));
             } else if s.flags & SHF_EXECINSTR != 0 || s.sh_type == SHT_CUDA_CAPMERC_TEXT {
+                // Code: the function's symbol index in the low 24 bits; sm_75–sm_89 keep the
+                // function's register count in the top byte.
                 let t = c.symtab_for(s);
-                let _ = write!(links, " info symbol {}", self.sym_ref(t, s.info));
+                let _ = write!(
+                    links,
+                    " info symbol {}",
+                    self.sym_ref(t, s.info & 0xff_ffff)
+                );
+                if s.info >> 24 != 0 {
+                    let _ = write!(links, " regs {}", s.info >> 24);
+                }
             } else {
                 let _ = write!(links, " info {:#x}", s.info);
             }

@@ -108,7 +108,8 @@ impl<'data> InputObject<'data> {
 
     /// The function symbol a `.text.<fn>` section holds (sh_info).
     pub fn text_function(&self, s: &Section<'_>) -> Option<u32> {
-        let i = s.info;
+        // The low 24 bits; sm_75–sm_89 keep the register count in the top byte.
+        let i = s.info & 0xff_ffff;
         let sym = self.symbols().get(i as usize)?;
         (sym.st_type == STT_FUNC && sym.section == SymSection::Index(s.index)).then_some(i)
     }

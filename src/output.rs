@@ -19,7 +19,9 @@ pub enum Link {
 pub enum Info {
     None,
     Section(SecId),
-    Symbol(SymId),
+    /// A symbol index, with a value for the top byte (code sections of sm_75–sm_89 keep
+    /// the function's register count there).
+    Symbol(SymId, u8),
     /// `.symtab`: index of the first non-local symbol.
     FirstGlobal,
 }

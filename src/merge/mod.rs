@@ -19,6 +19,18 @@ use crate::output::*;
 use crate::resolve::{Resolution, UNIFIED_PLACEHOLDERS};
 use hashbrown::HashMap;
 
+/// The order in which nvlink turns an object's symbols into output symbols and sections
+/// (observed through the output's symbol and section order): code first (text sections and
+/// functions); then local data symbols, each bringing its section's symbol along; then the
+/// remaining section symbols; then the other globals.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Pass {
+    Code,
+    Locals,
+    SectionSymbols,
+    Globals,
+}
+
 pub struct Options {
     pub arch_sm: u32,
     pub tool_args: String,
@@ -243,6 +255,16 @@ pub fn build<'data>(
         warnings: Vec::new(),
     };
     b.m.e_flags = objects.first().map(|o| o.cubin.header.e_flags).unwrap_or(0);
+    // Debug (-G) objects mark the top byte with 0x08; an executable linked from them
+    // carries 0x10 there instead.
+    if objects.iter().any(|o| {
+        crate::arch::EFlags {
+            raw: o.cubin.header.e_flags,
+        }
+        .is_debug()
+    }) {
+        b.m.e_flags = (b.m.e_flags & 0x00ff_ffff) | 0x1000_0000;
+    }
 
     // Fixed tables and notes come first.
     let tables = [
@@ -279,8 +301,14 @@ pub fn build<'data>(
     b.live = info::liveness(objects, res);
     b.create_notes(opts)?;
     for oi in 0..objects.len() {
-        b.symbols_pass(oi, true);
-        b.symbols_pass(oi, false);
+        for pass in [
+            Pass::Code,
+            Pass::Locals,
+            Pass::SectionSymbols,
+            Pass::Globals,
+        ] {
+            b.symbols_pass(oi, pass);
+        }
     }
     for oi in 0..objects.len() {
         b.place_sections(oi)?;
@@ -301,7 +329,7 @@ impl<'a, 'data> Builder<'a, 'data> {
             "",
             &opts.tool_args,
         );
-        let mut cuinfo: Option<Vec<u8>> = None;
+        let mut cuinfo: Option<(Vec<u8>, u64)> = None;
         for o in self.objects {
             for s in &o.cubin.sections {
                 if s.sh_type != SHT_NOTE {
@@ -310,7 +338,7 @@ impl<'a, 'data> Builder<'a, 'data> {
                 if s.name == b".note.nv.tkinfo" {
                     tk.extend_from_slice(s.bytes());
                 } else if s.name == b".note.nv.cuinfo" && cuinfo.is_none() {
-                    cuinfo = Some(s.bytes().to_vec());
+                    cuinfo = Some((s.bytes().to_vec(), s.flags));
                 }
             }
         }
@@ -328,11 +356,11 @@ impl<'a, 'data> Builder<'a, 'data> {
         });
         self.section_symbol(tk_id);
         // sh_info of the CUDA information note names `.nv.compat`, created later.
-        if let Some(ci) = cuinfo {
+        if let Some((ci, flags)) = cuinfo {
             let ci_id = self.named_section(b".note.nv.cuinfo", || OutSection {
                 name: b".note.nv.cuinfo".to_vec(),
                 sh_type: SHT_NOTE,
-                flags: 0x100_0040,
+                flags,
                 align: 4,
                 entsize: 0,
                 link: Link::Section(tk_id),
@@ -348,15 +376,39 @@ impl<'a, 'data> Builder<'a, 'data> {
 
     /// One pass over an object's symbol table: `code` = text section symbols and functions;
     /// otherwise everything else.
-    fn symbols_pass(&mut self, oi: usize, code: bool) {
+    /// One pass over an object's symbol table (see [`Pass`]).
+    fn symbols_pass(&mut self, oi: usize, pass: Pass) {
         let o = &self.objects[oi];
         for (i, s) in o.symbols().iter().enumerate().skip(1) {
-            let in_text = match s.section {
-                SymSection::Index(si) => is_text(o, &o.cubin.sections[si as usize]),
-                _ => false,
+            let sec = match s.section {
+                SymSection::Index(si) => Some(&o.cubin.sections[si as usize]),
+                _ => None,
             };
-            let is_code = (s.st_type == STT_SECTION && in_text) || s.st_type == STT_FUNC;
-            if is_code != code {
+            let in_text = sec.is_some_and(|x| is_text(o, x));
+            let this = if (s.st_type == STT_SECTION && in_text) || s.st_type == STT_FUNC {
+                Pass::Code
+            } else if s.st_type == STT_SECTION {
+                Pass::SectionSymbols
+            } else if s.bind == STB_LOCAL {
+                Pass::Locals
+            } else {
+                Pass::Globals
+            };
+            if this != pass {
+                continue;
+            }
+            if s.st_type == STT_SECTION && in_text {
+                // A text section whose function lost to a later strong definition still fixes
+                // where the winner's code goes.
+                let SymSection::Index(si) = s.section else {
+                    continue;
+                };
+                let si = si as usize;
+                if self.live[oi][si] || self.replaced_by_later_definition(oi, si) {
+                    if let Some(out) = self.out_section_for(oi, si) {
+                        self.sym_map[oi][i] = Some(self.section_symbol(out));
+                    }
+                }
                 continue;
             }
             if s.st_type == STT_SECTION {
@@ -392,16 +444,23 @@ impl<'a, 'data> Builder<'a, 'data> {
             if InputObject::is_global(s) {
                 continue; // unified placeholders
             }
-            // Local data / function symbols.
+            // Local data symbols: each brings its section's symbol along (even one that is
+            // itself left out, like sm_75's `_param`).
             let SymSection::Index(si) = s.section else {
                 continue;
             };
             if !self.live[oi][si as usize] {
                 continue;
             }
+            if let Some(out) = self.out_section_for(oi, si as usize) {
+                self.section_symbol(out);
+            }
             let sec = &o.cubin.sections[si as usize];
             if sec.sh_type == SHT_CUDA_SHARED || sec.name.starts_with(b".nv.shared.") {
                 continue; // static shared memory locals are laid out per kernel, not emitted
+            }
+            if s.other & 3 == 1 {
+                continue; // STV_INTERNAL locals (`_param`, `_SREG`) do not reach the output
             }
             if self.out_section_for(oi, si as usize).is_none() {
                 continue;
@@ -483,10 +542,25 @@ impl<'a, 'data> Builder<'a, 'data> {
                 let sym = &mut self.m.symbols[out as usize];
                 sym.section = Some(p.sec);
                 sym.value = s.value + p.offset;
-                if s.st_type == STT_FUNC && is_text(o, &o.cubin.sections[si as usize]) {
-                    self.m.sections[p.sec as usize].info = Info::Symbol(out);
+                let sec = &o.cubin.sections[si as usize];
+                if s.st_type == STT_FUNC && is_text(o, sec) {
+                    self.m.sections[p.sec as usize].info =
+                        Info::Symbol(out, (sec.info >> 24) as u8);
                 }
             }
+        }
+    }
+
+    /// True when the function in text section `si` of object `oi` lost to a strong definition
+    /// in a later object (nvlink then keeps this object's section slot and references).
+    fn replaced_by_later_definition(&self, oi: usize, si: usize) -> bool {
+        let o = &self.objects[oi];
+        let Some(f) = o.text_function(&o.cubin.sections[si]) else {
+            return false;
+        };
+        match self.res.sym_global[oi][f as usize].and_then(|g| self.res.globals[g as usize].def) {
+            Some(d) => d.obj as usize > oi,
+            None => false,
         }
     }
 
@@ -591,12 +665,14 @@ impl<'a, 'data> Builder<'a, 'data> {
                     }
                     let offset = r.offset + tp.offset;
                     let addend = r.addend.unwrap_or(0);
-                    // Relocations against code this link removed (losing weak copies).
+                    // Relocations against a weak copy this link discarded (a later duplicate of an
+                    // earlier definition) go with it; a copy replaced by a later strong
+                    // definition keeps its references, which now mean the winner.
                     if let Some(g) = self.res.sym_global[oi][r.sym as usize] {
                         let glob = &self.res.globals[g as usize];
                         let defined_here = isym.section != SymSection::Undefined;
                         if defined_here
-                            && !matches!(glob.def, Some(d) if d.obj as usize == oi)
+                            && matches!(glob.def, Some(d) if (d.obj as usize) < oi)
                             && tsec.flags & SHF_ALLOC == 0
                         {
                             continue;

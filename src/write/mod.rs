@@ -152,7 +152,7 @@ pub fn to_bytes(m: &Module, l: &Layout) -> Vec<u8> {
             match s.info {
                 Info::None => 0,
                 Info::Section(x) => l.sec_index[x as usize],
-                Info::Symbol(x) => sym_idx(x),
+                Info::Symbol(x, high) => sym_idx(x) | (high as u32) << 24,
                 Info::FirstGlobal => l.first_global,
             },
         );
