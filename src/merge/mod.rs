@@ -593,7 +593,7 @@ impl<'a, 'data> Builder<'a, 'data> {
         content: Content,
     ) -> SecId {
         let name_v = name.to_vec();
-        let id = self.named_section(name, || OutSection {
+        self.named_section(name, || OutSection {
             name: name_v,
             sh_type,
             flags: 0,
@@ -604,8 +604,7 @@ impl<'a, 'data> Builder<'a, 'data> {
             content,
             group: Group::Graph,
             section_symbol: None,
-        });
-        id
+        })
     }
 
     pub(crate) fn section_id(&self, name: &[u8]) -> Option<&SecId> {
