@@ -134,7 +134,7 @@ pub fn layout(m: &Module) -> Layout {
             Some((start, file_end - start, mem_end - start))
         };
         let mut loads = Vec::new();
-        if let Some((o, f, mm)) = range(&[Group::Constants, Group::KernelConstants, Group::Text]) {
+        if let Some((o, f, mm)) = range(&[Group::Constants, Group::Text]) {
             loads.push(Phdr {
                 p_type: 1,
                 flags: 5,

@@ -98,6 +98,16 @@ pub fn link(args: &cli::Args) -> std::result::Result<LinkOutcome, Failure> {
         .into());
     }
 
+    // Unified functions/variables need the UFT/UDT index file (-uidx), whose format is unknown.
+    let unified = |o: &object::InputObject<'_>| {
+        o.cubin
+            .sections
+            .iter()
+            .any(|s| s.name == b".nv.uft.entry" || s.name == b".nv.udt.entry")
+    };
+    if objects.iter().any(unified) {
+        return Err(Error::new("Unified symbols found but index file not specified.").into());
+    }
     let (res, errs) =
         tracing::info_span!("resolve").in_scope(|| resolve::resolve(&objects, args.relocatable));
     if !errs.duplicates.is_empty() {
@@ -119,8 +129,16 @@ pub fn link(args: &cli::Args) -> std::result::Result<LinkOutcome, Failure> {
         arch_sm: arch.sm,
         tool_args: format!("-arch {arch} "),
     };
-    let (module, warnings) =
-        tracing::info_span!("merge").in_scope(|| merge::build(&objects, &res, &opts))?;
+    let built = tracing::info_span!("merge").in_scope(|| merge::build(&objects, &res, &opts))?;
+    if !built.errors.is_empty() {
+        return Err(Failure {
+            warnings: built.warnings,
+            errors: built.errors,
+            code: 255,
+            ..Default::default()
+        });
+    }
+    let (module, warnings) = (built.module, built.warnings);
     let lay = tracing::info_span!("layout").in_scope(|| layout::layout(&module));
     let bytes = tracing::info_span!("write").in_scope(|| write::to_bytes(&module, &lay));
     let out = args

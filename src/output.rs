@@ -75,8 +75,8 @@ pub enum Group {
     InfoFn,
     Graph,
     Relocs,
+    /// Constant banks: user `__constant__` data and the kernels' parameter banks.
     Constants,
-    KernelConstants,
     Text,
     Data,
     Bss,

@@ -262,13 +262,16 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
                         let Some(c) = b.out_sym(oi, p[1]) else {
                             continue;
                         };
-                        if block == 0 {
-                            calls.push((a, c));
-                        }
+                        // Possible targets of indirect calls count as callees for registers,
+                        // stack and externs.
+                        calls.push((a, c));
                         graph_blocks[block].push((a, c, true));
                     }
                     _ => {
                         let id = b.prototype_id(oi, p[1]);
+                        if block == 1 && graph_blocks[1].iter().any(|e| e.0 == a && e.1 == id) {
+                            continue; // each address-taken function once
+                        }
                         graph_blocks[block].push((a, id, false))
                     }
                 }
@@ -291,17 +294,53 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
         })
         .collect();
 
+    // A kernel's register limit from its launch bounds (EIATTR_MAXREG_COUNT).
+    let mut maxreg: HashMap<SymId, u32> = HashMap::new();
+    for (oi, o) in objects.iter().enumerate() {
+        for (si, s) in o.cubin.sections.iter().enumerate() {
+            if o.kind(s) != SectionKind::InfoFn || !b.is_live(oi, si) {
+                continue;
+            }
+            let Some(f) = o
+                .cubin
+                .sections
+                .get(s.info as usize)
+                .and_then(|t| o.text_function(t))
+            else {
+                continue;
+            };
+            let Some(fo) = b.out_sym(oi, f) else { continue };
+            for r in nvinfo::parse_records(s.bytes()).unwrap_or_default() {
+                if let (0x1b, Value::Half(h)) = (r.attr, r.value) {
+                    maxreg.insert(fo, h as u32);
+                }
+            }
+        }
+    }
+
     let mut reg_max: HashMap<SymId, u32> = HashMap::new();
+    let mut over_limit: Option<String> = None;
     let mut min_stack: HashMap<SymId, Option<u64>> = HashMap::new();
     for &k in &kernels {
         let mut best = regs.get(&k).copied().unwrap_or(0);
         let mut seen = HashSet::new();
         let mut st = vec![k];
+        let limit = maxreg.get(&k).copied();
         while let Some(f) = st.pop() {
             if !seen.insert(f) {
                 continue;
             }
-            best = best.max(regs.get(&f).copied().unwrap_or(0));
+            let r = regs.get(&f).copied().unwrap_or(0);
+            if let Some(l) = limit {
+                if f != k && r > l && over_limit.is_none() {
+                    over_limit = Some(format!(
+                        "entry function '{}' with max regcount of {l} calls function '{}' with regcount of {r}",
+                        String::from_utf8_lossy(&b.m.symbols[k as usize].name),
+                        String::from_utf8_lossy(&b.m.symbols[f as usize].name)
+                    ));
+                }
+            }
+            best = best.max(r);
             if let Some(cs) = callees.get(&f) {
                 st.extend(cs.iter().copied());
             }
@@ -317,6 +356,9 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
             ));
         }
         min_stack.insert(k, depth);
+    }
+    if let Some(e) = over_limit {
+        b.errors.push(e);
     }
 
     // Global .nv.info: the inputs' records in reverse reading order, MAX_STACK_SIZE dropped,
@@ -497,6 +539,18 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
                 }
                 if let Some(rec) = map_record(b, oi, r) {
                     out.push(rec);
+                }
+            }
+            // A kernel whose stack cannot be bounded gets CRS_STACK_SIZE = 0xffffffff.
+            if let Some(f) = func {
+                if matches!(min_stack.get(&f), Some(None)) {
+                    out.retain(|r| r.bytes[1] != 0x1e);
+                    let mut bytes = vec![nvinfo::EIFMT_SVAL, 0x1e, 4, 0];
+                    bytes.extend_from_slice(&0xffff_ffffu32.to_le_bytes());
+                    out.push(Rec {
+                        bytes,
+                        slots: Vec::new(),
+                    });
                 }
             }
             let recs = out;

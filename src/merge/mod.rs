@@ -36,6 +36,14 @@ pub struct Options {
     pub tool_args: String,
 }
 
+/// The merge result: the module, and the diagnostics nvlink would print for it.
+pub struct Built {
+    pub module: Module,
+    pub warnings: Vec<String>,
+    /// Link errors: when any, the link fails (status 255) and nothing is written.
+    pub errors: Vec<String>,
+}
+
 /// Where an input section went.
 #[derive(Debug, Clone, Copy)]
 struct Placed {
@@ -57,6 +65,8 @@ pub(crate) struct Builder<'a, 'data> {
     /// Per object, per input section: is it kept.
     live: Vec<Vec<bool>>,
     pub(crate) warnings: Vec<String>,
+    /// Link errors (nvlink's `error` lines; the link fails with status 255).
+    pub(crate) errors: Vec<String>,
 }
 
 fn is_text(o: &InputObject<'_>, s: &Section<'_>) -> bool {
@@ -102,7 +112,7 @@ impl<'a, 'data> Builder<'a, 'data> {
         let kind = o.kind(s);
         let group = match kind {
             SectionKind::Text => Group::Text,
-            SectionKind::KernelConstant => Group::KernelConstants,
+            SectionKind::KernelConstant => Group::Constants,
             SectionKind::Merged => match s.sh_type {
                 SHT_CUDA_GLOBAL_INIT => Group::Data,
                 SHT_CUDA_GLOBAL => Group::Bss,
@@ -231,7 +241,7 @@ pub fn build<'data>(
     objects: &[InputObject<'data>],
     res: &Resolution<'data>,
     opts: &Options,
-) -> Result<(Module, Vec<String>)> {
+) -> Result<Built> {
     let mut b = Builder {
         objects,
         res,
@@ -253,6 +263,7 @@ pub fn build<'data>(
         global_sym: vec![None; res.globals.len()],
         live: Vec::new(),
         warnings: Vec::new(),
+        errors: Vec::new(),
     };
     b.m.e_flags = objects.first().map(|o| o.cubin.header.e_flags).unwrap_or(0);
     // Debug (-G) objects mark the top byte with 0x08; an executable linked from them
@@ -316,7 +327,11 @@ pub fn build<'data>(
     b.finish_symbols();
     info::build_info(&mut b, opts)?;
     b.relocate(opts)?;
-    Ok((b.m, b.warnings))
+    Ok(Built {
+        module: b.m,
+        warnings: b.warnings,
+        errors: b.errors,
+    })
 }
 
 impl<'a, 'data> Builder<'a, 'data> {
@@ -337,8 +352,21 @@ impl<'a, 'data> Builder<'a, 'data> {
                 }
                 if s.name == b".note.nv.tkinfo" {
                     tk.extend_from_slice(s.bytes());
-                } else if s.name == b".note.nv.cuinfo" && cuinfo.is_none() {
-                    cuinfo = Some((s.bytes().to_vec(), s.flags));
+                } else if s.name == b".note.nv.cuinfo" {
+                    // The module's CUDA information note is the one with the lowest virtual SM.
+                    let vsm = |b: &[u8]| {
+                        crate::elf::notes::parse_notes(b)
+                            .ok()
+                            .and_then(|n| {
+                                n.first()
+                                    .and_then(|n| crate::elf::notes::parse_cuinfo(n.desc).ok())
+                            })
+                            .map(|c| c.virtual_sm)
+                            .unwrap_or(u16::MAX)
+                    };
+                    if cuinfo.as_ref().is_none_or(|(b, _)| vsm(s.bytes()) < vsm(b)) {
+                        cuinfo = Some((s.bytes().to_vec(), s.flags));
+                    }
                 }
             }
         }
@@ -385,7 +413,7 @@ impl<'a, 'data> Builder<'a, 'data> {
                 _ => None,
             };
             let in_text = sec.is_some_and(|x| is_text(o, x));
-            let this = if (s.st_type == STT_SECTION && in_text) || s.st_type == STT_FUNC {
+            let this = if s.st_type == STT_FUNC {
                 Pass::Code
             } else if s.st_type == STT_SECTION {
                 Pass::SectionSymbols
@@ -397,9 +425,20 @@ impl<'a, 'data> Builder<'a, 'data> {
             if this != pass {
                 continue;
             }
+            if s.st_type == STT_FUNC {
+                // Functions create their code sections, in symbol-table order. A text
+                // section whose function lost to a later strong definition still fixes where
+                // the winner's code goes.
+                if let (SymSection::Index(si), true) = (s.section, in_text) {
+                    let si = si as usize;
+                    if self.live[oi][si] || self.replaced_by_later_definition(oi, si) {
+                        if let Some(out) = self.out_section_for(oi, si) {
+                            self.section_symbol(out);
+                        }
+                    }
+                }
+            }
             if s.st_type == STT_SECTION && in_text {
-                // A text section whose function lost to a later strong definition still fixes
-                // where the winner's code goes.
                 let SymSection::Index(si) = s.section else {
                     continue;
                 };
@@ -436,8 +475,11 @@ impl<'a, 'data> Builder<'a, 'data> {
                 continue;
             }
             if let Some(g) = self.res.sym_global[oi][i] {
-                // A global mentioned by a dead function only still exists if anything live
-                // mentions it; nvlink keeps them all, so do we.
+                // Functions this link removed (unreachable, or only a losing copy) lose their
+                // symbol too.
+                if self.is_dead_function(g) {
+                    continue;
+                }
                 self.sym_map[oi][i] = Some(self.global_symbol(g));
                 continue;
             }
@@ -564,6 +606,21 @@ impl<'a, 'data> Builder<'a, 'data> {
         }
     }
 
+    /// A global function whose definition this link does not keep.
+    pub(crate) fn is_dead_function(&self, g: u32) -> bool {
+        let Some(d) = self.res.globals[g as usize].def else {
+            return false;
+        };
+        let o = &self.objects[d.obj as usize];
+        let s = &o.symbols()[d.sym as usize];
+        match s.section {
+            SymSection::Index(si) if s.st_type == STT_FUNC => {
+                !self.live[d.obj as usize][si as usize]
+            }
+            _ => false,
+        }
+    }
+
     pub(crate) fn out_sym(&self, oi: usize, sym: u32) -> Option<SymId> {
         self.sym_map[oi].get(sym as usize).copied().flatten()
     }
@@ -658,8 +715,27 @@ impl<'a, 'data> Builder<'a, 'data> {
                 for r in relocs {
                     let isym = &o.symbols()[r.sym as usize];
                     let name = isym.name;
-                    // Never-applied bookkeeping relocations.
-                    if matches!(r.r_type, 68 | 69 | 72 | 73) {
+                    // YIELD relocations are dropped, never applied. UNUSED_CLEAR relocations clear
+                    // their field when the function they describe was removed (the address
+                    // range of its `.debug_frame` entry), and are dropped either way.
+                    if matches!(r.r_type, 68 | 69) {
+                        continue;
+                    }
+                    if matches!(r.r_type, 72 | 73) {
+                        let dead = self.res.sym_global[oi][r.sym as usize]
+                            .is_some_and(|g| self.is_dead_function(g))
+                            || (isym.st_type == STT_FUNC && self.out_sym(oi, r.sym).is_none());
+                        if dead {
+                            let width = if r.r_type == 72 { 4 } else { 8 };
+                            if let Content::Bytes(bytes) =
+                                &mut self.m.sections[tp.sec as usize].content
+                            {
+                                let at = (r.offset + tp.offset) as usize;
+                                if let Some(slot) = bytes.get_mut(at..at + width) {
+                                    slot.fill(0);
+                                }
+                            }
+                        }
                         continue;
                     }
                     let offset = r.offset + tp.offset;
@@ -686,21 +762,30 @@ impl<'a, 'data> Builder<'a, 'data> {
                             String::from_utf8_lossy(name)
                         )));
                     }
-                    let apply_value: Option<u64> = if isym.st_type == STT_SECTION
-                        && tsec.flags & SHF_ALLOC == 0
-                    {
-                        // Section-relative references inside debug sections resolve here.
-                        let SymSection::Index(ss) = isym.section else {
-                            continue;
+                    let apply_value: Option<u64> =
+                        if isym.st_type == STT_SECTION && tsec.flags & SHF_ALLOC == 0 {
+                            // Section-relative references inside debug sections resolve here.
+                            let SymSection::Index(ss) = isym.section else {
+                                continue;
+                            };
+                            let p = self.placed[oi].get(ss as usize).copied().flatten();
+                            p.map(|p| p.offset.wrapping_add(addend as u64))
+                        } else if let Some(bank) = self.constant_bank(oi, r.sym) {
+                            let out = self.out_sym(oi, r.sym);
+                            out.map(|s| {
+                                let offset =
+                                    self.m.symbols[s as usize].value.wrapping_add(addend as u64);
+                                // sm_75–sm_89 constant fields hold `bank << 14 | offset / 4`; the
+                                // wider fields of sm_90+ already carry the bank and take bytes.
+                                if r.r_type == 64 {
+                                    ((bank as u64) << 14) | (offset >> 2)
+                                } else {
+                                    offset
+                                }
+                            })
+                        } else {
+                            None
                         };
-                        let p = self.placed[oi].get(ss as usize).copied().flatten();
-                        p.map(|p| p.offset.wrapping_add(addend as u64))
-                    } else if self.in_constant_bank(oi, r.sym) {
-                        let out = self.out_sym(oi, r.sym);
-                        out.map(|s| self.m.symbols[s as usize].value.wrapping_add(addend as u64))
-                    } else {
-                        None
-                    };
                     if let Some(v) = apply_value {
                         let fields = crate::reloc::patch::fields(r.r_type).ok_or_else(|| {
                             Error::new(format!(
@@ -773,31 +858,26 @@ impl<'a, 'data> Builder<'a, 'data> {
         Ok(())
     }
 
-    fn in_constant_bank(&self, oi: usize, sym: u32) -> bool {
-        let o = &self.objects[oi];
-        let Some(s) = o.symbols().get(sym as usize) else {
-            return false;
-        };
-        let s = match self.res.sym_global[oi][sym as usize]
-            .and_then(|g| self.res.globals[g as usize].def)
-        {
-            Some(d) => &self.objects[d.obj as usize].symbols()[d.sym as usize],
-            None => s,
-        };
-        let obj = match self.res.sym_global[oi][sym as usize]
-            .and_then(|g| self.res.globals[g as usize].def)
-        {
-            Some(d) => &self.objects[d.obj as usize],
-            None => o,
-        };
-        match s.section {
-            SymSection::Index(si) => {
-                let t = obj.cubin.sections[si as usize].sh_type;
-                t != SHT_CUDA_CONSTANT_B0
-                    && (SHT_CUDA_CONSTANT_B0..=SHT_CUDA_CONSTANT_B17).contains(&t)
+    /// The constant bank (3 for `__constant__` data) a symbol lives in, following resolution;
+    /// `None` outside the user banks.
+    fn constant_bank(&self, oi: usize, sym: u32) -> Option<u32> {
+        let (obj, s) = match self.res.sym_global[oi].get(sym as usize).copied().flatten() {
+            Some(g) => {
+                let d = self.res.globals[g as usize].def?;
+                let o = &self.objects[d.obj as usize];
+                (o, &o.symbols()[d.sym as usize])
             }
-            _ => false,
-        }
+            None => {
+                let o = &self.objects[oi];
+                (o, o.symbols().get(sym as usize)?)
+            }
+        };
+        let SymSection::Index(si) = s.section else {
+            return None;
+        };
+        let t = obj.cubin.sections[si as usize].sh_type;
+        (t != SHT_CUDA_CONSTANT_B0 && (SHT_CUDA_CONSTANT_B0..=SHT_CUDA_CONSTANT_B17).contains(&t))
+            .then(|| t - SHT_CUDA_CONSTANT_B0)
     }
 }
 
