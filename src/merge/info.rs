@@ -278,6 +278,10 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
             }
         }
     }
+    let indirect_targets: HashMap<SymId, Vec<SymId>> = grouped(&graph_blocks[3], false)
+        .into_iter()
+        .map(|(a, l)| (a, l.into_iter().map(|(v, _)| v).collect()))
+        .collect();
     let mut callees: HashMap<SymId, Vec<SymId>> = HashMap::new();
     for &(a, c) in &calls {
         let v = callees.entry(a).or_default();
@@ -491,7 +495,15 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
     for (oi, o) in objects.iter().enumerate() {
         let mut order: Vec<(bool, usize)> = Vec::new();
         for (si, s) in o.cubin.sections.iter().enumerate() {
-            if o.kind(s) != SectionKind::InfoFn || !b.is_live(oi, si) {
+            if o.kind(s) != SectionKind::InfoFn {
+                continue;
+            }
+            if !b.is_live(oi, si) {
+                // A function replaced by a later strong definition keeps its slot (created
+                // with the object's other non-kernel functions): the winner's records land there.
+                if b.replaced_by_later_definition(oi, s.info as usize) {
+                    order.push((true, si));
+                }
                 continue;
             }
             let entry = o
@@ -506,6 +518,21 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
         order.sort_by_key(|&(k, si)| (k, si));
         for (_, si) in order {
             let s = &o.cubin.sections[si];
+            if !b.is_live(oi, si) {
+                b.add_info_section(OutSection {
+                    name: s.name.to_vec(),
+                    sh_type: SHT_CUDA_INFO,
+                    flags: SHF_INFO_LINK,
+                    align: 4,
+                    entsize: 0,
+                    link: Link::Symtab,
+                    info: Info::None,
+                    content: Content::Bytes(Vec::new()),
+                    group: Group::InfoFn,
+                    section_symbol: None,
+                });
+                continue;
+            }
             let recs = nvinfo::parse_records(s.bytes())
                 .map_err(|e| e.context(format!("'{}': section '{}'", o.name, s.name_str())))?;
             let Some(text) = b.placed_text(oi, s.info) else {
@@ -519,27 +546,43 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
                 .and_then(|f| b.out_sym(oi, f));
             // Records come out in the reverse of the input order; EXTERNS keeps only what is
             // still undefined, gathered over the callees.
+            // Externs that only the possible targets of indirect calls need make nvlink
+            // write a new EXTERNS record at the end instead of updating the old one.
+            // Functions without an EXTERNS record get none.
+            let had_externs = recs.iter().any(|r| r.attr == nvinfo::EIATTR_EXTERNS);
+            let (list, via_indirect) = match func {
+                Some(f) if had_externs => {
+                    let all = transitive_externs(b, f, &externs, &indirect_targets);
+                    let direct = transitive_externs(b, f, &externs, &HashMap::new());
+                    let via = all.iter().any(|x| !direct.contains(x));
+                    (all, via)
+                }
+                _ => (Vec::new(), false),
+            };
+            let externs_rec = |list: &[SymId]| {
+                let mut bytes = vec![nvinfo::EIFMT_SVAL, nvinfo::EIATTR_EXTERNS];
+                bytes.extend_from_slice(&((list.len() * 4) as u16).to_le_bytes());
+                let mut slots = Vec::new();
+                for &x in list {
+                    slots.push((bytes.len(), x));
+                    bytes.extend_from_slice(&[0; 4]);
+                }
+                Rec { bytes, slots }
+            };
             let mut out = Vec::new();
             for r in recs.iter().rev() {
                 if r.attr == nvinfo::EIATTR_EXTERNS {
-                    let Some(f) = func else { continue };
-                    let list = transitive_externs(b, f, &externs);
-                    if list.is_empty() {
-                        continue;
+                    if !list.is_empty() && !via_indirect {
+                        out.push(externs_rec(&list));
                     }
-                    let mut bytes = vec![r.format, r.attr];
-                    bytes.extend_from_slice(&((list.len() * 4) as u16).to_le_bytes());
-                    let mut slots = Vec::new();
-                    for x in list {
-                        slots.push((bytes.len(), x));
-                        bytes.extend_from_slice(&[0; 4]);
-                    }
-                    out.push(Rec { bytes, slots });
                     continue;
                 }
                 if let Some(rec) = map_record(b, oi, r) {
                     out.push(rec);
                 }
+            }
+            if via_indirect {
+                out.push(externs_rec(&list));
             }
             // A kernel whose stack cannot be bounded gets CRS_STACK_SIZE = 0xffffffff.
             if let Some(f) = func {
@@ -595,27 +638,17 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
     for k in 0..4u32 {
         push_pair(&mut cg, &mut slots, None, (0xffff_ffff - k, None));
         let entries = &graph_blocks[k as usize];
-        if k == 0 {
-            let mut callers: Vec<SymId> = Vec::new();
-            for &(a, _, _) in entries {
-                if !callers.contains(&a) {
-                    callers.push(a);
-                }
+        if k == 1 {
+            // Address-taken functions keep their input order.
+            for &(a, v, _) in entries {
+                push_pair(&mut cg, &mut slots, Some(a), (v, None));
             }
-            callers.sort();
-            for a in callers {
-                let mut cs: Vec<SymId> = Vec::new();
-                for &(x, c, _) in entries {
-                    if x == a && !cs.contains(&c) {
-                        cs.push(c);
-                    }
-                }
-                for c in cs.into_iter().rev() {
-                    push_pair(&mut cg, &mut slots, Some(a), (0, Some(c)));
-                }
-            }
-        } else {
-            for &(a, v, is_sym) in entries {
+            continue;
+        }
+        // Calls, indirect call sites and indirect targets: grouped by caller in symbol
+        // order, each caller's entries newest first.
+        for (a, list) in grouped(entries, k == 0) {
+            for (v, is_sym) in list {
                 let second = if is_sym { (0, Some(v)) } else { (v, None) };
                 push_pair(&mut cg, &mut slots, Some(a), second);
             }
@@ -630,6 +663,7 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
     );
     b.m.sections[cg_id as usize].link = Link::Symtab;
 
+    let direct_callees: HashSet<SymId> = graph_blocks[0].iter().map(|e| e.1).collect();
     // .nv.prototype: one entry per function that has one, first seen wins.
     let mut proto: Vec<(SymId, u32)> = Vec::new();
     for (oi, o) in objects.iter().enumerate() {
@@ -641,7 +675,11 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
                 let sym = u32::from_le_bytes([p[0], p[1], p[2], p[3]]);
                 let id = u32::from_le_bytes([p[4], p[5], p[6], p[7]]);
                 if let Some(out) = b.out_sym(oi, sym) {
-                    if !proto.iter().any(|(s, _)| *s == out) {
+                    // Entries stay for functions the driver provides and for those called
+                    // directly; functions only reached indirectly lose theirs.
+                    let wanted = b.m.symbols[out as usize].section.is_none()
+                        || direct_callees.contains(&out);
+                    if wanted && !proto.iter().any(|(s, _)| *s == out) {
                         let id = b.prototype_id(oi, id);
                         proto.push((out, id));
                     }
@@ -746,22 +784,48 @@ fn stack_depth(
     r
 }
 
+/// Entries grouped by their first symbol (in symbol order), each group newest first.
+fn grouped(entries: &[(SymId, u32, bool)], dedup: bool) -> Vec<(SymId, Vec<(u32, bool)>)> {
+    let mut callers: Vec<SymId> = entries.iter().map(|e| e.0).collect();
+    callers.sort();
+    callers.dedup();
+    callers
+        .into_iter()
+        .map(|a| {
+            let mut list: Vec<(u32, bool)> = Vec::new();
+            for &(x, v, is_sym) in entries {
+                if x == a && !(dedup && list.contains(&(v, is_sym))) {
+                    list.push((v, is_sym));
+                }
+            }
+            list.reverse();
+            (a, list)
+        })
+        .collect()
+}
+
 /// The still-undefined externs a function reaches: its own first, then its callees' in the
 /// order its EXTERNS list names them.
 fn transitive_externs(
     b: &Builder<'_, '_>,
     f: SymId,
     externs: &HashMap<SymId, Vec<SymId>>,
+    indirect: &HashMap<SymId, Vec<SymId>>,
 ) -> Vec<SymId> {
     fn walk(
         b: &Builder<'_, '_>,
         f: SymId,
-        externs: &HashMap<SymId, Vec<SymId>>,
+        ctx: (&HashMap<SymId, Vec<SymId>>, &HashMap<SymId, Vec<SymId>>),
         seen: &mut HashSet<SymId>,
         out: &mut Vec<SymId>,
     ) {
+        let (externs, indirect) = ctx;
         if !seen.insert(f) {
             return;
+        }
+        // What the possible targets of its indirect calls need comes first.
+        for &t in indirect.get(&f).map(|v| v.as_slice()).unwrap_or(&[]) {
+            walk(b, t, ctx, seen, out);
         }
         let Some(list) = externs.get(&f) else { return };
         for &x in list {
@@ -771,11 +835,11 @@ fn transitive_externs(
         }
         for &x in list {
             if b.m.symbols[x as usize].section.is_some() {
-                walk(b, x, externs, seen, out);
+                walk(b, x, ctx, seen, out);
             }
         }
     }
     let mut out = Vec::new();
-    walk(b, f, externs, &mut HashSet::new(), &mut out);
+    walk(b, f, (externs, indirect), &mut HashSet::new(), &mut out);
     out
 }

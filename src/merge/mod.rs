@@ -595,7 +595,7 @@ impl<'a, 'data> Builder<'a, 'data> {
 
     /// True when the function in text section `si` of object `oi` lost to a strong definition
     /// in a later object (nvlink then keeps this object's section slot and references).
-    fn replaced_by_later_definition(&self, oi: usize, si: usize) -> bool {
+    pub(crate) fn replaced_by_later_definition(&self, oi: usize, si: usize) -> bool {
         let o = &self.objects[oi];
         let Some(f) = o.text_function(&o.cubin.sections[si]) else {
             return false;
@@ -686,7 +686,14 @@ impl<'a, 'data> Builder<'a, 'data> {
         self.section_symbol(sec)
     }
 
+    /// Adds a metadata section, or fills the slot an earlier object reserved under its name.
     pub(crate) fn add_info_section(&mut self, s: OutSection) -> SecId {
+        if let Some(&id) = self.by_name.get(&s.name) {
+            let slot = &mut self.m.sections[id as usize];
+            slot.content = s.content;
+            slot.info = s.info;
+            return id;
+        }
         let name = s.name.clone();
         self.named_section(&name, || s)
     }
