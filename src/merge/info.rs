@@ -784,6 +784,9 @@ fn stack_depth(
     r
 }
 
+/// Function → functions (callees, targets, externs), in a meaningful order.
+type Adjacency = HashMap<SymId, Vec<SymId>>;
+
 /// Entries grouped by their first symbol (in symbol order), each group newest first.
 fn grouped(entries: &[(SymId, u32, bool)], dedup: bool) -> Vec<(SymId, Vec<(u32, bool)>)> {
     let mut callers: Vec<SymId> = entries.iter().map(|e| e.0).collect();
@@ -815,7 +818,7 @@ fn transitive_externs(
     fn walk(
         b: &Builder<'_, '_>,
         f: SymId,
-        ctx: (&HashMap<SymId, Vec<SymId>>, &HashMap<SymId, Vec<SymId>>),
+        ctx: (&Adjacency, &Adjacency),
         seen: &mut HashSet<SymId>,
         out: &mut Vec<SymId>,
     ) {
