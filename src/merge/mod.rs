@@ -433,6 +433,21 @@ impl<'a, 'data> Builder<'a, 'data> {
                     let si = si as usize;
                     if self.live[oi][si] || self.replaced_by_later_definition(oi, si) {
                         if let Some(out) = self.out_section_for(oi, si) {
+                            if s.bind == STB_LOCAL && self.live[oi][si] {
+                                // A local function's symbol comes before its section's.
+                                let id = self.m.add_symbol(OutSymbol {
+                                    name: s.name.to_vec(),
+                                    value: s.value,
+                                    size: s.size,
+                                    bind: STB_LOCAL,
+                                    st_type: STT_FUNC,
+                                    other: lower_other(s.other),
+                                    section: None,
+                                });
+                                self.sym_map[oi][i] = Some(id);
+                                self.section_symbol(out);
+                                continue;
+                            }
                             self.section_symbol(out);
                         }
                     }
@@ -761,13 +776,10 @@ impl<'a, 'data> Builder<'a, 'data> {
                         }
                     }
                     if UNIFIED_PLACEHOLDERS.contains(&name) && isym.bind != STB_LOCAL {
-                        // Function-pointer plumbing against the unified tables: not yet.
-                        return Err(Error::new(format!(
-                            "'{}': relocation {} against '{}' is not supported yet",
-                            o.name,
-                            crate::reloc::table::name(r.r_type).unwrap_or("?"),
-                            String::from_utf8_lossy(name)
-                        )));
+                        // Without unified symbols in the link the unified tables are empty:
+                        // offsets into them are zero (the field already holds the addend), so
+                        // the relocation is resolved with no change to the code.
+                        continue;
                     }
                     let apply_value: Option<u64> =
                         if isym.st_type == STT_SECTION && tsec.flags & SHF_ALLOC == 0 {
@@ -820,8 +832,13 @@ impl<'a, 'data> Builder<'a, 'data> {
                         continue; // against something removed
                     }
                     let mut r_type = r.r_type;
-                    if r_type == 102 && tsec.flags & SHF_EXECINSTR == 0 {
-                        r_type = 2; // R_CUDA_UNIFIED in data → R_CUDA_64
+                    // Unified addresses become plain ones when there is no unified table:
+                    // R_CUDA_UNIFIED in data → R_CUDA_64, UNIFIED32_LO/HI_32 → ABS32_LO/HI_32.
+                    match r_type {
+                        102 if tsec.flags & SHF_EXECINSTR == 0 => r_type = 2,
+                        112 => r_type = 56,
+                        113 => r_type = 57,
+                        _ => {}
                     }
                     let out_name = s.name.to_vec();
                     let k = match index.get(&out_name) {
