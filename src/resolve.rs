@@ -41,7 +41,7 @@ pub struct Global<'data> {
     pub def: Option<Def>,
     /// The first object that mentions the name (for 'Undefined reference … in X').
     pub first_ref: u32,
-    /// Texture/surface references are undefined by design.
+    /// Texture/surface references and `extern __shared__` arrays are undefined by design.
     pub is_resource: bool,
 }
 
@@ -101,7 +101,9 @@ pub fn resolve<'data>(
             });
             map[i] = Some(gid);
             let g = &mut globals[gid as usize];
-            if matches!(s.st_type, STT_CUDA_TEXTURE | STT_CUDA_SURFACE) {
+            let extern_shared =
+                s.section == SymSection::Undefined && s.other & crate::elf::STO_CUDA_SHARED != 0;
+            if matches!(s.st_type, STT_CUDA_TEXTURE | STT_CUDA_SURFACE) || extern_shared {
                 g.is_resource = true;
             }
             if s.section == SymSection::Undefined {

@@ -41,8 +41,20 @@ fn defining_text(
     }
 }
 
+/// A function's code: (object, text section index).
+pub type Node = (usize, usize);
+
+/// What liveness found: the kept sections, the code reference graph and the kernels.
+pub struct Liveness {
+    pub live: Vec<Vec<bool>>,
+    /// Calls and address references from each function's code.
+    pub edges: HashMap<Node, Vec<Node>>,
+    /// Kernels that are kept, in input order.
+    pub kernels: Vec<Node>,
+}
+
 /// Which input sections the executable keeps.
-pub fn liveness(objects: &[InputObject<'_>], res: &Resolution<'_>) -> Vec<Vec<bool>> {
+pub fn liveness(objects: &[InputObject<'_>], res: &Resolution<'_>) -> Liveness {
     // Nodes: text sections. Edges: calls and address references from code; roots: kernels and
     // functions whose address is stored in data.
     let mut edges: HashMap<(usize, usize), Vec<(usize, usize)>> = HashMap::new();
@@ -89,6 +101,19 @@ pub fn liveness(objects: &[InputObject<'_>], res: &Resolution<'_>) -> Vec<Vec<bo
         }
     }
     let mut live_text: HashSet<(usize, usize)> = HashSet::new();
+    let mut kernels: Vec<Node> = Vec::new();
+    for (oi, o) in objects.iter().enumerate() {
+        for (si, s) in o.cubin.sections.iter().enumerate() {
+            if let Some(f) = o
+                .text_function(s)
+                .filter(|_| o.kind(s) == SectionKind::Text)
+            {
+                if InputObject::is_entry(&o.symbols()[f as usize]) && res.is_winner(oi as u32, f) {
+                    kernels.push((oi, si));
+                }
+            }
+        }
+    }
     let mut stack = roots;
     while let Some(n) = stack.pop() {
         if live_text.insert(n) {
@@ -129,7 +154,11 @@ pub fn liveness(objects: &[InputObject<'_>], res: &Resolution<'_>) -> Vec<Vec<bo
             .collect();
         live.push(v);
     }
-    live
+    Liveness {
+        live,
+        edges,
+        kernels,
+    }
 }
 
 /// Encodes one record with symbol slots.
@@ -491,6 +520,53 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
         }
     }
 
+    // Per function: its barrier count and whether it reads %ctaid.z; per kernel: the maximum
+    // over everything it reaches.
+    let mut own: HashMap<SymId, (u8, bool)> = HashMap::new();
+    for (oi, o) in objects.iter().enumerate() {
+        for (si, s) in o.cubin.sections.iter().enumerate() {
+            if o.kind(s) != SectionKind::InfoFn || !b.is_live(oi, si) {
+                continue;
+            }
+            let Some(f) = o
+                .cubin
+                .sections
+                .get(s.info as usize)
+                .and_then(|t| o.text_function(t))
+            else {
+                continue;
+            };
+            let Some(fo) = b.out_sym(oi, f) else { continue };
+            let e = own.entry(fo).or_insert((0, false));
+            for r in nvinfo::parse_records(s.bytes()).unwrap_or_default() {
+                match (r.attr, r.value) {
+                    (0x4c, Value::Byte(n)) => e.0 = e.0.max(n),
+                    (0x04, _) => e.1 = true,
+                    _ => {}
+                }
+            }
+        }
+    }
+    let mut inherited: HashMap<SymId, (u8, bool)> = HashMap::new();
+    for &k in &kernels {
+        let mut acc = (0u8, false);
+        let mut seen = HashSet::new();
+        let mut st = vec![k];
+        while let Some(f) = st.pop() {
+            if !seen.insert(f) {
+                continue;
+            }
+            if f != k {
+                let (n, z) = own.get(&f).copied().unwrap_or((0, false));
+                acc = (acc.0.max(n), acc.1 || z);
+            }
+            if let Some(cs) = callees.get(&f) {
+                st.extend(cs.iter().copied());
+            }
+        }
+        inherited.insert(k, acc);
+    }
+
     // .nv.info.<fn>: per object, kernels first, then the other functions.
     for (oi, o) in objects.iter().enumerate() {
         let mut order: Vec<(bool, usize)> = Vec::new();
@@ -583,6 +659,25 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
             }
             if via_indirect {
                 out.push(externs_rec(&list));
+            }
+            // Kernels inherit their callees' barrier count and %ctaid.z use.
+            if let Some(f) = func.filter(|f| kernels.contains(f)) {
+                let (bars, ctaidz) = inherited.get(&f).copied().unwrap_or((0, false));
+                let own_bars = out.iter_mut().find(|r| r.bytes[1] == 0x4c);
+                match own_bars {
+                    Some(r) => r.bytes[2] = r.bytes[2].max(bars),
+                    None if bars > 0 => out.push(Rec {
+                        bytes: vec![nvinfo::EIFMT_BVAL, 0x4c, bars, 0],
+                        slots: Vec::new(),
+                    }),
+                    None => {}
+                }
+                if ctaidz && !out.iter().any(|r| r.bytes[1] == 0x04) {
+                    out.push(Rec {
+                        bytes: vec![nvinfo::EIFMT_NVAL, 0x04, 0, 0],
+                        slots: Vec::new(),
+                    });
+                }
             }
             // A kernel whose stack cannot be bounded gets CRS_STACK_SIZE = 0xffffffff.
             if let Some(f) = func {

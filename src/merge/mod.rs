@@ -10,6 +10,7 @@
 //! reverse of the order they were read.
 
 pub mod info;
+pub mod shared;
 
 use crate::diag::{Error, Result};
 use crate::elf::read::SymSection;
@@ -67,6 +68,8 @@ pub(crate) struct Builder<'a, 'data> {
     pub(crate) warnings: Vec<String>,
     /// Link errors (nvlink's `error` lines; the link fails with status 255).
     pub(crate) errors: Vec<String>,
+    /// Shared memory offsets and per-kernel sizes.
+    shared: shared::SharedLayout,
 }
 
 fn is_text(o: &InputObject<'_>, s: &Section<'_>) -> bool {
@@ -175,7 +178,8 @@ impl<'a, 'data> Builder<'a, 'data> {
             }
             None => {
                 // Undefined: the first reference describes it.
-                let (st_type, size, other) = self
+                // (`.nv.reservedSmem.cap` keeps its value, the reserved size.)
+                let (st_type, size, other, value) = self
                     .objects
                     .iter()
                     .find_map(|o| {
@@ -183,10 +187,15 @@ impl<'a, 'data> Builder<'a, 'data> {
                             .iter()
                             .position(|x| *x == Some(g))?;
                         let s = &o.symbols()[i];
-                        Some((lower_symbol_type(s.st_type), s.size, lower_other(s.other)))
+                        Some((
+                            lower_symbol_type(s.st_type),
+                            s.size,
+                            lower_other(s.other),
+                            s.value,
+                        ))
                     })
-                    .unwrap_or((STT_NOTYPE, 0, 0));
-                (STB_GLOBAL, st_type, other, size, 0)
+                    .unwrap_or((STT_NOTYPE, 0, 0, 0));
+                (STB_GLOBAL, st_type, other, size, value)
             }
         };
         let id = self.m.add_symbol(OutSymbol {
@@ -201,6 +210,11 @@ impl<'a, 'data> Builder<'a, 'data> {
         self.global_sym[g as usize] = Some(id);
         id
     }
+}
+
+/// The `<fn>` of `.text.<fn>`.
+fn sec_name_tail(name: &[u8]) -> Vec<u8> {
+    name.strip_prefix(b".text.").unwrap_or(name).to_vec()
 }
 
 /// ET_EXEC outputs lower CUDA section types: constant banks and initialized globals become
@@ -264,6 +278,7 @@ pub fn build<'data>(
         live: Vec::new(),
         warnings: Vec::new(),
         errors: Vec::new(),
+        shared: shared::SharedLayout::default(),
     };
     b.m.e_flags = objects.first().map(|o| o.cubin.header.e_flags).unwrap_or(0);
     // Debug (-G) objects mark the top byte with 0x08; an executable linked from them
@@ -309,7 +324,14 @@ pub fn build<'data>(
         });
     }
 
-    b.live = info::liveness(objects, res);
+    let liveness = info::liveness(objects, res);
+    b.shared = shared::layout(
+        objects,
+        res,
+        &liveness,
+        if opts.arch_sm >= 90 { 0x400 } else { 0 },
+    );
+    b.live = liveness.live;
     b.create_notes(opts)?;
     for oi in 0..objects.len() {
         for pass in [
@@ -449,6 +471,32 @@ impl<'a, 'data> Builder<'a, 'data> {
                                 continue;
                             }
                             self.section_symbol(out);
+                            // A kernel that uses shared memory gets its `.nv.shared.<kernel>`
+                            // right after its code.
+                            if let Some(&(size, align)) = self.shared.kernel.get(&(oi, si)) {
+                                let name = [
+                                    b".nv.shared.",
+                                    &sec_name_tail(o.cubin.sections[si].name)[..],
+                                ]
+                                .concat();
+                                let sh = self.named_section(&name.clone(), || OutSection {
+                                    name,
+                                    sh_type: SHT_NOBITS,
+                                    flags: SHF_WRITE | SHF_ALLOC | SHF_INFO_LINK,
+                                    align,
+                                    entsize: 0,
+                                    link: Link::None,
+                                    info: Info::Section(out),
+                                    content: Content::NoBits(size),
+                                    group: Group::Shared,
+                                    section_symbol: None,
+                                });
+                                // An empty one (sm_75–sm_89 kernels with only extern arrays)
+                                // has no section symbol.
+                                if size > 0 {
+                                    self.section_symbol(sh);
+                                }
+                            }
                         }
                     }
                 }
@@ -494,6 +542,31 @@ impl<'a, 'data> Builder<'a, 'data> {
                 // symbol too.
                 if self.is_dead_function(g) {
                     continue;
+                }
+                // Shared memory objects and extern shared arrays are laid out by the link
+                // and leave no symbol behind; extern arrays in use leave an empty
+                // `.nv_debug.shared` (aligned as they are).
+                match shared::classify(self.objects, self.res, oi, i as u32) {
+                    Some(shared::SharedRef::Extern) => {
+                        if self.shared.extern_align > 0 {
+                            let align = self.shared.extern_align;
+                            self.named_section(b".nv_debug.shared", || OutSection {
+                                name: b".nv_debug.shared".to_vec(),
+                                sh_type: SHT_NOBITS,
+                                flags: SHF_WRITE | SHF_ALLOC,
+                                align,
+                                entsize: 0,
+                                link: Link::None,
+                                info: Info::None,
+                                content: Content::NoBits(0),
+                                group: Group::Shared,
+                                section_symbol: None,
+                            });
+                        }
+                        continue;
+                    }
+                    Some(shared::SharedRef::Object(_)) => continue,
+                    None => {}
                 }
                 self.sym_map[oi][i] = Some(self.global_symbol(g));
                 continue;
@@ -789,6 +862,22 @@ impl<'a, 'data> Builder<'a, 'data> {
                             };
                             let p = self.placed[oi].get(ss as usize).copied().flatten();
                             p.map(|p| p.offset.wrapping_add(addend as u64))
+                        } else if let Some(sr) = (tsec.flags & SHF_ALLOC != 0)
+                            .then(|| shared::classify(self.objects, self.res, oi, r.sym))
+                            .flatten()
+                        {
+                            match sr {
+                                shared::SharedRef::Object(k) => self
+                                    .shared
+                                    .offset
+                                    .get(&k)
+                                    .map(|o| o.wrapping_add(addend as u64)),
+                                shared::SharedRef::Extern => self
+                                    .shared
+                                    .extern_offset
+                                    .get(&(oi, target))
+                                    .map(|o| o.wrapping_add(addend as u64)),
+                            }
                         } else if let Some(bank) = self.constant_bank(oi, r.sym) {
                             let out = self.out_sym(oi, r.sym);
                             out.map(|s| {

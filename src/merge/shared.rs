@@ -1,0 +1,241 @@
+//! Shared memory: static `__shared__` objects get offsets in one module-wide layout, and each
+//! kernel gets a `.nv.shared.<kernel>` section sized for what it reaches; `extern __shared__`
+//! arrays start after the static objects, at one offset per group of kernels connected
+//! through functions that use them.
+//!
+//! Observed from nvlink 13.5 (testdata static_shared, extern_shared): objects are placed
+//! largest first, each above every already-placed object some kernel also reaches (so objects
+//! no kernel uses together may overlap); an object's symbol value in the input is its
+//! alignment, not an offset; sm_90 and later reserve 0x400 bytes on top of every kernel's size.
+
+use super::info::{Liveness, Node};
+use crate::elf::read::SymSection;
+use crate::elf::*;
+use crate::object::{InputObject, SectionKind};
+use crate::resolve::Resolution;
+use hashbrown::{HashMap, HashSet};
+
+/// A shared object: the defining (object, symbol).
+pub type ObjKey = (usize, u32);
+
+#[derive(Debug, Default)]
+pub struct SharedLayout {
+    /// Offset of each static shared object.
+    pub offset: HashMap<ObjKey, u64>,
+    /// Per kernel: the size and alignment of its `.nv.shared.<kernel>` section.
+    pub kernel: HashMap<Node, (u64, u64)>,
+    /// Offset of `extern __shared__` arrays as seen from each function that uses them.
+    pub extern_offset: HashMap<Node, u64>,
+    /// Alignment of the extern arrays in use (0 when none is used).
+    pub extern_align: u64,
+}
+
+/// What a symbol reference means for shared memory.
+pub enum SharedRef {
+    Object(ObjKey),
+    Extern,
+}
+
+/// Classifies the symbol `sym` of object `oi` (following resolution).
+pub fn classify(
+    objects: &[InputObject<'_>],
+    res: &Resolution<'_>,
+    oi: usize,
+    sym: u32,
+) -> Option<SharedRef> {
+    let o = &objects[oi];
+    let s = o.symbols().get(sym as usize)?;
+    let (do_, ds) = match res.sym_global[oi].get(sym as usize).copied().flatten() {
+        Some(g) => match res.globals[g as usize].def {
+            Some(d) => (d.obj as usize, d.sym),
+            None => {
+                return (s.other & STO_CUDA_SHARED != 0 && s.st_type != STT_FUNC)
+                    .then_some(SharedRef::Extern);
+            }
+        },
+        None => (oi, sym),
+    };
+    let def = &objects[do_].symbols()[ds as usize];
+    match def.section {
+        SymSection::Index(si) if def.st_type != STT_SECTION => {
+            (objects[do_].cubin.sections[si as usize].sh_type == SHT_CUDA_SHARED)
+                .then_some(SharedRef::Object((do_, ds)))
+        }
+        _ => None,
+    }
+}
+
+fn align_up(v: u64, a: u64) -> u64 {
+    if a <= 1 {
+        v
+    } else {
+        v.div_ceil(a) * a
+    }
+}
+
+pub fn layout(
+    objects: &[InputObject<'_>],
+    res: &Resolution<'_>,
+    lv: &Liveness,
+    reserve: u64,
+) -> SharedLayout {
+    // Which shared objects each function uses, and whether it uses extern shared memory.
+    let mut uses: HashMap<Node, Vec<ObjKey>> = HashMap::new();
+    let mut extern_users: HashSet<Node> = HashSet::new();
+    let mut extern_align = 1u64;
+    for (oi, o) in objects.iter().enumerate() {
+        for (si, s) in o.cubin.sections.iter().enumerate() {
+            if o.kind(s) != SectionKind::Reloc || !lv.live[oi][si] {
+                continue;
+            }
+            let target = s.info as usize;
+            if o.cubin.sections.get(target).map(|t| o.kind(t)) != Some(SectionKind::Text) {
+                continue;
+            }
+            let Ok(relocs) = o.cubin.relocations(s) else {
+                continue;
+            };
+            for r in relocs {
+                match classify(objects, res, oi, r.sym) {
+                    Some(SharedRef::Object(k)) => {
+                        let v = uses.entry((oi, target)).or_default();
+                        if !v.contains(&k) {
+                            v.push(k);
+                        }
+                    }
+                    Some(SharedRef::Extern) => {
+                        extern_users.insert((oi, target));
+                        extern_align = extern_align.max(o.symbols()[r.sym as usize].value.max(1));
+                    }
+                    None => {}
+                }
+            }
+        }
+    }
+
+    // What each kernel reaches.
+    let mut reach: Vec<(Node, Vec<Node>)> = Vec::new();
+    for &k in &lv.kernels {
+        let mut seen: HashSet<Node> = HashSet::new();
+        let mut order = Vec::new();
+        let mut st = vec![k];
+        while let Some(n) = st.pop() {
+            if seen.insert(n) {
+                order.push(n);
+                if let Some(es) = lv.edges.get(&n) {
+                    st.extend(es.iter().copied());
+                }
+            }
+        }
+        reach.push((k, order));
+    }
+    let mut kernels_of: HashMap<ObjKey, Vec<usize>> = HashMap::new();
+    let mut objs: Vec<ObjKey> = Vec::new();
+    for (ki, (_, nodes)) in reach.iter().enumerate() {
+        for n in nodes {
+            for &o in uses.get(n).map(|v| v.as_slice()).unwrap_or(&[]) {
+                let ks = kernels_of.entry(o).or_default();
+                if !ks.contains(&ki) {
+                    ks.push(ki);
+                }
+                if !objs.contains(&o) {
+                    objs.push(o);
+                }
+            }
+        }
+    }
+    let size_of = |k: ObjKey| objects[k.0].symbols()[k.1 as usize].size;
+    let align_of = |k: ObjKey| objects[k.0].symbols()[k.1 as usize].value.max(1);
+    objs.sort_by_key(|&k| (std::cmp::Reverse(size_of(k)), k));
+
+    let mut out = SharedLayout {
+        extern_align: if extern_users.is_empty() {
+            0
+        } else {
+            extern_align
+        },
+        ..Default::default()
+    };
+    let mut placed: Vec<ObjKey> = Vec::new();
+    for &o in &objs {
+        let ks = &kernels_of[&o];
+        let floor = placed
+            .iter()
+            .filter(|p| kernels_of[*p].iter().any(|k| ks.contains(k)))
+            .map(|p| out.offset[p] + size_of(*p))
+            .max()
+            .unwrap_or(0);
+        out.offset.insert(o, align_up(floor, align_of(o)));
+        placed.push(o);
+    }
+
+    // Kernels connected through a function that uses extern shared memory share its offset.
+    let n = reach.len();
+    let mut group: Vec<usize> = (0..n).collect();
+    fn find(g: &mut [usize], x: usize) -> usize {
+        let mut r = x;
+        while g[r] != r {
+            r = g[r];
+        }
+        g[x] = r;
+        r
+    }
+    let mut first_user: HashMap<Node, usize> = HashMap::new();
+    for (ki, (_, nodes)) in reach.iter().enumerate() {
+        for nd in nodes.iter().filter(|nd| extern_users.contains(*nd)) {
+            match first_user.get(nd) {
+                Some(&other) => {
+                    let (a, b) = (find(&mut group, ki), find(&mut group, other));
+                    group[a] = b;
+                }
+                None => {
+                    first_user.insert(*nd, ki);
+                }
+            }
+        }
+    }
+    let mut static_end = vec![0u64; n];
+    let mut align = vec![1u64; n];
+    let mut uses_extern = vec![false; n];
+    let mut any = vec![false; n];
+    for (ki, (_, nodes)) in reach.iter().enumerate() {
+        for nd in nodes {
+            for &o in uses.get(nd).map(|v| v.as_slice()).unwrap_or(&[]) {
+                static_end[ki] = static_end[ki].max(out.offset[&o] + size_of(o));
+                align[ki] = align[ki].max(align_of(o));
+                any[ki] = true;
+            }
+            if extern_users.contains(nd) {
+                uses_extern[ki] = true;
+                any[ki] = true;
+                align[ki] = align[ki].max(extern_align);
+            }
+        }
+    }
+    let mut group_offset: HashMap<usize, u64> = HashMap::new();
+    for ki in 0..n {
+        if uses_extern[ki] {
+            let g = find(&mut group, ki);
+            let v = align_up(static_end[ki], extern_align);
+            let e = group_offset.entry(g).or_insert(0);
+            *e = (*e).max(v);
+        }
+    }
+    for ki in 0..n {
+        if !any[ki] {
+            continue;
+        }
+        let base = if uses_extern[ki] {
+            group_offset[&find(&mut group, ki)]
+        } else {
+            static_end[ki]
+        };
+        out.kernel.insert(reach[ki].0, (base + reserve, align[ki]));
+        if uses_extern[ki] {
+            for nd in reach[ki].1.iter().filter(|nd| extern_users.contains(*nd)) {
+                out.extern_offset.insert(*nd, base);
+            }
+        }
+    }
+    out
+}
