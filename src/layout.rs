@@ -47,7 +47,10 @@ fn align_up(v: u64, a: u64) -> u64 {
 
 pub fn layout(m: &Module) -> Layout {
     let n = m.sections.len();
-    let mut order: Vec<SecId> = (0..n as SecId).collect();
+    // Relocation sections left with no entries are not written.
+    let mut order: Vec<SecId> = (0..n as SecId)
+        .filter(|&i| !matches!(&m.sections[i as usize].content, Content::Relocs { entries, .. } if entries.is_empty()))
+        .collect();
     order.sort_by_key(|&i| (m.sections[i as usize].group, i));
     let mut sec_index = vec![0u32; n];
     for (pos, &s) in order.iter().enumerate() {
@@ -108,7 +111,7 @@ pub fn layout(m: &Module) -> Layout {
         }
     }
     let shoff = align_up(pos, 8);
-    let sh_end = shoff + (n as u64 + 1) * 64;
+    let sh_end = shoff + (order.len() as u64 + 1) * 64;
 
     let mut phdrs = Vec::new();
     let mut phoff = 0;

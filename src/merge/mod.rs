@@ -70,6 +70,12 @@ pub(crate) struct Builder<'a, 'data> {
     pub(crate) errors: Vec<String>,
     /// Shared memory offsets and per-kernel sizes.
     shared: shared::SharedLayout,
+    /// The module has texture/surface references.
+    has_resources: bool,
+    /// (relocation section, parameter bank) of every kernel, for texture/surface slots.
+    resource_banks: Vec<(SecId, SecId)>,
+    /// Per parameter bank: the slot offset of each texture/surface reference symbol.
+    resource_slots: HashMap<(SecId, SymId), u64>,
 }
 
 fn is_text(o: &InputObject<'_>, s: &Section<'_>) -> bool {
@@ -146,8 +152,9 @@ impl<'a, 'data> Builder<'a, 'data> {
         };
         let align = s.align;
         let entsize = s.entsize;
-        Some(self.named_section(&name.clone(), || OutSection {
-            name,
+        let existed = self.by_name.contains_key(&name);
+        let id = self.named_section(&name.clone(), || OutSection {
+            name: name.clone(),
             sh_type,
             flags,
             align,
@@ -157,7 +164,29 @@ impl<'a, 'data> Builder<'a, 'data> {
             content,
             group,
             section_symbol: None,
-        }))
+        });
+        // Texture/surface references get slots in every kernel's parameter bank, with a
+        // relocation section created along with the bank (filled once symbols exist).
+        if !existed && kind == SectionKind::KernelConstant && self.has_resources {
+            let rel_name = [b".rel", &name[..]].concat();
+            let rel = self.named_section(&rel_name.clone(), || OutSection {
+                name: rel_name,
+                sh_type: SHT_REL,
+                flags: 0,
+                align: 8,
+                entsize: 16,
+                link: Link::Symtab,
+                info: Info::Section(id),
+                content: Content::Relocs {
+                    rela: false,
+                    entries: Vec::new(),
+                },
+                group: Group::Relocs,
+                section_symbol: None,
+            });
+            self.resource_banks.push((rel, id));
+        }
+        Some(id)
     }
 
     fn global_symbol(&mut self, g: u32) -> SymId {
@@ -210,6 +239,25 @@ impl<'a, 'data> Builder<'a, 'data> {
         self.global_sym[g as usize] = Some(id);
         id
     }
+}
+
+/// Whether an undefined global is a texture, surface or sampler reference.
+fn is_texture_like(objects: &[InputObject<'_>], res: &Resolution<'_>, name: &[u8]) -> bool {
+    let Some(&g) = res.by_name.get(name) else {
+        return false;
+    };
+    objects.iter().any(|o| {
+        res.sym_global[o.id as usize]
+            .iter()
+            .enumerate()
+            .any(|(i, x)| {
+                *x == Some(g)
+                    && matches!(
+                        o.symbols()[i].st_type,
+                        STT_CUDA_TEXTURE | 11 | STT_CUDA_SURFACE
+                    )
+            })
+    })
 }
 
 /// The `<fn>` of `.text.<fn>`.
@@ -279,6 +327,12 @@ pub fn build<'data>(
         warnings: Vec::new(),
         errors: Vec::new(),
         shared: shared::SharedLayout::default(),
+        has_resources: res
+            .globals
+            .iter()
+            .any(|g| g.is_resource && g.def.is_none() && is_texture_like(objects, res, g.name)),
+        resource_banks: Vec::new(),
+        resource_slots: HashMap::new(),
     };
     b.m.e_flags = objects.first().map(|o| o.cubin.header.e_flags).unwrap_or(0);
     // Debug (-G) objects mark the top byte with 0x08; an executable linked from them
@@ -342,11 +396,13 @@ pub fn build<'data>(
         ] {
             b.symbols_pass(oi, pass);
         }
+        b.reserve_relocation_sections(oi);
     }
     for oi in 0..objects.len() {
         b.place_sections(oi)?;
     }
     b.finish_symbols();
+    b.resource_slots();
     info::build_info(&mut b, opts)?;
     b.relocate(opts)?;
     Ok(Built {
@@ -694,6 +750,80 @@ impl<'a, 'data> Builder<'a, 'data> {
         }
     }
 
+    /// Creates (empty) the output relocation sections of an object's relocation sections whose
+    /// target section exists already: nvlink creates them as it finishes each object, which
+    /// fixes their order. Sections that end up with no entries are not written.
+    fn reserve_relocation_sections(&mut self, oi: usize) {
+        let o = &self.objects[oi];
+        for (si, s) in o.cubin.sections.iter().enumerate() {
+            if o.kind(s) != SectionKind::Reloc || !self.live[oi][si] {
+                continue;
+            }
+            let Some(t) = o.cubin.sections.get(s.info as usize) else {
+                continue;
+            };
+            let Some(&target) = self.by_name.get(t.name) else {
+                continue;
+            };
+            let rela = s.sh_type == SHT_RELA;
+            let name = s.name.to_vec();
+            self.named_section(&name.clone(), || OutSection {
+                name,
+                sh_type: if rela { SHT_RELA } else { SHT_REL },
+                flags: SHF_INFO_LINK,
+                align: 8,
+                entsize: if rela { 24 } else { 16 },
+                link: Link::Symtab,
+                info: Info::Section(target),
+                content: Content::Relocs {
+                    rela,
+                    entries: Vec::new(),
+                },
+                group: Group::Relocs,
+                section_symbol: None,
+            });
+        }
+    }
+
+    /// Appends one 4-byte slot per texture/surface reference of the module to every kernel's
+    /// parameter bank (in the reverse of the references' symbol order) and records a driver
+    /// relocation for each slot (in symbol order).
+    fn resource_slots(&mut self) {
+        let resources: Vec<SymId> = (0..self.m.symbols.len() as SymId)
+            .filter(|&i| {
+                let s = &self.m.symbols[i as usize];
+                s.section.is_none() && matches!(s.st_type, STT_CUDA_TEXTURE | 11 | STT_CUDA_SURFACE)
+            })
+            .collect();
+        for (rel, bank) in self.resource_banks.clone() {
+            let Content::Bytes(bytes) = &mut self.m.sections[bank as usize].content else {
+                continue;
+            };
+            let base = align_up(bytes.len() as u64, 4);
+            bytes.resize((base + 4 * resources.len() as u64) as usize, 0);
+            let mut entries = Vec::new();
+            for (k, &r) in resources.iter().enumerate() {
+                let slot = base + 4 * (resources.len() - 1 - k) as u64;
+                self.resource_slots.insert((bank, r), slot);
+                let r_type = match self.m.symbols[r as usize].st_type {
+                    STT_CUDA_TEXTURE => 6, // R_CUDA_TEX_HEADER_INDEX
+                    11 => 7,               // R_CUDA_SAMP_HEADER_INDEX
+                    _ => 52,               // R_CUDA_SURF_HEADER_INDEX
+                };
+                entries.push(OutReloc {
+                    offset: slot,
+                    r_type,
+                    sym: Some(r),
+                    addend: 0,
+                });
+            }
+            self.m.sections[rel as usize].content = Content::Relocs {
+                rela: false,
+                entries,
+            };
+        }
+    }
+
     /// A global function whose definition this link does not keep.
     pub(crate) fn is_dead_function(&self, g: u32) -> bool {
         let Some(d) = self.res.globals[g as usize].def else {
@@ -854,46 +984,62 @@ impl<'a, 'data> Builder<'a, 'data> {
                         // the relocation is resolved with no change to the code.
                         continue;
                     }
-                    let apply_value: Option<u64> =
-                        if isym.st_type == STT_SECTION && tsec.flags & SHF_ALLOC == 0 {
-                            // Section-relative references inside debug sections resolve here.
-                            let SymSection::Index(ss) = isym.section else {
-                                continue;
-                            };
-                            let p = self.placed[oi].get(ss as usize).copied().flatten();
-                            p.map(|p| p.offset.wrapping_add(addend as u64))
-                        } else if let Some(sr) = (tsec.flags & SHF_ALLOC != 0)
-                            .then(|| shared::classify(self.objects, self.res, oi, r.sym))
-                            .flatten()
-                        {
-                            match sr {
-                                shared::SharedRef::Object(k) => self
-                                    .shared
-                                    .offset
-                                    .get(&k)
-                                    .map(|o| o.wrapping_add(addend as u64)),
-                                shared::SharedRef::Extern => self
-                                    .shared
-                                    .extern_offset
-                                    .get(&(oi, target))
-                                    .map(|o| o.wrapping_add(addend as u64)),
-                            }
-                        } else if let Some(bank) = self.constant_bank(oi, r.sym) {
-                            let out = self.out_sym(oi, r.sym);
-                            out.map(|s| {
-                                let offset =
-                                    self.m.symbols[s as usize].value.wrapping_add(addend as u64);
-                                // sm_75–sm_89 constant fields hold `bank << 14 | offset / 4`; the
-                                // wider fields of sm_90+ already carry the bank and take bytes.
-                                if r.r_type == 64 {
-                                    ((bank as u64) << 14) | (offset >> 2)
-                                } else {
-                                    offset
-                                }
-                            })
-                        } else {
-                            None
+                    let apply_value: Option<u64> = if isym.st_type == STT_SECTION
+                        && tsec.flags & SHF_ALLOC == 0
+                    {
+                        // Section-relative references inside debug sections resolve here.
+                        let SymSection::Index(ss) = isym.section else {
+                            continue;
                         };
+                        let p = self.placed[oi].get(ss as usize).copied().flatten();
+                        p.map(|p| p.offset.wrapping_add(addend as u64))
+                    } else if let Some(sr) = (tsec.flags & SHF_ALLOC != 0)
+                        .then(|| shared::classify(self.objects, self.res, oi, r.sym))
+                        .flatten()
+                    {
+                        match sr {
+                            shared::SharedRef::Object(k) => self
+                                .shared
+                                .offset
+                                .get(&k)
+                                .map(|o| o.wrapping_add(addend as u64)),
+                            shared::SharedRef::Extern => self
+                                .shared
+                                .extern_offset
+                                .get(&(oi, target))
+                                .map(|o| o.wrapping_add(addend as u64)),
+                        }
+                    } else if let Some(slot) = self.resource_slot(oi, target, r.sym) {
+                        // Texture/surface reference: the field gets the slot (sm_75–sm_89
+                        // count 4-byte words).
+                        let v = if r.r_type == 65 { slot / 4 } else { slot };
+                        let fields = crate::reloc::patch::fields(r.r_type).ok_or_else(|| {
+                            Error::new(format!(
+                                "'{}': cannot apply relocation type {:#x}",
+                                o.name, r.r_type
+                            ))
+                        })?;
+                        if let Content::Bytes(bytes) = &mut self.m.sections[tp.sec as usize].content
+                        {
+                            crate::reloc::patch::write(bytes, offset, fields, v)?;
+                        }
+                        continue;
+                    } else if let Some(bank) = self.constant_bank(oi, r.sym) {
+                        let out = self.out_sym(oi, r.sym);
+                        out.map(|s| {
+                            let offset =
+                                self.m.symbols[s as usize].value.wrapping_add(addend as u64);
+                            // sm_75–sm_89 constant fields hold `bank << 14 | offset / 4`; the
+                            // wider fields of sm_90+ already carry the bank and take bytes.
+                            if r.r_type == 64 {
+                                ((bank as u64) << 14) | (offset >> 2)
+                            } else {
+                                offset
+                            }
+                        })
+                    } else {
+                        None
+                    };
                     if let Some(v) = apply_value {
                         let fields = crate::reloc::patch::fields(r.r_type).ok_or_else(|| {
                             Error::new(format!(
@@ -948,10 +1094,16 @@ impl<'a, 'data> Builder<'a, 'data> {
             }
         }
         for (name, target, rela, mut entries) in pending {
+            entries.reverse();
+            if let Some(&id) = self.by_name.get(&name) {
+                let sec = &mut self.m.sections[id as usize];
+                sec.content = Content::Relocs { rela, entries };
+                sec.info = Info::Section(target);
+                continue;
+            }
             if entries.is_empty() {
                 continue;
             }
-            entries.reverse();
             let sh_type = if rela { SHT_RELA } else { SHT_REL };
             let entsize = if rela { 24 } else { 16 };
             let sec = OutSection {
@@ -969,6 +1121,20 @@ impl<'a, 'data> Builder<'a, 'data> {
             self.named_section(&name, || sec);
         }
         Ok(())
+    }
+
+    /// The slot of texture/surface reference `sym` in the parameter bank of the kernel whose
+    /// code is text section `target` of object `oi`.
+    fn resource_slot(&self, oi: usize, target: usize, sym: u32) -> Option<u64> {
+        let out = self.out_sym(oi, sym)?;
+        let o = &self.objects[oi];
+        let bank_name = [
+            b".nv.constant0.",
+            &sec_name_tail(o.cubin.sections[target].name)[..],
+        ]
+        .concat();
+        let bank = *self.by_name.get(&bank_name)?;
+        self.resource_slots.get(&(bank, out)).copied()
     }
 
     /// The constant bank (3 for `__constant__` data) a symbol lives in, following resolution;

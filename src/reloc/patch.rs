@@ -25,6 +25,7 @@ pub fn fields(r_type: u32) -> Option<&'static [Field]> {
     const ABS24_32: [Field; 1] = f(32, 24);
     const CONST_FIELD19_40: [Field; 1] = f(40, 19);
     const CONST_FIELD21_38: [Field; 1] = f(38, 21);
+    const BINDLESSOFF14_40: [Field; 1] = f(40, 14);
     const ABS24_40: [Field; 1] = f(40, 24);
     const ABS20_44: [Field; 1] = f(44, 20);
     const CONST_FIELD22_37: [Field; 1] = f(37, 22);
@@ -35,6 +36,7 @@ pub fn fields(r_type: u32) -> Option<&'static [Field]> {
         59 => &ABS16_32,
         60 => &ABS24_32,
         64 => &CONST_FIELD19_40,
+        65 => &BINDLESSOFF14_40,
         66 => &CONST_FIELD21_38,
         74 => &ABS24_40,
         100 => &ABS20_44,

@@ -35,7 +35,7 @@ pub fn to_bytes(m: &Module, l: &Layout) -> Vec<u8> {
     put16(&mut h, 56);
     put16(&mut h, l.phdrs.len() as u16);
     put16(&mut h, 64);
-    let shnum = m.sections.len() as u64 + 1;
+    let shnum = l.order.len() as u64 + 1;
     // Past 0xff00 sections the counts move to section 0 (e_shnum = 0, SHN_XINDEX).
     let big = shnum >= 0xff00;
     put16(&mut h, if big { 0 } else { shnum as u16 });
@@ -70,7 +70,9 @@ pub fn to_bytes(m: &Module, l: &Layout) -> Vec<u8> {
     let sym_idx = |id: u32| l.sym_index[id as usize];
 
     // Section contents.
-    for (id, s) in m.sections.iter().enumerate() {
+    for &sid in &l.order {
+        let id = sid as usize;
+        let s = &m.sections[id];
         let off = l.offset[id] as usize;
         let bytes: Vec<u8> = match &s.content {
             Content::Bytes(b) => b.clone(),
@@ -122,7 +124,7 @@ pub fn to_bytes(m: &Module, l: &Layout) -> Vec<u8> {
     }
 
     // Section headers.
-    let mut sh = Vec::with_capacity((m.sections.len() + 1) * 64);
+    let mut sh = Vec::with_capacity((l.order.len() + 1) * 64);
     sh.extend_from_slice(&[0u8; 64]);
     if big {
         sh[32..40].copy_from_slice(&(shnum).to_le_bytes());
