@@ -15,6 +15,8 @@
 #   NVCC_FLAGS         extra nvcc flags for .cu files (e.g. -G)
 #   LIVE_LINK_FLAGS    extra nvlink flags used only by the live oracle (never committed)
 #   file_arch FILE SM  a function printing the SM to compile FILE for when linking for SM
+#   EXTRA_LINKS        more executable links, one per line: "NAME FLAGS..." (e.g.
+#                      "ku_live -kernels-used=k_live"); recorded like the modes below
 #
 # Layout written: OUTDIR/<case>/<sm>/
 #   <stem>.o                      one object per source, in source-name order
@@ -22,6 +24,7 @@
 #   inputs                        the objects in link order, one per line
 #   <mode>.cubin                  nvlink's output (mode: default, r, pr), when it made one
 #   <mode>.log / <mode>.rc        nvlink's messages and exit status
+#   links.tsv                     every link made: mode name, TAB, the nvlink flags used
 set -euo pipefail
 
 ALL_ARCHS="sm_75 sm_80 sm_86 sm_89 sm_90 sm_100 sm_120"
@@ -83,13 +86,21 @@ gen_case_arch() {
     done
     rm -rf "$build"
   )
+  local extra
+  extra=$( EXTRA_LINKS=""; [ -f "$src/case.conf" ] && . "$src/case.conf"; printf '%s' "$EXTRA_LINKS" )
   (
     cd "$out"
     mapfile -t objs <inputs
-    for mode in default r pr; do
-      # shellcheck disable=SC2046
+    : >links.tsv
+    {
+      for mode in default r pr; do echo "$mode $(mode_flags $mode)"; done
+      if [ -n "$extra" ]; then printf "%s\n" "$extra"; fi
+    } | while read -r mode flags; do
+      [ -n "$mode" ] || continue
+      printf '%s\t%s\n' "$mode" "$flags" >>links.tsv
       set +e
-      nvlink -arch="$sm" $(mode_flags $mode) "${objs[@]}" -o "$mode.cubin" >"$mode.log" 2>&1
+      # shellcheck disable=SC2086
+      nvlink -arch="$sm" $flags "${objs[@]}" -o "$mode.cubin" >"$mode.log" 2>&1
       echo $? >"$mode.rc"
       set -e
     done

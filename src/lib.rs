@@ -128,12 +128,22 @@ pub fn link(args: &cli::Args) -> std::result::Result<LinkOutcome, Failure> {
     let opts = merge::Options {
         arch_sm: arch.sm,
         tool_args: format!("-arch {arch} "),
+        kernels_used: args.kernels_used.clone(),
+        suppress_stack_size_warning: args.suppress_stack_size_warning,
     };
     let built = tracing::info_span!("merge").in_scope(|| merge::build(&objects, &res, &opts))?;
     if !built.errors.is_empty() {
         return Err(Failure {
             warnings: built.warnings,
             errors: built.errors,
+            code: 255,
+            ..Default::default()
+        });
+    }
+    // -Werror turns every warning into an error (status 255, no output), as nvlink does.
+    if args.warning_as_error && !built.warnings.is_empty() {
+        return Err(Failure {
+            errors: built.warnings,
             code: 255,
             ..Default::default()
         });

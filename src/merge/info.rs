@@ -54,7 +54,18 @@ pub struct Liveness {
 }
 
 /// Which input sections the executable keeps.
-pub fn liveness(objects: &[InputObject<'_>], res: &Resolution<'_>) -> Liveness {
+pub fn liveness(
+    objects: &[InputObject<'_>],
+    res: &Resolution<'_>,
+    kernels_used: &[String],
+) -> Liveness {
+    // -kernels-used keeps the kernels whose mangled name contains one of the strings.
+    let wanted = |name: &[u8]| {
+        kernels_used.is_empty()
+            || kernels_used
+                .iter()
+                .any(|k| name.windows(k.len().max(1)).any(|w| w == k.as_bytes()))
+    };
     // Nodes: text sections. Edges: calls and address references from code; roots: kernels and
     // functions whose address is stored in data.
     let mut edges: HashMap<(usize, usize), Vec<(usize, usize)>> = HashMap::new();
@@ -65,7 +76,10 @@ pub fn liveness(objects: &[InputObject<'_>], res: &Resolution<'_>) -> Liveness {
                 SectionKind::Text => {
                     if let Some(f) = o.text_function(s) {
                         let sym = &o.symbols()[f as usize];
-                        if InputObject::is_entry(sym) && res.is_winner(oi as u32, f) {
+                        if InputObject::is_entry(sym)
+                            && res.is_winner(oi as u32, f)
+                            && wanted(sym.name)
+                        {
                             roots.push((oi, si));
                         }
                     }
@@ -108,7 +122,8 @@ pub fn liveness(objects: &[InputObject<'_>], res: &Resolution<'_>) -> Liveness {
                 .text_function(s)
                 .filter(|_| o.kind(s) == SectionKind::Text)
             {
-                if InputObject::is_entry(&o.symbols()[f as usize]) && res.is_winner(oi as u32, f) {
+                let sym = &o.symbols()[f as usize];
+                if InputObject::is_entry(sym) && res.is_winner(oi as u32, f) && wanted(sym.name) {
                     kernels.push((oi, si));
                 }
             }
@@ -266,6 +281,7 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
 
     // The call graph over output function symbols.
     let mut calls: Vec<(SymId, SymId)> = Vec::new();
+    let mut address_taken_seen: HashSet<(SymId, u32)> = HashSet::new();
     let mut graph_blocks: [Vec<(SymId, u32, bool)>; 4] = Default::default();
     for (oi, o) in objects.iter().enumerate() {
         for s in &o.cubin.sections {
@@ -298,7 +314,7 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
                     }
                     _ => {
                         let id = b.prototype_id(oi, p[1]);
-                        if block == 1 && graph_blocks[1].iter().any(|e| e.0 == a && e.1 == id) {
+                        if block == 1 && !address_taken_seen.insert((a, id)) {
                             continue; // each address-taken function once
                         }
                         graph_blocks[block].push((a, id, false))
@@ -351,7 +367,9 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
         }
     }
 
+    let kernel_set: HashSet<SymId> = kernels.iter().copied().collect();
     let mut reg_max: HashMap<SymId, u32> = HashMap::new();
+    let mut memo = HashMap::new();
     let mut over_limit: Option<String> = None;
     let mut min_stack: HashMap<SymId, Option<u64>> = HashMap::new();
     for &k in &kernels {
@@ -380,7 +398,6 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
         }
         reg_max.insert(k, best);
         let mut on_path = HashSet::new();
-        let mut memo = HashMap::new();
         let depth = stack_depth(k, &callees, &frame, &mut on_path, &mut memo);
         if depth.is_none() && !opts_suppress_stack_warning(opts) {
             b.warnings.push(format!(
@@ -450,18 +467,21 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
             slots: vec![(4, k)],
         });
     }
-    b.add_info_section(OutSection {
-        name: b".nv.info".to_vec(),
-        sh_type: SHT_CUDA_INFO,
-        flags: 0,
-        align: 4,
-        entsize: 0,
-        link: Link::Symtab,
-        info: Info::None,
-        content: concat(out_recs),
-        group: Group::Info,
-        section_symbol: None,
-    });
+    // A module left without functions has no `.nv.info` at all.
+    if !out_recs.is_empty() {
+        b.add_info_section(OutSection {
+            name: b".nv.info".to_vec(),
+            sh_type: SHT_CUDA_INFO,
+            flags: 0,
+            align: 4,
+            entsize: 0,
+            link: Link::Symtab,
+            info: Info::None,
+            content: concat(out_recs),
+            group: Group::Info,
+            section_symbol: None,
+        });
+    }
 
     // .nv.compat: the first input's records.
     if let Some(c) = objects.iter().find_map(|o| {
@@ -661,7 +681,7 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
                 out.push(externs_rec(&list));
             }
             // Kernels inherit their callees' barrier count and %ctaid.z use.
-            if let Some(f) = func.filter(|f| kernels.contains(f)) {
+            if let Some(f) = func.filter(|f| kernel_set.contains(f)) {
                 let (bars, ctaidz) = inherited.get(&f).copied().unwrap_or((0, false));
                 let own_bars = out.iter_mut().find(|r| r.bytes[1] == 0x4c);
                 match own_bars {
@@ -761,6 +781,7 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
     let direct_callees: HashSet<SymId> = graph_blocks[0].iter().map(|e| e.1).collect();
     // .nv.prototype: one entry per function that has one, first seen wins.
     let mut proto: Vec<(SymId, u32)> = Vec::new();
+    let mut proto_seen: HashSet<SymId> = HashSet::new();
     for (oi, o) in objects.iter().enumerate() {
         for s in &o.cubin.sections {
             if o.kind(s) != SectionKind::Prototype {
@@ -774,7 +795,7 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
                     // directly; functions only reached indirectly lose theirs.
                     let wanted = b.m.symbols[out as usize].section.is_none()
                         || direct_callees.contains(&out);
-                    if wanted && !proto.iter().any(|(s, _)| *s == out) {
+                    if wanted && proto_seen.insert(out) {
                         let id = b.prototype_id(oi, id);
                         proto.push((out, id));
                     }
@@ -829,8 +850,8 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
     Ok(())
 }
 
-fn opts_suppress_stack_warning(_o: &Options) -> bool {
-    false
+fn opts_suppress_stack_warning(o: &Options) -> bool {
+    o.suppress_stack_size_warning
 }
 
 /// Whether the symbol (as seen from object `oi`) is a function this link keeps.
@@ -884,22 +905,20 @@ type Adjacency = HashMap<SymId, Vec<SymId>>;
 
 /// Entries grouped by their first symbol (in symbol order), each group newest first.
 fn grouped(entries: &[(SymId, u32, bool)], dedup: bool) -> Vec<(SymId, Vec<(u32, bool)>)> {
-    let mut callers: Vec<SymId> = entries.iter().map(|e| e.0).collect();
-    callers.sort();
-    callers.dedup();
-    callers
-        .into_iter()
-        .map(|a| {
-            let mut list: Vec<(u32, bool)> = Vec::new();
-            for &(x, v, is_sym) in entries {
-                if x == a && !(dedup && list.contains(&(v, is_sym))) {
-                    list.push((v, is_sym));
-                }
-            }
-            list.reverse();
-            (a, list)
-        })
-        .collect()
+    let mut by_caller: HashMap<SymId, Vec<(u32, bool)>> = HashMap::new();
+    let mut seen: HashSet<(SymId, u32, bool)> = HashSet::new();
+    for &(a, v, is_sym) in entries {
+        if dedup && !seen.insert((a, v, is_sym)) {
+            continue;
+        }
+        by_caller.entry(a).or_default().push((v, is_sym));
+    }
+    let mut out: Vec<(SymId, Vec<(u32, bool)>)> = by_caller.into_iter().collect();
+    out.sort_by_key(|e| e.0);
+    for (_, list) in out.iter_mut() {
+        list.reverse();
+    }
+    out
 }
 
 /// The still-undefined externs a function reaches: its own first, then its callees' in the

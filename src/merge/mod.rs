@@ -35,6 +35,10 @@ enum Pass {
 pub struct Options {
     pub arch_sm: u32,
     pub tool_args: String,
+    /// `-kernels-used`: keep only kernels whose (mangled) name contains one of these.
+    pub kernels_used: Vec<String>,
+    /// `-suppress-stack-size-warning`.
+    pub suppress_stack_size_warning: bool,
 }
 
 /// The merge result: the module, and the diagnostics nvlink would print for it.
@@ -378,7 +382,7 @@ pub fn build<'data>(
         });
     }
 
-    let liveness = info::liveness(objects, res);
+    let liveness = info::liveness(objects, res, &opts.kernels_used);
     b.shared = shared::layout(
         objects,
         res,
