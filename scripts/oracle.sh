@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The live differential test: compiles every testdata case for sm_75, sm_80, sm_86, sm_89
-# and sm_90 with the pinned toolkit, links each with nvlink and with cubin-ld (default mode),
+# and sm_90 with the pinned toolkit, links each with nvlink and with cubin-ld (every executable
+# link the case records in links.tsv: the default mode and its extra flags),
 # and checks that
 #   - where nvlink succeeds, cubin-ld succeeds and `cubin-dump --compare --ignore-linker-note`
 #     finds no difference, and cuobjdump -elf and nvdisasm read cubin-ld's output;
@@ -21,38 +22,46 @@ scripts/gen-testdata.sh -o "$scratch/out" "$@" 2>/dev/null
 ARCHS="sm_75 sm_80 sm_86 sm_89 sm_90"
 pass=0
 fail=0
+# check_link DIR LABEL SM MODE FLAGS: one executable link, nvlink's recorded outcome vs ours.
+check_link() {
+  local d=$1 label=$2 sm=$3 mode=$4 flags=$5 nv_rc rc out="$1/cubin-ld.$4.cubin"
+  nv_rc=$(cat "$d/$mode.rc")
+  set +e
+  # shellcheck disable=SC2086
+  "$ld" -arch="$sm" $flags "${objs[@]}" -o "$out" >"$d/cubin-ld.log" 2>&1
+  rc=$?
+  set -e
+  if [ "$nv_rc" != 0 ]; then
+    if [ "$rc" = "$nv_rc" ] && [ ! -e "$out" ]; then
+      pass=$((pass + 1)); return 0
+    fi
+    echo "oracle: $label: nvlink exits $nv_rc, cubin-ld exits $rc"; sed 's/^/    /' "$d/cubin-ld.log"; fail=$((fail + 1)); return 1
+  fi
+  if [ "$rc" != 0 ]; then
+    echo "oracle: $label: cubin-ld failed:"; sed 's/^/    /' "$d/cubin-ld.log"; fail=$((fail + 1)); return 1
+  fi
+  if ! "$dump" --compare --ignore-linker-note "$d/$mode.cubin" "$out" >"$d/diff.txt"; then
+    echo "oracle: $label differs from nvlink:"; sed 's/^/    /' "$d/diff.txt" | head -30; fail=$((fail + 1)); return 1
+  fi
+  if ! "$C/bin/cuobjdump" -elf "$out" >/dev/null 2>"$d/cuobjdump.err" || [ -s "$d/cuobjdump.err" ]; then
+    echo "oracle: $label: cuobjdump -elf complains:"; sed 's/^/    /' "$d/cuobjdump.err"; fail=$((fail + 1)); return 1
+  fi
+  if ! "$C/bin/nvdisasm" "$out" >/dev/null 2>"$d/nvdisasm.err" || [ -s "$d/nvdisasm.err" ]; then
+    echo "oracle: $label: nvdisasm complains:"; sed 's/^/    /' "$d/nvdisasm.err"; fail=$((fail + 1)); return 1
+  fi
+  pass=$((pass + 1))
+}
+
 for d in "$scratch"/out/*/*/; do
   d=${d%/}
   sm=$(basename "$d")
   case " $ARCHS " in *" $sm "*) ;; *) continue ;; esac
   rel=${d#"$scratch/out/"}
   mapfile -t objs < <(sed "s|^|$d/|" "$d/inputs")
-  nv_rc=$(cat "$d/default.rc")
-  set +e
-  "$ld" -arch="$sm" "${objs[@]}" -o "$d/cubin-ld.cubin" >"$d/cubin-ld.log" 2>&1
-  rc=$?
-  set -e
-  if [ "$nv_rc" != 0 ]; then
-    if [ "$rc" = "$nv_rc" ] && [ ! -e "$d/cubin-ld.cubin" ]; then
-      pass=$((pass + 1))
-    else
-      echo "oracle: $rel: nvlink exits $nv_rc, cubin-ld exits $rc"; sed 's/^/    /' "$d/cubin-ld.log"; fail=$((fail + 1))
-    fi
-    continue
-  fi
-  if [ "$rc" != 0 ]; then
-    echo "oracle: $rel: cubin-ld failed:"; sed 's/^/    /' "$d/cubin-ld.log"; fail=$((fail + 1)); continue
-  fi
-  if ! "$dump" --compare --ignore-linker-note "$d/default.cubin" "$d/cubin-ld.cubin" >"$d/diff.txt"; then
-    echo "oracle: $rel differs from nvlink:"; sed 's/^/    /' "$d/diff.txt" | head -30; fail=$((fail + 1)); continue
-  fi
-  if ! "$C/bin/cuobjdump" -elf "$d/cubin-ld.cubin" >/dev/null 2>"$d/cuobjdump.err" || [ -s "$d/cuobjdump.err" ]; then
-    echo "oracle: $rel: cuobjdump -elf complains:"; sed 's/^/    /' "$d/cuobjdump.err"; fail=$((fail + 1)); continue
-  fi
-  if ! "$C/bin/nvdisasm" "$d/cubin-ld.cubin" >/dev/null 2>"$d/nvdisasm.err" || [ -s "$d/nvdisasm.err" ]; then
-    echo "oracle: $rel: nvdisasm complains:"; sed 's/^/    /' "$d/nvdisasm.err"; fail=$((fail + 1)); continue
-  fi
-  pass=$((pass + 1))
+  while IFS=$'\t' read -r mode flags; do
+    case "$mode" in r|pr) continue ;; esac
+    check_link "$d" "$rel/$mode" "$sm" "$mode" "$flags" || true
+  done <"$d/links.tsv"
 done
 echo "oracle: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -11,6 +11,7 @@ pub mod compare;
 pub mod diag;
 pub mod dump;
 pub mod elf;
+pub mod graph;
 pub mod input;
 pub mod layout;
 pub mod merge;
@@ -63,6 +64,7 @@ pub fn link(args: &cli::Args) -> std::result::Result<LinkOutcome, Failure> {
     if args.inputs.is_empty() {
         return Err(Error::new("no input files").into());
     }
+    let load = tracing::info_span!("load").entered();
     let files: Vec<Result<input::files::MappedFile>> = args
         .inputs
         .par_iter()
@@ -75,6 +77,7 @@ pub fn link(args: &cli::Args) -> std::result::Result<LinkOutcome, Failure> {
         .map(|(i, f)| object::InputObject::new(i as u32, f.display_name(), f.bytes()))
         .collect();
     let objects: Vec<object::InputObject<'_>> = objects.into_iter().collect::<Result<_>>()?;
+    drop(load);
     for o in &objects {
         if !arch::object_links_into(o.sm, arch.sm) {
             return Err(Error::new(format!(

@@ -4,8 +4,10 @@
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
+    // RUST_LOG=cubin_ld=info prints each pass with its time.
     let _ = tracing_subscriber::fmt()
         .with_env_filter(tracing_subscriber::EnvFilter::from_env("RUST_LOG"))
+        .with_span_events(tracing_subscriber::fmt::format::FmtSpan::CLOSE)
         .with_writer(std::io::stderr)
         .try_init();
     let raw: Vec<String> = std::env::args().skip(1).collect();

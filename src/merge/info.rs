@@ -367,38 +367,124 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
         }
     }
 
-    let kernel_set: HashSet<SymId> = kernels.iter().copied().collect();
-    let mut reg_max: HashMap<SymId, u32> = HashMap::new();
-    let mut memo = HashMap::new();
-    let mut over_limit: Option<String> = None;
-    let mut min_stack: HashMap<SymId, Option<u64>> = HashMap::new();
-    for &k in &kernels {
-        let mut best = regs.get(&k).copied().unwrap_or(0);
-        let mut seen = HashSet::new();
-        let mut st = vec![k];
-        let limit = maxreg.get(&k).copied();
-        while let Some(f) = st.pop() {
-            if !seen.insert(f) {
+    // Per function: its barrier count and whether it reads %ctaid.z; per kernel: the maximum
+    // over everything it reaches.
+    let mut own: HashMap<SymId, (u8, bool)> = HashMap::new();
+    for (oi, o) in objects.iter().enumerate() {
+        for (si, s) in o.cubin.sections.iter().enumerate() {
+            if o.kind(s) != SectionKind::InfoFn || !b.is_live(oi, si) {
                 continue;
             }
-            let r = regs.get(&f).copied().unwrap_or(0);
-            if let Some(l) = limit {
-                if f != k && r > l && over_limit.is_none() {
-                    over_limit = Some(format!(
-                        "entry function '{}' with max regcount of {l} calls function '{}' with regcount of {r}",
-                        String::from_utf8_lossy(&b.m.symbols[k as usize].name),
-                        String::from_utf8_lossy(&b.m.symbols[f as usize].name)
-                    ));
+            let Some(f) = o
+                .cubin
+                .sections
+                .get(s.info as usize)
+                .and_then(|t| o.text_function(t))
+            else {
+                continue;
+            };
+            let Some(fo) = b.out_sym(oi, f) else { continue };
+            let e = own.entry(fo).or_insert((0, false));
+            for r in nvinfo::parse_records(s.bytes()).unwrap_or_default() {
+                match (r.attr, r.value) {
+                    (0x4c, Value::Byte(n)) => e.0 = e.0.max(n),
+                    (0x04, _) => e.1 = true,
+                    _ => {}
                 }
             }
-            best = best.max(r);
-            if let Some(cs) = callees.get(&f) {
-                st.extend(cs.iter().copied());
+        }
+    }
+    let kernel_set: HashSet<SymId> = kernels.iter().copied().collect();
+    // Facts over everything a function reaches, in one pass over the call graph's strongly
+    // connected components (sinks first): the register maximum (and the function holding it),
+    // the deepest stack (None through recursion), barriers and %ctaid.z use.
+    let n = b.m.symbols.len();
+    let succ: Vec<Vec<usize>> = (0..n as SymId)
+        .map(|f| {
+            callees
+                .get(&f)
+                .map(|v| v.iter().map(|&c| c as usize).collect())
+                .unwrap_or_default()
+        })
+        .collect();
+    let graph = crate::graph::sccs(&succ);
+    let nc = graph.comps.len();
+    let mut c_regs: Vec<(u32, SymId)> = vec![(0, 0); nc];
+    let mut c_depth: Vec<Option<u64>> = vec![Some(0); nc];
+    let mut c_attrs: Vec<(u8, bool)> = vec![(0, false); nc];
+    // What each component's callees reach (the component itself excluded unless it recurses).
+    let mut below_regs: Vec<(u32, SymId)> = vec![(0, 0); nc];
+    let mut below_attrs: Vec<(u8, bool)> = vec![(0, false); nc];
+    for (c, comp) in graph.comps.iter().enumerate() {
+        let cyclic = graph.is_cyclic(c, &succ);
+        let mut regs_best = (0u32, 0 as SymId);
+        let mut attrs = (0u8, false);
+        let mut deepest = Some(0u64);
+        let mut below_r = (0u32, 0 as SymId);
+        let mut below_a = (0u8, false);
+        for &f in comp {
+            let r = regs.get(&(f as SymId)).copied().unwrap_or(0);
+            if r > regs_best.0 {
+                regs_best = (r, f as SymId);
+            }
+            let (nb, z) = own.get(&(f as SymId)).copied().unwrap_or((0, false));
+            attrs = (attrs.0.max(nb), attrs.1 || z);
+            for &g in &succ[f] {
+                let gc = graph.comp_of[g];
+                if gc == c {
+                    continue;
+                }
+                if c_regs[gc].0 > below_r.0 {
+                    below_r = c_regs[gc];
+                }
+                below_a = (below_a.0.max(c_attrs[gc].0), below_a.1 || c_attrs[gc].1);
+                deepest = match (deepest, c_depth[gc]) {
+                    (Some(x), Some(y)) => Some(x.max(y)),
+                    _ => None,
+                };
             }
         }
-        reg_max.insert(k, best);
-        let mut on_path = HashSet::new();
-        let depth = stack_depth(k, &callees, &frame, &mut on_path, &mut memo);
+        if cyclic {
+            // Inside a cycle every member reaches every other.
+            if regs_best.0 > below_r.0 {
+                below_r = regs_best;
+            }
+            below_a = (below_a.0.max(attrs.0), below_a.1 || attrs.1);
+        }
+        below_regs[c] = below_r;
+        below_attrs[c] = below_a;
+        c_regs[c] = if regs_best.0 >= below_r.0 {
+            regs_best
+        } else {
+            below_r
+        };
+        c_attrs[c] = (attrs.0.max(below_a.0), attrs.1 || below_a.1);
+        c_depth[c] = if cyclic {
+            None
+        } else {
+            deepest.map(|d| d + frame.get(&(comp[0] as SymId)).copied().unwrap_or(0) as u64)
+        };
+    }
+    let mut reg_max: HashMap<SymId, u32> = HashMap::new();
+    let mut over_limit: Option<String> = None;
+    let mut min_stack: HashMap<SymId, Option<u64>> = HashMap::new();
+    let mut inherited: HashMap<SymId, (u8, bool)> = HashMap::new();
+    for &k in &kernels {
+        let c = graph.comp_of[k as usize];
+        let own_regs = regs.get(&k).copied().unwrap_or(0);
+        let (callee_regs, heaviest) = below_regs[c];
+        if let Some(l) = maxreg.get(&k).copied() {
+            if callee_regs > l && over_limit.is_none() {
+                over_limit = Some(format!(
+                    "entry function '{}' with max regcount of {l} calls function '{}' with regcount of {callee_regs}",
+                    String::from_utf8_lossy(&b.m.symbols[k as usize].name),
+                    String::from_utf8_lossy(&b.m.symbols[heaviest as usize].name)
+                ));
+            }
+        }
+        reg_max.insert(k, own_regs.max(callee_regs));
+        inherited.insert(k, below_attrs[c]);
+        let depth = c_depth[c];
         if depth.is_none() && !opts_suppress_stack_warning(opts) {
             b.warnings.push(format!(
                 "Stack size for entry function '{}' cannot be statically determined",
@@ -540,52 +626,11 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
         }
     }
 
-    // Per function: its barrier count and whether it reads %ctaid.z; per kernel: the maximum
-    // over everything it reaches.
-    let mut own: HashMap<SymId, (u8, bool)> = HashMap::new();
-    for (oi, o) in objects.iter().enumerate() {
-        for (si, s) in o.cubin.sections.iter().enumerate() {
-            if o.kind(s) != SectionKind::InfoFn || !b.is_live(oi, si) {
-                continue;
-            }
-            let Some(f) = o
-                .cubin
-                .sections
-                .get(s.info as usize)
-                .and_then(|t| o.text_function(t))
-            else {
-                continue;
-            };
-            let Some(fo) = b.out_sym(oi, f) else { continue };
-            let e = own.entry(fo).or_insert((0, false));
-            for r in nvinfo::parse_records(s.bytes()).unwrap_or_default() {
-                match (r.attr, r.value) {
-                    (0x4c, Value::Byte(n)) => e.0 = e.0.max(n),
-                    (0x04, _) => e.1 = true,
-                    _ => {}
-                }
-            }
-        }
-    }
-    let mut inherited: HashMap<SymId, (u8, bool)> = HashMap::new();
-    for &k in &kernels {
-        let mut acc = (0u8, false);
-        let mut seen = HashSet::new();
-        let mut st = vec![k];
-        while let Some(f) = st.pop() {
-            if !seen.insert(f) {
-                continue;
-            }
-            if f != k {
-                let (n, z) = own.get(&f).copied().unwrap_or((0, false));
-                acc = (acc.0.max(n), acc.1 || z);
-            }
-            if let Some(cs) = callees.get(&f) {
-                st.extend(cs.iter().copied());
-            }
-        }
-        inherited.insert(k, acc);
-    }
+    // The still-undefined externs each function reaches, with and without the possible
+    // targets of its indirect calls.
+    let no_indirect = HashMap::new();
+    let mut externs_all = ExternClosure::new(b, &externs, &indirect_targets);
+    let mut externs_direct = ExternClosure::new(b, &externs, &no_indirect);
 
     // .nv.info.<fn>: per object, kernels first, then the other functions.
     for (oi, o) in objects.iter().enumerate() {
@@ -648,8 +693,8 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
             let had_externs = recs.iter().any(|r| r.attr == nvinfo::EIATTR_EXTERNS);
             let (list, via_indirect) = match func {
                 Some(f) if had_externs => {
-                    let all = transitive_externs(b, f, &externs, &indirect_targets);
-                    let direct = transitive_externs(b, f, &externs, &HashMap::new());
+                    let all = externs_all.get(f);
+                    let direct = externs_direct.get(f);
                     let via = all.iter().any(|x| !direct.contains(x));
                     (all, via)
                 }
@@ -869,37 +914,6 @@ fn def_is_live(b: &Builder<'_, '_>, oi: usize, sym: u32) -> bool {
     }
 }
 
-/// Deepest stack over call paths from `f`: its frame plus the deepest callee. `None` when
-/// the paths recurse.
-fn stack_depth(
-    f: SymId,
-    callees: &HashMap<SymId, Vec<SymId>>,
-    frame: &HashMap<SymId, u32>,
-    on_path: &mut HashSet<SymId>,
-    memo: &mut HashMap<SymId, Option<u64>>,
-) -> Option<u64> {
-    if let Some(&d) = memo.get(&f) {
-        return d;
-    }
-    if !on_path.insert(f) {
-        return None;
-    }
-    let mut deepest = Some(0u64);
-    if let Some(cs) = callees.get(&f) {
-        for &c in cs {
-            let d = stack_depth(c, callees, frame, on_path, memo);
-            deepest = match (deepest, d) {
-                (Some(a), Some(b)) => Some(a.max(b)),
-                _ => None,
-            };
-        }
-    }
-    on_path.remove(&f);
-    let r = deepest.map(|d| d + frame.get(&f).copied().unwrap_or(0) as u64);
-    memo.insert(f, r);
-    r
-}
-
 /// Function → functions (callees, targets, externs), in a meaningful order.
 type Adjacency = HashMap<SymId, Vec<SymId>>;
 
@@ -921,42 +935,163 @@ fn grouped(entries: &[(SymId, u32, bool)], dedup: bool) -> Vec<(SymId, Vec<(u32,
     out
 }
 
+/// Memoized [`transitive_externs`]: a function's list is built from its callees' lists when no
+/// recursion is involved (then it is the same list, in the same order), and by a full walk
+/// otherwise.
+struct ExternClosure<'g> {
+    defined: HashSet<SymId>,
+    externs: &'g Adjacency,
+    indirect: &'g Adjacency,
+    memo: HashMap<SymId, Vec<SymId>>,
+    cyclic: HashSet<SymId>,
+}
+
+impl<'g> ExternClosure<'g> {
+    fn new(b: &Builder<'_, '_>, externs: &'g Adjacency, indirect: &'g Adjacency) -> Self {
+        let n = b.m.symbols.len();
+        let defined: HashSet<SymId> = (0..n as SymId)
+            .filter(|&i| b.m.symbols[i as usize].section.is_some())
+            .collect();
+        // Edges: indirect targets, then the defined functions named in EXTERNS.
+        let succ: Vec<Vec<usize>> = (0..n as SymId)
+            .map(|f| {
+                let mut v: Vec<usize> = indirect
+                    .get(&f)
+                    .map(|l| l.iter().map(|&x| x as usize).collect())
+                    .unwrap_or_default();
+                if let Some(l) = externs.get(&f) {
+                    v.extend(
+                        l.iter()
+                            .filter(|x| defined.contains(*x))
+                            .map(|&x| x as usize),
+                    );
+                }
+                v
+            })
+            .collect();
+        let g = crate::graph::sccs(&succ);
+        let mut cyclic = HashSet::new();
+        let mut memo = HashMap::new();
+        for (c, comp) in g.comps.iter().enumerate() {
+            if g.is_cyclic(c, &succ) {
+                // Members of a cycle (and what reaches them) take the walking path.
+                cyclic.extend(comp.iter().map(|&x| x as SymId));
+                continue;
+            }
+            let f = comp[0] as SymId;
+            if succ[comp[0]]
+                .iter()
+                .any(|&x| cyclic.contains(&(x as SymId)))
+            {
+                cyclic.insert(f);
+                continue;
+            }
+            let mut out: Vec<SymId> = Vec::new();
+            let mut seen: HashSet<SymId> = HashSet::new();
+            let mut push = |x: SymId, out: &mut Vec<SymId>| {
+                if seen.insert(x) {
+                    out.push(x);
+                }
+            };
+            for &t in indirect.get(&f).map(|v| v.as_slice()).unwrap_or(&[]) {
+                for &x in memo
+                    .get(&t)
+                    .map(|v: &Vec<SymId>| v.as_slice())
+                    .unwrap_or(&[])
+                {
+                    push(x, &mut out);
+                }
+            }
+            if let Some(list) = externs.get(&f) {
+                for &x in list.iter().filter(|x| !defined.contains(*x)) {
+                    push(x, &mut out);
+                }
+                for &x in list.iter().filter(|x| defined.contains(*x)) {
+                    for &y in memo
+                        .get(&x)
+                        .map(|v: &Vec<SymId>| v.as_slice())
+                        .unwrap_or(&[])
+                    {
+                        push(y, &mut out);
+                    }
+                }
+            }
+            memo.insert(f, out);
+        }
+        ExternClosure {
+            defined,
+            externs,
+            indirect,
+            memo,
+            cyclic,
+        }
+    }
+
+    fn get(&mut self, f: SymId) -> Vec<SymId> {
+        if !self.cyclic.contains(&f) {
+            return self.memo.get(&f).cloned().unwrap_or_default();
+        }
+        transitive_walk(f, self.externs, self.indirect, &self.defined)
+    }
+}
+
 /// The still-undefined externs a function reaches: its own first, then its callees' in the
 /// order its EXTERNS list names them.
-fn transitive_externs(
-    b: &Builder<'_, '_>,
+fn transitive_walk(
     f: SymId,
-    externs: &HashMap<SymId, Vec<SymId>>,
-    indirect: &HashMap<SymId, Vec<SymId>>,
+    externs: &Adjacency,
+    indirect: &Adjacency,
+    defined: &HashSet<SymId>,
 ) -> Vec<SymId> {
-    fn walk(
-        b: &Builder<'_, '_>,
-        f: SymId,
-        ctx: (&Adjacency, &Adjacency),
-        seen: &mut HashSet<SymId>,
-        out: &mut Vec<SymId>,
-    ) {
-        let (externs, indirect) = ctx;
-        if !seen.insert(f) {
-            return;
-        }
-        // What the possible targets of its indirect calls need comes first.
-        for &t in indirect.get(&f).map(|v| v.as_slice()).unwrap_or(&[]) {
-            walk(b, t, ctx, seen, out);
-        }
-        let Some(list) = externs.get(&f) else { return };
-        for &x in list {
-            if b.m.symbols[x as usize].section.is_none() && !out.contains(&x) {
-                out.push(x);
+    // An explicit stack instead of recursion: deep call chains must not overflow.
+    enum Step {
+        Enter(SymId),
+        Own(SymId),
+        Defined(SymId),
+    }
+    let mut out = Vec::new();
+    let mut seen: HashSet<SymId> = HashSet::new();
+    let mut stack = vec![Step::Enter(f)];
+    while let Some(step) = stack.pop() {
+        match step {
+            Step::Enter(g) => {
+                if !seen.insert(g) {
+                    continue;
+                }
+                // Pushed in reverse: indirect targets' externs first, then own, then callees'.
+                stack.push(Step::Defined(g));
+                stack.push(Step::Own(g));
+                for &t in indirect
+                    .get(&g)
+                    .map(|v| v.as_slice())
+                    .unwrap_or(&[])
+                    .iter()
+                    .rev()
+                {
+                    stack.push(Step::Enter(t));
+                }
             }
-        }
-        for &x in list {
-            if b.m.symbols[x as usize].section.is_some() {
-                walk(b, x, ctx, seen, out);
+            Step::Own(g) => {
+                for &x in externs.get(&g).map(|v| v.as_slice()).unwrap_or(&[]) {
+                    if !defined.contains(&x) && !out.contains(&x) {
+                        out.push(x);
+                    }
+                }
+            }
+            Step::Defined(g) => {
+                for &x in externs
+                    .get(&g)
+                    .map(|v| v.as_slice())
+                    .unwrap_or(&[])
+                    .iter()
+                    .rev()
+                {
+                    if defined.contains(&x) {
+                        stack.push(Step::Enter(x));
+                    }
+                }
             }
         }
     }
-    let mut out = Vec::new();
-    walk(b, f, (externs, indirect), &mut HashSet::new(), &mut out);
     out
 }

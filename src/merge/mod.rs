@@ -382,15 +382,14 @@ pub fn build<'data>(
         });
     }
 
-    let liveness = info::liveness(objects, res, &opts.kernels_used);
-    b.shared = shared::layout(
-        objects,
-        res,
-        &liveness,
-        if opts.arch_sm >= 90 { 0x400 } else { 0 },
-    );
+    let liveness = tracing::info_span!("liveness")
+        .in_scope(|| info::liveness(objects, res, &opts.kernels_used));
+    let reserve = if opts.arch_sm >= 90 { 0x400 } else { 0 };
+    b.shared =
+        tracing::info_span!("shared").in_scope(|| shared::layout(objects, res, &liveness, reserve));
     b.live = liveness.live;
     b.create_notes(opts)?;
+    let symbols_span = tracing::info_span!("symbols").entered();
     for oi in 0..objects.len() {
         for pass in [
             Pass::Code,
@@ -406,9 +405,10 @@ pub fn build<'data>(
         b.place_sections(oi)?;
     }
     b.finish_symbols();
+    drop(symbols_span);
     b.resource_slots();
-    info::build_info(&mut b, opts)?;
-    b.relocate(opts)?;
+    tracing::info_span!("info").in_scope(|| info::build_info(&mut b, opts))?;
+    tracing::info_span!("relocate").in_scope(|| b.relocate(opts))?;
     Ok(Built {
         module: b.m,
         warnings: b.warnings,

@@ -113,6 +113,10 @@ pub fn layout(
         }
     }
 
+    if uses.is_empty() && extern_users.is_empty() {
+        return SharedLayout::default(); // no shared memory in the module
+    }
+
     // What each kernel reaches.
     let mut reach: Vec<(Node, Vec<Node>)> = Vec::new();
     for &k in &lv.kernels {
