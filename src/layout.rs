@@ -37,11 +37,13 @@ pub struct Phdr {
     pub memsz: u64,
 }
 
-fn align_up(v: u64, a: u64) -> u64 {
+/// `v` rounded up to a multiple of `a` (saturating: damaged inputs can ask for absurd values,
+/// which the size check before writing then refuses).
+pub fn align_up(v: u64, a: u64) -> u64 {
     if a <= 1 {
         v
     } else {
-        v.div_ceil(a) * a
+        v.div_ceil(a).saturating_mul(a)
     }
 }
 
@@ -107,11 +109,11 @@ pub fn layout(m: &Module) -> Layout {
         pos = align_up(pos, sec.align);
         offset[s as usize] = pos;
         if !matches!(sec.content, Content::NoBits(_)) {
-            pos += size[s as usize];
+            pos = pos.saturating_add(size[s as usize]);
         }
     }
     let shoff = align_up(pos, 8);
-    let sh_end = shoff + (order.len() as u64 + 1) * 64;
+    let sh_end = shoff.saturating_add((order.len() as u64 + 1) * 64);
 
     let mut phdrs = Vec::new();
     let mut phoff = 0;

@@ -153,6 +153,14 @@ pub fn link(args: &cli::Args) -> std::result::Result<LinkOutcome, Failure> {
     }
     let (module, warnings) = (built.module, built.warnings);
     let lay = tracing::info_span!("layout").in_scope(|| layout::layout(&module));
+    // Damaged inputs (absurd sizes or alignments) could ask for an enormous file.
+    if lay.file_size > 1 << 32 {
+        return Err(Error::new(format!(
+            "the output would be {} bytes; an input is damaged",
+            lay.file_size
+        ))
+        .into());
+    }
     let bytes = tracing::info_span!("write").in_scope(|| write::to_bytes(&module, &lay));
     let out = args
         .output

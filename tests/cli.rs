@@ -235,3 +235,27 @@ fn cubin_dump_names_an_unreadable_file() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("/nonexistent/x.cubin"));
 }
+
+#[test]
+fn output_is_identical_at_any_thread_count() {
+    let d = scratch("threads");
+    let inputs: Vec<String> = ["a.o", "b.o", "c.o"]
+        .iter()
+        .map(|f| corpus(&format!("xtu_call/sm_75/{f}")))
+        .collect();
+    let mut outs = Vec::new();
+    for threads in ["1", "2", "8"] {
+        let out = d.join(format!("out{threads}.cubin"));
+        let o = Command::new(env!("CARGO_BIN_EXE_cubin-ld"))
+            .env("RAYON_NUM_THREADS", threads)
+            .arg("-arch=sm_75")
+            .args(&inputs)
+            .arg("-o")
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", stderr(&o));
+        outs.push(std::fs::read(&out).unwrap());
+    }
+    assert!(outs.windows(2).all(|w| w[0] == w[1]));
+}

@@ -183,6 +183,13 @@ impl<'data> Cubin<'data> {
                     ))
                 })?)
             };
+            let align = sh.sh_addralign(e);
+            if align > 1 && (!align.is_power_of_two() || align > 1 << 20) {
+                return Err(Error::new(format!(
+                    "section '{}': alignment {align:#x} is not a plausible power of two",
+                    String::from_utf8_lossy(name)
+                )));
+            }
             sections.push(Section {
                 index,
                 name,

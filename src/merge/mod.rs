@@ -15,6 +15,7 @@ pub mod shared;
 use crate::diag::{Error, Result};
 use crate::elf::read::SymSection;
 use crate::elf::*;
+use crate::layout::align_up;
 use crate::object::{InputObject, SectionKind};
 use crate::output::*;
 use crate::resolve::{Resolution, UNIFIED_PLACEHOLDERS};
@@ -121,7 +122,7 @@ impl<'a, 'data> Builder<'a, 'data> {
     /// The output section an input section goes to (created on first use).
     fn out_section_for(&mut self, oi: usize, si: usize) -> Option<SecId> {
         let o = &self.objects[oi];
-        let s = &o.cubin.sections[si];
+        let s = o.cubin.sections.get(si)?;
         let kind = o.kind(s);
         let group = match kind {
             SectionKind::Text => Group::Text,
@@ -292,14 +293,6 @@ fn lower_symbol_type(t: u8) -> u8 {
 /// ET_EXEC outputs clear the memory-space bits of st_other (the managed bit stays).
 fn lower_other(o: u8) -> u8 {
     o & !(STO_CUDA_GLOBAL | STO_CUDA_SHARED | STO_CUDA_CONSTANT)
-}
-
-fn align_up(v: u64, a: u64) -> u64 {
-    if a <= 1 {
-        v
-    } else {
-        v.div_ceil(a) * a
-    }
 }
 
 /// Builds the executable module.
@@ -745,7 +738,7 @@ impl<'a, 'data> Builder<'a, 'data> {
     /// in a later object (nvlink then keeps this object's section slot and references).
     pub(crate) fn replaced_by_later_definition(&self, oi: usize, si: usize) -> bool {
         let o = &self.objects[oi];
-        let Some(f) = o.text_function(&o.cubin.sections[si]) else {
+        let Some(f) = o.cubin.sections.get(si).and_then(|s| o.text_function(s)) else {
             return false;
         };
         match self.res.sym_global[oi][f as usize].and_then(|g| self.res.globals[g as usize].def) {

@@ -11,6 +11,7 @@
 use super::info::{Liveness, Node};
 use crate::elf::read::SymSection;
 use crate::elf::*;
+use crate::layout::align_up;
 use crate::object::{InputObject, SectionKind};
 use crate::resolve::Resolution;
 use hashbrown::{HashMap, HashSet};
@@ -65,14 +66,6 @@ pub fn classify(
     }
 }
 
-fn align_up(v: u64, a: u64) -> u64 {
-    if a <= 1 {
-        v
-    } else {
-        v.div_ceil(a) * a
-    }
-}
-
 pub fn layout(
     objects: &[InputObject<'_>],
     res: &Resolution<'_>,
@@ -105,7 +98,10 @@ pub fn layout(
                     }
                     Some(SharedRef::Extern) => {
                         extern_users.insert((oi, target));
-                        extern_align = extern_align.max(o.symbols()[r.sym as usize].value.max(1));
+                        let a = o.symbols()[r.sym as usize].value;
+                        if a.is_power_of_two() && a <= 1 << 16 {
+                            extern_align = extern_align.max(a);
+                        }
                     }
                     None => {}
                 }
@@ -149,7 +145,15 @@ pub fn layout(
         }
     }
     let size_of = |k: ObjKey| objects[k.0].symbols()[k.1 as usize].size;
-    let align_of = |k: ObjKey| objects[k.0].symbols()[k.1 as usize].value.max(1);
+    // An object's symbol value is its alignment; damaged inputs get a sane one.
+    let align_of = |k: ObjKey| {
+        let a = objects[k.0].symbols()[k.1 as usize].value;
+        if a.is_power_of_two() && a <= 1 << 16 {
+            a
+        } else {
+            1
+        }
+    };
     objs.sort_by_key(|&k| (std::cmp::Reverse(size_of(k)), k));
 
     let mut out = SharedLayout {
@@ -166,7 +170,7 @@ pub fn layout(
         let floor = placed
             .iter()
             .filter(|p| kernels_of[*p].iter().any(|k| ks.contains(k)))
-            .map(|p| out.offset[p] + size_of(*p))
+            .map(|p| out.offset[p].saturating_add(size_of(*p)))
             .max()
             .unwrap_or(0);
         out.offset.insert(o, align_up(floor, align_of(o)));
@@ -205,7 +209,7 @@ pub fn layout(
     for (ki, (_, nodes)) in reach.iter().enumerate() {
         for nd in nodes {
             for &o in uses.get(nd).map(|v| v.as_slice()).unwrap_or(&[]) {
-                static_end[ki] = static_end[ki].max(out.offset[&o] + size_of(o));
+                static_end[ki] = static_end[ki].max(out.offset[&o].saturating_add(size_of(o)));
                 align[ki] = align[ki].max(align_of(o));
                 any[ki] = true;
             }
@@ -234,7 +238,8 @@ pub fn layout(
         } else {
             static_end[ki]
         };
-        out.kernel.insert(reach[ki].0, (base + reserve, align[ki]));
+        out.kernel
+            .insert(reach[ki].0, (base.saturating_add(reserve), align[ki]));
         if uses_extern[ki] {
             for nd in reach[ki].1.iter().filter(|nd| extern_users.contains(*nd)) {
                 out.extern_offset.insert(*nd, base);

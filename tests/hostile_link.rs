@@ -1,0 +1,75 @@
+//! A link over damaged inputs reports an error (or, for damage nothing reads, links); it
+//! never panics, and a failed link leaves no output file.
+
+use std::path::{Path, PathBuf};
+
+fn corpus(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("testdata/out")
+        .join(rel)
+}
+
+fn link(files: &[&Path], out: &Path) -> Result<(), String> {
+    let mut args: Vec<String> = vec!["-arch=sm_90".into(), "-o".into(), out.display().to_string()];
+    args.extend(files.iter().map(|f| f.display().to_string()));
+    let parsed = cubin_ld::cli::parse(&args).map_err(|e| e.to_string())?;
+    cubin_ld::link(&parsed)
+        .map(|_| ())
+        .map_err(|f| format!("{:?} {:?}", f.errors, f.fatal))
+}
+
+fn damaged_links(seed: &str, partner: &str, tag: &str) {
+    let dir = std::env::temp_dir().join(format!("cubin-ld-hostile-{}-{tag}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = std::fs::read(corpus(seed)).unwrap();
+    let partner = corpus(partner);
+    let bad = dir.join("bad.o");
+    let out = dir.join("out.cubin");
+    let shoff = u64::from_le_bytes(good[0x28..0x30].try_into().unwrap()) as usize;
+    let mut variants: Vec<Vec<u8>> = Vec::new();
+    for len in (0..good.len()).step_by(37) {
+        variants.push(good[..len].to_vec());
+    }
+    for i in (0..64).chain(shoff..good.len().min(shoff + 64 * 24)) {
+        for v in [0x00u8, 0xff, 0x41] {
+            let mut b = good.clone();
+            b[i] = v;
+            variants.push(b);
+        }
+    }
+    // Damage inside the section contents (records, relocations, symbols).
+    for i in (64..shoff).step_by(3) {
+        let mut b = good.clone();
+        b[i] ^= 0xa5;
+        variants.push(b);
+    }
+    for (k, v) in variants.iter().enumerate() {
+        std::fs::write(&bad, v).unwrap();
+        let _ = std::fs::remove_file(&out);
+        let r = std::panic::catch_unwind(|| link(&[&bad, &partner], &out));
+        match r {
+            Err(_) => panic!("{seed}: variant {k} made the link panic"),
+            Ok(Err(_)) => assert!(
+                !out.exists(),
+                "{seed}: variant {k} failed but left an output"
+            ),
+            Ok(Ok(())) => {}
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn damaged_objects_never_panic_the_link() {
+    damaged_links("xtu_call/sm_90/a.o", "xtu_call/sm_90/b.o", "xtu");
+}
+
+#[test]
+fn damaged_objects_with_shared_memory_and_globals_never_panic_the_link() {
+    damaged_links(
+        "static_shared/sm_90/a.o",
+        "static_shared/sm_90/b.o",
+        "shared",
+    );
+    damaged_links("globals/sm_90/a.o", "globals/sm_90/b.o", "globals");
+}
