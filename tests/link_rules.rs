@@ -1,0 +1,268 @@
+//! The link rules, one behaviour per test, each checked on cubin-ld's own output with the
+//! expected value read from (or cross-checked against) nvlink's output for the same inputs.
+
+use std::path::{Path, PathBuf};
+
+fn dir(case_arch: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("testdata/out")
+        .join(case_arch)
+}
+
+/// Links a corpus case with cubin-ld (extra flags allowed) and returns its dump.
+fn link(case_arch: &str, flags: &[&str]) -> Result<String, cubin_ld::Failure> {
+    let d = dir(case_arch);
+    let arch = case_arch.rsplit('/').next().unwrap();
+    static N: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+    let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let out = std::env::temp_dir().join(format!("cubin-ld-rules-{}-{n}.cubin", std::process::id()));
+    let mut args: Vec<String> = vec![
+        format!("-arch={arch}"),
+        "-o".into(),
+        out.display().to_string(),
+    ];
+    args.extend(flags.iter().map(|s| s.to_string()));
+    for l in std::fs::read_to_string(d.join("inputs")).unwrap().lines() {
+        args.push(d.join(l).display().to_string());
+    }
+    let parsed = cubin_ld::cli::parse(&args).unwrap();
+    cubin_ld::link(&parsed)?;
+    let text = cubin_ld::dump::dump_bytes(&std::fs::read(&out).unwrap())
+        .unwrap()
+        .text;
+    std::fs::remove_file(&out).unwrap();
+    Ok(text)
+}
+
+fn nvlink(case_arch: &str, mode: &str) -> String {
+    cubin_ld::dump::dump_bytes(
+        &std::fs::read(dir(case_arch).join(format!("{mode}.cubin"))).unwrap(),
+    )
+    .unwrap()
+    .text
+}
+
+/// The body lines of one dump item (`section X`, `symbol .symtab X`).
+fn item<'a>(dump: &'a str, key: &str) -> Vec<&'a str> {
+    let mut lines = dump.lines().skip_while(|l| *l != key);
+    if lines.next().is_none() {
+        return Vec::new();
+    }
+    lines.take_while(|l| l.starts_with(' ')).collect()
+}
+
+fn record<'a>(dump: &'a str, attr: &str, sym: &str) -> Option<&'a str> {
+    item(dump, "section .nv.info")
+        .into_iter()
+        .find(|l| l.contains(attr) && l.contains(&format!(" {sym} ")))
+}
+
+#[test]
+fn a_strong_definition_replaces_an_earlier_weak_one() {
+    let ours = link("weak_strong/sm_90", &[]).unwrap();
+    let theirs = nvlink("weak_strong/sm_90", "default");
+    let key = "symbol .symtab _Z5ws_fni";
+    assert!(
+        item(&ours, key)[0].contains("bind GLOBAL"),
+        "{:?}",
+        item(&ours, key)
+    );
+    assert_eq!(
+        item(&ours, "section .text._Z5ws_fni"),
+        item(&theirs, "section .text._Z5ws_fni")
+    );
+    assert_eq!(
+        item(&ours, "symbol .symtab ws_var"),
+        item(&theirs, "symbol .symtab ws_var")
+    );
+}
+
+#[test]
+fn the_first_of_several_weak_definitions_wins() {
+    let ours = link("weak_inline/sm_90", &[]).unwrap();
+    let a =
+        cubin_ld::dump::dump_bytes(&std::fs::read(dir("weak_inline/sm_90").join("a.o")).unwrap())
+            .unwrap()
+            .text;
+    let body = |d: &str| {
+        item(d, "section .text._Z4tsumIiET_S0_S0_")
+            .into_iter()
+            .filter(|l| l.starts_with("    "))
+            .map(String::from)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(body(&ours), body(&a));
+    assert!(item(&ours, "symbol .symtab _Z4tsumIiET_S0_S0_")[0].contains("bind WEAK"));
+}
+
+#[test]
+fn names_the_driver_provides_stay_undefined() {
+    let ours = link("printf_malloc/sm_90", &[]).unwrap();
+    for name in [
+        "vprintf",
+        "malloc",
+        "free",
+        "__assertfail",
+        ".nv.reservedSmem.offset0",
+    ] {
+        let l = item(&ours, &format!("symbol .symtab {name}"));
+        assert!(l[0].contains("section UND"), "{name}: {l:?}");
+    }
+}
+
+#[test]
+fn unified_table_placeholders_do_not_reach_the_executable() {
+    let ours = link("xtu_call/sm_90", &[]).unwrap();
+    for name in ["__UFT_OFFSET", "__UDT_OFFSET", "__UFT", "__UDT_END"] {
+        assert!(
+            item(&ours, &format!("symbol .symtab {name}")).is_empty(),
+            "{name}"
+        );
+    }
+}
+
+#[test]
+fn a_kernels_register_count_is_raised_to_its_callees_maximum() {
+    let ours = link("regpressure/sm_90", &[]).unwrap();
+    let theirs = nvlink("regpressure/sm_90", "default");
+    let k = record(&ours, "EIATTR_REGCOUNT", "_Z7k_lightPfPKf").unwrap();
+    assert_eq!(
+        Some(k),
+        record(&theirs, "EIATTR_REGCOUNT", "_Z7k_lightPfPKf")
+    );
+    assert_eq!(
+        k,
+        record(&ours, "EIATTR_REGCOUNT", "_Z5heavyPKfi")
+            .unwrap()
+            .replace("_Z5heavyPKfi", "_Z7k_lightPfPKf")
+    );
+}
+
+#[test]
+fn a_kernels_minimum_stack_is_its_frame_plus_the_deepest_call_path() {
+    for arch in ["sm_75", "sm_90"] {
+        let ca = format!("callchain_stack/{arch}");
+        let ours = link(&ca, &[]).unwrap();
+        let theirs = nvlink(&ca, "default");
+        for k in ["_Z7k_chainPi", "_Z10k_leafonlyPi", "_Z9k_nostackPi"] {
+            assert_eq!(
+                record(&ours, "MIN_STACK_SIZE", k),
+                record(&theirs, "MIN_STACK_SIZE", k),
+                "{ca} {k}"
+            );
+        }
+    }
+    // sm_90: k_chain (frame 0) -> mid (0xb8) -> leaf (0x118) -> leaf2 (0x48) = 0x218.
+    let ours = link("callchain_stack/sm_90", &[]).unwrap();
+    assert!(record(&ours, "MIN_STACK_SIZE", "_Z7k_chainPi")
+        .unwrap()
+        .ends_with(" 0x218"));
+}
+
+#[test]
+fn recursion_makes_the_stack_size_unknown_and_warns() {
+    let d = dir("recursion/sm_90");
+    let mut args: Vec<String> = vec![
+        "-arch=sm_90".into(),
+        "-o".into(),
+        std::env::temp_dir()
+            .join(format!("cubin-ld-rec-{}.cubin", std::process::id()))
+            .display()
+            .to_string(),
+    ];
+    for l in std::fs::read_to_string(d.join("inputs")).unwrap().lines() {
+        args.push(d.join(l).display().to_string());
+    }
+    let outcome = cubin_ld::link(&cubin_ld::cli::parse(&args).unwrap()).unwrap();
+    assert_eq!(
+        outcome.warnings,
+        vec![
+            "Stack size for entry function '_Z5k_recPi' cannot be statically determined"
+                .to_string(),
+            "Stack size for entry function '_Z7k_rec_bPi' cannot be statically determined"
+                .to_string(),
+        ]
+    );
+    let ours = link("recursion/sm_90", &["-suppress-stack-size-warning"]).unwrap();
+    assert!(record(&ours, "MIN_STACK_SIZE", "_Z5k_recPi")
+        .unwrap()
+        .ends_with(" 0xffffffff"));
+    assert!(record(&ours, "MIN_STACK_SIZE", "_Z7k_norecPi")
+        .unwrap()
+        .ends_with(" 0x0"));
+}
+
+#[test]
+fn warnings_become_errors_under_werror() {
+    let f = link("recursion/sm_90", &["-Werror"]).unwrap_err();
+    assert_eq!(f.code, 255);
+    assert_eq!(f.errors.len(), 2);
+}
+
+#[test]
+fn device_functions_no_kernel_reaches_are_removed_but_variables_stay() {
+    let ours = link("dead_code/sm_90", &[]).unwrap();
+    for gone in ["_Z6dead_bi", "_Z13unreachable_bi"] {
+        assert!(
+            item(&ours, &format!("symbol .symtab {gone}")).is_empty(),
+            "{gone} survived"
+        );
+    }
+    for kept in [
+        "_Z6dead_ai",
+        "_Z10k_unused_aPi",
+        "dead_var_a",
+        "dead_var_b",
+        "dead_const_a",
+    ] {
+        assert!(
+            !item(&ours, &format!("symbol .symtab {kept}")).is_empty(),
+            "{kept} was removed"
+        );
+    }
+}
+
+#[test]
+fn kernels_used_keeps_only_matching_kernels_and_what_they_reach() {
+    let ours = link("dead_code/sm_90", &["-kernels-used=k_live"]).unwrap();
+    assert!(!item(&ours, "symbol .symtab _Z6used_bi").is_empty());
+    assert!(item(&ours, "symbol .symtab _Z10k_unused_aPi").is_empty());
+    assert!(
+        !item(&ours, "symbol .symtab dead_var_b").is_empty(),
+        "variables are never removed"
+    );
+}
+
+#[test]
+fn a_callee_above_the_launch_bounds_register_limit_is_an_error_naming_both() {
+    let f = link("launch_bounds_error/sm_90", &[]).unwrap_err();
+    assert_eq!(f.code, 255);
+    let expected =
+        std::fs::read_to_string(dir("launch_bounds_error/sm_90").join("default.log")).unwrap();
+    assert_eq!(format!("nvlink error   : {}\n", f.errors[0]), expected);
+}
+
+#[test]
+fn static_shared_objects_get_disjoint_offsets_and_kernels_their_reach() {
+    let ours = link("static_shared/sm_90", &[]).unwrap();
+    let theirs = nvlink("static_shared/sm_90", "default");
+    for k in ["_Z5k_sh1PKfPf", "_Z5k_sh2PKfPf", "_Z5k_sh3PKfPf"] {
+        let key = format!("section .nv.shared.{k}");
+        assert_eq!(item(&ours, &key), item(&theirs, &key), "{k}");
+    }
+    // sm_90 reserves 0x400 bytes per kernel on top of its objects.
+    assert!(item(&ours, "section .nv.shared._Z5k_sh3PKfPf")[0].contains("size 0xc00"));
+}
+
+#[test]
+fn extern_shared_arrays_start_after_the_kernels_static_objects() {
+    for arch in ["sm_75", "sm_90"] {
+        let ca = format!("extern_shared/{arch}");
+        let ours = link(&ca, &[]).unwrap();
+        let theirs = nvlink(&ca, "default");
+        for k in ["_Z14k_dyn_static_aPf", "_Z7k_dyn_aPfi", "_Z7k_dyn_bPfi"] {
+            let key = format!("section .text.{k}");
+            assert_eq!(item(&ours, &key), item(&theirs, &key), "{ca} {k}");
+        }
+    }
+}
