@@ -28,6 +28,8 @@ use rayon::prelude::*;
 #[derive(Debug, Default)]
 pub struct LinkOutcome {
     pub warnings: Vec<String>,
+    /// `info` lines (`-v`).
+    pub infos: Vec<String>,
 }
 
 /// Why a link failed, in the shape nvlink reports it: error lines, then possibly one fatal
@@ -151,7 +153,7 @@ pub fn link(args: &cli::Args) -> std::result::Result<LinkOutcome, Failure> {
             ..Default::default()
         });
     }
-    let (module, warnings) = (built.module, built.warnings);
+    let (module, warnings, resource_report) = (built.module, built.warnings, built.resource_report);
     let lay = tracing::info_span!("layout").in_scope(|| layout::layout(&module));
     // Damaged inputs (absurd sizes or alignments) could ask for an enormous file.
     if lay.file_size > 1 << 32 {
@@ -167,5 +169,12 @@ pub fn link(args: &cli::Args) -> std::result::Result<LinkOutcome, Failure> {
         .clone()
         .unwrap_or_else(|| std::path::PathBuf::from("a.out"));
     write::write_file(&out, &bytes)?;
-    Ok(LinkOutcome { warnings })
+    Ok(LinkOutcome {
+        warnings,
+        infos: if args.verbose || args.verbose2 {
+            resource_report
+        } else {
+            Vec::new()
+        },
+    })
 }

@@ -31,8 +31,12 @@ fn main() -> ExitCode {
     }
     match cubin_ld::link(&args) {
         Ok(outcome) => {
-            for w in outcome.warnings {
+            // nvlink prints the warnings, then the -v report, all on stderr.
+            for w in &outcome.warnings {
                 eprintln!("cubin-ld warning : {w}");
+            }
+            for i in &outcome.infos {
+                eprintln!("cubin-ld info    : {i}");
             }
             ExitCode::SUCCESS
         }

@@ -266,3 +266,34 @@ fn extern_shared_arrays_start_after_the_kernels_static_objects() {
         }
     }
 }
+
+#[test]
+fn verbose_reports_each_kernels_resources_as_nvlink_does() {
+    for case in ["static_shared", "callchain_stack"] {
+        for arch in ["sm_75", "sm_89", "sm_90"] {
+            let ca = format!("{case}/{arch}");
+            let d = dir(&ca);
+            let out = std::env::temp_dir().join(format!(
+                "cubin-ld-verbose-{}-{case}-{arch}.cubin",
+                std::process::id()
+            ));
+            let mut args: Vec<String> = vec![
+                format!("-arch={arch}"),
+                "-v".into(),
+                "-o".into(),
+                out.display().to_string(),
+            ];
+            for l in std::fs::read_to_string(d.join("inputs")).unwrap().lines() {
+                args.push(d.join(l).display().to_string());
+            }
+            let outcome = cubin_ld::link(&cubin_ld::cli::parse(&args).unwrap()).unwrap();
+            let _ = std::fs::remove_file(&out);
+            let expected: Vec<String> = std::fs::read_to_string(d.join("verbose.log"))
+                .unwrap()
+                .lines()
+                .filter_map(|l| l.strip_prefix("nvlink info    : ").map(String::from))
+                .collect();
+            assert_eq!(outcome.infos, expected, "{ca}");
+        }
+    }
+}

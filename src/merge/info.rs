@@ -492,6 +492,16 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
             ));
         }
         min_stack.insert(k, depth);
+        let bars = below_attrs[c].0.max(own.get(&k).map(|o| o.0).unwrap_or(0)) as u32;
+        let frame_k = frame.get(&k).copied().unwrap_or(0);
+        // An unknown stack size reports as 0.
+        b.kernel_facts.push((
+            k,
+            own_regs.max(callee_regs),
+            bars,
+            depth.unwrap_or(0),
+            frame_k,
+        ));
     }
     if let Some(e) = over_limit {
         b.errors.push(e);
