@@ -96,6 +96,7 @@ pub fn layout(m: &Module) -> Layout {
     for (i, s) in m.sections.iter().enumerate() {
         size[i] = match &s.content {
             Content::Symtab => (m.symbols.len() as u64 + 1) * 24,
+            Content::SymtabShndx => (m.symbols.len() as u64 + 1) * 4,
             Content::Strtab => strtab.len() as u64,
             Content::Shstrtab => shstrtab.len() as u64,
             c => c.size(),

@@ -153,7 +153,9 @@ pub fn link(args: &cli::Args) -> std::result::Result<LinkOutcome, Failure> {
             ..Default::default()
         });
     }
-    let (module, warnings, resource_report) = (built.module, built.warnings, built.resource_report);
+    let (mut module, warnings, resource_report) =
+        (built.module, built.warnings, built.resource_report);
+    module.add_symtab_shndx_if_needed();
     let lay = tracing::info_span!("layout").in_scope(|| layout::layout(&module));
     // Damaged inputs (absurd sizes or alignments) could ask for an enormous file.
     if lay.file_size > 1 << 32 {

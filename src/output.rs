@@ -49,6 +49,8 @@ pub enum Content {
         entries: Vec<OutReloc>,
     },
     Symtab,
+    /// Extended section indices of the symbols (only when sections exceed SHN_LORESERVE).
+    SymtabShndx,
     Strtab,
     Shstrtab,
 }
@@ -59,7 +61,7 @@ impl Content {
             Content::Bytes(b) | Content::WithSymbols { bytes: b, .. } => b.len() as u64,
             Content::NoBits(n) => *n,
             Content::Relocs { rela, entries } => entries.len() as u64 * if *rela { 24 } else { 16 },
-            Content::Symtab | Content::Strtab | Content::Shstrtab => 0,
+            Content::Symtab | Content::SymtabShndx | Content::Strtab | Content::Shstrtab => 0,
         }
     }
 }
@@ -142,6 +144,25 @@ impl Module {
         }
         self.strtab_prefix.push(s.to_vec());
         off
+    }
+
+    /// Past 0xff00 sections, symbols name theirs through `.symtab_shndx` (SHN_XINDEX).
+    pub fn add_symtab_shndx_if_needed(&mut self) {
+        if self.sections.len() + 2 < 0xff00 {
+            return;
+        }
+        self.add_section(OutSection {
+            name: b".symtab_shndx".to_vec(),
+            sh_type: crate::elf::SHT_SYMTAB_SHNDX,
+            flags: 0,
+            align: 4,
+            entsize: 4,
+            link: Link::Symtab,
+            info: Info::None,
+            content: Content::SymtabShndx,
+            group: Group::Tables,
+            section_symbol: None,
+        });
     }
 
     pub fn is_local(&self, id: SymId) -> bool {

@@ -98,6 +98,17 @@ pub fn to_bytes(m: &Module, l: &Layout) -> Vec<u8> {
             }
             Content::Strtab => l.strtab.clone(),
             Content::Shstrtab => l.shstrtab.clone(),
+            Content::SymtabShndx => {
+                let mut b = vec![0u8; 4];
+                for &sid in &l.sym_order {
+                    let shndx = m.symbols[sid as usize]
+                        .section
+                        .map(|s| l.sec_index[s as usize])
+                        .unwrap_or(0);
+                    put32(&mut b, if shndx >= 0xff00 { shndx } else { 0 });
+                }
+                b
+            }
             Content::Symtab => {
                 let mut b = vec![0u8; 24];
                 for &sid in &l.sym_order {
