@@ -343,57 +343,19 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
         })
         .collect();
 
+    // What each kept function's own `.nv.info.<fn>` says, read once.
+    let facts = function_facts(b)?;
     // A kernel's register limit from its launch bounds (EIATTR_MAXREG_COUNT).
-    let mut maxreg: HashMap<SymId, u32> = HashMap::new();
-    for (oi, o) in objects.iter().enumerate() {
-        for (si, s) in o.cubin.sections.iter().enumerate() {
-            if o.kind(s) != SectionKind::InfoFn || !b.is_live(oi, si) {
-                continue;
-            }
-            let Some(f) = o
-                .cubin
-                .sections
-                .get(s.info as usize)
-                .and_then(|t| o.text_function(t))
-            else {
-                continue;
-            };
-            let Some(fo) = b.out_sym(oi, f) else { continue };
-            for r in nvinfo::parse_records(s.bytes()).unwrap_or_default() {
-                if let (0x1b, Value::Half(h)) = (r.attr, r.value) {
-                    maxreg.insert(fo, h as u32);
-                }
-            }
-        }
-    }
+    let maxreg: HashMap<SymId, u32> = facts
+        .iter()
+        .filter_map(|(&f, x)| x.maxreg.map(|m| (f, m)))
+        .collect();
 
-    // Per function: its barrier count and whether it reads %ctaid.z; per kernel: the maximum
-    // over everything it reaches.
-    let mut own: HashMap<SymId, (u8, bool)> = HashMap::new();
-    for (oi, o) in objects.iter().enumerate() {
-        for (si, s) in o.cubin.sections.iter().enumerate() {
-            if o.kind(s) != SectionKind::InfoFn || !b.is_live(oi, si) {
-                continue;
-            }
-            let Some(f) = o
-                .cubin
-                .sections
-                .get(s.info as usize)
-                .and_then(|t| o.text_function(t))
-            else {
-                continue;
-            };
-            let Some(fo) = b.out_sym(oi, f) else { continue };
-            let e = own.entry(fo).or_insert((0, false));
-            for r in nvinfo::parse_records(s.bytes()).unwrap_or_default() {
-                match (r.attr, r.value) {
-                    (0x4c, Value::Byte(n)) => e.0 = e.0.max(n),
-                    (0x04, _) => e.1 = true,
-                    _ => {}
-                }
-            }
-        }
-    }
+    // Per function: its barrier count and whether it reads %ctaid.z.
+    let own: HashMap<SymId, (u8, bool)> = facts
+        .iter()
+        .map(|(&f, x)| (f, (x.barriers, x.ctaidz)))
+        .collect();
     let kernel_set: HashSet<SymId> = kernels.iter().copied().collect();
     // Facts over everything a function reaches, in one pass over the call graph's strongly
     // connected components (sinks first): the register maximum (and the function holding it),
@@ -608,33 +570,11 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
     }
 
     // EXTERNS of each function, as the inputs list them (callees and undefined names).
-    let mut externs: HashMap<SymId, Vec<SymId>> = HashMap::new();
-    for (oi, o) in objects.iter().enumerate() {
-        for (si, s) in o.cubin.sections.iter().enumerate() {
-            if o.kind(s) != SectionKind::InfoFn || !b.is_live(oi, si) {
-                continue;
-            }
-            let Some(f) = o
-                .cubin
-                .sections
-                .get(s.info as usize)
-                .and_then(|t| o.text_function(t))
-            else {
-                continue;
-            };
-            let Some(fo) = b.out_sym(oi, f) else { continue };
-            for r in nvinfo::parse_records(s.bytes()).unwrap_or_default() {
-                if let (nvinfo::EIATTR_EXTERNS, Value::Bytes(p)) = (r.attr, r.value) {
-                    let list = externs.entry(fo).or_default();
-                    for k in 0..p.len() / 4 {
-                        if let Some(x) = b.out_sym(oi, u32_at(p, 4 * k)) {
-                            list.push(x);
-                        }
-                    }
-                }
-            }
-        }
-    }
+    let externs: Adjacency = facts
+        .iter()
+        .filter(|(_, x)| !x.externs.is_empty())
+        .map(|(&f, x)| (f, x.externs.clone()))
+        .collect();
 
     // The still-undefined externs each function reaches, with and without the possible
     // targets of its indirect calls.
@@ -922,6 +862,57 @@ fn def_is_live(b: &Builder<'_, '_>, oi: usize, sym: u32) -> bool {
         SymSection::Index(si) => b.is_live(oi, si as usize),
         _ => true,
     }
+}
+
+/// What one function's `.nv.info.<fn>` records say, as far as the link needs it.
+#[derive(Default)]
+struct FunctionFacts {
+    /// EIATTR_MAXREG_COUNT: the launch-bounds register limit.
+    maxreg: Option<u32>,
+    /// EIATTR_EXTERNS, as output symbols.
+    externs: Vec<SymId>,
+    /// EIATTR_NUM_BARRIERS.
+    barriers: u8,
+    /// EIATTR_CTAIDZ_USED.
+    ctaidz: bool,
+}
+
+/// Reads the `.nv.info.<fn>` records of every kept function once.
+fn function_facts(b: &Builder<'_, '_>) -> Result<HashMap<SymId, FunctionFacts>> {
+    let mut out: HashMap<SymId, FunctionFacts> = HashMap::new();
+    for (oi, o) in b.objects().iter().enumerate() {
+        for (si, s) in o.cubin.sections.iter().enumerate() {
+            if o.kind(s) != SectionKind::InfoFn || !b.is_live(oi, si) {
+                continue;
+            }
+            let Some(f) = o
+                .cubin
+                .sections
+                .get(s.info as usize)
+                .and_then(|t| o.text_function(t))
+            else {
+                continue;
+            };
+            let Some(fo) = b.out_sym(oi, f) else { continue };
+            let recs = nvinfo::parse_records(s.bytes())
+                .map_err(|e| e.context(format!("'{}': section '{}'", o.name, s.name_str())))?;
+            let x = out.entry(fo).or_default();
+            for r in recs {
+                match (r.attr, r.value) {
+                    (0x1b, Value::Half(h)) => x.maxreg = Some(h as u32),
+                    (0x4c, Value::Byte(n)) => x.barriers = x.barriers.max(n),
+                    (0x04, _) => x.ctaidz = true,
+                    (nvinfo::EIATTR_EXTERNS, Value::Bytes(p)) => {
+                        x.externs.extend(
+                            (0..p.len() / 4).filter_map(|k| b.out_sym(oi, u32_at(p, 4 * k))),
+                        );
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+    Ok(out)
 }
 
 /// Function → functions (callees, targets, externs), in a meaningful order.
