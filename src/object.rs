@@ -114,6 +114,15 @@ impl<'data> InputObject<'data> {
         (sym.st_type == STT_FUNC && sym.section == SymSection::Index(s.index)).then_some(i)
     }
 
+    /// The function whose code a per-function section (`.nv.info.<fn>`, `.rela.text.<fn>`,
+    /// `.nv.constant0.<fn>`) belongs to, through its sh_info.
+    pub fn info_function(&self, s: &Section<'_>) -> Option<u32> {
+        self.cubin
+            .sections
+            .get(s.info as usize)
+            .and_then(|t| self.text_function(t))
+    }
+
     pub fn is_entry(sym: &Symbol<'_>) -> bool {
         sym.st_type == STT_FUNC && sym.other & STO_CUDA_ENTRY != 0
     }

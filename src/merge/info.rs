@@ -598,10 +598,7 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
                 continue;
             }
             let entry = o
-                .cubin
-                .sections
-                .get(s.info as usize)
-                .and_then(|t| o.text_function(t))
+                .info_function(s)
                 .map(|f| InputObject::is_entry(&o.symbols()[f as usize]))
                 .unwrap_or(false);
             order.push((!entry, si));
@@ -629,12 +626,7 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
             let Some(text) = b.placed_text(oi, s.info) else {
                 continue;
             };
-            let func = o
-                .cubin
-                .sections
-                .get(s.info as usize)
-                .and_then(|t| o.text_function(t))
-                .and_then(|f| b.out_sym(oi, f));
+            let func = o.info_function(s).and_then(|f| b.out_sym(oi, f));
             // Records come out in the reverse of the input order; EXTERNS keeps only what is
             // still undefined, gathered over the callees.
             // Externs that only the possible targets of indirect calls need make nvlink
@@ -885,12 +877,7 @@ fn function_facts(b: &Builder<'_, '_>) -> Result<HashMap<SymId, FunctionFacts>> 
             if o.kind(s) != SectionKind::InfoFn || !b.is_live(oi, si) {
                 continue;
             }
-            let Some(f) = o
-                .cubin
-                .sections
-                .get(s.info as usize)
-                .and_then(|t| o.text_function(t))
-            else {
+            let Some(f) = o.info_function(s) else {
                 continue;
             };
             let Some(fo) = b.out_sym(oi, f) else { continue };
