@@ -140,11 +140,17 @@ pub fn resolve<'data>(
     if !relocatable {
         for g in &globals {
             if g.def.is_none() && !g.is_resource && !provided_by_driver(g.name) {
-                errors.undefined.push(Error::new(format!(
+                let o = &objects[g.first_ref as usize];
+                let mut msg = format!(
                     "Undefined reference to '{}' in '{}'",
                     String::from_utf8_lossy(g.name),
-                    objects[g.first_ref as usize].name
-                )));
+                    o.name
+                );
+                // Better than nvlink: say which function refers to it.
+                if let Some(f) = referencing_function(o, g.name) {
+                    msg.push_str(&format!(" (from '{}')", String::from_utf8_lossy(f)));
+                }
+                errors.undefined.push(Error::new(msg));
             }
         }
     }
@@ -156,4 +162,27 @@ pub fn resolve<'data>(
         },
         errors,
     )
+}
+
+/// The first function of `o` whose code refers to the global `name` (error reports only).
+fn referencing_function<'data>(o: &InputObject<'data>, name: &[u8]) -> Option<&'data [u8]> {
+    for s in &o.cubin.sections {
+        if o.kind(s) != crate::object::SectionKind::Reloc {
+            continue;
+        }
+        let Some(f) = o.info_function(s) else {
+            continue;
+        };
+        let Ok(relocs) = o.cubin.relocations(s) else {
+            continue;
+        };
+        if relocs.iter().any(|r| {
+            o.symbols()
+                .get(r.sym as usize)
+                .is_some_and(|x| x.name == name)
+        }) {
+            return Some(o.symbols()[f as usize].name);
+        }
+    }
+    None
 }

@@ -297,3 +297,18 @@ fn verbose_reports_each_kernels_resources_as_nvlink_does() {
         }
     }
 }
+
+#[test]
+fn an_undefined_reference_names_the_file_and_the_function_that_makes_it() {
+    let f = link("undefined/sm_90", &[]).unwrap_err();
+    assert_eq!(f.code, 255);
+    assert_eq!(
+        f.errors,
+        vec![
+            "Undefined reference to '_Z10missing_fni' in '{d}/a.o' (from '_Z7k_undefPi')"
+                .replace("{d}", &dir("undefined/sm_90").display().to_string()),
+            "Undefined reference to 'missing_var' in '{d}/b.o' (from '_Z10present_fni')"
+                .replace("{d}", &dir("undefined/sm_90").display().to_string()),
+        ]
+    );
+}
