@@ -140,6 +140,68 @@ mod tests {
         assert_eq!(u128::from_le_bytes(d.try_into().unwrap()), after);
     }
 
+    /// One vector per field layout cubin-ld writes, from nvlink 13.5's outputs (testdata):
+    /// (r_type, input slot, field value written, nvlink's slot).
+    const VECTORS: &[(u32, &str, u64, &str)] = &[
+        // extern_shared/sm_75: dyn_int at shared offset 0x100.
+        (
+            74,
+            "88730008080000000048000000e80f00",
+            0x100,
+            "88730008080001000048000000e80f00",
+        ),
+        // static_shared/sm_90: buf_a at shared offset 0x800.
+        (
+            55,
+            "82780400000000000000000000e20f00",
+            0x800,
+            "82780400000800000000000000e20f00",
+        ),
+        // constant/sm_75: c_scalar_a, bank 3 offset 0 encoded as 3 << 14 | 0 / 4.
+        (
+            64,
+            "067b0500000000000014200000e20f00",
+            0xc000,
+            "067b05000000c0000014200000e20f00",
+        ),
+        // texref_ptx/sm_75: sref_a's slot 0x170 in 4-byte words.
+        (
+            65,
+            "9d7b0000000000100009110000e20f00",
+            0x5c,
+            "9d7b0000005c00100009110000e20f00",
+        ),
+        // constant/sm_100: c_double_b (0x88) added to the field that holds bank 3 << 17.
+        (
+            115,
+            "ac7704ff0000c000000a0008002e0e00",
+            0x6_0088,
+            "ac7704ff0011c000000a0008002e0e00",
+        ),
+    ];
+
+    fn unhex(s: &str) -> Vec<u8> {
+        (0..s.len())
+            .step_by(2)
+            .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn every_field_layout_writes_the_bits_nvlink_writes() {
+        for &(t, input, value, expected) in VECTORS {
+            let mut d = unhex(input);
+            write(&mut d, 0, fields(t).unwrap(), value).unwrap();
+            assert_eq!(
+                d,
+                unhex(expected),
+                "{}",
+                crate::reloc::table::name(t).unwrap()
+            );
+            assert_eq!(read(&d, 0, fields(t).unwrap()).unwrap(), value);
+        }
+    }
+
     #[test]
     fn a_value_too_wide_for_its_field_is_an_error() {
         let mut d = vec![0u8; 16];
