@@ -89,14 +89,6 @@ const UNSUPPORTED: &[(&str, &str)] = &[
         "time",
         "use RUST_LOG=cubin_ld=info for per-pass timing instead",
     ),
-    (
-        "dump-callgraph",
-        "nvlink prints it with its own demangler's names, which cubin-ld cannot reproduce yet",
-    ),
-    (
-        "dump-callgraph-no-demangle",
-        "nvlink prints it with its own demangler's names, which cubin-ld cannot reproduce yet",
-    ),
 ];
 
 #[derive(Debug, Clone, Default, Parser)]
@@ -400,8 +392,6 @@ pub fn parse(raw: &[String]) -> Result<Args> {
             "gen-host-linker-script" => args.ghls.is_some(),
             "uidx-file" => args.uidx_file.is_some(),
             "time" => args.time.is_some(),
-            "dump-callgraph" => args.dump_callgraph,
-            "dump-callgraph-no-demangle" => args.dump_callgraph_no_demangle,
             _ => false,
         }
     };

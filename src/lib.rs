@@ -8,6 +8,7 @@
 pub mod arch;
 pub mod cli;
 pub mod compare;
+pub mod demangle;
 pub mod diag;
 pub mod dump;
 pub mod elf;
@@ -30,6 +31,8 @@ pub struct LinkOutcome {
     pub warnings: Vec<String>,
     /// `info` lines (`-v`).
     pub infos: Vec<String>,
+    /// `--dump-callgraph` lines.
+    pub callgraph: Vec<String>,
 }
 
 /// Why a link failed, in the shape nvlink reports it: error lines, then possibly one fatal
@@ -135,6 +138,8 @@ pub fn link(args: &cli::Args) -> std::result::Result<LinkOutcome, Failure> {
         tool_args: format!("-arch {arch} "),
         kernels_used: args.kernels_used.clone(),
         suppress_stack_size_warning: args.suppress_stack_size_warning,
+        dump_callgraph: args.dump_callgraph || args.dump_callgraph_no_demangle,
+        arch_name: arch.to_string(),
     };
     let built = tracing::info_span!("merge").in_scope(|| merge::build(&objects, &res, &opts))?;
     if !built.errors.is_empty() {
@@ -153,8 +158,12 @@ pub fn link(args: &cli::Args) -> std::result::Result<LinkOutcome, Failure> {
             ..Default::default()
         });
     }
-    let (mut module, warnings, resource_report) =
-        (built.module, built.warnings, built.resource_report);
+    let (mut module, warnings, resource_report, callgraph) = (
+        built.module,
+        built.warnings,
+        built.resource_report,
+        built.callgraph_report,
+    );
     module.add_symtab_shndx_if_needed();
     let lay = tracing::info_span!("layout").in_scope(|| layout::layout(&module));
     // Damaged inputs (absurd sizes or alignments) could ask for an enormous file.
@@ -178,5 +187,6 @@ pub fn link(args: &cli::Args) -> std::result::Result<LinkOutcome, Failure> {
         } else {
             Vec::new()
         },
+        callgraph,
     })
 }

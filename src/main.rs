@@ -35,6 +35,9 @@ fn main() -> ExitCode {
             for w in &outcome.warnings {
                 eprintln!("cubin-ld warning : {w}");
             }
+            for l in &outcome.callgraph {
+                eprintln!("{l}");
+            }
             for i in &outcome.infos {
                 eprintln!("cubin-ld info    : {i}");
             }

@@ -312,3 +312,46 @@ fn an_undefined_reference_names_the_file_and_the_function_that_makes_it() {
         ]
     );
 }
+
+#[test]
+fn dump_callgraph_prints_what_nvlink_prints() {
+    let mut checked = 0;
+    for case in [
+        "virtual",
+        "weak_inline",
+        "printf_malloc",
+        "funcptr",
+        "callchain_stack",
+        "extern_shared",
+        "regpressure",
+    ] {
+        for arch in ["sm_75", "sm_80", "sm_86", "sm_89", "sm_90"] {
+            let ca = format!("{case}/{arch}");
+            let d = dir(&ca);
+            let out = std::env::temp_dir().join(format!(
+                "cubin-ld-cg-{}-{case}-{arch}.cubin",
+                std::process::id()
+            ));
+            let mut args: Vec<String> = vec![
+                format!("-arch={arch}"),
+                "--dump-callgraph".into(),
+                "-o".into(),
+                out.display().to_string(),
+            ];
+            for l in std::fs::read_to_string(d.join("inputs")).unwrap().lines() {
+                args.push(d.join(l).display().to_string());
+            }
+            let outcome = cubin_ld::link(&cubin_ld::cli::parse(&args).unwrap()).unwrap();
+            let _ = std::fs::remove_file(&out);
+            let expected: Vec<String> = std::fs::read_to_string(d.join("callgraph.log"))
+                .unwrap()
+                .lines()
+                .filter(|l| !l.starts_with("nvlink "))
+                .map(String::from)
+                .collect();
+            assert_eq!(outcome.callgraph, expected, "{ca}");
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 35);
+}

@@ -40,6 +40,17 @@ pub struct Options {
     pub kernels_used: Vec<String>,
     /// `-suppress-stack-size-warning`.
     pub suppress_stack_size_warning: bool,
+    /// `--dump-callgraph`.
+    pub dump_callgraph: bool,
+    /// The target as `-arch` named it (`sm_90a`).
+    pub arch_name: String,
+}
+
+/// A function as `--dump-callgraph` numbers it: a global name, or one object's local.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum FuncNode {
+    Global(u32),
+    Local(usize, u32),
 }
 
 /// The merge result: the module, and the diagnostics nvlink would print for it.
@@ -51,6 +62,8 @@ pub struct Built {
     /// What `-v` prints: the module's global and constant memory, then each kernel's
     /// resources (nvlink's `info` lines, in its order).
     pub resource_report: Vec<String>,
+    /// What `--dump-callgraph` prints.
+    pub callgraph_report: Vec<String>,
 }
 
 /// Where an input section went.
@@ -76,8 +89,14 @@ pub(crate) struct Builder<'a, 'data> {
     pub(crate) warnings: Vec<String>,
     /// Link errors (nvlink's `error` lines; the link fails with status 255).
     pub(crate) errors: Vec<String>,
+    /// `--dump-callgraph` lines.
+    pub(crate) callgraph_report: Vec<String>,
     /// Per kernel: (registers, barriers, stack, frame), for `-v`.
     pub(crate) kernel_facts: Vec<(SymId, u32, u32, u64, u32)>,
+    /// Every function in the order the link met it (removed ones included): the nodes of
+    /// `--dump-callgraph`, numbered from 1.
+    pub(crate) func_nodes: Vec<FuncNode>,
+    func_node_seen: hashbrown::HashSet<u32>,
     /// Shared memory offsets and per-kernel sizes.
     shared: shared::SharedLayout,
     /// The module has texture/surface references.
@@ -334,6 +353,9 @@ pub fn build<'data>(
         warnings: Vec::new(),
         errors: Vec::new(),
         kernel_facts: Vec::new(),
+        callgraph_report: Vec::new(),
+        func_nodes: Vec::new(),
+        func_node_seen: hashbrown::HashSet::new(),
         shared: shared::SharedLayout::default(),
         has_resources: res
             .globals
@@ -414,11 +436,13 @@ pub fn build<'data>(
     tracing::info_span!("info").in_scope(|| info::build_info(&mut b, opts))?;
     tracing::info_span!("relocate").in_scope(|| b.relocate(opts))?;
     let resource_report = b.resource_report();
+    let callgraph_report = std::mem::take(&mut b.callgraph_report);
     Ok(Built {
         module: b.m,
         warnings: b.warnings,
         errors: b.errors,
         resource_report,
+        callgraph_report,
     })
 }
 
@@ -514,6 +538,7 @@ impl<'a, 'data> Builder<'a, 'data> {
                 continue;
             }
             if s.st_type == STT_FUNC {
+                self.note_function_node(oi, i);
                 // Functions create their code sections, in symbol-table order. A text
                 // section whose function lost to a later strong definition still fixes where
                 // the winner's code goes.
@@ -865,6 +890,25 @@ impl<'a, 'data> Builder<'a, 'data> {
                 rela: false,
                 entries,
             };
+        }
+    }
+
+    fn note_function_node(&mut self, oi: usize, i: usize) {
+        match self.res.sym_global[oi][i] {
+            Some(g) => {
+                if self.func_node_seen.insert(g) {
+                    self.func_nodes.push(FuncNode::Global(g));
+                }
+            }
+            None => self.func_nodes.push(FuncNode::Local(oi, i as u32)),
+        }
+    }
+
+    /// The output symbol of a call-graph node, if the function is kept.
+    pub(crate) fn node_symbol(&self, n: FuncNode) -> Option<SymId> {
+        match n {
+            FuncNode::Global(g) => self.global_sym[g as usize],
+            FuncNode::Local(oi, i) => self.out_sym(oi, i),
         }
     }
 

@@ -1,0 +1,291 @@
+//! Names as nvlink prints them in `--dump-callgraph`: Itanium-mangled C++ names demangled in
+//! the style of NVIDIA's tools (`k_rec(int *)`, `Square::area() const`,
+//! `Circle::~Circle() [deleting]`, `T1 tsum<int>(T1, T1)`). Covers the constructs CUDA device
+//! code commonly uses; anything else is returned mangled, never guessed.
+
+/// Demangles `name` (a `$N` suffix, which ptxas gives local clones, is dropped first).
+pub fn demangle(name: &str) -> String {
+    let base = match name.find('$') {
+        Some(p) if p > 0 => &name[..p],
+        _ => name,
+    };
+    if !base.starts_with("_Z") {
+        return base.to_string();
+    }
+    let mut p = Parser {
+        s: base.as_bytes(),
+        i: 2,
+        subs: Vec::new(),
+        tmpl: Vec::new(),
+    };
+    match p.encoding() {
+        Some(out) if p.i == p.s.len() => out,
+        _ => name.to_string(),
+    }
+}
+
+struct Parser<'a> {
+    s: &'a [u8],
+    i: usize,
+    /// Substitution candidates (S_, S0_, …), as printed.
+    subs: Vec<String>,
+    /// Template arguments of the function being demangled.
+    tmpl: Vec<String>,
+}
+
+/// A parsed function name: the qualified name, the printed template arguments (if any), and
+/// what the name says about the function.
+struct Name {
+    text: String,
+    has_template_args: bool,
+    const_method: bool,
+    dtor_kind: Option<u8>,
+}
+
+impl<'a> Parser<'a> {
+    fn peek(&self) -> Option<u8> {
+        self.s.get(self.i).copied()
+    }
+
+    fn eat(&mut self, c: u8) -> bool {
+        if self.peek() == Some(c) {
+            self.i += 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    fn number(&mut self) -> Option<usize> {
+        let start = self.i;
+        while self.peek().is_some_and(|c| c.is_ascii_digit()) {
+            self.i += 1;
+        }
+        std::str::from_utf8(&self.s[start..self.i])
+            .ok()?
+            .parse()
+            .ok()
+    }
+
+    fn source_name(&mut self) -> Option<String> {
+        let n = self.number()?;
+        let end = self.i.checked_add(n)?;
+        let id = std::str::from_utf8(self.s.get(self.i..end)?)
+            .ok()?
+            .to_string();
+        self.i = end;
+        Some(id)
+    }
+
+    fn encoding(&mut self) -> Option<String> {
+        let name = self.name()?;
+        if self.i == self.s.len() {
+            return Some(name.text); // a variable
+        }
+        // Function templates mangle their return type first; NVIDIA's demangler prints
+        // template parameters in it (and in the parameters) as T1, T2, …
+        let mut ret = String::new();
+        if name.has_template_args {
+            ret = self.ty()?;
+            ret.push(' ');
+        }
+        let mut params = Vec::new();
+        while self.i < self.s.len() {
+            params.push(self.ty()?);
+        }
+        let params = if params.len() == 1 && params[0] == "void" {
+            String::new()
+        } else {
+            params.join(", ")
+        };
+        let mut out = format!("{ret}{}({params})", name.text);
+        if name.const_method {
+            out.push_str(" const");
+        }
+        match name.dtor_kind {
+            Some(b'0') => out.push_str(" [deleting]"),
+            Some(b'2') => out.push_str(" [base]"),
+            _ => {}
+        }
+        Some(out)
+    }
+
+    fn name(&mut self) -> Option<Name> {
+        if self.eat(b'N') {
+            let const_method = self.eat(b'K');
+            let mut parts: Vec<String> = Vec::new();
+            let mut dtor_kind = None;
+            let mut has_template_args = false;
+            while !self.eat(b'E') {
+                let c = self.peek()?;
+                if c.is_ascii_digit() {
+                    let id = self.source_name()?;
+                    parts.push(id);
+                    has_template_args = false;
+                    self.subs.push(parts.join("::"));
+                } else if c == b'C' || c == b'D' {
+                    self.i += 1;
+                    let kind = self.peek()?;
+                    self.i += 1;
+                    let class = parts.last()?.clone();
+                    let class = class.split('<').next().unwrap_or(&class).to_string();
+                    parts.push(if c == b'C' {
+                        class
+                    } else {
+                        format!("~{class}")
+                    });
+                    if c == b'D' {
+                        dtor_kind = Some(kind);
+                    }
+                } else if c == b'I' {
+                    let args = self.template_args()?;
+                    *parts.last_mut()? += &args;
+                    has_template_args = true;
+                    self.subs.push(parts.join("::"));
+                } else if c == b'S' {
+                    parts.push(self.substitution()?);
+                } else {
+                    return None;
+                }
+            }
+            return Some(Name {
+                text: parts.join("::"),
+                has_template_args,
+                const_method,
+                dtor_kind,
+            });
+        }
+        let mut text = self.source_name()?;
+        let mut has_template_args = false;
+        if self.peek() == Some(b'I') {
+            self.subs.push(text.clone());
+            text += &self.template_args()?;
+            has_template_args = true;
+        }
+        Some(Name {
+            text,
+            has_template_args,
+            const_method: false,
+            dtor_kind: None,
+        })
+    }
+
+    fn template_args(&mut self) -> Option<String> {
+        self.eat(b'I');
+        let mut args = Vec::new();
+        while !self.eat(b'E') {
+            let t = self.ty()?;
+            self.tmpl.push(t.clone());
+            args.push(t);
+        }
+        Some(format!("<{}>", args.join(", ")))
+    }
+
+    fn substitution(&mut self) -> Option<String> {
+        self.eat(b'S');
+        if self.eat(b'_') {
+            return self.subs.first().cloned();
+        }
+        let start = self.i;
+        while self.peek().is_some_and(|c| c.is_ascii_alphanumeric()) {
+            self.i += 1;
+        }
+        let digits = std::str::from_utf8(&self.s[start..self.i]).ok()?;
+        if !self.eat(b'_') {
+            return None;
+        }
+        let n = usize::from_str_radix(digits, 36).ok()? + 1;
+        self.subs.get(n).cloned()
+    }
+
+    fn ty(&mut self) -> Option<String> {
+        let c = self.peek()?;
+        let builtin = match c {
+            b'v' => Some("void"),
+            b'b' => Some("bool"),
+            b'c' => Some("char"),
+            b'a' => Some("signed char"),
+            b'h' => Some("unsigned char"),
+            b's' => Some("short"),
+            b't' => Some("unsigned short"),
+            b'i' => Some("int"),
+            b'j' => Some("unsigned int"),
+            b'l' => Some("long"),
+            b'm' => Some("unsigned long"),
+            b'x' => Some("long long"),
+            b'y' => Some("unsigned long long"),
+            b'f' => Some("float"),
+            b'd' => Some("double"),
+            b'e' => Some("long double"),
+            _ => None,
+        };
+        if let Some(b) = builtin {
+            self.i += 1;
+            return Some(b.to_string());
+        }
+        let t = match c {
+            b'P' | b'R' | b'O' => {
+                self.i += 1;
+                let inner = self.ty()?;
+                let mark = match c {
+                    b'P' => "*",
+                    b'R' => "&",
+                    _ => "&&",
+                };
+                format!("{inner} {mark}")
+            }
+            b'K' => {
+                self.i += 1;
+                format!("const {}", self.ty()?)
+            }
+            b'T' => {
+                // Template parameter: NVIDIA's demangler prints its position, from 1.
+                self.i += 1;
+                let n = if self.eat(b'_') {
+                    0
+                } else {
+                    let k = self.number()?;
+                    if !self.eat(b'_') {
+                        return None;
+                    }
+                    k + 1
+                };
+                format!("T{}", n + 1)
+            }
+            b'S' => return self.substitution(),
+            b'N' => self.name()?.text,
+            d if d.is_ascii_digit() => self.source_name()?,
+            _ => return None,
+        };
+        self.subs.push(t.clone());
+        Some(t)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::demangle;
+
+    #[test]
+    fn names_come_out_as_nvlink_prints_them() {
+        for (m, d) in [
+            ("_Z5k_recPi", "k_rec(int *)"),
+            ("_Z5b_addii", "b_add(int, int)"),
+            ("_Z5k_xtuPiPfi", "k_xtu(int *, float *, int)"),
+            ("_Z7a_stagePKf$3", "a_stage(const float *)"),
+            ("_ZNK6Square4areaEv", "Square::area() const"),
+            ("_ZN6CircleD0Ev", "Circle::~Circle() [deleting]"),
+            ("_ZN6CircleD1Ev", "Circle::~Circle()"),
+            ("_Z4tsumIiET_S0_S0_", "T1 tsum<int>(T1, T1)"),
+            ("_Z11k_managed_av", "k_managed_a()"),
+            (
+                "_Z5k_texyyPf",
+                "k_tex(unsigned long long, unsigned long long, float *)",
+            ),
+            ("vprintf", "vprintf"),
+            ("_Zbogus", "_Zbogus"),
+        ] {
+            assert_eq!(demangle(m), d, "{m}");
+        }
+    }
+}
