@@ -34,6 +34,36 @@ fn link(case_arch: &str, flags: &[&str]) -> Result<String, cubin_ld::Failure> {
     Ok(text)
 }
 
+/// Links a corpus case with cubin-ld (extra flags allowed) and returns what it reported.
+fn run(case_arch: &str, flags: &[&str]) -> Result<cubin_ld::LinkOutcome, cubin_ld::Failure> {
+    let d = dir(case_arch);
+    let arch = case_arch.rsplit('/').next().unwrap();
+    static N: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+    let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let out = std::env::temp_dir().join(format!("cubin-ld-run-{}-{n}.cubin", std::process::id()));
+    let mut args: Vec<String> = vec![
+        format!("-arch={arch}"),
+        "-o".into(),
+        out.display().to_string(),
+    ];
+    args.extend(flags.iter().map(|s| s.to_string()));
+    for l in std::fs::read_to_string(d.join("inputs")).unwrap().lines() {
+        args.push(d.join(l).display().to_string());
+    }
+    let r = cubin_ld::link(&cubin_ld::cli::parse(&args).unwrap());
+    let _ = std::fs::remove_file(&out);
+    r
+}
+
+/// nvlink's recorded messages for one link, without the `nvlink <kind> : ` lines' prefix.
+fn nvlink_lines(case_arch: &str, mode: &str) -> Vec<String> {
+    std::fs::read_to_string(dir(case_arch).join(format!("{mode}.log")))
+        .unwrap()
+        .lines()
+        .map(String::from)
+        .collect()
+}
+
 fn nvlink(case_arch: &str, mode: &str) -> String {
     cubin_ld::dump::dump_bytes(
         &std::fs::read(dir(case_arch).join(format!("{mode}.cubin"))).unwrap(),
@@ -161,28 +191,12 @@ fn a_kernels_minimum_stack_is_its_frame_plus_the_deepest_call_path() {
 
 #[test]
 fn recursion_makes_the_stack_size_unknown_and_warns() {
-    let d = dir("recursion/sm_90");
-    let mut args: Vec<String> = vec![
-        "-arch=sm_90".into(),
-        "-o".into(),
-        std::env::temp_dir()
-            .join(format!("cubin-ld-rec-{}.cubin", std::process::id()))
-            .display()
-            .to_string(),
-    ];
-    for l in std::fs::read_to_string(d.join("inputs")).unwrap().lines() {
-        args.push(d.join(l).display().to_string());
-    }
-    let outcome = cubin_ld::link(&cubin_ld::cli::parse(&args).unwrap()).unwrap();
-    assert_eq!(
-        outcome.warnings,
-        vec![
-            "Stack size for entry function '_Z5k_recPi' cannot be statically determined"
-                .to_string(),
-            "Stack size for entry function '_Z7k_rec_bPi' cannot be statically determined"
-                .to_string(),
-        ]
-    );
+    let outcome = run("recursion/sm_90", &[]).unwrap();
+    let expected: Vec<String> = nvlink_lines("recursion/sm_90", "default")
+        .iter()
+        .filter_map(|l| l.strip_prefix("nvlink warning : ").map(String::from))
+        .collect();
+    assert_eq!(outcome.warnings, expected);
     let ours = link("recursion/sm_90", &["-suppress-stack-size-warning"]).unwrap();
     assert!(record(&ours, "MIN_STACK_SIZE", "_Z5k_recPi")
         .unwrap()
@@ -272,25 +286,9 @@ fn verbose_reports_each_kernels_resources_as_nvlink_does() {
     for case in ["static_shared", "callchain_stack"] {
         for arch in ["sm_75", "sm_89", "sm_90"] {
             let ca = format!("{case}/{arch}");
-            let d = dir(&ca);
-            let out = std::env::temp_dir().join(format!(
-                "cubin-ld-verbose-{}-{case}-{arch}.cubin",
-                std::process::id()
-            ));
-            let mut args: Vec<String> = vec![
-                format!("-arch={arch}"),
-                "-v".into(),
-                "-o".into(),
-                out.display().to_string(),
-            ];
-            for l in std::fs::read_to_string(d.join("inputs")).unwrap().lines() {
-                args.push(d.join(l).display().to_string());
-            }
-            let outcome = cubin_ld::link(&cubin_ld::cli::parse(&args).unwrap()).unwrap();
-            let _ = std::fs::remove_file(&out);
-            let expected: Vec<String> = std::fs::read_to_string(d.join("verbose.log"))
-                .unwrap()
-                .lines()
+            let outcome = run(&ca, &["-v"]).unwrap();
+            let expected: Vec<String> = nvlink_lines(&ca, "verbose")
+                .iter()
                 .filter_map(|l| l.strip_prefix("nvlink info    : ").map(String::from))
                 .collect();
             assert_eq!(outcome.infos, expected, "{ca}");
@@ -327,27 +325,10 @@ fn dump_callgraph_prints_what_nvlink_prints() {
     ] {
         for arch in ["sm_75", "sm_80", "sm_86", "sm_89", "sm_90"] {
             let ca = format!("{case}/{arch}");
-            let d = dir(&ca);
-            let out = std::env::temp_dir().join(format!(
-                "cubin-ld-cg-{}-{case}-{arch}.cubin",
-                std::process::id()
-            ));
-            let mut args: Vec<String> = vec![
-                format!("-arch={arch}"),
-                "--dump-callgraph".into(),
-                "-o".into(),
-                out.display().to_string(),
-            ];
-            for l in std::fs::read_to_string(d.join("inputs")).unwrap().lines() {
-                args.push(d.join(l).display().to_string());
-            }
-            let outcome = cubin_ld::link(&cubin_ld::cli::parse(&args).unwrap()).unwrap();
-            let _ = std::fs::remove_file(&out);
-            let expected: Vec<String> = std::fs::read_to_string(d.join("callgraph.log"))
-                .unwrap()
-                .lines()
+            let outcome = run(&ca, &["--dump-callgraph"]).unwrap();
+            let expected: Vec<String> = nvlink_lines(&ca, "callgraph")
+                .into_iter()
                 .filter(|l| !l.starts_with("nvlink "))
-                .map(String::from)
                 .collect();
             assert_eq!(outcome.callgraph, expected, "{ca}");
             checked += 1;

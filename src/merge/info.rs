@@ -607,18 +607,11 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
         for (_, si) in order {
             let s = &o.cubin.sections[si];
             if !b.is_live(oi, si) {
-                b.add_info_section(OutSection {
-                    name: s.name.to_vec(),
-                    sh_type: SHT_CUDA_INFO,
-                    flags: SHF_INFO_LINK,
-                    align: 4,
-                    entsize: 0,
-                    link: Link::Symtab,
-                    info: Info::None,
-                    content: Content::Bytes(Vec::new()),
-                    group: Group::InfoFn,
-                    section_symbol: None,
-                });
+                b.add_info_section(function_info_section(
+                    s.name,
+                    Info::None,
+                    Content::Bytes(Vec::new()),
+                ));
                 continue;
             }
             let recs = nvinfo::parse_records(s.bytes())
@@ -699,18 +692,11 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
                 }
             }
             let recs = out;
-            b.add_info_section(OutSection {
-                name: s.name.to_vec(),
-                sh_type: SHT_CUDA_INFO,
-                flags: SHF_INFO_LINK,
-                align: 4,
-                entsize: 0,
-                link: Link::Symtab,
-                info: Info::Section(text),
-                content: concat(recs),
-                group: Group::InfoFn,
-                section_symbol: None,
-            });
+            b.add_info_section(function_info_section(
+                s.name,
+                Info::Section(text),
+                concat(recs),
+            ));
         }
     }
 
@@ -964,6 +950,22 @@ fn callgraph_report(
         }
     }
     out
+}
+
+/// An output `.nv.info.<fn>` section.
+fn function_info_section(name: &[u8], info: Info, content: Content) -> OutSection {
+    OutSection {
+        name: name.to_vec(),
+        sh_type: SHT_CUDA_INFO,
+        flags: SHF_INFO_LINK,
+        align: 4,
+        entsize: 0,
+        link: Link::Symtab,
+        info,
+        content,
+        group: Group::InfoFn,
+        section_symbol: None,
+    }
 }
 
 /// What one function's `.nv.info.<fn>` records say, as far as the link needs it.
