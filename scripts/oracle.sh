@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The live differential test: compiles every testdata case for sm_75, sm_80, sm_86, sm_89
 # and sm_90 with the pinned toolkit, links each with nvlink and with cubin-ld (every executable
-# link the case records in links.tsv: the default mode and its extra flags),
+# link the case records in links.tsv: the default mode, its extra flags, and
+# -preserve-relocs below sm_90),
 # and checks that
 #   - where nvlink succeeds, cubin-ld succeeds and `cubin-dump --compare --ignore-linker-note`
 #     finds no difference, and cuobjdump -elf and nvdisasm read cubin-ld's output;
@@ -22,6 +23,7 @@ scripts/gen-testdata.sh -o "$scratch/out" "$@" 2>/dev/null
 ARCHS="sm_75 sm_80 sm_86 sm_89 sm_90"
 pass=0
 fail=0
+skipped=0
 # check_link DIR LABEL SM MODE FLAGS: one executable link, nvlink's recorded outcome vs ours.
 check_link() {
   local d=$1 label=$2 sm=$3 mode=$4 flags=$5 nv_rc rc out="$1/cubin-ld.$4.cubin"
@@ -36,6 +38,10 @@ check_link() {
       pass=$((pass + 1)); return 0
     fi
     echo "oracle: $label: nvlink exits $nv_rc, cubin-ld exits $rc"; sed 's/^/    /' "$d/cubin-ld.log"; fail=$((fail + 1)); return 1
+  fi
+  if [ "$rc" != 0 ] && [ "$mode" = pr ] && grep -q "not implemented yet" "$d/cubin-ld.log"; then
+    echo "oracle: $label: skipped ($(sed -n 's/.*fatal *: //p' "$d/cubin-ld.log"))"
+    skipped=$((skipped + 1)); return 0
   fi
   if [ "$rc" != 0 ]; then
     echo "oracle: $label: cubin-ld failed:"; sed 's/^/    /' "$d/cubin-ld.log"; fail=$((fail + 1)); return 1
@@ -59,9 +65,10 @@ for d in "$scratch"/out/*/*/; do
   rel=${d#"$scratch/out/"}
   mapfile -t objs < <(sed "s|^|$d/|" "$d/inputs")
   while IFS=$'\t' read -r mode flags; do
-    case "$mode" in r|pr) continue ;; esac
+    # -r is not implemented; -preserve-relocs only below sm_90.
+    case "$mode/$sm" in r/*|pr/sm_90) continue ;; esac
     check_link "$d" "$rel/$mode" "$sm" "$mode" "$flags" || true
   done <"$d/links.tsv"
 done
-echo "oracle: $pass passed, $fail failed"
+echo "oracle: $pass passed, $fail failed, $skipped skipped (not implemented yet)"
 [ "$fail" = 0 ]

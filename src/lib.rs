@@ -92,7 +92,7 @@ pub fn link(args: &cli::Args) -> std::result::Result<LinkOutcome, Failure> {
             .into());
         }
     }
-    if args.relocatable || args.preserve_relocs || arch.is_mercury() {
+    if args.relocatable || (args.preserve_relocs && arch.sm >= 90) || arch.is_mercury() {
         return Err(Error::new(format!(
             "{} is not implemented yet in this version of cubin-ld (inputs are valid)",
             if args.relocatable {
@@ -133,12 +133,22 @@ pub fn link(args: &cli::Args) -> std::result::Result<LinkOutcome, Failure> {
             ..Default::default()
         });
     }
+    // What -preserve-relocs records for static __shared__ variables (their symbols, the
+    // `.nv_debug.shared` section) is not understood yet; refuse rather than differ.
+    if args.preserve_relocs && objects.iter().any(has_static_shared) {
+        return Err(Error::new(
+            "-preserve-relocs with static __shared__ variables is not implemented yet in this \
+             version of cubin-ld (inputs are valid)",
+        )
+        .into());
+    }
     let opts = merge::Options {
         arch_sm: arch.sm,
         tool_args: format!("-arch {arch} "),
         kernels_used: args.kernels_used.clone(),
         suppress_stack_size_warning: args.suppress_stack_size_warning,
         dump_callgraph: args.dump_callgraph || args.dump_callgraph_no_demangle,
+        preserve_relocs: args.preserve_relocs,
         arch_name: arch.to_string(),
     };
     let built = tracing::info_span!("merge").in_scope(|| merge::build(&objects, &res, &opts))?;
@@ -188,5 +198,15 @@ pub fn link(args: &cli::Args) -> std::result::Result<LinkOutcome, Failure> {
             Vec::new()
         },
         callgraph,
+    })
+}
+
+/// Whether the object defines a variable in static shared memory (`__shared__` that is not
+/// `extern`).
+fn has_static_shared(o: &object::InputObject<'_>) -> bool {
+    o.symbols().iter().any(|s| {
+        s.st_type != elf::STT_SECTION
+            && matches!(s.section, elf::read::SymSection::Index(si)
+                if o.cubin.sections.get(si as usize).is_some_and(|x| x.sh_type == elf::SHT_CUDA_SHARED))
     })
 }

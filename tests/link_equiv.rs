@@ -12,6 +12,18 @@ use std::process::Command;
 /// Links that are known to differ, as `case/sm_XX/mode`, each with the reason.
 const KNOWN_DIFFERENT: &[(&str, &str)] = &[];
 
+/// Links cubin-ld refuses as not implemented yet, as `case/mode` (every architecture).
+const NOT_IMPLEMENTED_YET: &[(&str, &str)] = &[
+    (
+        "extern_shared/pr",
+        "-preserve-relocs with static __shared__ variables",
+    ),
+    (
+        "static_shared/pr",
+        "-preserve-relocs with static __shared__ variables",
+    ),
+];
+
 const EXEC_ARCHS: [&str; 5] = ["sm_75", "sm_80", "sm_86", "sm_89", "sm_90"];
 
 fn out_dir() -> PathBuf {
@@ -44,7 +56,8 @@ fn exec_links() -> Vec<(String, String, Vec<String>)> {
             };
             for line in links.lines() {
                 let (mode, flags) = line.split_once('\t').unwrap_or((line, ""));
-                if mode == "r" || mode == "pr" {
+                // -r is not implemented; -preserve-relocs only below sm_90.
+                if mode == "r" || (mode == "pr" && arch == "sm_90") {
                     continue;
                 }
                 v.push((
@@ -153,6 +166,19 @@ fn every_executable_link_matches_nvlinks_outcome() {
     for (ca, mode, flags) in exec_links() {
         let key = format!("{ca}/{mode}");
         let o = link_one(&ca, &mode, &flags);
+        let case = ca.split('/').next().unwrap();
+        if NOT_IMPLEMENTED_YET
+            .iter()
+            .any(|(k, _)| *k == format!("{case}/{mode}"))
+        {
+            if !matches!(&o, Outcome::OnlyCubinLdRefused(e) if e.contains("not implemented yet")) {
+                failures.push(format!(
+                    "{key}: expected a 'not implemented yet' refusal, got {}",
+                    describe(&o)
+                ));
+            }
+            continue;
+        }
         let ok = matches!(o, Outcome::Same | Outcome::BothRefused);
         let known = KNOWN_DIFFERENT.iter().any(|(k, _)| *k == key);
         if ok == known {

@@ -58,6 +58,7 @@ pub fn liveness(
     objects: &[InputObject<'_>],
     res: &Resolution<'_>,
     kernels_used: &[String],
+    keep_all: bool,
 ) -> Liveness {
     // -kernels-used keeps the kernels whose mangled name contains one of the strings.
     let wanted = |name: &[u8]| {
@@ -76,10 +77,9 @@ pub fn liveness(
                 SectionKind::Text => {
                     if let Some(f) = o.text_function(s) {
                         let sym = &o.symbols()[f as usize];
-                        if InputObject::is_entry(sym)
-                            && res.is_winner(oi as u32, f)
-                            && wanted(sym.name)
-                        {
+                        // -preserve-relocs keeps every function (nothing is dead).
+                        let root = InputObject::is_entry(sym) && wanted(sym.name) || keep_all;
+                        if root && res.is_winner(oi as u32, f) {
                             roots.push((oi, si));
                         }
                     }
@@ -756,6 +756,7 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
     }
 
     let direct_callees: HashSet<SymId> = graph_blocks[0].iter().map(|e| e.1).collect();
+    let address_taken: HashSet<SymId> = graph_blocks[1].iter().map(|e| e.0).collect();
     // .nv.prototype: one entry per function that has one, first seen wins.
     let mut proto: Vec<(SymId, u32)> = Vec::new();
     let mut proto_seen: HashSet<SymId> = HashSet::new();
@@ -770,8 +771,11 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
                 if let Some(out) = b.out_sym(oi, sym) {
                     // Entries stay for functions the driver provides and for those called
                     // directly; functions only reached indirectly lose theirs.
+                    // Under -preserve-relocs every function that is not address-taken
+                    // keeps its entry, reachable or not.
                     let wanted = b.m.symbols[out as usize].section.is_none()
-                        || direct_callees.contains(&out);
+                        || direct_callees.contains(&out)
+                        || (opts.preserve_relocs && !address_taken.contains(&out));
                     if wanted && proto_seen.insert(out) {
                         let id = b.prototype_id(oi, id);
                         proto.push((out, id));

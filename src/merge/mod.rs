@@ -42,6 +42,8 @@ pub struct Options {
     pub suppress_stack_size_warning: bool,
     /// `--dump-callgraph`.
     pub dump_callgraph: bool,
+    /// `-preserve-relocs`.
+    pub preserve_relocs: bool,
     /// The target as `-arch` named it (`sm_90a`).
     pub arch_name: String,
 }
@@ -101,6 +103,9 @@ pub(crate) struct Builder<'a, 'data> {
     shared: shared::SharedLayout,
     /// The module has texture/surface references.
     has_resources: bool,
+    /// `-preserve-relocs`: keep a record of applied relocations, internal symbols and
+    /// unreachable functions.
+    preserve_relocs: bool,
     /// (relocation section, parameter bank) of every kernel, for texture/surface slots.
     resource_banks: Vec<(SecId, SecId)>,
     /// Per parameter bank: the slot offset of each texture/surface reference symbol.
@@ -270,6 +275,34 @@ impl<'a, 'data> Builder<'a, 'data> {
     }
 }
 
+/// An (empty) `.nv.resolvedrela<target>` section: the relocations `-preserve-relocs` records.
+fn resolved_section(name: Vec<u8>, target: SecId) -> OutSection {
+    OutSection {
+        name,
+        sh_type: SHT_CUDA_RESOLVED_RELA,
+        flags: SHF_INFO_LINK,
+        align: 8,
+        entsize: 24,
+        link: Link::Symtab,
+        info: Info::Section(target),
+        content: Content::Relocs {
+            rela: true,
+            entries: Vec::new(),
+        },
+        group: Group::Relocs,
+        section_symbol: None,
+    }
+}
+
+/// True when the symbol is an `extern __shared__` array (whose relocations are applied but
+/// never recorded).
+fn is_extern_shared(b: &Builder<'_, '_>, oi: usize, sym: u32) -> bool {
+    matches!(
+        shared::classify(b.objects, b.res, oi, sym),
+        Some(shared::SharedRef::Extern)
+    )
+}
+
 /// Whether an undefined global is a texture, surface or sampler reference.
 fn is_texture_like(objects: &[InputObject<'_>], res: &Resolution<'_>, name: &[u8]) -> bool {
     let Some(&g) = res.by_name.get(name) else {
@@ -362,6 +395,7 @@ pub fn build<'data>(
             .iter()
             .any(|g| g.is_resource && g.def.is_none() && is_texture_like(objects, res, g.name)),
         resource_banks: Vec::new(),
+        preserve_relocs: opts.preserve_relocs,
         resource_slots: HashMap::new(),
     };
     b.m.e_flags = objects.first().map(|o| o.cubin.header.e_flags).unwrap_or(0);
@@ -409,7 +443,7 @@ pub fn build<'data>(
     }
 
     let liveness = tracing::info_span!("liveness")
-        .in_scope(|| info::liveness(objects, res, &opts.kernels_used));
+        .in_scope(|| info::liveness(objects, res, &opts.kernels_used, opts.preserve_relocs));
     let reserve = if opts.arch_sm >= 90 { 0x400 } else { 0 };
     b.shared =
         tracing::info_span!("shared").in_scope(|| shared::layout(objects, res, &liveness, reserve));
@@ -680,7 +714,7 @@ impl<'a, 'data> Builder<'a, 'data> {
             if sec.sh_type == SHT_CUDA_SHARED || sec.name.starts_with(b".nv.shared.") {
                 continue; // static shared memory locals are laid out per kernel, not emitted
             }
-            if s.other & 3 == 1 {
+            if s.other & 3 == 1 && !self.preserve_relocs {
                 continue; // STV_INTERNAL locals (`_param`, `_SREG`) do not reach the output
             }
             if self.out_section_for(oi, si as usize).is_none() {
@@ -836,6 +870,7 @@ impl<'a, 'data> Builder<'a, 'data> {
             };
             let rela = s.sh_type == SHT_RELA;
             let name = s.name.to_vec();
+            let tname = t.name;
             self.named_section(&name.clone(), || OutSection {
                 name,
                 sh_type: if rela { SHT_RELA } else { SHT_REL },
@@ -851,6 +886,10 @@ impl<'a, 'data> Builder<'a, 'data> {
                 group: Group::Relocs,
                 section_symbol: None,
             });
+            if self.preserve_relocs {
+                let rname = [b".nv.resolvedrela", tname].concat();
+                self.named_section(&rname.clone(), || resolved_section(rname, target));
+            }
         }
     }
 
@@ -1009,6 +1048,9 @@ impl<'a, 'data> Builder<'a, 'data> {
     fn relocate(&mut self, _opts: &Options) -> Result<()> {
         // Output relocation sections, keyed by name, with entries in reading order.
         let mut pending: Vec<(Vec<u8>, SecId, bool, Vec<OutReloc>)> = Vec::new();
+        // -preserve-relocs: `.nv.resolvedrela<target>` entries, in reading order.
+        let mut resolved: Vec<(Vec<u8>, SecId, Vec<OutReloc>)> = Vec::new();
+        let mut resolved_index: HashMap<Vec<u8>, usize> = HashMap::new();
         let mut index: HashMap<Vec<u8>, usize> = HashMap::new();
         for (oi, o) in self.objects.iter().enumerate() {
             for (si, s) in o.cubin.sections.iter().enumerate() {
@@ -1144,6 +1186,42 @@ impl<'a, 'data> Builder<'a, 'data> {
                         let old = crate::reloc::patch::read(bytes, offset, fields)?;
                         crate::reloc::patch::write(bytes, offset, fields, old.wrapping_add(v))
                             .map_err(|e| e.context(format!("'{}'", o.name)))?;
+                        // -preserve-relocs records what was applied, against the same symbol,
+                        // with the addend made explicit (REL inputs keep it in the field).
+                        if self.preserve_relocs && !is_extern_shared(self, oi, r.sym) {
+                            if let Some(sym) = self.out_sym(oi, r.sym) {
+                                let implicit = if r.addend.is_none() {
+                                    if r.r_type == 64 {
+                                        old << 2
+                                    } else {
+                                        old
+                                    }
+                                } else {
+                                    0
+                                };
+                                let rec_addend =
+                                    if isym.st_type == STT_SECTION && tsec.flags & SHF_ALLOC == 0 {
+                                        old.wrapping_add(v) as i64
+                                    } else {
+                                        addend.wrapping_add(implicit as i64)
+                                    };
+                                let name = [b".nv.resolvedrela", tsec.name].concat();
+                                let k = match resolved_index.get(&name) {
+                                    Some(&k) => k,
+                                    None => {
+                                        resolved.push((name.clone(), tp.sec, Vec::new()));
+                                        resolved_index.insert(name, resolved.len() - 1);
+                                        resolved.len() - 1
+                                    }
+                                };
+                                resolved[k].2.push(OutReloc {
+                                    offset,
+                                    r_type: r.r_type,
+                                    sym: Some(sym),
+                                    addend: rec_addend,
+                                });
+                            }
+                        }
                         continue;
                     }
                     let sym = if r.sym == 0 {
@@ -1207,6 +1285,15 @@ impl<'a, 'data> Builder<'a, 'data> {
                 section_symbol: None,
             };
             self.named_section(&name, || sec);
+        }
+        for (name, target, mut entries) in resolved {
+            entries.reverse();
+            let sec = resolved_section(name.clone(), target);
+            let id = self.named_section(&name, || sec);
+            self.m.sections[id as usize].content = Content::Relocs {
+                rela: true,
+                entries,
+            };
         }
         Ok(())
     }
