@@ -704,15 +704,39 @@ impl<'a, 'data> Builder<'a, 'data> {
             let SymSection::Index(si) = s.section else {
                 continue;
             };
+            let sec = &o.cubin.sections[si as usize];
+            if sec.sh_type == SHT_CUDA_SHARED || sec.name.starts_with(b".nv.shared.") {
+                // Static shared memory locals are laid out per kernel and not emitted, except
+                // that -preserve-relocs keeps a kernel's own ones, at their laid-out offset,
+                // for its relocation records.
+                if self.preserve_relocs && sec.name.starts_with(b".nv.shared.") {
+                    let out = self.by_name.get(sec.name).copied();
+                    let offset = self.shared.offset.get(&(oi, i as u32)).copied();
+                    if let (Some(out), Some(value)) = (out, offset) {
+                        let id = self.m.add_symbol(OutSymbol {
+                            name: s.name.to_vec(),
+                            value,
+                            size: s.size,
+                            bind: STB_LOCAL,
+                            st_type: STT_OBJECT,
+                            other: 1, // STV_INTERNAL
+                            section: Some(out),
+                        });
+                        self.sym_map[oi][i] = Some(id);
+                    }
+                }
+                if self.live[oi][si as usize] {
+                    if let Some(out) = self.out_section_for(oi, si as usize) {
+                        self.section_symbol(out);
+                    }
+                }
+                continue;
+            }
             if !self.live[oi][si as usize] {
                 continue;
             }
             if let Some(out) = self.out_section_for(oi, si as usize) {
                 self.section_symbol(out);
-            }
-            let sec = &o.cubin.sections[si as usize];
-            if sec.sh_type == SHT_CUDA_SHARED || sec.name.starts_with(b".nv.shared.") {
-                continue; // static shared memory locals are laid out per kernel, not emitted
             }
             if s.other & 3 == 1 && !self.preserve_relocs {
                 continue; // STV_INTERNAL locals (`_param`, `_SREG`) do not reach the output
