@@ -60,10 +60,10 @@ pub fn layout(m: &Module) -> Layout {
     }
 
     let mut sym_order: Vec<SymId> = (0..m.symbols.len() as SymId)
-        .filter(|&i| m.is_local(i))
+        .filter(|&i| m.listed_as_local(i))
         .collect();
     let first_global = sym_order.len() as u32 + 1;
-    sym_order.extend((0..m.symbols.len() as SymId).filter(|&i| !m.is_local(i)));
+    sym_order.extend((0..m.symbols.len() as SymId).filter(|&i| !m.listed_as_local(i)));
     let mut sym_index = vec![0u32; m.symbols.len()];
     for (pos, &s) in sym_order.iter().enumerate() {
         sym_index[s as usize] = pos as u32 + 1;

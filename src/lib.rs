@@ -133,15 +133,6 @@ pub fn link(args: &cli::Args) -> std::result::Result<LinkOutcome, Failure> {
             ..Default::default()
         });
     }
-    // What -preserve-relocs records for static __shared__ variables outside kernels (their
-    // symbols in `.nv_debug.shared`) is not understood yet; refuse rather than differ.
-    if args.preserve_relocs && objects.iter().any(has_static_shared) {
-        return Err(Error::new(
-            "-preserve-relocs with static __shared__ variables in device functions or at file \
-             scope is not implemented yet in this version of cubin-ld (inputs are valid)",
-        )
-        .into());
-    }
     let opts = merge::Options {
         arch_sm: arch.sm,
         tool_args: format!("-arch {arch} "),
@@ -198,17 +189,5 @@ pub fn link(args: &cli::Args) -> std::result::Result<LinkOutcome, Failure> {
             Vec::new()
         },
         callgraph,
-    })
-}
-
-/// Whether the object defines a static `__shared__` variable outside a kernel (in a device
-/// function or at file scope): those live in `.nv_debug.shared` in the input.
-fn has_static_shared(o: &object::InputObject<'_>) -> bool {
-    o.symbols().iter().any(|s| {
-        s.st_type != elf::STT_SECTION
-            && matches!(s.section, elf::read::SymSection::Index(si)
-            if o.cubin.sections.get(si as usize).is_some_and(|x| {
-                x.sh_type == elf::SHT_CUDA_SHARED && !x.name.starts_with(b".nv.shared.")
-            }))
     })
 }

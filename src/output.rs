@@ -122,6 +122,9 @@ pub struct Module {
     /// Strings placed at the start of `.strtab`, before symbol names: the call prototypes
     /// (`.nv.prototype` and call-graph prototype ids are their offsets).
     pub strtab_prefix: Vec<Vec<u8>>,
+    /// Local symbols listed among the globals, where their global input symbol stood
+    /// (`-preserve-relocs` keeps file-scope `__shared__` variables this way, as nvlink does).
+    pub locals_listed_as_global: Vec<SymId>,
 }
 
 impl Module {
@@ -167,5 +170,10 @@ impl Module {
 
     pub fn is_local(&self, id: SymId) -> bool {
         self.symbols[id as usize].bind == crate::elf::STB_LOCAL
+    }
+
+    /// Whether the symbol is listed before the first global.
+    pub fn listed_as_local(&self, id: SymId) -> bool {
+        self.is_local(id) && !self.locals_listed_as_global.contains(&id)
     }
 }

@@ -13,10 +13,7 @@ use std::process::Command;
 const KNOWN_DIFFERENT: &[(&str, &str)] = &[];
 
 /// Links cubin-ld refuses as not implemented yet, as `case/mode` (every architecture).
-const NOT_IMPLEMENTED_YET: &[(&str, &str)] = &[(
-    "static_shared/pr",
-    "-preserve-relocs with static __shared__ variables in device functions",
-)];
+const NOT_IMPLEMENTED_YET: &[(&str, &str)] = &[];
 
 const EXEC_ARCHS: [&str; 5] = ["sm_75", "sm_80", "sm_86", "sm_89", "sm_90"];
 

@@ -275,6 +275,65 @@ impl<'a, 'data> Builder<'a, 'data> {
     }
 }
 
+impl Builder<'_, '_> {
+    /// -preserve-relocs: the symbol of a static shared object, an internal local at its
+    /// laid-out offset in the `.nv.shared.<kernel>` of the one kernel that uses it directly,
+    /// or else in `.nv_debug.shared` (which then spans every such object). None for objects
+    /// no kernel reaches.
+    fn preserved_shared_symbol(&mut self, k: shared::ObjKey) -> Option<SymId> {
+        let value = *self.shared.offset.get(&k)?;
+        let o = &self.objects[k.0];
+        let s = &o.symbols()[k.1 as usize];
+        let SymSection::Index(si) = s.section else {
+            return None;
+        };
+        let in_name = o.cubin.sections.get(si as usize)?.name;
+        let (name, size) = (s.name.to_vec(), s.size);
+        let align = if s.value.is_power_of_two() && s.value <= 1 << 16 {
+            s.value
+        } else {
+            1
+        };
+        let out = if in_name.starts_with(b".nv.shared.") {
+            *self.by_name.get(in_name)?
+        } else if let Some(&(koi, ksi)) = self.shared.home.get(&k) {
+            let tail = sec_name_tail(self.objects[koi].cubin.sections[ksi].name);
+            *self
+                .by_name
+                .get(&[b".nv.shared.", &tail[..]].concat()[..])?
+        } else {
+            let id = self.named_section(b".nv_debug.shared", || OutSection {
+                name: b".nv_debug.shared".to_vec(),
+                sh_type: SHT_NOBITS,
+                flags: SHF_WRITE | SHF_ALLOC,
+                align: 1,
+                entsize: 0,
+                link: Link::None,
+                info: Info::None,
+                content: Content::NoBits(0),
+                group: Group::Shared,
+                section_symbol: None,
+            });
+            let sec = &mut self.m.sections[id as usize];
+            sec.align = sec.align.max(align);
+            if let Content::NoBits(n) = &mut sec.content {
+                *n = (*n).max(value + size);
+            }
+            self.section_symbol(id);
+            id
+        };
+        Some(self.m.add_symbol(OutSymbol {
+            name,
+            value,
+            size,
+            bind: STB_LOCAL,
+            st_type: STT_OBJECT,
+            other: 1, // STV_INTERNAL
+            section: Some(out),
+        }))
+    }
+}
+
 /// An (empty) `.nv.resolvedrela<target>` section: the relocations `-preserve-relocs` records.
 fn resolved_section(name: Vec<u8>, target: SecId) -> OutSection {
     OutSection {
@@ -690,7 +749,16 @@ impl<'a, 'data> Builder<'a, 'data> {
                         }
                         continue;
                     }
-                    Some(shared::SharedRef::Object(_)) => continue,
+                    Some(shared::SharedRef::Object(k)) => {
+                        // -preserve-relocs keeps file-scope ones, local but listed in place.
+                        if self.preserve_relocs && k == (oi, i as u32) {
+                            self.sym_map[oi][i] = self.preserved_shared_symbol(k);
+                            if let Some(id) = self.sym_map[oi][i] {
+                                self.m.locals_listed_as_global.push(id);
+                            }
+                        }
+                        continue;
+                    }
                     None => {}
                 }
                 self.sym_map[oi][i] = Some(self.global_symbol(g));
@@ -709,21 +777,8 @@ impl<'a, 'data> Builder<'a, 'data> {
                 // Static shared memory locals are laid out per kernel and not emitted, except
                 // that -preserve-relocs keeps a kernel's own ones, at their laid-out offset,
                 // for its relocation records.
-                if self.preserve_relocs && sec.name.starts_with(b".nv.shared.") {
-                    let out = self.by_name.get(sec.name).copied();
-                    let offset = self.shared.offset.get(&(oi, i as u32)).copied();
-                    if let (Some(out), Some(value)) = (out, offset) {
-                        let id = self.m.add_symbol(OutSymbol {
-                            name: s.name.to_vec(),
-                            value,
-                            size: s.size,
-                            bind: STB_LOCAL,
-                            st_type: STT_OBJECT,
-                            other: 1, // STV_INTERNAL
-                            section: Some(out),
-                        });
-                        self.sym_map[oi][i] = Some(id);
-                    }
+                if self.preserve_relocs {
+                    self.sym_map[oi][i] = self.preserved_shared_symbol((oi, i as u32));
                 }
                 if self.live[oi][si as usize] {
                     if let Some(out) = self.out_section_for(oi, si as usize) {

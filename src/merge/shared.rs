@@ -7,6 +7,8 @@
 //! largest first, each above every already-placed object some kernel also reaches (so objects
 //! no kernel uses together may overlap); an object's symbol value in the input is its
 //! alignment, not an offset; sm_90 and later reserve 0x400 bytes on top of every kernel's size.
+//! Under `-preserve-relocs` the objects keep internal local symbols at their offsets: in the
+//! `.nv.shared.<kernel>` of the one kernel using them directly, else in `.nv_debug.shared`.
 
 use super::info::{Liveness, Node};
 use crate::elf::read::SymSection;
@@ -29,6 +31,8 @@ pub struct SharedLayout {
     pub extern_offset: HashMap<Node, u64>,
     /// Alignment of the extern arrays in use (0 when none is used).
     pub extern_align: u64,
+    /// The kernel that is the only function using an object directly, where there is one.
+    pub home: HashMap<ObjKey, Node>,
 }
 
 /// What a symbol reference means for shared memory.
@@ -164,6 +168,19 @@ pub fn layout(
         },
         ..Default::default()
     };
+    let mut users: HashMap<ObjKey, Vec<Node>> = HashMap::new();
+    for (n, v) in &uses {
+        for &o in v {
+            users.entry(o).or_default().push(*n);
+        }
+    }
+    for (o, ns) in users {
+        if let [n] = ns[..] {
+            if lv.kernels.contains(&n) {
+                out.home.insert(o, n);
+            }
+        }
+    }
     let mut placed: Vec<ObjKey> = Vec::new();
     for &o in &objs {
         let ks = &kernels_of[&o];
