@@ -92,13 +92,11 @@ pub fn link(args: &cli::Args) -> std::result::Result<LinkOutcome, Failure> {
             .into());
         }
     }
-    if args.relocatable || (args.preserve_relocs && arch.sm >= 90) || arch.is_mercury() {
+    if args.relocatable || arch.is_mercury() {
         return Err(Error::new(format!(
             "{} is not implemented yet in this version of cubin-ld (inputs are valid)",
             if args.relocatable {
                 "the relocatable link (-r)".to_string()
-            } else if args.preserve_relocs {
-                "-preserve-relocs".to_string()
             } else {
                 format!("linking for {arch}")
             }

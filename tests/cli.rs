@@ -148,46 +148,26 @@ fn modes_not_implemented_yet_are_refused_clearly_without_output() {
 }
 
 #[test]
-fn preserve_relocs_is_refused_clearly_for_sm_90() {
-    let d = scratch("pr90");
-    let out = d.join("out.cubin");
-    let o = cubin_ld(&[
-        "-arch=sm_90",
-        "-preserve-relocs",
-        &corpus("xtu_call/sm_90/a.o"),
-        &corpus("xtu_call/sm_90/b.o"),
-        &corpus("xtu_call/sm_90/c.o"),
-        "-o",
-        out.to_str().unwrap(),
-    ]);
-    assert_eq!(o.status.code(), Some(1));
-    assert!(
-        stderr(&o).contains("-preserve-relocs is not implemented yet"),
-        "{}",
-        stderr(&o)
-    );
-    assert!(!out.exists());
-}
-
-#[test]
-fn preserve_relocs_links_below_sm_90() {
-    let d = scratch("pr80");
-    let out = d.join("out.cubin");
-    let o = cubin_ld(&[
-        "-arch=sm_80",
-        "-preserve-relocs",
-        &corpus("xtu_call/sm_80/a.o"),
-        &corpus("xtu_call/sm_80/b.o"),
-        &corpus("xtu_call/sm_80/c.o"),
-        "-o",
-        out.to_str().unwrap(),
-    ]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let bytes = std::fs::read(&out).unwrap();
-    assert!(
-        bytes.windows(16).any(|w| w == b".nv.resolvedrela"),
-        "no .nv.resolvedrela section in the output"
-    );
+fn preserve_relocs_records_applied_relocations_on_sm_80_and_sm_90() {
+    for sm in ["sm_80", "sm_90"] {
+        let d = scratch(&format!("pr-{sm}"));
+        let out = d.join("out.cubin");
+        let o = cubin_ld(&[
+            &format!("-arch={sm}"),
+            "-preserve-relocs",
+            &corpus(&format!("xtu_call/{sm}/a.o")),
+            &corpus(&format!("xtu_call/{sm}/b.o")),
+            &corpus(&format!("xtu_call/{sm}/c.o")),
+            "-o",
+            out.to_str().unwrap(),
+        ]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let bytes = std::fs::read(&out).unwrap();
+        assert!(
+            bytes.windows(16).any(|w| w == b".nv.resolvedrela"),
+            "{sm}: no .nv.resolvedrela section in the output"
+        );
+    }
 }
 
 #[test]

@@ -47,8 +47,8 @@ fn exec_links() -> Vec<(String, String, Vec<String>)> {
             };
             for line in links.lines() {
                 let (mode, flags) = line.split_once('\t').unwrap_or((line, ""));
-                // -r is not implemented; -preserve-relocs only below sm_90.
-                if mode == "r" || (mode == "pr" && arch == "sm_90") {
+                // -r is not implemented yet.
+                if mode == "r" {
                     continue;
                 }
                 v.push((

@@ -276,12 +276,38 @@ impl<'a, 'data> Builder<'a, 'data> {
 }
 
 impl Builder<'_, '_> {
+    /// `.nv_debug.shared`, at least `align`-aligned and `size` bytes long. It has a section
+    /// symbol once it is not empty.
+    fn debug_shared_section(&mut self, align: u64, size: u64) -> SecId {
+        let id = self.named_section(b".nv_debug.shared", || OutSection {
+            name: b".nv_debug.shared".to_vec(),
+            sh_type: SHT_NOBITS,
+            flags: SHF_WRITE | SHF_ALLOC,
+            align: 1,
+            entsize: 0,
+            link: Link::None,
+            info: Info::None,
+            content: Content::NoBits(0),
+            group: Group::Shared,
+            section_symbol: None,
+        });
+        let sec = &mut self.m.sections[id as usize];
+        sec.align = sec.align.max(align);
+        if let Content::NoBits(n) = &mut sec.content {
+            *n = (*n).max(size);
+            if *n > 0 {
+                self.section_symbol(id);
+            }
+        }
+        id
+    }
+
     /// -preserve-relocs: the symbol of a static shared object, an internal local at its
     /// laid-out offset in the `.nv.shared.<kernel>` of the one kernel that uses it directly,
     /// or else in `.nv_debug.shared` (which then spans every such object). None for objects
     /// no kernel reaches.
     fn preserved_shared_symbol(&mut self, k: shared::ObjKey) -> Option<SymId> {
-        let value = *self.shared.offset.get(&k)?;
+        let value = *self.shared.offset.get(&k)? + self.shared.reserve;
         let o = &self.objects[k.0];
         let s = &o.symbols()[k.1 as usize];
         let SymSection::Index(si) = s.section else {
@@ -302,25 +328,7 @@ impl Builder<'_, '_> {
                 .by_name
                 .get(&[b".nv.shared.", &tail[..]].concat()[..])?
         } else {
-            let id = self.named_section(b".nv_debug.shared", || OutSection {
-                name: b".nv_debug.shared".to_vec(),
-                sh_type: SHT_NOBITS,
-                flags: SHF_WRITE | SHF_ALLOC,
-                align: 1,
-                entsize: 0,
-                link: Link::None,
-                info: Info::None,
-                content: Content::NoBits(0),
-                group: Group::Shared,
-                section_symbol: None,
-            });
-            let sec = &mut self.m.sections[id as usize];
-            sec.align = sec.align.max(align);
-            if let Content::NoBits(n) = &mut sec.content {
-                *n = (*n).max(value + size);
-            }
-            self.section_symbol(id);
-            id
+            self.debug_shared_section(align, value + size)
         };
         Some(self.m.add_symbol(OutSymbol {
             name,
@@ -695,6 +703,11 @@ impl<'a, 'data> Builder<'a, 'data> {
                         self.sym_map[oi][i] = Some(self.section_symbol(out));
                     }
                 }
+                // -preserve-relocs: a function using extern shared arrays brings the
+                // `.nv_debug.shared` that covers the reserved bytes.
+                if self.preserve_relocs && self.shared.extern_offset.contains_key(&(oi, si)) {
+                    self.debug_shared_section(self.shared.extern_align, self.shared.reserve);
+                }
                 continue;
             }
             if s.st_type == STT_SECTION {
@@ -733,19 +746,13 @@ impl<'a, 'data> Builder<'a, 'data> {
                 match shared::classify(self.objects, self.res, oi, i as u32) {
                     Some(shared::SharedRef::Extern) => {
                         if self.shared.extern_align > 0 {
-                            let align = self.shared.extern_align;
-                            self.named_section(b".nv_debug.shared", || OutSection {
-                                name: b".nv_debug.shared".to_vec(),
-                                sh_type: SHT_NOBITS,
-                                flags: SHF_WRITE | SHF_ALLOC,
-                                align,
-                                entsize: 0,
-                                link: Link::None,
-                                info: Info::None,
-                                content: Content::NoBits(0),
-                                group: Group::Shared,
-                                section_symbol: None,
-                            });
+                            // -preserve-relocs sizes it to cover the reserved bytes.
+                            let size = if self.preserve_relocs {
+                                self.shared.reserve
+                            } else {
+                                0
+                            };
+                            self.debug_shared_section(self.shared.extern_align, size);
                         }
                         continue;
                     }

@@ -33,6 +33,8 @@ pub struct SharedLayout {
     pub extern_align: u64,
     /// The kernel that is the only function using an object directly, where there is one.
     pub home: HashMap<ObjKey, Node>,
+    /// Bytes reserved below the static objects (sm_90 and later).
+    pub reserve: u64,
 }
 
 /// What a symbol reference means for shared memory.
@@ -166,6 +168,7 @@ pub fn layout(
         } else {
             extern_align
         },
+        reserve,
         ..Default::default()
     };
     let mut users: HashMap<ObjKey, Vec<Node>> = HashMap::new();
