@@ -9,8 +9,9 @@ fn corpus(rel: &str) -> PathBuf {
         .join(rel)
 }
 
-fn link(files: &[&Path], out: &Path) -> Result<(), String> {
+fn link(files: &[&Path], out: &Path, flags: &[&str]) -> Result<(), String> {
     let mut args: Vec<String> = vec!["-arch=sm_90".into(), "-o".into(), out.display().to_string()];
+    args.extend(flags.iter().map(|f| f.to_string()));
     args.extend(files.iter().map(|f| f.display().to_string()));
     let parsed = cubin_ld::cli::parse(&args).map_err(|e| e.to_string())?;
     cubin_ld::link(&parsed)
@@ -18,7 +19,7 @@ fn link(files: &[&Path], out: &Path) -> Result<(), String> {
         .map_err(|f| format!("{:?} {:?}", f.errors, f.fatal))
 }
 
-fn damaged_links(seed: &str, partner: &str, tag: &str) {
+fn damaged_links(seed: &str, partner: &str, tag: &str, flags: &[&str]) {
     let dir = std::env::temp_dir().join(format!("cubin-ld-hostile-{}-{tag}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let good = std::fs::read(corpus(seed)).unwrap();
@@ -46,7 +47,7 @@ fn damaged_links(seed: &str, partner: &str, tag: &str) {
     for (k, v) in variants.iter().enumerate() {
         std::fs::write(&bad, v).unwrap();
         let _ = std::fs::remove_file(&out);
-        let r = std::panic::catch_unwind(|| link(&[&bad, &partner], &out));
+        let r = std::panic::catch_unwind(|| link(&[&bad, &partner], &out, flags));
         match r {
             Err(_) => panic!("{seed}: variant {k} made the link panic"),
             Ok(Err(_)) => assert!(
@@ -61,7 +62,7 @@ fn damaged_links(seed: &str, partner: &str, tag: &str) {
 
 #[test]
 fn damaged_objects_never_panic_the_link() {
-    damaged_links("xtu_call/sm_90/a.o", "xtu_call/sm_90/b.o", "xtu");
+    damaged_links("xtu_call/sm_90/a.o", "xtu_call/sm_90/b.o", "xtu", &[]);
 }
 
 #[test]
@@ -70,6 +71,23 @@ fn damaged_objects_with_shared_memory_and_globals_never_panic_the_link() {
         "static_shared/sm_90/a.o",
         "static_shared/sm_90/b.o",
         "shared",
+        &[],
     );
-    damaged_links("globals/sm_90/a.o", "globals/sm_90/b.o", "globals");
+    damaged_links("globals/sm_90/a.o", "globals/sm_90/b.o", "globals", &[]);
+}
+
+#[test]
+fn damaged_objects_never_panic_a_preserve_relocs_link() {
+    damaged_links(
+        "static_shared/sm_90/a.o",
+        "static_shared/sm_90/b.o",
+        "pr-shared",
+        &["-preserve-relocs"],
+    );
+    damaged_links(
+        "extern_shared/sm_90/a.o",
+        "extern_shared/sm_90/b.o",
+        "pr-extern",
+        &["-preserve-relocs"],
+    );
 }

@@ -307,7 +307,7 @@ impl Builder<'_, '_> {
     /// or else in `.nv_debug.shared` (which then spans every such object). None for objects
     /// no kernel reaches.
     fn preserved_shared_symbol(&mut self, k: shared::ObjKey) -> Option<SymId> {
-        let value = *self.shared.offset.get(&k)? + self.shared.reserve;
+        let value = self.shared.offset.get(&k)?.saturating_add(self.shared.reserve);
         let o = &self.objects[k.0];
         let s = &o.symbols()[k.1 as usize];
         let SymSection::Index(si) = s.section else {
@@ -328,7 +328,7 @@ impl Builder<'_, '_> {
                 .by_name
                 .get(&[b".nv.shared.", &tail[..]].concat()[..])?
         } else {
-            self.debug_shared_section(align, value + size)
+            self.debug_shared_section(align, value.saturating_add(size))
         };
         Some(self.m.add_symbol(OutSymbol {
             name,
