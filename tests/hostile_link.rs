@@ -91,3 +91,42 @@ fn damaged_objects_never_panic_a_preserve_relocs_link() {
         &["-preserve-relocs"],
     );
 }
+
+#[test]
+fn a_relocation_past_the_end_of_its_section_is_an_error_naming_the_file() {
+    use object::read::elf::{FileHeader, SectionHeader};
+    use object::LittleEndian as LE;
+    let mut bytes = std::fs::read(corpus("xtu_call/sm_90/a.o")).unwrap();
+    // The first REL/RELA entry of the first relocation section gets a huge offset.
+    let at = {
+        let hdr = object::elf::FileHeader64::<LE>::parse(&*bytes).unwrap();
+        let secs = hdr.sections(LE, &*bytes).unwrap();
+        let rel = secs
+            .iter()
+            .find(|s| matches!(s.sh_type(LE), object::elf::SHT_REL | object::elf::SHT_RELA))
+            .expect("a relocation section");
+        rel.sh_offset(LE) as usize
+    };
+    bytes[at..at + 8].copy_from_slice(&0x00ff_0000u64.to_le_bytes());
+    let dir = std::env::temp_dir().join(format!("cubin-ld-pastend-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("bad.o");
+    std::fs::write(&bad, &bytes).unwrap();
+    let out = dir.join("out.cubin");
+    let err = link(
+        &[
+            &bad,
+            &corpus("xtu_call/sm_90/b.o"),
+            &corpus("xtu_call/sm_90/c.o"),
+        ],
+        &out,
+        &[],
+    )
+    .expect_err("the link must fail");
+    assert!(
+        err.contains("bad.o") && err.contains("past the end"),
+        "{err}"
+    );
+    assert!(!out.exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -307,7 +307,11 @@ impl Builder<'_, '_> {
     /// or else in `.nv_debug.shared` (which then spans every such object). None for objects
     /// no kernel reaches.
     fn preserved_shared_symbol(&mut self, k: shared::ObjKey) -> Option<SymId> {
-        let value = self.shared.offset.get(&k)?.saturating_add(self.shared.reserve);
+        let value = self
+            .shared
+            .offset
+            .get(&k)?
+            .saturating_add(self.shared.reserve);
         let o = &self.objects[k.0];
         let s = &o.symbols()[k.1 as usize];
         let SymSection::Index(si) = s.section else {
@@ -1153,7 +1157,19 @@ impl<'a, 'data> Builder<'a, 'data> {
                     .relocations(s)
                     .map_err(|e| e.context(format!("'{}'", o.name)))?;
                 let rela = s.sh_type == SHT_RELA;
-                for r in relocs {
+                for (i, r) in relocs.iter().enumerate() {
+                    let r = *r;
+                    if r.offset >= tsec.size {
+                        return Err(Error::new(format!(
+                            "'{}': relocation section '{}' entry {i}: offset {:#x} is past the end \
+                             of '{}' (size {:#x})",
+                            o.name,
+                            s.name_str(),
+                            r.offset,
+                            tsec.name_str(),
+                            tsec.size
+                        )));
+                    }
                     let isym = &o.symbols()[r.sym as usize];
                     let name = isym.name;
                     // YIELD relocations are dropped, never applied. UNUSED_CLEAR relocations clear
