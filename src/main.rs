@@ -41,12 +41,6 @@ fn main() -> ExitCode {
             for i in &outcome.infos {
                 eprintln!("cubin-ld info    : {i}");
             }
-            // With -v, nvlink repeats its warnings after the report.
-            if !outcome.infos.is_empty() {
-                for w in &outcome.warnings {
-                    eprintln!("cubin-ld warning : {w}");
-                }
-            }
             ExitCode::SUCCESS
         }
         Err(f) => {

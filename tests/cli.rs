@@ -282,3 +282,20 @@ fn output_is_identical_at_any_thread_count() {
     }
     assert!(outs.windows(2).all(|w| w[0] == w[1]));
 }
+
+#[test]
+fn verbose_output_with_warnings_reads_as_nvlinks_recorded_messages() {
+    // Warnings once, before the report (nvlink does not repeat them).
+    let d = scratch("verbose-warn");
+    let out = d.join("out.cubin");
+    let case = "recursion/sm_90";
+    let inputs = std::fs::read_to_string(Path::new(&corpus(case)).join("inputs")).unwrap();
+    let mut args = vec!["-arch=sm_90".to_string(), "-v".into(), "-o".into()];
+    args.push(out.to_str().unwrap().into());
+    args.extend(inputs.lines().map(|l| corpus(&format!("{case}/{l}"))));
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let o = cubin_ld(&args);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let expected = std::fs::read_to_string(Path::new(&corpus(case)).join("verbose.log")).unwrap();
+    assert_eq!(stderr(&o).replace("cubin-ld ", "nvlink "), expected);
+}
