@@ -299,3 +299,21 @@ fn verbose_output_with_warnings_reads_as_nvlinks_recorded_messages() {
     let expected = std::fs::read_to_string(Path::new(&corpus(case)).join("verbose.log")).unwrap();
     assert_eq!(stderr(&o).replace("cubin-ld ", "nvlink "), expected);
 }
+
+#[test]
+fn preserve_relocs_with_kernels_used_is_refused_clearly_without_output() {
+    let d = scratch("pr-ku");
+    let out = d.join("out.cubin");
+    let o = cubin_ld(&[
+        "-arch=sm_80",
+        "-preserve-relocs",
+        "-kernels-used=k_live",
+        &corpus("dead_code/sm_80/a.o"),
+        &corpus("dead_code/sm_80/b.o"),
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("not implemented yet"), "{}", stderr(&o));
+    assert!(!out.exists());
+}
