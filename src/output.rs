@@ -124,7 +124,7 @@ pub struct Module {
     pub strtab_prefix: Vec<Vec<u8>>,
     /// Local symbols listed among the globals, where their global input symbol stood
     /// (`-preserve-relocs` keeps file-scope `__shared__` variables this way, as nvlink does).
-    pub locals_listed_as_global: Vec<SymId>,
+    pub locals_listed_as_global: hashbrown::HashSet<SymId>,
 }
 
 impl Module {

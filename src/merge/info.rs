@@ -2,7 +2,7 @@
 //! metadata: global `.nv.info` (REGCOUNT raised over callees, MIN_STACK_SIZE over call
 //! paths), `.nv.info.<fn>`, `.nv.compat`, `.nv.callgraph`, `.nv.prototype`, `.nv.rel.action`.
 
-use super::{is_call, Builder, Options};
+use super::{is_call, list, Builder, Options};
 use crate::diag::Result;
 use crate::elf::nvinfo::{self, Payload, Value};
 use crate::elf::read::SymSection;
@@ -910,7 +910,7 @@ fn callgraph_report(
                 }
             }
         }
-        for &(t, _) in direct.get(&s).map(|v| v.as_slice()).unwrap_or(&[]) {
+        for &(t, _) in list(&direct, &s) {
             if let Some(n) = number.get(&t) {
                 line.push_str(&format!(" {n}"));
             }
@@ -1097,7 +1097,7 @@ impl<'g> ExternClosure<'g> {
                     out.push(x);
                 }
             };
-            for &t in indirect.get(&f).map(|v| v.as_slice()).unwrap_or(&[]) {
+            for &t in list(indirect, &f) {
                 for &x in memo
                     .get(&t)
                     .map(|v: &Vec<SymId>| v.as_slice())
@@ -1165,31 +1165,19 @@ fn transitive_walk(
                 // Pushed in reverse: indirect targets' externs first, then own, then callees'.
                 stack.push(Step::Defined(g));
                 stack.push(Step::Own(g));
-                for &t in indirect
-                    .get(&g)
-                    .map(|v| v.as_slice())
-                    .unwrap_or(&[])
-                    .iter()
-                    .rev()
-                {
+                for &t in list(indirect, &g).iter().rev() {
                     stack.push(Step::Enter(t));
                 }
             }
             Step::Own(g) => {
-                for &x in externs.get(&g).map(|v| v.as_slice()).unwrap_or(&[]) {
+                for &x in list(externs, &g) {
                     if !defined.contains(&x) && !out.contains(&x) {
                         out.push(x);
                     }
                 }
             }
             Step::Defined(g) => {
-                for &x in externs
-                    .get(&g)
-                    .map(|v| v.as_slice())
-                    .unwrap_or(&[])
-                    .iter()
-                    .rev()
-                {
+                for &x in list(externs, &g).iter().rev() {
                     if defined.contains(&x) {
                         stack.push(Step::Enter(x));
                     }

@@ -319,11 +319,7 @@ impl Builder<'_, '_> {
         };
         let in_name = o.cubin.sections.get(si as usize)?.name;
         let (name, size) = (s.name.to_vec(), s.size);
-        let align = if s.value.is_power_of_two() && s.value <= 1 << 16 {
-            s.value
-        } else {
-            1
-        };
+        let align = shared::alignment(s.value);
         let out = if in_name.starts_with(b".nv.shared.") {
             *self.by_name.get(in_name)?
         } else if let Some(&(koi, ksi)) = self.shared.home.get(&k) {
@@ -346,32 +342,51 @@ impl Builder<'_, '_> {
     }
 }
 
-/// An (empty) `.nv.resolvedrela<target>` section: the relocations `-preserve-relocs` records.
-fn resolved_section(name: Vec<u8>, target: SecId) -> OutSection {
+/// The list `map` holds for `key`, empty when it holds none.
+pub(crate) fn list<'m, K: std::hash::Hash + Eq, V>(
+    map: &'m HashMap<K, Vec<V>>,
+    key: &K,
+) -> &'m [V] {
+    map.get(key).map(|v| v.as_slice()).unwrap_or(&[])
+}
+
+/// A relocation section for `target`: REL, RELA, or the `.nv.resolvedrela<target>` records of
+/// `-preserve-relocs` (RELA-shaped).
+fn reloc_section(name: Vec<u8>, sh_type: u32, target: SecId, entries: Vec<OutReloc>) -> OutSection {
+    let rela = type_is_rela(sh_type);
     OutSection {
         name,
-        sh_type: SHT_CUDA_RESOLVED_RELA,
+        sh_type,
         flags: SHF_INFO_LINK,
         align: 8,
-        entsize: 24,
+        entsize: if rela { 24 } else { 16 },
         link: Link::Symtab,
         info: Info::Section(target),
-        content: Content::Relocs {
-            rela: true,
-            entries: Vec::new(),
-        },
+        content: Content::Relocs { rela, entries },
         group: Group::Relocs,
         section_symbol: None,
     }
 }
 
-/// True when the symbol is an `extern __shared__` array (whose relocations are applied but
-/// never recorded).
-fn is_extern_shared(b: &Builder<'_, '_>, oi: usize, sym: u32) -> bool {
-    matches!(
-        shared::classify(b.objects, b.res, oi, sym),
-        Some(shared::SharedRef::Extern)
-    )
+/// Appends `r` to the output relocation section `name` (of type `sh_type`, for `target`), keeping the
+/// sections in the order they are first met.
+fn push_reloc(
+    pending: &mut Vec<(Vec<u8>, SecId, u32, Vec<OutReloc>)>,
+    index: &mut HashMap<Vec<u8>, usize>,
+    name: &[u8],
+    target: SecId,
+    sh_type: u32,
+    r: OutReloc,
+) {
+    let k = match index.get(name) {
+        Some(&k) => k,
+        None => {
+            pending.push((name.to_vec(), target, sh_type, Vec::new()));
+            index.insert(name.to_vec(), pending.len() - 1);
+            pending.len() - 1
+        }
+    };
+    pending[k].3.push(r);
 }
 
 /// Whether an undefined global is a texture, surface or sampler reference.
@@ -765,7 +780,7 @@ impl<'a, 'data> Builder<'a, 'data> {
                         if self.preserve_relocs && k == (oi, i as u32) {
                             self.sym_map[oi][i] = self.preserved_shared_symbol(k);
                             if let Some(id) = self.sym_map[oi][i] {
-                                self.m.locals_listed_as_global.push(id);
+                                self.m.locals_listed_as_global.insert(id);
                             }
                         }
                         continue;
@@ -784,31 +799,24 @@ impl<'a, 'data> Builder<'a, 'data> {
                 continue;
             };
             let sec = &o.cubin.sections[si as usize];
-            if sec.sh_type == SHT_CUDA_SHARED || sec.name.starts_with(b".nv.shared.") {
-                // Static shared memory locals are laid out per kernel and not emitted, except
-                // that -preserve-relocs keeps a kernel's own ones, at their laid-out offset,
-                // for its relocation records.
-                if self.preserve_relocs {
-                    self.sym_map[oi][i] = self.preserved_shared_symbol((oi, i as u32));
-                }
-                if self.live[oi][si as usize] {
-                    if let Some(out) = self.out_section_for(oi, si as usize) {
-                        self.section_symbol(out);
-                    }
-                }
-                continue;
+            let shared = sec.sh_type == SHT_CUDA_SHARED || sec.name.starts_with(b".nv.shared.");
+            // Static shared memory locals are laid out per kernel and not emitted, except under
+            // -preserve-relocs, which keeps them at their laid-out offsets for its records.
+            if shared && self.preserve_relocs {
+                self.sym_map[oi][i] = self.preserved_shared_symbol((oi, i as u32));
             }
             if !self.live[oi][si as usize] {
                 continue;
             }
-            if let Some(out) = self.out_section_for(oi, si as usize) {
-                self.section_symbol(out);
+            let Some(out) = self.out_section_for(oi, si as usize) else {
+                continue;
+            };
+            self.section_symbol(out);
+            if shared {
+                continue;
             }
             if s.other & 3 == 1 && !self.preserve_relocs {
                 continue; // STV_INTERNAL locals (`_param`, `_SREG`) do not reach the output
-            }
-            if self.out_section_for(oi, si as usize).is_none() {
-                continue;
             }
             let id = self.m.add_symbol(OutSymbol {
                 name: s.name.to_vec(),
@@ -958,27 +966,16 @@ impl<'a, 'data> Builder<'a, 'data> {
             let Some(&target) = self.by_name.get(t.name) else {
                 continue;
             };
-            let rela = s.sh_type == SHT_RELA;
-            let name = s.name.to_vec();
+            let (name, sh_type) = (s.name.to_vec(), s.sh_type);
             let tname = t.name;
-            self.named_section(&name.clone(), || OutSection {
-                name,
-                sh_type: if rela { SHT_RELA } else { SHT_REL },
-                flags: SHF_INFO_LINK,
-                align: 8,
-                entsize: if rela { 24 } else { 16 },
-                link: Link::Symtab,
-                info: Info::Section(target),
-                content: Content::Relocs {
-                    rela,
-                    entries: Vec::new(),
-                },
-                group: Group::Relocs,
-                section_symbol: None,
+            self.named_section(&name.clone(), || {
+                reloc_section(name, sh_type, target, Vec::new())
             });
             if self.preserve_relocs {
                 let rname = [b".nv.resolvedrela", tname].concat();
-                self.named_section(&rname.clone(), || resolved_section(rname, target));
+                self.named_section(&rname.clone(), || {
+                    reloc_section(rname, SHT_CUDA_RESOLVED_RELA, target, Vec::new())
+                });
             }
         }
     }
@@ -1137,10 +1134,7 @@ impl<'a, 'data> Builder<'a, 'data> {
     /// they point into removed code, kept (for the driver) otherwise.
     fn relocate(&mut self, _opts: &Options) -> Result<()> {
         // Output relocation sections, keyed by name, with entries in reading order.
-        let mut pending: Vec<(Vec<u8>, SecId, bool, Vec<OutReloc>)> = Vec::new();
-        // -preserve-relocs: `.nv.resolvedrela<target>` entries, in reading order.
-        let mut resolved: Vec<(Vec<u8>, SecId, Vec<OutReloc>)> = Vec::new();
-        let mut resolved_index: HashMap<Vec<u8>, usize> = HashMap::new();
+        let mut pending: Vec<(Vec<u8>, SecId, u32, Vec<OutReloc>)> = Vec::new();
         let mut index: HashMap<Vec<u8>, usize> = HashMap::new();
         for (oi, o) in self.objects.iter().enumerate() {
             for (si, s) in o.cubin.sections.iter().enumerate() {
@@ -1156,7 +1150,9 @@ impl<'a, 'data> Builder<'a, 'data> {
                     .cubin
                     .relocations(s)
                     .map_err(|e| e.context(format!("'{}'", o.name)))?;
-                let rela = s.sh_type == SHT_RELA;
+                let (out_name, out_type) = (s.name, s.sh_type);
+                // -preserve-relocs records what it applies in `.nv.resolvedrela<target>`.
+                let resolved_name = [b".nv.resolvedrela", tsec.name].concat();
                 for (i, r) in relocs.iter().enumerate() {
                     let r = *r;
                     if r.offset >= tsec.size {
@@ -1216,6 +1212,9 @@ impl<'a, 'data> Builder<'a, 'data> {
                         // the relocation is resolved with no change to the code.
                         continue;
                     }
+                    let shared_ref = (tsec.flags & SHF_ALLOC != 0)
+                        .then(|| shared::classify(self.objects, self.res, oi, r.sym))
+                        .flatten();
                     let apply_value: Option<u64> = if isym.st_type == STT_SECTION
                         && tsec.flags & SHF_ALLOC == 0
                     {
@@ -1225,10 +1224,7 @@ impl<'a, 'data> Builder<'a, 'data> {
                         };
                         let p = self.placed[oi].get(ss as usize).copied().flatten();
                         p.map(|p| p.offset.wrapping_add(addend as u64))
-                    } else if let Some(sr) = (tsec.flags & SHF_ALLOC != 0)
-                        .then(|| shared::classify(self.objects, self.res, oi, r.sym))
-                        .flatten()
-                    {
+                    } else if let Some(sr) = shared_ref {
                         match sr {
                             shared::SharedRef::Object(k) => self
                                 .shared
@@ -1290,7 +1286,8 @@ impl<'a, 'data> Builder<'a, 'data> {
                             .map_err(|e| e.context(format!("'{}'", o.name)))?;
                         // -preserve-relocs records what was applied, against the same symbol,
                         // with the addend made explicit (REL inputs keep it in the field).
-                        if self.preserve_relocs && !is_extern_shared(self, oi, r.sym) {
+                        let extern_shared = matches!(shared_ref, Some(shared::SharedRef::Extern));
+                        if self.preserve_relocs && !extern_shared {
                             if let Some(sym) = self.out_sym(oi, r.sym) {
                                 let implicit = if r.addend.is_none() {
                                     if r.r_type == 64 {
@@ -1307,21 +1304,19 @@ impl<'a, 'data> Builder<'a, 'data> {
                                     } else {
                                         addend.wrapping_add(implicit as i64)
                                     };
-                                let name = [b".nv.resolvedrela", tsec.name].concat();
-                                let k = match resolved_index.get(&name) {
-                                    Some(&k) => k,
-                                    None => {
-                                        resolved.push((name.clone(), tp.sec, Vec::new()));
-                                        resolved_index.insert(name, resolved.len() - 1);
-                                        resolved.len() - 1
-                                    }
-                                };
-                                resolved[k].2.push(OutReloc {
-                                    offset,
-                                    r_type: r.r_type,
-                                    sym: Some(sym),
-                                    addend: rec_addend,
-                                });
+                                push_reloc(
+                                    &mut pending,
+                                    &mut index,
+                                    &resolved_name,
+                                    tp.sec,
+                                    SHT_CUDA_RESOLVED_RELA,
+                                    OutReloc {
+                                        offset,
+                                        r_type: r.r_type,
+                                        sym: Some(sym),
+                                        addend: rec_addend,
+                                    },
+                                );
                             }
                         }
                         continue;
@@ -1343,59 +1338,39 @@ impl<'a, 'data> Builder<'a, 'data> {
                         113 => r_type = 57,
                         _ => {}
                     }
-                    let out_name = s.name.to_vec();
-                    let k = match index.get(&out_name) {
-                        Some(&k) => k,
-                        None => {
-                            pending.push((out_name.clone(), tp.sec, rela, Vec::new()));
-                            index.insert(out_name, pending.len() - 1);
-                            pending.len() - 1
-                        }
-                    };
-                    pending[k].3.push(OutReloc {
-                        offset,
-                        r_type,
-                        sym,
-                        addend,
-                    });
+                    push_reloc(
+                        &mut pending,
+                        &mut index,
+                        out_name,
+                        tp.sec,
+                        out_type,
+                        OutReloc {
+                            offset,
+                            r_type,
+                            sym,
+                            addend,
+                        },
+                    );
                 }
             }
         }
-        for (name, target, rela, mut entries) in pending {
+        for (name, target, sh_type, mut entries) in pending {
             entries.reverse();
             if let Some(&id) = self.by_name.get(&name) {
                 let sec = &mut self.m.sections[id as usize];
-                sec.content = Content::Relocs { rela, entries };
+                sec.content = Content::Relocs {
+                    rela: type_is_rela(sh_type),
+                    entries,
+                };
                 sec.info = Info::Section(target);
                 continue;
             }
             if entries.is_empty() {
                 continue;
             }
-            let sh_type = if rela { SHT_RELA } else { SHT_REL };
-            let entsize = if rela { 24 } else { 16 };
-            let sec = OutSection {
-                name: name.clone(),
-                sh_type,
-                flags: SHF_INFO_LINK,
-                align: 8,
-                entsize,
-                link: Link::Symtab,
-                info: Info::Section(target),
-                content: Content::Relocs { rela, entries },
-                group: Group::Relocs,
-                section_symbol: None,
-            };
-            self.named_section(&name, || sec);
-        }
-        for (name, target, mut entries) in resolved {
-            entries.reverse();
-            let sec = resolved_section(name.clone(), target);
-            let id = self.named_section(&name, || sec);
-            self.m.sections[id as usize].content = Content::Relocs {
-                rela: true,
-                entries,
-            };
+            self.named_section(&name.clone(), || {
+                reloc_section(name, sh_type, target, entries)
+            });
         }
         Ok(())
     }

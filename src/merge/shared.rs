@@ -11,6 +11,7 @@
 //! `.nv.shared.<kernel>` of the one kernel using them directly, else in `.nv_debug.shared`.
 
 use super::info::{Liveness, Node};
+use super::list;
 use crate::elf::read::SymSection;
 use crate::elf::*;
 use crate::layout::align_up;
@@ -37,7 +38,18 @@ pub struct SharedLayout {
     pub reserve: u64,
 }
 
+/// The alignment a shared object's (or extern array's) symbol value gives: the value is its
+/// alignment, not an offset; damaged inputs get a sane 1.
+pub fn alignment(value: u64) -> u64 {
+    if value.is_power_of_two() && value <= 1 << 16 {
+        value
+    } else {
+        1
+    }
+}
+
 /// What a symbol reference means for shared memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SharedRef {
     Object(ObjKey),
     Extern,
@@ -104,10 +116,8 @@ pub fn layout(
                     }
                     Some(SharedRef::Extern) => {
                         extern_users.insert((oi, target));
-                        let a = o.symbols()[r.sym as usize].value;
-                        if a.is_power_of_two() && a <= 1 << 16 {
-                            extern_align = extern_align.max(a);
-                        }
+                        extern_align =
+                            extern_align.max(alignment(o.symbols()[r.sym as usize].value));
                     }
                     None => {}
                 }
@@ -139,7 +149,7 @@ pub fn layout(
     let mut objs: Vec<ObjKey> = Vec::new();
     for (ki, (_, nodes)) in reach.iter().enumerate() {
         for n in nodes {
-            for &o in uses.get(n).map(|v| v.as_slice()).unwrap_or(&[]) {
+            for &o in list(&uses, n) {
                 let ks = kernels_of.entry(o).or_default();
                 if !ks.contains(&ki) {
                     ks.push(ki);
@@ -151,15 +161,7 @@ pub fn layout(
         }
     }
     let size_of = |k: ObjKey| objects[k.0].symbols()[k.1 as usize].size;
-    // An object's symbol value is its alignment; damaged inputs get a sane one.
-    let align_of = |k: ObjKey| {
-        let a = objects[k.0].symbols()[k.1 as usize].value;
-        if a.is_power_of_two() && a <= 1 << 16 {
-            a
-        } else {
-            1
-        }
-    };
+    let align_of = |k: ObjKey| alignment(objects[k.0].symbols()[k.1 as usize].value);
     objs.sort_by_key(|&k| (std::cmp::Reverse(size_of(k)), k));
 
     let mut out = SharedLayout {
@@ -228,7 +230,7 @@ pub fn layout(
     let mut any = vec![false; n];
     for (ki, (_, nodes)) in reach.iter().enumerate() {
         for nd in nodes {
-            for &o in uses.get(nd).map(|v| v.as_slice()).unwrap_or(&[]) {
+            for &o in list(&uses, nd) {
                 static_end[ki] = static_end[ki].max(out.offset[&o].saturating_add(size_of(o)));
                 align[ki] = align[ki].max(align_of(o));
                 any[ki] = true;
