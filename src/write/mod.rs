@@ -39,12 +39,15 @@ pub fn to_bytes(m: &Module, l: &Layout) -> Vec<u8> {
     // Past 0xff00 sections the counts move to section 0 (e_shnum = 0, SHN_XINDEX).
     let big = shnum >= 0xff00;
     put16(&mut h, if big { 0 } else { shnum as u16 });
-    let shstrndx = m
-        .sections
-        .iter()
-        .position(|s| matches!(s.content, Content::Shstrtab))
-        .map(|i| l.sec_index[i])
-        .unwrap_or(0);
+    // The output index of the (single) section with the given content, 0 when there is none.
+    let index_of = |want: fn(&Content) -> bool| {
+        m.sections
+            .iter()
+            .position(|s| want(&s.content))
+            .map(|i| l.sec_index[i])
+            .unwrap_or(0)
+    };
+    let shstrndx = index_of(|c| matches!(c, Content::Shstrtab));
     put16(
         &mut h,
         if shstrndx >= 0xff00 {
@@ -55,18 +58,8 @@ pub fn to_bytes(m: &Module, l: &Layout) -> Vec<u8> {
     );
     out[..64].copy_from_slice(&h);
 
-    let symtab_index = m
-        .sections
-        .iter()
-        .position(|s| matches!(s.content, Content::Symtab))
-        .map(|i| l.sec_index[i])
-        .unwrap_or(0);
-    let strtab_index = m
-        .sections
-        .iter()
-        .position(|s| matches!(s.content, Content::Strtab))
-        .map(|i| l.sec_index[i])
-        .unwrap_or(0);
+    let symtab_index = index_of(|c| matches!(c, Content::Symtab));
+    let strtab_index = index_of(|c| matches!(c, Content::Strtab));
     let sym_idx = |id: u32| l.sym_index[id as usize];
 
     // Section contents.
