@@ -36,6 +36,16 @@ fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
+/// The link was refused with exit status `code`, its messages say each of `needles`, and it
+/// left no output file.
+fn assert_refused(o: &Output, out: &Path, code: i32, needles: &[&str]) {
+    assert_eq!(o.status.code(), Some(code), "{}", stderr(o));
+    for n in needles {
+        assert!(stderr(o).contains(n), "{}", stderr(o));
+    }
+    assert!(!out.exists(), "a refused link left {}", out.display());
+}
+
 #[test]
 fn version_and_help_succeed() {
     let v = cubin_ld(&["--version"]);
@@ -76,13 +86,7 @@ fn unsupported_options_are_named_as_such() {
         "-o",
         out.to_str().unwrap(),
     ]);
-    assert_eq!(o.status.code(), Some(1));
-    assert!(
-        stderr(&o).contains("'--link-time-opt' is not supported"),
-        "{}",
-        stderr(&o)
-    );
-    assert!(!out.exists());
+    assert_refused(&o, &out, 1, &["'--link-time-opt' is not supported"]);
 }
 
 #[test]
@@ -142,9 +146,7 @@ fn modes_not_implemented_yet_are_refused_clearly_without_output() {
         "-o",
         out.to_str().unwrap(),
     ]);
-    assert_eq!(o.status.code(), Some(1));
-    assert!(stderr(&o).contains("not implemented yet"), "{}", stderr(&o));
-    assert!(!out.exists());
+    assert_refused(&o, &out, 1, &["not implemented yet"]);
 }
 
 #[test]
@@ -202,14 +204,15 @@ fn link_errors_are_reported_as_nvlink_reports_them_without_output() {
         "-o",
         out.to_str().unwrap(),
     ]);
-    assert_eq!(o.status.code(), Some(1));
-    let e = stderr(&o);
-    assert!(
-        e.contains("cubin-ld error   : Multiple definition of '_Z6dup_fni' in '"),
-        "{e}"
+    assert_refused(
+        &o,
+        &out,
+        1,
+        &[
+            "cubin-ld error   : Multiple definition of '_Z6dup_fni' in '",
+            "cubin-ld fatal   : merge_elf failed",
+        ],
     );
-    assert!(e.contains("cubin-ld fatal   : merge_elf failed"), "{e}");
-    assert!(!out.exists());
     let o = cubin_ld(&[
         "-arch=sm_90",
         &corpus("undefined/sm_90/a.o"),
@@ -217,13 +220,7 @@ fn link_errors_are_reported_as_nvlink_reports_them_without_output() {
         "-o",
         out.to_str().unwrap(),
     ]);
-    assert_eq!(o.status.code(), Some(255));
-    assert!(
-        stderr(&o).contains("Undefined reference to '_Z10missing_fni'"),
-        "{}",
-        stderr(&o)
-    );
-    assert!(!out.exists());
+    assert_refused(&o, &out, 255, &["Undefined reference to '_Z10missing_fni'"]);
 }
 
 #[test]
@@ -313,7 +310,5 @@ fn preserve_relocs_with_kernels_used_is_refused_clearly_without_output() {
         "-o",
         out.to_str().unwrap(),
     ]);
-    assert_eq!(o.status.code(), Some(1));
-    assert!(stderr(&o).contains("not implemented yet"), "{}", stderr(&o));
-    assert!(!out.exists());
+    assert_refused(&o, &out, 1, &["not implemented yet"]);
 }

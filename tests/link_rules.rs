@@ -9,8 +9,12 @@ fn dir(case_arch: &str) -> PathBuf {
         .join(case_arch)
 }
 
-/// Links a corpus case with cubin-ld (extra flags allowed) and returns its dump.
-fn link(case_arch: &str, flags: &[&str]) -> Result<String, cubin_ld::Failure> {
+/// Links a corpus case with cubin-ld (extra flags allowed) into a fresh temporary file;
+/// returns the file (absent when the link failed) and the outcome.
+fn link_to_temp(
+    case_arch: &str,
+    flags: &[&str],
+) -> (PathBuf, Result<cubin_ld::LinkOutcome, cubin_ld::Failure>) {
     let d = dir(case_arch);
     let arch = case_arch.rsplit('/').next().unwrap();
     static N: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
@@ -25,8 +29,14 @@ fn link(case_arch: &str, flags: &[&str]) -> Result<String, cubin_ld::Failure> {
     for l in std::fs::read_to_string(d.join("inputs")).unwrap().lines() {
         args.push(d.join(l).display().to_string());
     }
-    let parsed = cubin_ld::cli::parse(&args).unwrap();
-    cubin_ld::link(&parsed)?;
+    let r = cubin_ld::link(&cubin_ld::cli::parse(&args).unwrap());
+    (out, r)
+}
+
+/// Links a corpus case with cubin-ld (extra flags allowed) and returns its dump.
+fn link(case_arch: &str, flags: &[&str]) -> Result<String, cubin_ld::Failure> {
+    let (out, r) = link_to_temp(case_arch, flags);
+    r?;
     let text = cubin_ld::dump::dump_bytes(&std::fs::read(&out).unwrap())
         .unwrap()
         .text;
@@ -36,21 +46,7 @@ fn link(case_arch: &str, flags: &[&str]) -> Result<String, cubin_ld::Failure> {
 
 /// Links a corpus case with cubin-ld (extra flags allowed) and returns what it reported.
 fn run(case_arch: &str, flags: &[&str]) -> Result<cubin_ld::LinkOutcome, cubin_ld::Failure> {
-    let d = dir(case_arch);
-    let arch = case_arch.rsplit('/').next().unwrap();
-    static N: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
-    let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let out = std::env::temp_dir().join(format!("cubin-ld-run-{}-{n}.cubin", std::process::id()));
-    let mut args: Vec<String> = vec![
-        format!("-arch={arch}"),
-        "-o".into(),
-        out.display().to_string(),
-    ];
-    args.extend(flags.iter().map(|s| s.to_string()));
-    for l in std::fs::read_to_string(d.join("inputs")).unwrap().lines() {
-        args.push(d.join(l).display().to_string());
-    }
-    let r = cubin_ld::link(&cubin_ld::cli::parse(&args).unwrap());
+    let (out, r) = link_to_temp(case_arch, flags);
     let _ = std::fs::remove_file(&out);
     r
 }
