@@ -2,7 +2,7 @@
 //! offsets and program headers. Nothing changes size after this pass.
 
 use crate::elf::*;
-use crate::output::{Content, Group, Module, SecId, SymId};
+use crate::output::{Content, Group, Module, OutSection, SecId, SymId};
 
 pub struct Layout {
     /// Output sections in header order (index 0 of the ELF section table is the null
@@ -26,6 +26,8 @@ pub struct Layout {
     pub phoff: u64,
     pub phdrs: Vec<Phdr>,
     pub file_size: u64,
+    /// What to add to each prototype id (sm_100+: the prototype strings follow the names).
+    pub prototype_shift: u32,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -53,37 +55,87 @@ pub fn layout(m: &Module) -> Layout {
     let mut order: Vec<SecId> = (0..n as SecId)
         .filter(|&i| !matches!(&m.sections[i as usize].content, Content::Relocs { entries, .. } if entries.is_empty()))
         .collect();
-    order.sort_by_key(|&i| (m.sections[i as usize].group, i));
+    order.sort_by_key(|&i| (group_rank(&m.sections[i as usize], m.mercury), i));
     let mut sec_index = vec![0u32; n];
     for (pos, &s) in order.iter().enumerate() {
         sec_index[s as usize] = pos as u32 + 1;
     }
 
-    let mut sym_order: Vec<SymId> = (0..m.symbols.len() as SymId)
-        .filter(|&i| m.listed_as_local(i))
-        .collect();
-    let first_global = sym_order.len() as u32 + 1;
-    sym_order.extend((0..m.symbols.len() as SymId).filter(|&i| !m.listed_as_local(i)));
+    // sm_100+ lists the kernels' parameter-bank section symbols after the globals; sh_info
+    // then counts up to the last local.
+    let (sym_order, first_global) = if m.mercury {
+        let late = |i: SymId| {
+            let s = &m.symbols[i as usize];
+            s.st_type == STT_SECTION
+                && s.section
+                    .is_some_and(|sec| m.sections[sec as usize].name.starts_with(b".nv.constant0."))
+        };
+        let all = 0..m.symbols.len() as SymId;
+        let mut order: Vec<SymId> = all
+            .clone()
+            .filter(|&i| m.listed_as_local(i) && !late(i))
+            .collect();
+        order.extend(all.clone().filter(|&i| !m.listed_as_local(i)));
+        order.extend(all.filter(|&i| m.listed_as_local(i) && late(i)));
+        let last_local = order.iter().rposition(|&i| m.listed_as_local(i));
+        (order, last_local.map_or(1, |p| p as u32 + 2))
+    } else {
+        let mut order: Vec<SymId> = (0..m.symbols.len() as SymId)
+            .filter(|&i| m.listed_as_local(i))
+            .collect();
+        let first_global = order.len() as u32 + 1;
+        order.extend((0..m.symbols.len() as SymId).filter(|&i| !m.listed_as_local(i)));
+        (order, first_global)
+    };
     let mut sym_index = vec![0u32; m.symbols.len()];
     for (pos, &s) in sym_order.iter().enumerate() {
         sym_index[s as usize] = pos as u32 + 1;
     }
 
+    // Prototype strings come first up to sm_90 and after the symbol names from sm_100 on,
+    // where section symbols are named too.
     let mut strtab = vec![0u8];
-    for p in &m.strtab_prefix {
-        strtab.extend_from_slice(p);
-        strtab.push(0);
+    let push_prefix = |strtab: &mut Vec<u8>| {
+        for p in &m.strtab_prefix {
+            strtab.extend_from_slice(p);
+            strtab.push(0);
+        }
+    };
+    if !m.mercury {
+        push_prefix(&mut strtab);
     }
     let mut sym_name_offset = vec![0u32; m.symbols.len()];
+    // sm_100+ stores each name once.
+    let mut seen: hashbrown::HashMap<&[u8], u32> = hashbrown::HashMap::new();
     for &s in &sym_order {
         let sym = &m.symbols[s as usize];
-        if sym.name.is_empty() {
+        let name = match (&sym.name[..], sym.section) {
+            (b"", Some(sec)) if m.mercury && sym.st_type == STT_SECTION => {
+                &m.sections[sec as usize].name[..]
+            }
+            (n, _) => n,
+        };
+        if name.is_empty() {
             continue;
         }
+        if m.mercury {
+            if let Some(&at) = seen.get(name) {
+                sym_name_offset[s as usize] = at;
+                continue;
+            }
+            seen.insert(name, strtab.len() as u32);
+        }
         sym_name_offset[s as usize] = strtab.len() as u32;
-        strtab.extend_from_slice(&sym.name);
+        strtab.extend_from_slice(name);
         strtab.push(0);
     }
+    let prototype_shift = if m.mercury {
+        let shift = strtab.len() as u32 - 1;
+        push_prefix(&mut strtab);
+        shift
+    } else {
+        0
+    };
     let mut shstrtab = vec![0u8];
     let mut sec_name_offset = vec![0u32; n];
     for &s in &order {
@@ -140,7 +192,39 @@ pub fn layout(m: &Module) -> Layout {
             Some((start, file_end - start, mem_end - start))
         };
         let mut loads = Vec::new();
-        if let Some((o, f, mm)) = range(&[Group::Constants, Group::Text]) {
+        // sm_100+ maps the user constant banks read-only before the code, the code alone,
+        // and the parameter banks read-only, last.
+        let constants = |params: bool| -> Option<(u64, u64, u64)> {
+            let secs: Vec<SecId> = order
+                .iter()
+                .copied()
+                .filter(|&s| {
+                    let sec = &m.sections[s as usize];
+                    sec.group == Group::Constants && is_param_bank(sec) == params
+                })
+                .collect();
+            let first = *secs.first()?;
+            let last = *secs.last()?;
+            let start = offset[first as usize];
+            let len = offset[last as usize] + size[last as usize] - start;
+            Some((start, len, len))
+        };
+        let read_only = |(o, f, mm): (u64, u64, u64)| Phdr {
+            p_type: 1,
+            flags: 4,
+            offset: o,
+            filesz: f,
+            memsz: mm,
+        };
+        if m.mercury {
+            loads.extend(constants(false).map(read_only));
+        }
+        let code: &[Group] = if m.mercury {
+            &[Group::Text]
+        } else {
+            &[Group::Constants, Group::Text]
+        };
+        if let Some((o, f, mm)) = range(code) {
             loads.push(Phdr {
                 p_type: 1,
                 flags: 5,
@@ -176,27 +260,35 @@ pub fn layout(m: &Module) -> Layout {
                 memsz: mm,
             });
         }
+        if m.mercury {
+            loads.extend(constants(true).map(read_only));
+        }
         let count = loads.len() as u64 + 2;
         let self_phdr = Phdr {
             p_type: 6,
-            flags: 5,
+            flags: if m.mercury { 4 } else { 5 },
             offset: phoff,
             filesz: count * 56,
             memsz: count * 56,
         };
-        phdrs.push(self_phdr);
-        phdrs.extend(loads);
-        phdrs.push(Phdr {
+        let self_load = Phdr {
             p_type: 1,
             ..self_phdr
-        });
+        };
+        phdrs.push(self_phdr);
+        if m.mercury {
+            phdrs.push(self_load);
+            phdrs.extend(loads);
+        } else {
+            phdrs.extend(loads);
+            phdrs.push(self_load);
+        }
     }
     let file_size = if m.program_headers {
         phoff + phdrs.len() as u64 * 56
     } else {
         sh_end
     };
-    let _ = STB_LOCAL;
     Layout {
         order,
         sec_index,
@@ -213,5 +305,26 @@ pub fn layout(m: &Module) -> Layout {
         phoff,
         phdrs,
         file_size,
+        prototype_shift,
     }
+}
+
+/// Where a section goes in the header order, by group. sm_100+ puts the user constant banks
+/// before the code, the kernels' parameter banks after everything else of the main half,
+/// then the Mercury half.
+fn group_rank(s: &OutSection, mercury: bool) -> u8 {
+    let g = s.group;
+    if !mercury {
+        return g as u8;
+    }
+    match g {
+        Group::Constants if is_param_bank(s) => Group::Shared as u8 + 1,
+        Group::Mercury => Group::Shared as u8 + 2,
+        g => g as u8,
+    }
+}
+
+/// A kernel's parameter bank, `.nv.constant0.<kernel>`.
+pub fn is_param_bank(s: &OutSection) -> bool {
+    s.name.starts_with(b".nv.constant0.")
 }

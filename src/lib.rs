@@ -148,6 +148,7 @@ pub fn link(args: &cli::Args) -> std::result::Result<LinkOutcome, Failure> {
         dump_callgraph: args.dump_callgraph || args.dump_callgraph_no_demangle,
         preserve_relocs: args.preserve_relocs,
         arch_name: arch.to_string(),
+        mercury: arch.is_mercury(),
     };
     let built = tracing::info_span!("merge").in_scope(|| merge::build(&objects, &res, &opts))?;
     if !built.errors.is_empty() {

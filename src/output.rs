@@ -83,6 +83,8 @@ pub enum Group {
     Data,
     Bss,
     Shared,
+    /// sm_100+: the `.nv.merc.*` / `.nv.capmerc.*` copy of the module.
+    Mercury,
 }
 
 #[derive(Debug, Clone)]
@@ -119,9 +121,15 @@ pub struct Module {
     pub symbols: Vec<OutSymbol>,
     /// Program headers are wanted (executable output).
     pub program_headers: bool,
+    /// sm_100+ conventions: text before constant banks, symbols in creation order (locals
+    /// not moved first), section symbols named, prototype strings after the symbol names.
+    pub mercury: bool,
     /// Strings placed at the start of `.strtab`, before symbol names: the call prototypes
     /// (`.nv.prototype` and call-graph prototype ids are their offsets).
     pub strtab_prefix: Vec<Vec<u8>>,
+    /// Where prototype ids sit (section, byte offset). On sm_100+ the prototype strings follow
+    /// the symbol names, so the writer adds the names' length to each.
+    pub prototype_fields: Vec<(SecId, usize)>,
     /// Local symbols listed among the globals, where their global input symbol stood
     /// (`-preserve-relocs` keeps file-scope `__shared__` variables this way, as nvlink does).
     pub locals_listed_as_global: hashbrown::HashSet<SymId>,

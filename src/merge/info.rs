@@ -12,6 +12,10 @@ use crate::output::*;
 use crate::resolve::Resolution;
 use hashbrown::{HashMap, HashSet};
 
+/// Per-function records nvlink writes last on sm_100+ (in input order): CBANK_PARAM_SIZE,
+/// PARAM_CBANK, SW_WAR, NVSAL_SW_WAR, PREEXIT_USED.
+const MOVED_LAST_ON_SM100: [u8; 5] = [0x19, nvinfo::EIATTR_PARAM_CBANK, 0x36, 0x6b, 0x6d];
+
 /// The text section (object, section index) that defines a symbol, following resolution.
 fn defining_text(
     objects: &[InputObject<'_>],
@@ -646,7 +650,13 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
                 Rec { bytes, slots }
             };
             let mut out = Vec::new();
+            // sm_100+ moves the parameter-bank and workaround records to the end, in input
+            // order, after the records the link adds.
+            let moved_last = |attr: u8| opts.mercury && MOVED_LAST_ON_SM100.contains(&attr);
             for r in recs.iter().rev() {
+                if moved_last(r.attr) {
+                    continue;
+                }
                 if r.attr == nvinfo::EIATTR_EXTERNS {
                     if !list.is_empty() && !via_indirect {
                         out.push(externs_rec(&list));
@@ -691,6 +701,11 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
                     });
                 }
             }
+            for r in recs.iter().filter(|r| moved_last(r.attr)) {
+                if let Some(rec) = map_record(b, oi, r) {
+                    out.push(rec);
+                }
+            }
             let recs = out;
             b.add_info_section(function_info_section(
                 s.name,
@@ -704,6 +719,8 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
     // callees newest first; then the other three blocks.
     let mut cg: Vec<u8> = Vec::new();
     let mut slots: Vec<(usize, SymId)> = Vec::new();
+    // Positions of prototype ids (blocks 1 and 2), which sm_100+ shifts once `.strtab` is laid out.
+    let mut cg_protos: Vec<usize> = Vec::new();
     let push_pair = |cg: &mut Vec<u8>,
                      slots: &mut Vec<(usize, SymId)>,
                      a: Option<SymId>,
@@ -729,6 +746,7 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
         if k == 1 {
             // Address-taken functions keep their input order.
             for &(a, v, _) in entries {
+                cg_protos.push(cg.len() + 4);
                 push_pair(&mut cg, &mut slots, Some(a), (v, None));
             }
             continue;
@@ -738,6 +756,9 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
         for (a, list) in grouped(entries, k == 0) {
             for (v, is_sym) in list {
                 let second = if is_sym { (0, Some(v)) } else { (v, None) };
+                if !is_sym {
+                    cg_protos.push(cg.len() + 4);
+                }
                 push_pair(&mut cg, &mut slots, Some(a), second);
             }
         }
@@ -750,6 +771,8 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
         Content::WithSymbols { bytes: cg, slots },
     );
     b.m.sections[cg_id as usize].link = Link::Symtab;
+    b.m.prototype_fields
+        .extend(cg_protos.into_iter().map(|p| (cg_id, p)));
 
     if opts.dump_callgraph {
         b.callgraph_report = callgraph_report(b, opts, &graph_blocks, &regs, &kernels);
@@ -790,8 +813,10 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
         proto.sort_by_key(|&(s, _)| s);
         let mut bytes = Vec::new();
         let mut slots = Vec::new();
+        let mut fields = Vec::new();
         for (s, id) in proto {
             slots.push((bytes.len(), s));
+            fields.push(bytes.len() + 4);
             bytes.extend_from_slice(&[0; 4]);
             bytes.extend_from_slice(&id.to_le_bytes());
         }
@@ -803,6 +828,8 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
             Content::WithSymbols { bytes, slots },
         );
         b.m.sections[id as usize].link = Link::Symtab;
+        b.m.prototype_fields
+            .extend(fields.into_iter().map(|p| (id, p)));
         Some(id)
     };
 

@@ -46,6 +46,9 @@ pub struct Options {
     pub preserve_relocs: bool,
     /// The target as `-arch` named it (`sm_90a`).
     pub arch_name: String,
+    /// sm_100 and later: the module carries a Mercury half and nvlink's sm_100 conventions
+    /// apply (section and program-header order, `.strtab` layout, record order).
+    pub mercury: bool,
 }
 
 /// A function as `--dump-callgraph` numbers it: a global name, or one object's local.
@@ -110,6 +113,9 @@ pub(crate) struct Builder<'a, 'data> {
     resource_banks: Vec<(SecId, SecId)>,
     /// Per parameter bank: the slot offset of each texture/surface reference symbol.
     resource_slots: HashMap<(SecId, SymId), u64>,
+    /// Fields UNUSED_CLEAR relocations cleared (section, offset): the `.debug_frame` entries
+    /// of removed functions.
+    cleared: Vec<(SecId, u64)>,
 }
 
 fn is_text(o: &InputObject<'_>, s: &Section<'_>) -> bool {
@@ -231,13 +237,7 @@ impl<'a, 'data> Builder<'a, 'data> {
         let (bind, st_type, other, size, value) = match glob.def {
             Some(d) => {
                 let s = &self.objects[d.obj as usize].symbols()[d.sym as usize];
-                (
-                    s.bind,
-                    lower_symbol_type(s.st_type),
-                    lower_other(s.other),
-                    s.size,
-                    s.value,
-                )
+                (s.bind, s.st_type, lower_other(s.other), s.size, s.value)
             }
             None => {
                 // Undefined: the first reference describes it.
@@ -250,17 +250,23 @@ impl<'a, 'data> Builder<'a, 'data> {
                             .iter()
                             .position(|x| *x == Some(g))?;
                         let s = &o.symbols()[i];
-                        Some((
-                            lower_symbol_type(s.st_type),
-                            s.size,
-                            lower_other(s.other),
-                            s.value,
-                        ))
+                        Some((s.st_type, s.size, lower_other(s.other), s.value))
                     })
                     .unwrap_or((STT_NOTYPE, 0, 0, 0));
                 (STB_GLOBAL, st_type, other, size, value)
             }
         };
+        // sm_100+ types undefined data symbols (`.nv.reservedSmem.*`, which objects declare
+        // weak STT_OBJECT) as CUDA objects.
+        let undefined = glob.def.is_none_or(|d| {
+            self.objects[d.obj as usize].symbols()[d.sym as usize].section == SymSection::Undefined
+        });
+        let st_type =
+            if self.m.mercury && undefined && matches!(st_type, STT_OBJECT | STT_CUDA_OBJECT) {
+                STT_CUDA_OBJECT
+            } else {
+                lower_symbol_type(st_type)
+            };
         let id = self.m.add_symbol(OutSymbol {
             name: glob.name.to_vec(),
             value,
@@ -429,6 +435,130 @@ fn lower_type(t: u32, flags: u64) -> (u32, u64) {
     }
 }
 
+/// The entries of a `.debug_frame`: (offset, end, is_cie). Stops at anything that does not
+/// parse.
+fn frame_entries(b: &[u8]) -> Vec<(usize, usize, bool)> {
+    let u32_at = |o: usize| {
+        b.get(o..o + 4)
+            .map(|x| u32::from_le_bytes([x[0], x[1], x[2], x[3]]))
+    };
+    let u64_at = |o: usize| Some(u32_at(o)? as u64 | (u32_at(o + 4)? as u64) << 32);
+    let mut out = Vec::new();
+    let mut o = 0usize;
+    while o < b.len() {
+        let Some(len32) = u32_at(o) else { break };
+        // 64-bit DWARF (what ptxas writes) or 32-bit.
+        let (len, id_at, is_cie) = if len32 == 0xffff_ffff {
+            let Some(l) = u64_at(o + 4) else { break };
+            (l, o + 12, u64_at(o + 12) == Some(u64::MAX))
+        } else {
+            (len32 as u64, o + 4, u32_at(o + 4) == Some(u32::MAX))
+        };
+        let Some(end) = usize::try_from(len)
+            .ok()
+            .and_then(|l| l.checked_add(id_at))
+            .filter(|&e| e > o && e <= b.len())
+        else {
+            break;
+        };
+        out.push((o, end, is_cie));
+        o = end;
+    }
+    out
+}
+
+impl Builder<'_, '_> {
+    /// sm_100+: the `.debug_frame` entries of removed functions (those whose address range an
+    /// UNUSED_CLEAR relocation cleared) are cut out with the CIE only they use, instead of
+    /// being kept with an empty range; relocations after a cut move up.
+    fn drop_dead_frames(&mut self, df: SecId) {
+        let dead: Vec<u64> = self
+            .cleared
+            .iter()
+            .filter(|c| c.0 == df)
+            .map(|c| c.1)
+            .collect();
+        if dead.is_empty() {
+            return;
+        }
+        let Content::Bytes(bytes) = &self.m.sections[df as usize].content else {
+            return;
+        };
+        let entries = frame_entries(bytes);
+        let mut cuts: Vec<(u64, u64)> = Vec::new();
+        for (k, &(start, end, is_cie)) in entries.iter().enumerate() {
+            if is_cie
+                || !dead
+                    .iter()
+                    .any(|&d| (start as u64..end as u64).contains(&d))
+            {
+                continue;
+            }
+            let mut from = start;
+            // The CIE right before goes too when no other FDE follows it.
+            if k > 0 && entries[k - 1].2 && entries.get(k + 1).is_none_or(|e| e.2) {
+                from = entries[k - 1].0;
+            }
+            cuts.push((from as u64, end as u64));
+        }
+        let moved = |off: u64| -> Option<u64> {
+            let mut shift = 0;
+            for &(a, b) in &cuts {
+                if off >= b {
+                    shift += b - a;
+                } else if off >= a {
+                    return None;
+                }
+            }
+            Some(off - shift)
+        };
+        if let Content::Bytes(bytes) = &mut self.m.sections[df as usize].content {
+            let kept: Vec<u8> = bytes
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| moved(*i as u64).is_some())
+                .map(|(_, b)| *b)
+                .collect();
+            *bytes = kept;
+        }
+        for sec in &mut self.m.sections {
+            if sec.info != Info::Section(df) {
+                continue;
+            }
+            if let Content::Relocs { entries, .. } = &mut sec.content {
+                entries.retain_mut(|r| match moved(r.offset) {
+                    Some(o) => {
+                        r.offset = o;
+                        true
+                    }
+                    None => false,
+                });
+            }
+        }
+    }
+}
+
+/// sm_100+: nvlink points each FDE of `.debug_frame` at the CIE that precedes it, whatever
+/// the input relocation said (ptxas' addends can be 8 past the CIE).
+fn point_fdes_at_preceding_cie(b: &mut [u8]) {
+    let mut cie: Option<usize> = None;
+    for (start, end, is_cie) in frame_entries(b) {
+        if is_cie {
+            cie = Some(start);
+            continue;
+        }
+        let Some(c) = cie else { continue };
+        // The CIE pointer follows the length: 8 bytes after a 64-bit length, else 4.
+        if b[start..end].starts_with(&[0xff; 4]) {
+            if let Some(f) = b.get_mut(start + 12..start + 20) {
+                f.copy_from_slice(&(c as u64).to_le_bytes());
+            }
+        } else if let Some(f) = b.get_mut(start + 4..start + 8) {
+            f.copy_from_slice(&(c as u32).to_le_bytes());
+        }
+    }
+}
+
 /// ET_EXEC outputs turn CUDA data objects into plain objects.
 fn lower_symbol_type(t: u8) -> u8 {
     if t == STT_CUDA_OBJECT {
@@ -456,6 +586,7 @@ pub fn build<'data>(
             e_type: 2,
             e_flags: 0,
             program_headers: true,
+            mercury: opts.mercury,
             ..Default::default()
         },
         by_name: HashMap::new(),
@@ -483,6 +614,7 @@ pub fn build<'data>(
         resource_banks: Vec::new(),
         preserve_relocs: opts.preserve_relocs,
         resource_slots: HashMap::new(),
+        cleared: Vec::new(),
     };
     b.m.e_flags = objects.first().map(|o| o.cubin.header.e_flags).unwrap_or(0);
     // Debug (-G) objects mark the top byte with 0x08; an executable linked from them
@@ -555,6 +687,14 @@ pub fn build<'data>(
     b.resource_slots();
     tracing::info_span!("info").in_scope(|| info::build_info(&mut b, opts))?;
     tracing::info_span!("relocate").in_scope(|| b.relocate(opts))?;
+    if opts.mercury {
+        if let Some(&df) = b.by_name.get(&b".debug_frame"[..]) {
+            b.drop_dead_frames(df);
+            if let Content::Bytes(bytes) = &mut b.m.sections[df as usize].content {
+                point_fdes_at_preceding_cie(bytes);
+            }
+        }
+    }
     let resource_report = b.resource_report();
     let callgraph_report = std::mem::take(&mut b.callgraph_report);
     Ok(Built {
@@ -1178,6 +1318,18 @@ impl<'a, 'data> Builder<'a, 'data> {
                         let dead = self.res.sym_global[oi][r.sym as usize]
                             .is_some_and(|g| self.is_dead_function(g))
                             || (isym.st_type == STT_FUNC && self.out_sym(oi, r.sym).is_none());
+                        // sm_100+ also drops the entries of weak copies discarded for an
+                        // earlier object's definition.
+                        let replaced = self.m.mercury
+                            && isym.section != SymSection::Undefined
+                            && self.res.sym_global[oi][r.sym as usize].is_some_and(|g| {
+                                self.res.globals[g as usize]
+                                    .def
+                                    .is_some_and(|d| (d.obj as usize) < oi)
+                            });
+                        if dead || replaced {
+                            self.cleared.push((tp.sec, r.offset + tp.offset));
+                        }
                         if dead {
                             let width = if r.r_type == 72 { 4 } else { 8 };
                             if let Content::Bytes(bytes) =
@@ -1355,7 +1507,14 @@ impl<'a, 'data> Builder<'a, 'data> {
             }
         }
         for (name, target, sh_type, mut entries) in pending {
-            entries.reverse();
+            // sm_100+ keeps the line tables' relocations in reading order.
+            let line_table = matches!(
+                &self.m.sections[target as usize].name[..],
+                b".debug_line" | b".nv_debug_line_sass"
+            );
+            if !(self.m.mercury && line_table) {
+                entries.reverse();
+            }
             if let Some(&id) = self.by_name.get(&name) {
                 let sec = &mut self.m.sections[id as usize];
                 sec.content = Content::Relocs {

@@ -126,6 +126,13 @@ pub fn to_bytes(m: &Module, l: &Layout) -> Vec<u8> {
         };
         out[off..off + bytes.len()].copy_from_slice(&bytes);
     }
+    if l.prototype_shift != 0 {
+        for &(sec, at) in &m.prototype_fields {
+            let at = l.offset[sec as usize] as usize + at;
+            let v = u32::from_le_bytes(out[at..at + 4].try_into().unwrap()) + l.prototype_shift;
+            out[at..at + 4].copy_from_slice(&v.to_le_bytes());
+        }
+    }
 
     // Section headers.
     let mut sh = Vec::with_capacity((l.order.len() + 1) * 64);
