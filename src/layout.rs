@@ -28,6 +28,11 @@ pub struct Layout {
     pub file_size: u64,
     /// What to add to each prototype id (sm_100+: the prototype strings follow the names).
     pub prototype_shift: u32,
+    /// sm_100+: how many symbols `.nv.merc.symtab` lists (a prefix of `sym_order`), their
+    /// names' offsets (by SymId), and its sh_info.
+    pub merc_count: usize,
+    pub merc_sym_name_offset: Vec<u32>,
+    pub merc_first_global: u32,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -52,10 +57,7 @@ pub fn align_up(v: u64, a: u64) -> u64 {
 pub fn layout(m: &Module) -> Layout {
     let n = m.sections.len();
     // Relocation sections left with no entries are not written.
-    let mut order: Vec<SecId> = (0..n as SecId)
-        .filter(|&i| !matches!(&m.sections[i as usize].content, Content::Relocs { entries, .. } if entries.is_empty()))
-        .collect();
-    order.sort_by_key(|&i| (group_rank(&m.sections[i as usize], m.mercury), i));
+    let order = header_order(m);
     let mut sec_index = vec![0u32; n];
     for (pos, &s) in order.iter().enumerate() {
         sec_index[s as usize] = pos as u32 + 1;
@@ -129,6 +131,40 @@ pub fn layout(m: &Module) -> Layout {
         strtab.extend_from_slice(name);
         strtab.push(0);
     }
+    // The Mercury symbols' names that `.symtab` does not use (`.nv.constant.user`) follow.
+    let merc_count = if m.merc_symbols.is_empty() {
+        0
+    } else {
+        sym_order
+            .iter()
+            .take_while(|&&s| m.merc_symbols[s as usize].is_some())
+            .count()
+    };
+    let mut merc_sym_name_offset = vec![0u32; m.merc_symbols.len()];
+    let mut merc_first_global = 1;
+    for (pos, &s) in sym_order[..merc_count].iter().enumerate() {
+        let Some(sym) = &m.merc_symbols[s as usize] else {
+            continue;
+        };
+        if sym.bind == STB_LOCAL {
+            merc_first_global = pos as u32 + 2;
+        }
+        let name = &sym.name[..];
+        merc_sym_name_offset[s as usize] = if name == m.symbols[s as usize].name && !name.is_empty()
+        {
+            sym_name_offset[s as usize]
+        } else if name.is_empty() {
+            0
+        } else if let Some(&at) = seen.get(name) {
+            at
+        } else {
+            let at = strtab.len() as u32;
+            seen.insert(name, at);
+            strtab.extend_from_slice(name);
+            strtab.push(0);
+            at
+        };
+    }
     let prototype_shift = if m.mercury {
         let shift = strtab.len() as u32 - 1;
         push_prefix(&mut strtab);
@@ -151,6 +187,7 @@ pub fn layout(m: &Module) -> Layout {
             Content::SymtabShndx => (m.symbols.len() as u64 + 1) * 4,
             Content::Strtab => strtab.len() as u64,
             Content::Shstrtab => shstrtab.len() as u64,
+            Content::MercSymtab => (merc_count as u64 + 1) * 24,
             c => c.size(),
         };
     }
@@ -159,6 +196,11 @@ pub fn layout(m: &Module) -> Layout {
     let mut pos = 64u64;
     for &s in &order {
         let sec = &m.sections[s as usize];
+        if let Content::Alias(of) = sec.content {
+            offset[s as usize] = offset[of as usize];
+            size[s as usize] = size[of as usize];
+            continue;
+        }
         pos = align_up(pos, sec.align);
         offset[s as usize] = pos;
         if !matches!(sec.content, Content::NoBits(_)) {
@@ -306,7 +348,20 @@ pub fn layout(m: &Module) -> Layout {
         phdrs,
         file_size,
         prototype_shift,
+        merc_count,
+        merc_sym_name_offset,
+        merc_first_global,
     }
+}
+
+/// The output sections in header order: by group (sm_100+ ranks some differently), then in
+/// creation order. Relocation sections left with no entries are not written.
+pub fn header_order(m: &Module) -> Vec<SecId> {
+    let mut order: Vec<SecId> = (0..m.sections.len() as SecId)
+        .filter(|&i| !matches!(&m.sections[i as usize].content, Content::Relocs { entries, .. } if entries.is_empty()))
+        .collect();
+    order.sort_by_key(|&i| (group_rank(&m.sections[i as usize], m.mercury), i));
+    order
 }
 
 /// Where a section goes in the header order, by group. sm_100+ puts the user constant banks

@@ -101,15 +101,11 @@ pub fn link(args: &cli::Args) -> std::result::Result<LinkOutcome, Failure> {
         )
         .into());
     }
-    if args.relocatable || arch.is_mercury() {
-        return Err(Error::new(format!(
-            "{} is not implemented yet in this version of cubin-ld (inputs are valid)",
-            if args.relocatable {
-                "the relocatable link (-r)".to_string()
-            } else {
-                format!("linking for {arch}")
-            }
-        ))
+    if args.relocatable {
+        return Err(Error::new(
+            "the relocatable link (-r) is not implemented yet in this version of cubin-ld \
+             (inputs are valid)",
+        )
         .into());
     }
 
@@ -166,6 +162,14 @@ pub fn link(args: &cli::Args) -> std::result::Result<LinkOutcome, Failure> {
             code: 255,
             ..Default::default()
         });
+    }
+    // Checked after the link's own errors, which nvlink reports the same way in this mode.
+    if args.preserve_relocs && arch.is_mercury() {
+        return Err(Error::new(format!(
+            "-preserve-relocs for {arch} is not implemented yet in this version of cubin-ld \
+             (inputs are valid)"
+        ))
+        .into());
     }
     let (mut module, warnings, resource_report, callgraph) = (
         built.module,

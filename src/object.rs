@@ -85,6 +85,10 @@ impl<'data> InputObject<'data> {
     pub fn kind(&self, s: &Section<'_>) -> SectionKind {
         use crate::elf::*;
         let name = s.name;
+        // sm_100+'s Mercury copy is built apart from the main half (`merge::mercury`).
+        if crate::merge::mercury::is_mercury_section(name) {
+            return SectionKind::Other;
+        }
         match s.sh_type {
             SHT_NULL => SectionKind::Null,
             SHT_STRTAB => SectionKind::StrTab,

@@ -24,6 +24,8 @@ pub enum Info {
     Symbol(SymId, u8),
     /// `.symtab`: index of the first non-local symbol.
     FirstGlobal,
+    /// `.nv.merc.symtab`: the same for the Mercury symbol table.
+    MercFirstGlobal,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -53,15 +55,31 @@ pub enum Content {
     SymtabShndx,
     Strtab,
     Shstrtab,
+    /// `.nv.merc.symtab`: `Module::merc_symbols`, in `.symtab`'s order.
+    MercSymtab,
+    /// Capsule Mercury code: its first byte is the header index of its main-half twin.
+    MercCode {
+        bytes: Vec<u8>,
+        text: SecId,
+    },
+    /// Shares the file bytes of another section (`.nv.merc.nv.global.init`).
+    Alias(SecId),
 }
 
 impl Content {
     pub fn size(&self) -> u64 {
         match self {
-            Content::Bytes(b) | Content::WithSymbols { bytes: b, .. } => b.len() as u64,
+            Content::Bytes(b)
+            | Content::WithSymbols { bytes: b, .. }
+            | Content::MercCode { bytes: b, .. } => b.len() as u64,
             Content::NoBits(n) => *n,
             Content::Relocs { rela, entries } => entries.len() as u64 * if *rela { 24 } else { 16 },
-            Content::Symtab | Content::SymtabShndx | Content::Strtab | Content::Shstrtab => 0,
+            Content::Symtab
+            | Content::SymtabShndx
+            | Content::Strtab
+            | Content::Shstrtab
+            | Content::MercSymtab
+            | Content::Alias(_) => 0,
         }
     }
 }
@@ -130,6 +148,9 @@ pub struct Module {
     /// Where prototype ids sit (section, byte offset). On sm_100+ the prototype strings follow
     /// the symbol names, so the writer adds the names' length to each.
     pub prototype_fields: Vec<(SecId, usize)>,
+    /// sm_100+: the Mercury copy of each symbol (by SymId); `.nv.merc.symtab` lists them in
+    /// `.symtab`'s order, up to the first symbol that has none.
+    pub merc_symbols: Vec<Option<OutSymbol>>,
     /// Local symbols listed among the globals, where their global input symbol stood
     /// (`-preserve-relocs` keeps file-scope `__shared__` variables this way, as nvlink does).
     pub locals_listed_as_global: hashbrown::HashSet<SymId>,

@@ -9,8 +9,20 @@ fn corpus(rel: &str) -> PathBuf {
         .join(rel)
 }
 
+/// Links for the architecture the first file's corpus directory names (`…/sm_90/a.o`).
 fn link(files: &[&Path], out: &Path, flags: &[&str]) -> Result<(), String> {
-    let mut args: Vec<String> = vec!["-arch=sm_90".into(), "-o".into(), out.display().to_string()];
+    let arch = files
+        .first()
+        .and_then(|f| f.parent())
+        .and_then(|d| d.file_name())
+        .map(|d| d.to_string_lossy().into_owned())
+        .filter(|d| d.starts_with("sm_"))
+        .unwrap_or_else(|| "sm_90".into());
+    let mut args: Vec<String> = vec![
+        format!("-arch={arch}"),
+        "-o".into(),
+        out.display().to_string(),
+    ];
     args.extend(flags.iter().map(|f| f.to_string()));
     args.extend(files.iter().map(|f| f.display().to_string()));
     let parsed = cubin_ld::cli::parse(&args).map_err(|e| e.to_string())?;
@@ -47,7 +59,7 @@ fn damaged_links(seed: &str, partner: &str, tag: &str, flags: &[&str]) {
     for (k, v) in variants.iter().enumerate() {
         std::fs::write(&bad, v).unwrap();
         let _ = std::fs::remove_file(&out);
-        let r = std::panic::catch_unwind(|| link(&[&bad, &partner], &out, flags));
+        let r = std::panic::catch_unwind(|| link(&[&partner, &bad], &out, flags));
         match r {
             Err(_) => panic!("{seed}: variant {k} made the link panic"),
             Ok(Err(_)) => assert!(
@@ -63,6 +75,17 @@ fn damaged_links(seed: &str, partner: &str, tag: &str, flags: &[&str]) {
 #[test]
 fn damaged_objects_never_panic_the_link() {
     damaged_links("xtu_call/sm_90/a.o", "xtu_call/sm_90/b.o", "xtu", &[]);
+}
+
+#[test]
+fn damaged_sm100_objects_never_panic_the_link_of_both_halves() {
+    damaged_links("xtu_call/sm_100/a.o", "xtu_call/sm_100/b.o", "xtu100", &[]);
+    damaged_links(
+        "weak_inline/sm_120/b.o",
+        "weak_inline/sm_120/a.o",
+        "weak120",
+        &[],
+    );
 }
 
 #[test]

@@ -1,5 +1,5 @@
 //! cubin-ld against nvlink on the committed corpus: every executable link nvlink made for
-//! sm_75–sm_90 (the `default` mode and each case's extra links, see testdata/out/*/*/links.tsv)
+//! sm_75–sm_90, sm_100 and sm_120 (the `default` mode and each case's extra links, see testdata/out/*/*/links.tsv)
 //! is redone with cubin-ld and compared semantically, the linker's own note aside. Where
 //! nvlink succeeded the outputs must be equal; where it failed cubin-ld must fail with the
 //! same status and leave no output. `cargo test --test link_equiv -- --nocapture status`
@@ -9,13 +9,52 @@ use cubin_ld::compare::{compare_dumps, CompareOptions};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// Links that are known to differ, as `case/sm_XX/mode`, each with the reason.
-const KNOWN_DIFFERENT: &[(&str, &str)] = &[];
+/// Links that are known to differ, as `case/sm_XX/mode` patterns (`*` matches any part),
+/// each with the reason.
+const KNOWN_DIFFERENT: &[(&str, &str)] = &[(
+    "weak_strong/sm_1[02]0/default",
+    "a weak function replaced by a later object's strong one: nvlink gives the winner's \
+     main-half .debug_frame entry the Mercury CIE and an FDE without call-frame instructions; \
+     cubin-ld keeps the input's main-half entry (the driver does not read .debug_frame)",
+)];
 
-/// Links cubin-ld refuses as not implemented yet, as `case/mode` (every architecture).
-const NOT_IMPLEMENTED_YET: &[(&str, &str)] = &[];
+/// Links cubin-ld refuses as not implemented yet, as `case/sm_XX/mode` patterns.
+const NOT_IMPLEMENTED_YET: &[(&str, &str)] = &[
+    (
+        "*/sm_1[02]0/pr",
+        "-preserve-relocs on sm_100+ (the Mercury half's resolved relocations)",
+    ),
+    (
+        "constant/sm_1[02]0/*",
+        "constant-bank fields in capsule Mercury code",
+    ),
+    (
+        "extern_shared/sm_1[02]0/*",
+        "shared-memory fields in capsule Mercury code",
+    ),
+    (
+        "static_shared/sm_1[02]0/*",
+        "shared-memory fields in capsule Mercury code",
+    ),
+    (
+        "texref_ptx/sm_1[02]0/*",
+        "texture slots in capsule Mercury code",
+    ),
+];
 
-const EXEC_ARCHS: [&str; 5] = ["sm_75", "sm_80", "sm_86", "sm_89", "sm_90"];
+/// Whether `key` (`case/sm_XX/mode`) matches `pattern`: per part, `*` matches anything and
+/// `sm_1[02]0` matches sm_100 and sm_120.
+fn matches(pattern: &str, key: &str) -> bool {
+    let (p, k): (Vec<&str>, Vec<&str>) = (pattern.split('/').collect(), key.split('/').collect());
+    p.len() == k.len()
+        && p.iter().zip(&k).all(|(p, k)| {
+            *p == "*" || p == k || (*p == "sm_1[02]0" && matches!(*k, "sm_100" | "sm_120"))
+        })
+}
+
+const EXEC_ARCHS: [&str; 7] = [
+    "sm_75", "sm_80", "sm_86", "sm_89", "sm_90", "sm_100", "sm_120",
+];
 
 fn out_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/out")
@@ -157,12 +196,11 @@ fn every_executable_link_matches_nvlinks_outcome() {
     for (ca, mode, flags) in exec_links() {
         let key = format!("{ca}/{mode}");
         let o = link_one(&ca, &mode, &flags);
-        let case = ca.split('/').next().unwrap();
-        if NOT_IMPLEMENTED_YET
-            .iter()
-            .any(|(k, _)| *k == format!("{case}/{mode}"))
-        {
-            if !matches!(&o, Outcome::OnlyCubinLdRefused(e) if e.contains("not implemented yet")) {
+        if NOT_IMPLEMENTED_YET.iter().any(|(p, _)| matches(p, &key)) {
+            // Links that fail for their own reasons fail as nvlink's do.
+            let refused =
+                matches!(&o, Outcome::OnlyCubinLdRefused(e) if e.contains("not implemented yet"));
+            if !refused && !matches!(o, Outcome::BothRefused) {
                 failures.push(format!(
                     "{key}: expected a 'not implemented yet' refusal, got {}",
                     describe(&o)
@@ -171,7 +209,7 @@ fn every_executable_link_matches_nvlinks_outcome() {
             continue;
         }
         let ok = matches!(o, Outcome::Same | Outcome::BothRefused);
-        let known = KNOWN_DIFFERENT.iter().any(|(k, _)| *k == key);
+        let known = KNOWN_DIFFERENT.iter().any(|(p, _)| matches(p, &key));
         if ok == known {
             failures.push(format!(
                 "{key} {flags:?}: {}",
@@ -202,7 +240,7 @@ fn status() {
         );
     }
     println!(
-        "{same} of {} executable links (sm_75–sm_90) equal nvlink's outcome",
+        "{same} of {} executable links (sm_75–sm_120) equal nvlink's outcome",
         links.len()
     );
 }

@@ -53,6 +53,8 @@ pub const SHF_WRITE: u64 = 0x1;
 pub const SHF_ALLOC: u64 = 0x2;
 pub const SHF_EXECINSTR: u64 = 0x4;
 pub const SHF_INFO_LINK: u64 = 0x40;
+/// sm_100+: a section of the Mercury half.
+pub const SHF_CUDA_MERCURY: u64 = 0x1000_0000;
 
 pub const STT_NOTYPE: u8 = 0;
 pub const STT_OBJECT: u8 = 1;

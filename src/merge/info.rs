@@ -649,62 +649,73 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
                 }
                 Rec { bytes, slots }
             };
-            let mut out = Vec::new();
-            // sm_100+ moves the parameter-bank and workaround records to the end, in input
-            // order, after the records the link adds.
-            let moved_last = |attr: u8| opts.mercury && MOVED_LAST_ON_SM100.contains(&attr);
-            for r in recs.iter().rev() {
-                if moved_last(r.attr) {
-                    continue;
-                }
-                if r.attr == nvinfo::EIATTR_EXTERNS {
-                    if !list.is_empty() && !via_indirect {
-                        out.push(externs_rec(&list));
+            // The same rules make the Mercury copy of the records (sm_100+).
+            let transform = |recs: &[nvinfo::Record<'_>]| -> Vec<Rec> {
+                let mut out = Vec::new();
+                // sm_100+ moves the parameter-bank and workaround records to the end, in input
+                // order, after the records the link adds.
+                let moved_last = |attr: u8| opts.mercury && MOVED_LAST_ON_SM100.contains(&attr);
+                for r in recs.iter().rev() {
+                    if moved_last(r.attr) {
+                        continue;
                     }
-                    continue;
+                    if r.attr == nvinfo::EIATTR_EXTERNS {
+                        if !list.is_empty() && !via_indirect {
+                            out.push(externs_rec(&list));
+                        }
+                        continue;
+                    }
+                    if let Some(rec) = map_record(b, oi, r) {
+                        out.push(rec);
+                    }
                 }
-                if let Some(rec) = map_record(b, oi, r) {
-                    out.push(rec);
+                if via_indirect {
+                    out.push(externs_rec(&list));
                 }
-            }
-            if via_indirect {
-                out.push(externs_rec(&list));
-            }
-            // Kernels inherit their callees' barrier count and %ctaid.z use.
-            if let Some(f) = func.filter(|f| kernel_set.contains(f)) {
-                let (bars, ctaidz) = inherited.get(&f).copied().unwrap_or((0, false));
-                let own_bars = out.iter_mut().find(|r| r.bytes[1] == 0x4c);
-                match own_bars {
-                    Some(r) => r.bytes[2] = r.bytes[2].max(bars),
-                    None if bars > 0 => out.push(Rec {
-                        bytes: vec![nvinfo::EIFMT_BVAL, 0x4c, bars, 0],
-                        slots: Vec::new(),
-                    }),
-                    None => {}
+                // Kernels inherit their callees' barrier count and %ctaid.z use.
+                if let Some(f) = func.filter(|f| kernel_set.contains(f)) {
+                    let (bars, ctaidz) = inherited.get(&f).copied().unwrap_or((0, false));
+                    let own_bars = out.iter_mut().find(|r| r.bytes[1] == 0x4c);
+                    match own_bars {
+                        Some(r) => r.bytes[2] = r.bytes[2].max(bars),
+                        None if bars > 0 => out.push(Rec {
+                            bytes: vec![nvinfo::EIFMT_BVAL, 0x4c, bars, 0],
+                            slots: Vec::new(),
+                        }),
+                        None => {}
+                    }
+                    if ctaidz && !out.iter().any(|r| r.bytes[1] == 0x04) {
+                        out.push(Rec {
+                            bytes: vec![nvinfo::EIFMT_NVAL, 0x04, 0, 0],
+                            slots: Vec::new(),
+                        });
+                    }
                 }
-                if ctaidz && !out.iter().any(|r| r.bytes[1] == 0x04) {
-                    out.push(Rec {
-                        bytes: vec![nvinfo::EIFMT_NVAL, 0x04, 0, 0],
-                        slots: Vec::new(),
-                    });
+                // A kernel whose stack cannot be bounded gets CRS_STACK_SIZE = 0xffffffff.
+                if let Some(f) = func {
+                    if matches!(min_stack.get(&f), Some(None)) {
+                        out.retain(|r| r.bytes[1] != 0x1e);
+                        let mut bytes = vec![nvinfo::EIFMT_SVAL, 0x1e, 4, 0];
+                        bytes.extend_from_slice(&0xffff_ffffu32.to_le_bytes());
+                        out.push(Rec {
+                            bytes,
+                            slots: Vec::new(),
+                        });
+                    }
                 }
-            }
-            // A kernel whose stack cannot be bounded gets CRS_STACK_SIZE = 0xffffffff.
-            if let Some(f) = func {
-                if matches!(min_stack.get(&f), Some(None)) {
-                    out.retain(|r| r.bytes[1] != 0x1e);
-                    let mut bytes = vec![nvinfo::EIFMT_SVAL, 0x1e, 4, 0];
-                    bytes.extend_from_slice(&0xffff_ffffu32.to_le_bytes());
-                    out.push(Rec {
-                        bytes,
-                        slots: Vec::new(),
-                    });
+                for r in recs.iter().filter(|r| moved_last(r.attr)) {
+                    if let Some(rec) = map_record(b, oi, r) {
+                        out.push(rec);
+                    }
                 }
-            }
-            for r in recs.iter().filter(|r| moved_last(r.attr)) {
-                if let Some(rec) = map_record(b, oi, r) {
-                    out.push(rec);
-                }
+                out
+            };
+            let out = transform(&recs);
+            if let Some(m) = b.merc_section(oi, &[b".nv.merc", s.name].concat()) {
+                let merc_recs = nvinfo::parse_records(m.bytes())
+                    .map_err(|e| e.context(format!("'{}': section '{}'", o.name, m.name_str())))?;
+                let merc = transform(&merc_recs);
+                b.merc_function_info.push((s.name.to_vec(), concat(merc)));
             }
             let recs = out;
             b.add_info_section(function_info_section(

@@ -10,6 +10,7 @@
 //! reverse of the order they were read.
 
 pub mod info;
+pub mod mercury;
 pub mod shared;
 
 use crate::diag::{Error, Result};
@@ -113,6 +114,10 @@ pub(crate) struct Builder<'a, 'data> {
     resource_banks: Vec<(SecId, SecId)>,
     /// Per parameter bank: the slot offset of each texture/surface reference symbol.
     resource_slots: HashMap<(SecId, SymId), u64>,
+    /// sm_100+: per object, its Mercury sections by name.
+    merc_sections: Vec<HashMap<&'data [u8], usize>>,
+    /// sm_100+: the Mercury copy of each `.nv.info.<fn>` (by the main section's name).
+    pub(crate) merc_function_info: Vec<(Vec<u8>, Content)>,
     /// Fields UNUSED_CLEAR relocations cleared (section, offset): the `.debug_frame` entries
     /// of removed functions.
     cleared: Vec<(SecId, u64)>,
@@ -615,6 +620,20 @@ pub fn build<'data>(
         preserve_relocs: opts.preserve_relocs,
         resource_slots: HashMap::new(),
         cleared: Vec::new(),
+        merc_sections: objects
+            .iter()
+            .map(|o| {
+                o.cubin
+                    .sections
+                    .iter()
+                    .enumerate()
+                    .filter(|_| opts.mercury)
+                    .filter(|(_, s)| mercury::is_mercury_section(s.name))
+                    .map(|(i, s)| (s.name, i))
+                    .collect()
+            })
+            .collect(),
+        merc_function_info: Vec::new(),
     };
     b.m.e_flags = objects.first().map(|o| o.cubin.header.e_flags).unwrap_or(0);
     // Debug (-G) objects mark the top byte with 0x08; an executable linked from them
@@ -688,6 +707,7 @@ pub fn build<'data>(
     tracing::info_span!("info").in_scope(|| info::build_info(&mut b, opts))?;
     tracing::info_span!("relocate").in_scope(|| b.relocate(opts))?;
     if opts.mercury {
+        b.build_mercury()?;
         if let Some(&df) = b.by_name.get(&b".debug_frame"[..]) {
             b.drop_dead_frames(df);
             if let Content::Bytes(bytes) = &mut b.m.sections[df as usize].content {
@@ -1252,6 +1272,12 @@ impl<'a, 'data> Builder<'a, 'data> {
             Some(s) => self.m.prefix_string(s),
             None => id,
         }
+    }
+
+    /// An object's Mercury section of this name (sm_100+).
+    pub(crate) fn merc_section(&self, oi: usize, name: &[u8]) -> Option<&'a Section<'data>> {
+        let &i = self.merc_sections.get(oi)?.get(name)?;
+        self.objects[oi].cubin.sections.get(i)
     }
 
     pub(crate) fn make_section_symbol(&mut self, sec: SecId) -> SymId {

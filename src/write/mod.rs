@@ -76,7 +76,24 @@ pub fn to_bytes(m: &Module, l: &Layout) -> Vec<u8> {
                 }
                 b
             }
-            Content::NoBits(_) => continue,
+            Content::NoBits(_) | Content::Alias(_) => continue,
+            Content::MercCode { bytes, text } => {
+                let mut b = bytes.clone();
+                if let Some(first) = b.first_mut() {
+                    *first = l.sec_index[*text as usize] as u8;
+                }
+                b
+            }
+            Content::MercSymtab => {
+                let mut b = vec![0u8; 24];
+                for &sid in &l.sym_order[..l.merc_count] {
+                    let Some(sym) = &m.merc_symbols[sid as usize] else {
+                        continue;
+                    };
+                    put_symbol(&mut b, sym, l.merc_sym_name_offset[sid as usize], l);
+                }
+                b
+            }
             Content::Relocs { rela, entries } => {
                 let mut b = Vec::with_capacity(entries.len() * 24);
                 for r in entries {
@@ -105,21 +122,12 @@ pub fn to_bytes(m: &Module, l: &Layout) -> Vec<u8> {
             Content::Symtab => {
                 let mut b = vec![0u8; 24];
                 for &sid in &l.sym_order {
-                    let sym = &m.symbols[sid as usize];
-                    put32(&mut b, l.sym_name_offset[sid as usize]);
-                    b.push((sym.bind << 4) | (sym.st_type & 0xf));
-                    b.push(sym.other);
-                    let shndx = sym.section.map(|s| l.sec_index[s as usize]).unwrap_or(0);
-                    put16(
+                    put_symbol(
                         &mut b,
-                        if shndx >= 0xff00 {
-                            0xffff
-                        } else {
-                            shndx as u16
-                        },
+                        &m.symbols[sid as usize],
+                        l.sym_name_offset[sid as usize],
+                        l,
                     );
-                    put64(&mut b, sym.value);
-                    put64(&mut b, sym.size);
                 }
                 b
             }
@@ -167,6 +175,7 @@ pub fn to_bytes(m: &Module, l: &Layout) -> Vec<u8> {
                 Info::Section(x) => l.sec_index[x as usize],
                 Info::Symbol(x, high) => sym_idx(x) | (high as u32) << 24,
                 Info::FirstGlobal => l.first_global,
+                Info::MercFirstGlobal => l.merc_first_global,
             },
         );
         put64(&mut sh, s.align);
@@ -217,4 +226,22 @@ pub fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
         let _ = std::fs::remove_file(&tmp);
         fail(e)
     })
+}
+
+/// One ELF symbol entry.
+fn put_symbol(b: &mut Vec<u8>, sym: &crate::output::OutSymbol, name: u32, l: &Layout) {
+    put32(b, name);
+    b.push((sym.bind << 4) | (sym.st_type & 0xf));
+    b.push(sym.other);
+    let shndx = sym.section.map(|s| l.sec_index[s as usize]).unwrap_or(0);
+    put16(
+        b,
+        if shndx >= 0xff00 {
+            0xffff
+        } else {
+            shndx as u16
+        },
+    );
+    put64(b, sym.value);
+    put64(b, sym.size);
 }

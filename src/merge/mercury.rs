@@ -1,0 +1,590 @@
+//! sm_100+: the Mercury half of the module.
+//!
+//! Objects for sm_100 and later carry a second copy of the module for the driver's
+//! finalizer: `.nv.capmerc.text.<fn>` code, `.nv.merc.*` metadata and relocations, and a
+//! `.nv.merc.symtab` whose entries mirror `.symtab` index for index. nvlink's output keeps
+//! that shape: its Mercury symbol table is `.symtab` minus the kernels' parameter-bank section
+//! symbols (which come last), entry for entry, so every symbol index the main half uses means
+//! the same symbol in the Mercury half. This pass therefore runs after the main half is
+//! built and mirrors it:
+//! - the Mercury sections follow the main half's header order, one per main section that has
+//!   a Mercury counterpart in the inputs (`.text.f` ↔ `.nv.capmerc.text.f`, `.nv.constant3`
+//!   ↔ `.nv.merc.nv.constant.user`, `X` ↔ `.nv.merc.X`);
+//! - `.nv.merc.nv.info`, `.nv.merc.nv.callgraph` and `.nv.merc.nv.prototype` are copies of
+//!   the main ones; `.nv.merc.nv.info.<fn>` go through the main records' rules (`info`);
+//! - `.nv.merc.nv.global.init` and `.nv.merc.nv.constant.user` share their main twin's bytes;
+//! - the Mercury relocations are kept, dropped or applied as their main twins are. Applying
+//!   one to capsule-Mercury code (constant-bank, shared-memory and texture fields) needs the
+//!   capsule encoding, which is not known yet: such links are refused.
+
+use super::Builder;
+use crate::diag::{Error, Result};
+use crate::elf::read::SymSection;
+use crate::elf::*;
+use crate::layout::align_up;
+use crate::output::*;
+use hashbrown::HashMap;
+
+/// Whether a section belongs to the Mercury half.
+pub fn is_mercury_section(name: &[u8]) -> bool {
+    name.starts_with(b".nv.merc.") || name.starts_with(b".nv.capmerc.")
+}
+
+/// The Mercury counterpart's name of a main-half section name.
+pub fn mercury_name(main: &[u8]) -> Vec<u8> {
+    if main.starts_with(b".text.") {
+        [b".nv.capmerc", main].concat()
+    } else if main == b".nv.constant3" {
+        b".nv.merc.nv.constant.user".to_vec()
+    } else {
+        [b".nv.merc", main].concat()
+    }
+}
+
+/// The name nvlink gives a Mercury section's symbol: the section name without its
+/// `.nv.merc` / `.nv.capmerc` prefix (`.text.f`, `.debug_frame`, `.nv.constant.user`).
+fn symbol_name(merc: &[u8]) -> &[u8] {
+    merc.strip_prefix(b".nv.capmerc")
+        .or_else(|| merc.strip_prefix(b".nv.merc"))
+        .unwrap_or(merc)
+}
+
+// R_MERCURY_* relocation types (0x10000 + ordinal).
+const ABS64: u32 = 0x10002;
+const ABS32: u32 = 0x10003;
+const ABS32_LO: u32 = 0x10005;
+const ABS32_HI: u32 = 0x10006;
+const PROG_REL32: u32 = 0x10008;
+const UNUSED_CLEAR64: u32 = 0x1000e;
+const UNIFIED: u32 = 0x10032;
+const UNIFIED32_LO: u32 = 0x1003e;
+const UNIFIED32_HI: u32 = 0x1003f;
+
+/// Mercury-only inputs this pass understands; anything else is refused.
+fn understood(name: &[u8]) -> bool {
+    name == b".nv.merc.symtab"
+        || name.starts_with(b".nv.capmerc.text.")
+        || name.starts_with(b".nv.merc.rela")
+        || name.starts_with(b".nv.merc.nv.info")
+        || matches!(
+            name,
+            b".nv.merc.nv.callgraph"
+                | b".nv.merc.nv.prototype"
+                | b".nv.merc.nv.global.init"
+                | b".nv.merc.nv.constant.user"
+        )
+        || name.starts_with(b".nv.merc.debug_")
+        || name.starts_with(b".nv.merc.nv_debug_")
+}
+
+fn not_yet(what: String) -> Error {
+    Error::new(format!(
+        "{what} is not implemented yet in this version of cubin-ld (inputs are valid)"
+    ))
+}
+
+impl Builder<'_, '_> {
+    /// Builds the Mercury half from the finished main half.
+    pub(crate) fn build_mercury(&mut self) -> Result<()> {
+        let objects = self.objects;
+        for o in objects {
+            for s in &o.cubin.sections {
+                if is_mercury_section(s.name) && !understood(s.name) {
+                    return Err(not_yet(format!(
+                        "'{}': the Mercury section '{}'",
+                        o.name,
+                        s.name_str()
+                    )));
+                }
+            }
+        }
+        // The main half's final header order decides the Mercury sections' order.
+        let order = crate::layout::header_order(&self.m);
+        let main_count = self.m.sections.len();
+        let mut twin: Vec<Option<SecId>> = vec![None; main_count];
+        let symtab = self.m.add_section(OutSection {
+            name: b".nv.merc.symtab".to_vec(),
+            sh_type: SHT_CUDA_MERC_SYMTAB,
+            flags: SHF_CUDA_MERCURY,
+            align: 8,
+            entsize: 24,
+            link: Link::Strtab,
+            info: Info::MercFirstGlobal,
+            content: Content::MercSymtab,
+            group: Group::Mercury,
+            section_symbol: None,
+        });
+        let merc_info: HashMap<Vec<u8>, Content> = std::mem::take(&mut self.merc_function_info)
+            .into_iter()
+            .collect();
+        // The first input section of each Mercury name: what the output copies describe.
+        let mut first_input: HashMap<&[u8], &Section<'_>> = HashMap::new();
+        for s in objects.iter().flat_map(|o| o.cubin.sections.iter()) {
+            if is_mercury_section(s.name) {
+                first_input.entry(s.name).or_insert(s);
+            }
+        }
+        for &id in &order {
+            let s = &self.m.sections[id as usize];
+            let name = mercury_name(&s.name);
+            let (sh_type, content) = match (&s.content, s.group) {
+                (Content::Symtab, _) => {
+                    twin[id as usize] = Some(symtab);
+                    continue;
+                }
+                (Content::WithSymbols { .. }, Group::Info)
+                    if first_input.contains_key(&name[..]) =>
+                {
+                    (SHT_CUDA_MERC_INFO, s.content.clone())
+                }
+                (Content::WithSymbols { .. }, Group::Graph) if s.sh_type == SHT_CUDA_CALLGRAPH => {
+                    (SHT_CUDA_MERC_CALLGRAPH, s.content.clone())
+                }
+                (Content::WithSymbols { .. }, Group::Graph) if s.sh_type == SHT_CUDA_PROTOTYPE => {
+                    (SHT_CUDA_MERC_PROTOTYPE, s.content.clone())
+                }
+                (_, Group::InfoFn) => match merc_info.get(&s.name) {
+                    Some(c) => (SHT_CUDA_MERC_INFO, c.clone()),
+                    None => continue,
+                },
+                (Content::Relocs { .. }, Group::Relocs) => {
+                    // Filled by `relocate_mercury`; its target is fixed below.
+                    let target = match s.info {
+                        Info::Section(t) => t,
+                        _ => continue,
+                    };
+                    let mut sec =
+                        super::reloc_section(name, SHT_CUDA_MERC_RELA, target, Vec::new());
+                    sec.group = Group::Mercury;
+                    sec.flags |= SHF_CUDA_MERCURY;
+                    sec.link = Link::Section(symtab);
+                    twin[id as usize] = Some(self.m.add_section(sec));
+                    continue;
+                }
+                _ if !first_input.contains_key(&name[..]) => continue,
+                (_, Group::Text) => (
+                    SHT_CUDA_CAPMERC_TEXT,
+                    Content::MercCode {
+                        bytes: Vec::new(),
+                        text: id,
+                    },
+                ),
+                _ if name == b".nv.merc.nv.global.init" => {
+                    (SHT_CUDA_GLOBAL_INIT, Content::Alias(id))
+                }
+                _ if name == b".nv.merc.nv.constant.user" => {
+                    (SHT_CUDA_MERC_CONSTANT_USER, Content::Alias(id))
+                }
+                (Content::Bytes(_), Group::Debug) => (s.sh_type, Content::Bytes(Vec::new())),
+                _ => {
+                    return Err(not_yet(format!(
+                        "the Mercury copy of '{}'",
+                        String::from_utf8_lossy(&s.name)
+                    )))
+                }
+            };
+            // Copied sections take their inputs' flags and alignment, made ones the main twin's.
+            let input = first_input.get(&name[..]);
+            let (flags, align, entsize) = match input {
+                Some(i) if !matches!(content, Content::WithSymbols { .. }) => {
+                    (i.flags, i.align, i.entsize)
+                }
+                _ => (s.flags | SHF_CUDA_MERCURY, s.align, s.entsize),
+            };
+            let link = match s.link {
+                Link::Symtab => Link::Section(symtab),
+                l => l,
+            };
+            let new = self.m.add_section(OutSection {
+                name,
+                sh_type,
+                flags,
+                align,
+                entsize,
+                link,
+                info: s.info,
+                content,
+                group: Group::Mercury,
+                section_symbol: None,
+            });
+            twin[id as usize] = Some(new);
+        }
+        // Section links point at the twins.
+        for id in main_count..self.m.sections.len() {
+            if let Info::Section(t) = self.m.sections[id].info {
+                if let Some(Some(tw)) = twin.get(t as usize) {
+                    self.m.sections[id].info = Info::Section(*tw);
+                }
+            }
+        }
+        // The callgraph's and prototype table's copies hold prototype ids too.
+        let copied: Vec<(SecId, usize)> = self
+            .m
+            .prototype_fields
+            .iter()
+            .filter_map(|&(s, at)| Some((twin.get(s as usize).copied().flatten()?, at)))
+            .collect();
+        self.m.prototype_fields.extend(copied);
+
+        let placed = self.place_mercury(&twin)?;
+        self.mercury_symbols(&twin, &placed)?;
+        self.relocate_mercury(&twin, &placed)?;
+        if let Some(Some(df)) = self
+            .by_name
+            .get(&b".debug_frame"[..])
+            .map(|&d| twin.get(d as usize).copied().flatten())
+        {
+            if let Content::Bytes(bytes) = &mut self.m.sections[df as usize].content {
+                super::point_fdes_at_preceding_cie(bytes);
+            }
+        }
+        Ok(())
+    }
+
+    /// Copies the Mercury code and debug sections of every live function and object; returns
+    /// where each input section went, per object.
+    fn place_mercury(
+        &mut self,
+        twin: &[Option<SecId>],
+    ) -> Result<Vec<HashMap<usize, (SecId, u64)>>> {
+        let objects = self.objects;
+        let mut placed = vec![HashMap::new(); objects.len()];
+        for (oi, o) in objects.iter().enumerate() {
+            for (si, s) in o.cubin.sections.iter().enumerate() {
+                if !is_mercury_section(s.name) {
+                    continue;
+                }
+                let main_name = if let Some(f) = s.name.strip_prefix(b".nv.capmerc") {
+                    f.to_vec()
+                } else if s.name == b".nv.merc.nv.constant.user" {
+                    b".nv.constant3".to_vec()
+                } else {
+                    symbol_name(s.name).to_vec()
+                };
+                let Some(&main_out) = self.by_name.get(&main_name) else {
+                    continue;
+                };
+                // Only what the main half kept: the main twin's input section is live.
+                let main_in = o
+                    .cubin
+                    .sections
+                    .iter()
+                    .position(|t| t.name == &main_name[..]);
+                if main_in.is_some_and(|i| !self.live[oi][i]) {
+                    continue;
+                }
+                let Some(out) = twin.get(main_out as usize).copied().flatten() else {
+                    continue;
+                };
+                let sec = &mut self.m.sections[out as usize];
+                sec.align = sec.align.max(s.align);
+                let offset = match &mut sec.content {
+                    Content::Bytes(bytes) | Content::MercCode { bytes, .. } => {
+                        let off = align_up(bytes.len() as u64, s.align);
+                        bytes.resize(off as usize, 0);
+                        bytes.extend_from_slice(s.bytes());
+                        off
+                    }
+                    // Shares the main section's bytes: the same layout.
+                    Content::Alias(_) => match main_in.and_then(|i| self.placed[oi][i]) {
+                        Some(p) => p.offset,
+                        None => continue,
+                    },
+                    _ => continue,
+                };
+                placed[oi].insert(si, (out, offset));
+            }
+        }
+        Ok(placed)
+    }
+
+    /// The Mercury symbol table: `.symtab`'s entries, each describing the Mercury copy of
+    /// its symbol (the Mercury section, the input's Mercury value, size, type and st_other).
+    fn mercury_symbols(
+        &mut self,
+        twin: &[Option<SecId>],
+        placed: &[HashMap<usize, (SecId, u64)>],
+    ) -> Result<()> {
+        let objects = self.objects;
+        let n = self.m.symbols.len();
+        // Where each output symbol came from: the definition, else the first reference.
+        let defines = |oi: usize, i: usize| match self.res.sym_global[oi][i] {
+            Some(g) => self.res.globals[g as usize]
+                .def
+                .is_some_and(|d| d.obj as usize == oi && d.sym as usize == i),
+            None => objects[oi].symbols()[i].section != SymSection::Undefined,
+        };
+        let mut origin: Vec<Option<(usize, usize)>> = vec![None; n];
+        for (oi, map) in self.sym_map.iter().enumerate() {
+            for (i, out) in map.iter().enumerate() {
+                let Some(out) = *out else { continue };
+                let slot = &mut origin[out as usize];
+                let better = match *slot {
+                    None => true,
+                    Some((po, pi)) => defines(oi, i) && !defines(po, pi),
+                };
+                if better {
+                    *slot = Some((oi, i));
+                }
+            }
+        }
+        let mut merc: Vec<Option<OutSymbol>> = vec![None; n];
+        for (id, m) in merc.iter_mut().enumerate() {
+            let main = &self.m.symbols[id];
+            if main.st_type == STT_SECTION {
+                let Some(sec) = main.section else { continue };
+                let s = &self.m.sections[sec as usize];
+                if crate::layout::is_param_bank(s) {
+                    continue;
+                }
+                let (section, name) = match twin.get(sec as usize).copied().flatten() {
+                    Some(t) => (t, symbol_name(&self.m.sections[t as usize].name).to_vec()),
+                    None => (sec, s.name.clone()),
+                };
+                *m = Some(OutSymbol {
+                    name,
+                    section: Some(section),
+                    ..main.clone()
+                });
+                continue;
+            }
+            let mut sym = main.clone();
+            if let Some((oi, i)) = origin[id] {
+                let o = &objects[oi];
+                let ms = o
+                    .cubin
+                    .symtabs
+                    .iter()
+                    .find(|t| o.cubin.sections[t.section as usize].sh_type == SHT_CUDA_MERC_SYMTAB)
+                    .and_then(|t| t.symbols.get(i));
+                if let Some(ms) = ms {
+                    sym.value = ms.value;
+                    sym.size = ms.size;
+                    if ms.section != SymSection::Undefined {
+                        sym.st_type = ms.st_type;
+                        sym.other = ms.other;
+                    }
+                    if let SymSection::Index(si) = ms.section {
+                        match placed[oi].get(&(si as usize)) {
+                            Some(&(out, off)) => {
+                                sym.section = Some(out);
+                                sym.value = ms.value.wrapping_add(off);
+                            }
+                            // A main-half section both halves use (`.nv.global`, shared memory).
+                            None => sym.value = main.value,
+                        }
+                    }
+                }
+            }
+            *m = Some(sym);
+        }
+        self.m.merc_symbols = merc;
+        Ok(())
+    }
+
+    /// The Mercury relocations: kept for the driver, dropped or applied as their main twins.
+    fn relocate_mercury(
+        &mut self,
+        twin: &[Option<SecId>],
+        placed: &[HashMap<usize, (SecId, u64)>],
+    ) -> Result<()> {
+        let objects = self.objects;
+        let mut pending: HashMap<SecId, Vec<OutReloc>> = HashMap::new();
+        let mut by_target: HashMap<SecId, SecId> = HashMap::new();
+        for &t in twin.iter().flatten() {
+            if let (Content::Relocs { .. }, Info::Section(target)) = (
+                &self.m.sections[t as usize].content,
+                self.m.sections[t as usize].info,
+            ) {
+                by_target.insert(target, t);
+            }
+        }
+        for (oi, o) in objects.iter().enumerate() {
+            let Some(msymtab) = o
+                .cubin
+                .symtabs
+                .iter()
+                .find(|t| o.cubin.sections[t.section as usize].sh_type == SHT_CUDA_MERC_SYMTAB)
+            else {
+                continue;
+            };
+            for s in &o.cubin.sections {
+                if s.sh_type != SHT_CUDA_MERC_RELA {
+                    continue;
+                }
+                let target = s.info as usize;
+                let Some(&(tout, toff)) = placed[oi].get(&target) else {
+                    continue;
+                };
+                let tsec = &o.cubin.sections[target];
+                let code = tsec.sh_type == SHT_CUDA_CAPMERC_TEXT;
+                // Debug information (capsule code carries no SHF_ALLOC either).
+                let debug = !code && tsec.flags & SHF_ALLOC == 0;
+                let relocs = o
+                    .cubin
+                    .relocations(s)
+                    .map_err(|e| e.context(format!("'{}'", o.name)))?;
+                for r in relocs {
+                    let Some(isym) = msymtab.symbols.get(r.sym as usize) else {
+                        continue;
+                    };
+                    // Capsule code offsets count expanded instructions, not bytes.
+                    if !code && r.offset >= tsec.size {
+                        return Err(Error::new(format!(
+                            "'{}': relocation section '{}': offset {:#x} is past the end of '{}'",
+                            o.name,
+                            s.name_str(),
+                            r.offset,
+                            tsec.name_str()
+                        )));
+                    }
+                    // The address range of a removed function's frame entry is cleared (frames
+                    // of discarded weak copies keep theirs, as in the main half).
+                    if r.r_type == UNUSED_CLEAR64 {
+                        let dead = self.res.sym_global[oi]
+                            .get(r.sym as usize)
+                            .copied()
+                            .flatten()
+                            .is_some_and(|g| self.is_dead_function(g))
+                            || (isym.st_type == STT_FUNC && self.out_sym(oi, r.sym).is_none());
+                        if dead {
+                            let at = (r.offset + toff) as usize;
+                            if let Content::Bytes(bytes) =
+                                &mut self.m.sections[tout as usize].content
+                            {
+                                if let Some(f) = bytes.get_mut(at..at + 8) {
+                                    f.fill(0);
+                                }
+                            }
+                        }
+                        continue;
+                    }
+                    let g = self.res.sym_global[oi]
+                        .get(r.sym as usize)
+                        .copied()
+                        .flatten();
+                    // References from a discarded weak copy's debug entries go with it.
+                    if let Some(g) = g {
+                        let defined_here = isym.section != SymSection::Undefined;
+                        if defined_here
+                            && matches!(self.res.globals[g as usize].def, Some(d) if (d.obj as usize) < oi)
+                            && debug
+                        {
+                            continue;
+                        }
+                    }
+                    let offset = r.offset + toff;
+                    let mut addend = r.addend.unwrap_or(0);
+                    // Program-relative references between debug sections stay for the driver,
+                    // rebased onto the merged section.
+                    // The field gets the main half's value: the main twin's offset.
+                    if isym.st_type == STT_SECTION && debug && r.r_type == PROG_REL32 {
+                        if let SymSection::Index(ss) = isym.section {
+                            if let Some(&(_, base)) = placed[oi].get(&(ss as usize)) {
+                                addend = addend.wrapping_add(base as i64);
+                            }
+                            let main_twin = o.cubin.sections.get(ss as usize).and_then(|m| {
+                                let name = symbol_name(m.name);
+                                let i = o.cubin.sections.iter().position(|t| t.name == name)?;
+                                self.placed[oi][i]
+                            });
+                            if let (Some(p), Content::Bytes(bytes)) =
+                                (main_twin, &mut self.m.sections[tout as usize].content)
+                            {
+                                let v = p.offset.wrapping_add(r.addend.unwrap_or(0) as u64) as u32;
+                                if let Some(f) = bytes.get_mut(offset as usize..offset as usize + 4)
+                                {
+                                    f.copy_from_slice(&v.to_le_bytes());
+                                }
+                            }
+                        }
+                    } else if isym.st_type == STT_SECTION && debug {
+                        // Section-relative references inside debug sections resolve here.
+                        let SymSection::Index(ss) = isym.section else {
+                            continue;
+                        };
+                        let Some(&(_, base)) = placed[oi].get(&(ss as usize)) else {
+                            continue;
+                        };
+                        let v = base.wrapping_add(addend as u64);
+                        let width = match r.r_type {
+                            ABS64 => 8,
+                            ABS32 => 4,
+                            t => {
+                                return Err(not_yet(format!(
+                                    "'{}': applying Mercury relocation {}",
+                                    o.name,
+                                    crate::reloc::table::name(t).unwrap_or("?")
+                                )))
+                            }
+                        };
+                        if let Content::Bytes(bytes) = &mut self.m.sections[tout as usize].content {
+                            if let Some(f) = bytes.get_mut(offset as usize..offset as usize + width)
+                            {
+                                f.copy_from_slice(&v.to_le_bytes()[..width]);
+                            }
+                        }
+                        continue;
+                    }
+                    let name = isym.name;
+                    if super::UNIFIED_PLACEHOLDERS.contains(&name) && isym.bind != STB_LOCAL {
+                        continue;
+                    }
+                    // Constant banks, shared memory and texture slots are applied by the link;
+                    // in capsule code that needs its encoding.
+                    let main_sym = o.symbols().get(r.sym as usize);
+                    let applied_here = code
+                        && (super::shared::classify(objects, self.res, oi, r.sym).is_some()
+                            || self.constant_bank(oi, r.sym).is_some()
+                            || main_sym.is_some_and(|m| {
+                                matches!(m.st_type, STT_CUDA_TEXTURE | 11 | STT_CUDA_SURFACE)
+                            }));
+                    if applied_here {
+                        return Err(not_yet(format!(
+                            "'{}': resolving '{}' in capsule Mercury code (constant banks, shared \
+                             memory and texture references on sm_100 and later)",
+                            o.name,
+                            String::from_utf8_lossy(name)
+                        )));
+                    }
+                    let sym = if r.sym == 0 {
+                        None
+                    } else {
+                        self.out_sym(oi, r.sym)
+                    };
+                    if r.sym != 0 && sym.is_none() {
+                        continue;
+                    }
+                    let r_type = match r.r_type {
+                        UNIFIED => ABS64,
+                        UNIFIED32_LO => ABS32_LO,
+                        UNIFIED32_HI => ABS32_HI,
+                        t => t,
+                    };
+                    let Some(&rela) = by_target.get(&tout) else {
+                        return Err(not_yet(format!(
+                            "'{}': Mercury relocations for '{}' without main-half twins",
+                            o.name,
+                            s.name_str()
+                        )));
+                    };
+                    pending.entry(rela).or_default().push(OutReloc {
+                        offset,
+                        r_type,
+                        sym,
+                        addend,
+                    });
+                }
+            }
+        }
+        // Reverse reading order, line tables included (unlike the main half's).
+        for (rela, mut entries) in pending {
+            entries.reverse();
+            if let Content::Relocs { entries: e, .. } = &mut self.m.sections[rela as usize].content
+            {
+                *e = entries;
+            }
+        }
+        Ok(())
+    }
+}
