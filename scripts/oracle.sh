@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# The live differential test: compiles every testdata case for sm_75, sm_80, sm_86, sm_89,
-# sm_90, sm_100 and sm_120 with the pinned toolkit, links each with nvlink and with cubin-ld (every executable
-# link the case records in links.tsv: the default mode, -preserve-relocs and its extra
-# flags),
-# and checks that
+# The live differential test: compiles every testdata case for its targets (sm_75, sm_80,
+# sm_86, sm_89, sm_90, sm_100, sm_120; some cases also sm_100a, sm_103, sm_103f, sm_110,
+# sm_120a, sm_120f, sm_121) with the pinned toolkit, links each with nvlink and with cubin-ld
+# (every executable link the case records in links.tsv: the default mode, -preserve-relocs
+# and its extra flags), and checks that
 #   - where nvlink succeeds, cubin-ld succeeds and `cubin-dump --compare --ignore-linker-note`
 #     finds no difference, and cuobjdump -elf and nvdisasm read cubin-ld's output;
 #   - where nvlink fails, cubin-ld fails with the same exit status and writes no output.
@@ -23,7 +23,7 @@ scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 
 scripts/gen-testdata.sh -o "$scratch/out" "$@" 2>/dev/null
-ARCHS="sm_75 sm_80 sm_86 sm_89 sm_90 sm_100 sm_120"
+ARCHS="sm_75 sm_80 sm_86 sm_89 sm_90 sm_100 sm_100a sm_103 sm_103f sm_110 sm_120 sm_120a sm_120f sm_121"
 KNOWN_DIFFERENT="weak_strong/sm_100/default weak_strong/sm_120/default"
 known=0
 pass=0

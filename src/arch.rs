@@ -86,10 +86,13 @@ impl fmt::Display for Arch {
 }
 
 /// Whether code compiled for `obj_sm` may be linked into a `target_sm` executable: the same
-/// SM, or an older SM of the Ampere/Ada family (sm_80 code links into sm_86 and sm_89).
+/// SM, an older SM of the Ampere/Ada family (sm_80 code links into sm_86 and sm_89), or from
+/// sm_100 on an older SM of the same major version (sm_100 into sm_103, sm_120 into sm_121;
+/// not sm_100 into sm_110), as nvlink 13.5 allows.
 pub fn object_links_into(obj_sm: u32, target_sm: u32) -> bool {
     obj_sm == target_sm
         || ((80..=89).contains(&obj_sm) && (80..=89).contains(&target_sm) && obj_sm <= target_sm)
+        || (obj_sm >= 100 && obj_sm / 10 == target_sm / 10 && obj_sm <= target_sm)
 }
 
 /// The fields of a cubin's e_flags (ELF ABI version 8, as nvcc 13.5 writes them).
@@ -151,6 +154,26 @@ mod tests {
             assert_eq!(
                 Arch::parse(s).unwrap_err().to_string(),
                 format!("Unknown arch name '{s}'")
+            );
+        }
+    }
+
+    #[test]
+    fn code_links_into_later_sms_of_its_family_only() {
+        for (obj, target, ok) in [
+            (80, 86, true),
+            (86, 80, false),
+            (80, 90, false),
+            (100, 103, true),
+            (103, 100, false),
+            (100, 110, false),
+            (120, 121, true),
+            (90, 100, false),
+        ] {
+            assert_eq!(
+                object_links_into(obj, target),
+                ok,
+                "sm_{obj} into sm_{target}"
             );
         }
     }

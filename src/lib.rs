@@ -83,15 +83,7 @@ pub fn link(args: &cli::Args) -> std::result::Result<LinkOutcome, Failure> {
         .collect();
     let objects: Vec<object::InputObject<'_>> = objects.into_iter().collect::<Result<_>>()?;
     drop(load);
-    for o in &objects {
-        if !arch::object_links_into(o.sm, arch.sm) {
-            return Err(Error::new(format!(
-                "Input file '{}' arch does not match target '{arch}'",
-                o.name
-            ))
-            .into());
-        }
-    }
+    check_architectures(&objects, &arch)?;
     // nvlink keeps every function under -preserve-relocs but computes stack sizes only for
     // the kernels -kernels-used names, and orders `.nv.info.<fn>` differently; not yet known.
     if args.preserve_relocs && !args.kernels_used.is_empty() {
@@ -145,6 +137,7 @@ pub fn link(args: &cli::Args) -> std::result::Result<LinkOutcome, Failure> {
         preserve_relocs: args.preserve_relocs,
         arch_name: arch.to_string(),
         mercury: arch.is_mercury(),
+        accelerated: arch.variant == arch::Variant::Accelerated,
     };
     let built = tracing::info_span!("merge").in_scope(|| merge::build(&objects, &res, &opts))?;
     if !built.errors.is_empty() {
@@ -202,4 +195,46 @@ pub fn link(args: &cli::Args) -> std::result::Result<LinkOutcome, Failure> {
         },
         callgraph,
     })
+}
+
+/// nvlink's rules for which objects may be linked for the target, with its messages.
+fn check_architectures(
+    objects: &[object::InputObject<'_>],
+    arch: &arch::Arch,
+) -> std::result::Result<(), Failure> {
+    let mismatch = |o: &object::InputObject<'_>| {
+        Failure::from(Error::new(format!(
+            "Input file '{}' arch does not match target '{arch}'",
+            o.name
+        )))
+    };
+    for (i, o) in objects.iter().enumerate() {
+        // Code without a Mercury half cannot go into an sm_100+ module; nvlink warns, then
+        // fails on the object's architecture, or on its missing compatibility records (sm_80
+        // objects have none) when it is not the first.
+        let accelerated = o.is_accelerated();
+        let to_plain = accelerated && arch.variant != arch::Variant::Accelerated;
+        if arch.is_mercury() && o.sm < 100 {
+            let mut f = if to_plain {
+                Error::new("cannot link accelerated arch to non-accelerated").into()
+            } else if i == 0 || o.has_compat_info() {
+                mismatch(o)
+            } else {
+                Error::new("cannot read nvcompat").into()
+            };
+            f.warnings.push(format!(
+                "Output is limited to run on SM Arch '{}' only due to limitations in input file {}",
+                arch.sm, o.name
+            ));
+            return Err(f);
+        }
+        if to_plain {
+            return Err(Error::new("cannot link accelerated arch to non-accelerated").into());
+        }
+        // 'a' code runs on exactly its SM.
+        if !arch::object_links_into(o.sm, arch.sm) || (accelerated && o.sm != arch.sm) {
+            return Err(mismatch(o));
+        }
+    }
+    Ok(())
 }

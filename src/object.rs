@@ -74,6 +74,29 @@ impl<'data> InputObject<'data> {
         })
     }
 
+    /// Whether the object was compiled for an 'a' target (`sm_90a`, `sm_100a`): its
+    /// `.nv.compat` sets EICOMPAT_ATTR_CUDA_ACCELERATOR_TARGET.
+    pub fn is_accelerated(&self) -> bool {
+        self.cubin
+            .sections
+            .iter()
+            .filter(|s| s.sh_type == crate::elf::SHT_CUDA_COMPAT_INFO)
+            .filter_map(|s| crate::elf::nvinfo::parse_records(s.bytes()).ok())
+            .flatten()
+            .any(|r| {
+                r.attr == crate::elf::nvinfo::EICOMPAT_ACCELERATOR_TARGET
+                    && matches!(r.value, crate::elf::nvinfo::Value::Byte(v) if v != 0)
+            })
+    }
+
+    /// Whether the object has `.nv.compat` records (objects for sm_80 and older have none).
+    pub fn has_compat_info(&self) -> bool {
+        self.cubin
+            .sections
+            .iter()
+            .any(|s| s.sh_type == crate::elf::SHT_CUDA_COMPAT_INFO)
+    }
+
     pub fn symbols(&self) -> &[Symbol<'data>] {
         &self.cubin.symtabs[0].symbols
     }

@@ -312,3 +312,32 @@ fn preserve_relocs_with_kernels_used_is_refused_clearly_without_output() {
     ]);
     assert_refused(&o, &out, 1, &["not implemented yet"]);
 }
+
+#[test]
+fn architecture_refusals_read_as_nvlinks_recorded_messages() {
+    // arch_family: sm_100a code into sm_100, sm_100 code into sm_110 (another major
+    // version), sm_90 code into sm_120 (warning, then the error). Run where nvlink ran, with
+    // the same relative names, so the messages compare whole.
+    let d = scratch("arch-family");
+    let out = d.join("out.cubin");
+    for arch in ["sm_100", "sm_110", "sm_120"] {
+        let dir = corpus(&format!("arch_family/{arch}"));
+        let inputs = std::fs::read_to_string(Path::new(&dir).join("inputs")).unwrap();
+        let o = Command::new(env!("CARGO_BIN_EXE_cubin-ld"))
+            .current_dir(&dir)
+            .arg(format!("-arch={arch}"))
+            .args(inputs.lines())
+            .arg("-o")
+            .arg(&out)
+            .output()
+            .unwrap();
+        let expected = std::fs::read_to_string(Path::new(&dir).join("default.log")).unwrap();
+        assert_eq!(o.status.code(), Some(1), "{arch}: {}", stderr(&o));
+        assert_eq!(
+            stderr(&o).replace("cubin-ld ", "nvlink "),
+            expected,
+            "{arch}"
+        );
+        assert!(!out.exists());
+    }
+}

@@ -7,6 +7,8 @@ use cubin_ld::dump::dump_bytes;
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 
+/// The architectures every case is built for (a few cases add sm_100a, sm_103, sm_110,
+/// sm_120f, sm_121; arch_family adds sm_103f and sm_120a).
 const ARCHS: [&str; 7] = [
     "sm_75", "sm_80", "sm_86", "sm_89", "sm_90", "sm_100", "sm_120",
 ];

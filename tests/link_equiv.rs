@@ -12,7 +12,7 @@ use std::process::Command;
 /// Links that are known to differ, as `case/sm_XX/mode` patterns (`*` matches any part),
 /// each with the reason.
 const KNOWN_DIFFERENT: &[(&str, &str)] = &[(
-    "weak_strong/sm_1[02]0/default",
+    "weak_strong/sm_1*/default",
     "a weak function replaced by a later object's strong one: nvlink gives the winner's \
      main-half .debug_frame entry the Mercury CIE and an FDE without call-frame instructions; \
      cubin-ld keeps the input's main-half entry (the driver does not read .debug_frame)",
@@ -21,39 +21,45 @@ const KNOWN_DIFFERENT: &[(&str, &str)] = &[(
 /// Links cubin-ld refuses as not implemented yet, as `case/sm_XX/mode` patterns.
 const NOT_IMPLEMENTED_YET: &[(&str, &str)] = &[
     (
-        "*/sm_1[02]0/pr",
+        "*/sm_1*/pr",
         "-preserve-relocs on sm_100+ (the Mercury half's resolved relocations)",
     ),
     (
-        "constant/sm_1[02]0/*",
+        "constant/sm_1*/*",
         "constant-bank fields in capsule Mercury code",
     ),
     (
-        "extern_shared/sm_1[02]0/*",
+        "extern_shared/sm_1*/*",
         "shared-memory fields in capsule Mercury code",
     ),
     (
-        "static_shared/sm_1[02]0/*",
+        "static_shared/sm_1*/*",
         "shared-memory fields in capsule Mercury code",
     ),
     (
-        "texref_ptx/sm_1[02]0/*",
+        "texref_ptx/sm_1*/*",
         "texture slots in capsule Mercury code",
+    ),
+    (
+        "*/sm_110/*",
+        "sm_110's reserved shared memory (.nv.shared.reserved.0)",
     ),
 ];
 
-/// Whether `key` (`case/sm_XX/mode`) matches `pattern`: per part, `*` matches anything and
-/// `sm_1[02]0` matches sm_100 and sm_120.
+/// Whether `key` (`case/sm_XX/mode`) matches `pattern`: per part, a trailing `*` matches any
+/// rest (`sm_1*`: sm_100 and later).
 fn matches(pattern: &str, key: &str) -> bool {
     let (p, k): (Vec<&str>, Vec<&str>) = (pattern.split('/').collect(), key.split('/').collect());
     p.len() == k.len()
-        && p.iter().zip(&k).all(|(p, k)| {
-            *p == "*" || p == k || (*p == "sm_1[02]0" && matches!(*k, "sm_100" | "sm_120"))
+        && p.iter().zip(&k).all(|(p, k)| match p.strip_suffix('*') {
+            Some(prefix) => k.starts_with(prefix),
+            None => p == k,
         })
 }
 
-const EXEC_ARCHS: [&str; 7] = [
-    "sm_75", "sm_80", "sm_86", "sm_89", "sm_90", "sm_100", "sm_120",
+const EXEC_ARCHS: [&str; 14] = [
+    "sm_75", "sm_80", "sm_86", "sm_89", "sm_90", "sm_100", "sm_100a", "sm_103", "sm_103f",
+    "sm_110", "sm_120", "sm_120a", "sm_120f", "sm_121",
 ];
 
 fn out_dir() -> PathBuf {

@@ -9,6 +9,14 @@ pub const EIFMT_HVAL: u8 = 3;
 pub const EIFMT_SVAL: u8 = 4;
 
 pub const EIATTR_PARAM_CBANK: u8 = 0x0a;
+/// `.nv.compat`: the code targets an 'a' architecture.
+pub const EICOMPAT_ACCELERATOR_TARGET: u8 = 0x09;
+/// `.nv.compat`: on which targets the driver may use the SASS as it is.
+pub const EICOMPAT_CAN_FASTPATH_FINALIZE: u8 = 0x0b;
+/// `.nv.compat`: tcgen05 MMA instructions ('a' objects for sm_100/sm_103 have it).
+pub const EICOMPAT_INST_TCGEN05_MMA: u8 = 0x05;
+/// `.nv.compat`: the finalizer version, the last record.
+pub const EICOMPAT_FINALIZER_VERSION: u8 = 0x0e;
 pub const EIATTR_EXTERNS: u8 = 0x0f;
 pub const EIATTR_FRAME_SIZE: u8 = 0x11;
 pub const EIATTR_MIN_STACK_SIZE: u8 = 0x12;
@@ -224,6 +232,7 @@ pub fn compat_name(a: u8) -> Option<&'static str> {
     Some(match a {
         0x02 => "EICOMPAT_ATTR_ISA_CLASS",
         0x03 => "EICOMPAT_ATTR_INST_TENSORMAP_V1",
+        0x05 => "EICOMPAT_ATTR_INST_TCGEN05_MMA",
         0x07 => "EICOMPAT_ATTR_07",
         0x09 => "EICOMPAT_ATTR_CUDA_ACCELERATOR_TARGET",
         0x0b => "EICOMPAT_ATTR_CAN_FASTPATH_FINALIZE",

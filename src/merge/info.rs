@@ -545,13 +545,74 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
         });
     }
 
-    // .nv.compat: the first input's records.
-    if let Some(c) = objects.iter().find_map(|o| {
+    // .nv.compat: the first input's records, with the attributes only later inputs have
+    // inserted before FINALIZER_VERSION, and INST_TCGEN05_MMA (only 'a' objects have it) kept
+    // only when every input has it. Then for the target: the accelerator flag says whether it
+    // is an 'a' target; code built for another SM (sm_100 into sm_103) cannot take the
+    // finalizer's fast path, and an 'a' target with plain inputs keeps only the first
+    // fast-path bit.
+    let cross = objects.iter().any(|o| o.sm != opts.arch_sm);
+    let any_plain = objects.iter().any(|o| !o.is_accelerated());
+    fn compat_of<'o, 'd>(o: &'o InputObject<'d>) -> Option<&'o Section<'d>> {
         o.cubin
             .sections
             .iter()
             .find(|s| s.sh_type == SHT_CUDA_COMPAT_INFO)
-    }) {
+    }
+    if let Some(c) = objects.iter().find_map(compat_of) {
+        let mut recs: Vec<(u8, Vec<u8>)> = Vec::new();
+        let mut parsed_all = true;
+        for o in objects {
+            let Some(cs) = compat_of(o) else { continue };
+            let Ok(rs) = nvinfo::parse_records(cs.bytes()) else {
+                parsed_all = false;
+                continue;
+            };
+            let first = recs.is_empty();
+            for r in &rs {
+                if first || !recs.iter().any(|(a, _)| *a == r.attr) {
+                    let at = if first {
+                        recs.len()
+                    } else {
+                        recs.iter()
+                            .position(|(a, _)| *a == nvinfo::EICOMPAT_FINALIZER_VERSION)
+                            .unwrap_or(recs.len())
+                    };
+                    recs.insert(at, (r.attr, encode(r.format, r.attr, &r.value)));
+                }
+            }
+            if !rs
+                .iter()
+                .any(|r| r.attr == nvinfo::EICOMPAT_INST_TCGEN05_MMA)
+            {
+                recs.retain(|(a, _)| *a != nvinfo::EICOMPAT_INST_TCGEN05_MMA);
+            }
+        }
+        let mut bytes = Vec::with_capacity(c.bytes().len());
+        if parsed_all {
+            for (attr, mut rec) in recs {
+                if attr == nvinfo::EICOMPAT_ACCELERATOR_TARGET && rec.len() >= 3 {
+                    rec[2] = opts.accelerated as u8;
+                }
+                if attr == nvinfo::EICOMPAT_CAN_FASTPATH_FINALIZE && rec.len() >= 8 {
+                    let first = u32_at(&rec, 4);
+                    let first = if cross {
+                        0
+                    } else if opts.accelerated && any_plain {
+                        first & first.wrapping_neg()
+                    } else {
+                        first
+                    };
+                    rec[4..8].copy_from_slice(&first.to_le_bytes());
+                    if cross {
+                        rec[8..].fill(0);
+                    }
+                }
+                bytes.extend_from_slice(&rec);
+            }
+        } else {
+            bytes.extend_from_slice(c.bytes());
+        }
         b.add_info_section(OutSection {
             name: b".nv.compat".to_vec(),
             sh_type: SHT_CUDA_COMPAT_INFO,
@@ -560,7 +621,7 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
             entsize: 0,
             link: Link::None,
             info: Info::None,
-            content: Content::Bytes(c.bytes().to_vec()),
+            content: Content::Bytes(bytes),
             group: Group::Info,
             section_symbol: None,
         });

@@ -50,6 +50,8 @@ pub struct Options {
     /// sm_100 and later: the module carries a Mercury half and nvlink's sm_100 conventions
     /// apply (section and program-header order, `.strtab` layout, record order).
     pub mercury: bool,
+    /// The target is an 'a' architecture (`sm_90a`, `sm_100a`).
+    pub accelerated: bool,
 }
 
 /// A function as `--dump-callgraph` numbers it: a global name, or one object's local.
@@ -636,6 +638,11 @@ pub fn build<'data>(
         merc_function_info: Vec::new(),
     };
     b.m.e_flags = objects.first().map(|o| o.cubin.header.e_flags).unwrap_or(0);
+    // sm_100+ code linked for a later SM of its family (sm_100 into sm_103) is marked for the
+    // target.
+    if opts.mercury {
+        b.m.e_flags = (b.m.e_flags & !0xff00) | ((opts.arch_sm & 0xff) << 8);
+    }
     // Debug (-G) objects mark the top byte with 0x08; an executable linked from them
     // carries 0x10 there instead.
     if objects.iter().any(|o| {
