@@ -93,13 +93,6 @@ pub fn link(args: &cli::Args) -> std::result::Result<LinkOutcome, Failure> {
         )
         .into());
     }
-    if args.relocatable {
-        return Err(Error::new(
-            "the relocatable link (-r) is not implemented yet in this version of cubin-ld \
-             (inputs are valid)",
-        )
-        .into());
-    }
 
     // Unified functions/variables need the UFT/UDT index file (-uidx), whose format is unknown.
     let unified = |o: &object::InputObject<'_>| {
@@ -108,6 +101,13 @@ pub fn link(args: &cli::Args) -> std::result::Result<LinkOutcome, Failure> {
             .iter()
             .any(|s| s.name == b".nv.uft.entry" || s.name == b".nv.udt.entry")
     };
+    if args.relocatable && objects.iter().any(unified) {
+        return Err(Error::new(
+            "merging unified function/data tables (.nv.uft/.nv.udt) in a relocatable link is \
+             not implemented yet in this version of cubin-ld (inputs are valid)",
+        )
+        .into());
+    }
     if objects.iter().any(unified) {
         return Err(Error::new("Unified symbols found but index file not specified.").into());
     }
@@ -128,16 +128,39 @@ pub fn link(args: &cli::Args) -> std::result::Result<LinkOutcome, Failure> {
             ..Default::default()
         });
     }
+    // nvlink's -r gives each kernel's extern `__shared__` references an instance symbol of
+    // their own; not reproduced yet.
+    let extern_shared = |o: &object::InputObject<'_>| {
+        (0..o.symbols().len() as u32).any(|i| {
+            matches!(
+                merge::shared::classify(&objects, &res, o.id as usize, i),
+                Some(merge::shared::SharedRef::Extern)
+            )
+        })
+    };
+    if args.relocatable && objects.iter().any(extern_shared) {
+        return Err(Error::new(
+            "extern __shared__ arrays in a relocatable link (-r) are not implemented yet in \
+             this version of cubin-ld (inputs are valid)",
+        )
+        .into());
+    }
     let opts = merge::Options {
         arch_sm: arch.sm,
         tool_args: format!("-arch {arch} "),
-        kernels_used: args.kernels_used.clone(),
+        // -r keeps every kernel, as nvlink's does.
+        kernels_used: if args.relocatable {
+            Vec::new()
+        } else {
+            args.kernels_used.clone()
+        },
         suppress_stack_size_warning: args.suppress_stack_size_warning,
         dump_callgraph: args.dump_callgraph || args.dump_callgraph_no_demangle,
         preserve_relocs: args.preserve_relocs,
         arch_name: arch.to_string(),
         mercury: arch.is_mercury(),
         accelerated: arch.variant == arch::Variant::Accelerated,
+        relocatable: args.relocatable,
     };
     let built = tracing::info_span!("merge").in_scope(|| merge::build(&objects, &res, &opts))?;
     if !built.errors.is_empty() {

@@ -87,7 +87,11 @@ pub fn resolve<'data>(
     for o in objects {
         let mut map = vec![None; o.symbols().len()];
         for (i, s) in o.symbols().iter().enumerate().skip(1) {
-            if !InputObject::is_global(s) || UNIFIED_PLACEHOLDERS.contains(&s.name) {
+            // The unified-table placeholders resolve to nothing in an executable; a relocatable
+            // link keeps them as the undefined symbols they are.
+            if !InputObject::is_global(s)
+                || (!relocatable && UNIFIED_PLACEHOLDERS.contains(&s.name))
+            {
                 continue;
             }
             let gid = *by_name.entry(s.name).or_insert_with(|| {

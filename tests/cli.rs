@@ -139,14 +139,24 @@ fn modes_not_implemented_yet_are_refused_clearly_without_output() {
     let d = scratch("notyet");
     let out = d.join("out.cubin");
     let o = cubin_ld(&[
-        "-arch=sm_90",
-        "-r",
-        &corpus("xtu_call/sm_90/a.o"),
-        &corpus("xtu_call/sm_90/b.o"),
+        "-arch=sm_100",
+        "-preserve-relocs",
+        &corpus("xtu_call/sm_100/a.o"),
+        &corpus("xtu_call/sm_100/b.o"),
+        &corpus("xtu_call/sm_100/c.o"),
         "-o",
         out.to_str().unwrap(),
     ]);
     assert_refused(&o, &out, 1, &["not implemented yet"]);
+    let o = cubin_ld(&[
+        "-arch=sm_90",
+        "-r",
+        &corpus("extern_shared/sm_90/a.o"),
+        &corpus("extern_shared/sm_90/b.o"),
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert_refused(&o, &out, 1, &["extern __shared__", "not implemented yet"]);
 }
 
 #[test]

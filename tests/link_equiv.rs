@@ -11,12 +11,21 @@ use std::process::Command;
 
 /// Links that are known to differ, as `case/sm_XX/mode` patterns (`*` matches any part),
 /// each with the reason.
-const KNOWN_DIFFERENT: &[(&str, &str)] = &[(
-    "weak_strong/sm_1*/default",
-    "a weak function replaced by a later object's strong one: nvlink gives the winner's \
-     main-half .debug_frame entry the Mercury CIE and an FDE without call-frame instructions; \
-     cubin-ld keeps the input's main-half entry (the driver does not read .debug_frame)",
-)];
+const KNOWN_DIFFERENT: &[(&str, &str)] = &[
+    ("weak_strong/sm_1*/default", WEAK_STRONG_FRAME),
+    ("weak_strong/sm_1*/r", WEAK_STRONG_FRAME),
+    ("texref_ptx/sm_7*/r", TEXREF_R),
+    ("texref_ptx/sm_8*/r", TEXREF_R),
+    ("texref_ptx/sm_90/r", TEXREF_R),
+];
+
+const WEAK_STRONG_FRAME: &str = "a weak function replaced by a later object's strong one: \
+     nvlink gives the winner's main-half .debug_frame entry the Mercury CIE and an FDE without \
+     call-frame instructions; cubin-ld keeps the input's main-half entry (the driver does not \
+     read .debug_frame)";
+
+const TEXREF_R: &str = "nvlink's -r drops the texture/surface-reference relocations (and on \
+     sm_90 overwrites their fields), so the final link cannot bind them; cubin-ld keeps them";
 
 /// Links cubin-ld refuses as not implemented yet, as `case/sm_XX/mode` patterns.
 const NOT_IMPLEMENTED_YET: &[(&str, &str)] = &[
@@ -33,13 +42,22 @@ const NOT_IMPLEMENTED_YET: &[(&str, &str)] = &[
         "shared-memory fields in capsule Mercury code",
     ),
     (
-        "static_shared/sm_1*/*",
+        "static_shared/sm_1*/default",
         "shared-memory fields in capsule Mercury code",
     ),
     (
-        "texref_ptx/sm_1*/*",
+        "static_shared/sm_1*/verbose",
+        "shared-memory fields in capsule Mercury code",
+    ),
+    (
+        "texref_ptx/sm_1*/default",
         "texture slots in capsule Mercury code",
     ),
+    (
+        "extern_shared/*/r",
+        "extern __shared__ arrays in -r (nvlink makes per-kernel instance symbols)",
+    ),
+    ("unified_ptx/*/r", "merging .nv.uft/.nv.udt tables in -r"),
     (
         "*/sm_110/*",
         "sm_110's reserved shared memory (.nv.shared.reserved.0)",
@@ -92,10 +110,6 @@ fn exec_links() -> Vec<(String, String, Vec<String>)> {
             };
             for line in links.lines() {
                 let (mode, flags) = line.split_once('\t').unwrap_or((line, ""));
-                // -r is not implemented yet.
-                if mode == "r" {
-                    continue;
-                }
                 v.push((
                     ca.clone(),
                     mode.to_string(),

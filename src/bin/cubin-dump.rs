@@ -78,15 +78,14 @@ fn main() -> ExitCode {
         if diffs.is_empty() {
             return ExitCode::SUCCESS;
         }
-        for d in &diffs {
-            println!("{d}");
-        }
-        println!(
-            "{} difference(s) between {} and {}",
+        let mut text: String = diffs.iter().map(|d| format!("{d}\n")).collect();
+        text.push_str(&format!(
+            "{} difference(s) between {} and {}\n",
             diffs.len(),
             pair[0].display(),
             pair[1].display()
-        );
+        ));
+        print_quietly(&text);
         return ExitCode::from(1);
     }
     if o.files.is_empty() {
@@ -118,4 +117,9 @@ fn main() -> ExitCode {
         }
     }
     rc
+}
+
+/// Writes to stdout, stopping quietly when the reader has gone (`| head`).
+fn print_quietly(text: &str) {
+    let _ = std::io::stdout().lock().write_all(text.as_bytes());
 }

@@ -57,12 +57,15 @@ pub struct Liveness {
     pub kernels: Vec<Node>,
 }
 
-/// Which input sections the executable keeps.
+/// Which input sections the output keeps. `keep_all` keeps every function
+/// (-preserve-relocs, -r); `keep_shared` keeps the inputs' shared-memory sections as they are
+/// (-r, which does not lay shared memory out).
 pub fn liveness(
     objects: &[InputObject<'_>],
     res: &Resolution<'_>,
     kernels_used: &[String],
     keep_all: bool,
+    keep_shared: bool,
 ) -> Liveness {
     // -kernels-used keeps the kernels whose mangled name contains one of the strings.
     let wanted = |name: &[u8]| {
@@ -168,7 +171,7 @@ pub fn liveness(
                     None => false,
                 },
                 SectionKind::Merged => true,
-                _ => false,
+                _ => keep_shared && s.sh_type == SHT_CUDA_SHARED,
             })
             .collect();
         live.push(v);
@@ -435,7 +438,8 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
     let mut over_limit: Option<String> = None;
     let mut min_stack: HashMap<SymId, Option<u64>> = HashMap::new();
     let mut inherited: HashMap<SymId, (u8, bool)> = HashMap::new();
-    for &k in &kernels {
+    // -r propagates nothing over the call graph: callees may still be undefined.
+    for &k in kernels.iter().filter(|_| !opts.relocatable) {
         let c = graph.comp_of[k as usize];
         let own_regs = regs.get(&k).copied().unwrap_or(0);
         let (callee_regs, heaviest) = below_regs[c];
@@ -475,9 +479,10 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
 
     // Global .nv.info: the inputs' records in reverse reading order, MAX_STACK_SIZE dropped,
     // kernels' REGCOUNT raised; then MIN_STACK_SIZE per kernel.
+    // -r keeps the inputs' MAX_STACK_SIZE records and computes nothing over the call graph.
     let mut out_recs: Vec<Rec> = Vec::new();
     for (oi, r) in global_recs.iter().rev() {
-        if r.attr == nvinfo::EIATTR_MAX_STACK_SIZE {
+        if r.attr == nvinfo::EIATTR_MAX_STACK_SIZE && !opts.relocatable {
             continue;
         }
         if let Value::Bytes(p) = r.value {
@@ -508,7 +513,7 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
             out_recs.push(rec);
         }
     }
-    for &k in &kernels {
+    for &k in kernels.iter().filter(|_| !opts.relocatable) {
         let v = match min_stack[&k] {
             Some(d) => d as u32,
             None => 0xffff_ffff,
@@ -690,7 +695,9 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
             // Externs that only the possible targets of indirect calls need make nvlink
             // write a new EXTERNS record at the end instead of updating the old one.
             // Functions without an EXTERNS record get none.
-            let had_externs = recs.iter().any(|r| r.attr == nvinfo::EIATTR_EXTERNS);
+            // -r keeps the inputs' EXTERNS records as they are.
+            let had_externs =
+                !opts.relocatable && recs.iter().any(|r| r.attr == nvinfo::EIATTR_EXTERNS);
             let (list, via_indirect) = match func {
                 Some(f) if had_externs => {
                     let all = externs_all.get(f);
@@ -718,6 +725,23 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
                 let moved_last = |attr: u8| opts.mercury && MOVED_LAST_ON_SM100.contains(&attr);
                 for r in recs.iter().rev() {
                     if moved_last(r.attr) {
+                        continue;
+                    }
+                    if r.attr == nvinfo::EIATTR_EXTERNS && opts.relocatable {
+                        // -r: the input's names that are still undefined, and kernels (a
+                        // launch, not a call, refers to them).
+                        if let Value::Bytes(p) = r.value {
+                            let still: Vec<SymId> = (0..p.len() / 4)
+                                .filter_map(|k| b.out_sym(oi, u32_at(p, 4 * k)))
+                                .filter(|&s| {
+                                    let sym = &b.m.symbols[s as usize];
+                                    sym.section.is_none() || sym.other & STO_CUDA_ENTRY != 0
+                                })
+                                .collect();
+                            if !still.is_empty() {
+                                out.push(externs_rec(&still));
+                            }
+                        }
                         continue;
                     }
                     if r.attr == nvinfo::EIATTR_EXTERNS {
@@ -870,7 +894,8 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
                     // keeps its entry, reachable or not.
                     let wanted = b.m.symbols[out as usize].section.is_none()
                         || direct_callees.contains(&out)
-                        || (opts.preserve_relocs && !address_taken.contains(&out));
+                        || ((opts.preserve_relocs || opts.relocatable)
+                            && !address_taken.contains(&out));
                     if wanted && proto_seen.insert(out) {
                         let id = b.prototype_id(oi, id);
                         proto.push((out, id));
@@ -906,7 +931,7 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
     };
 
     // .nv.rel.action: the same 16 bytes in every sm_75–sm_90 executable nvlink writes.
-    let ra = if opts.arch_sm < 100 {
+    let ra = if opts.arch_sm < 100 && !opts.relocatable {
         let bytes = vec![
             0x73, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x11, 0x25, 0, 0x05, 0x36,
         ];

@@ -357,7 +357,12 @@ impl Builder<'_, '_> {
                     .iter()
                     .find(|t| o.cubin.sections[t.section as usize].sh_type == SHT_CUDA_MERC_SYMTAB)
                     .and_then(|t| t.symbols.get(i));
-                if let Some(ms) = ms {
+                if let Some(ms) = ms.filter(|ms| {
+                    // -r writes an undefined global-memory variable as the main half does.
+                    !(self.relocatable
+                        && ms.section == SymSection::Undefined
+                        && ms.other & STO_CUDA_GLOBAL != 0)
+                }) {
                     sym.value = ms.value;
                     sym.size = ms.size;
                     if ms.section != SymSection::Undefined {
@@ -488,9 +493,12 @@ impl Builder<'_, '_> {
                                 let i = o.cubin.sections.iter().position(|t| t.name == name)?;
                                 self.placed[oi][i]
                             });
-                            if let (Some(p), Content::Bytes(bytes)) =
-                                (main_twin, &mut self.m.sections[tout as usize].content)
-                            {
+                            // (-r leaves the field alone.)
+                            if let (Some(p), Content::Bytes(bytes), false) = (
+                                main_twin,
+                                &mut self.m.sections[tout as usize].content,
+                                self.relocatable,
+                            ) {
                                 let v = p.offset.wrapping_add(r.addend.unwrap_or(0) as u64) as u32;
                                 if let Some(f) = bytes.get_mut(offset as usize..offset as usize + 4)
                                 {
@@ -527,18 +535,29 @@ impl Builder<'_, '_> {
                         continue;
                     }
                     let name = isym.name;
-                    if super::UNIFIED_PLACEHOLDERS.contains(&name) && isym.bind != STB_LOCAL {
+                    // Unified placeholders resolve to nothing; -r keeps them but for calls.
+                    if super::UNIFIED_PLACEHOLDERS.contains(&name)
+                        && isym.bind != STB_LOCAL
+                        && (!self.relocatable || (code && r.r_type == ABS64))
+                    {
                         continue;
                     }
                     // Constant banks, shared memory and texture slots are applied by the link;
                     // in capsule code that needs its encoding.
                     let main_sym = o.symbols().get(r.sym as usize);
+                    // (-r resolves constant-bank references too, but leaves shared memory and
+                    // texture references to the final link.)
                     let applied_here = code
-                        && (super::shared::classify(objects, self.res, oi, r.sym).is_some()
-                            || self.constant_bank(oi, r.sym).is_some()
-                            || main_sym.is_some_and(|m| {
-                                matches!(m.st_type, STT_CUDA_TEXTURE | 11 | STT_CUDA_SURFACE)
-                            }));
+                        && (self.constant_bank(oi, r.sym).is_some()
+                            || (!self.relocatable
+                                && (super::shared::classify(objects, self.res, oi, r.sym)
+                                    .is_some()
+                                    || main_sym.is_some_and(|m| {
+                                        matches!(
+                                            m.st_type,
+                                            STT_CUDA_TEXTURE | 11 | STT_CUDA_SURFACE
+                                        )
+                                    }))));
                     if applied_here {
                         return Err(not_yet(format!(
                             "'{}': resolving '{}' in capsule Mercury code (constant banks, shared \
@@ -555,7 +574,9 @@ impl Builder<'_, '_> {
                     if r.sym != 0 && sym.is_none() {
                         continue;
                     }
+                    // (-r leaves unified references to the final link.)
                     let r_type = match r.r_type {
+                        t if self.relocatable => t,
                         UNIFIED => ABS64,
                         UNIFIED32_LO => ABS32_LO,
                         UNIFIED32_HI => ABS32_HI,

@@ -52,6 +52,10 @@ pub struct Options {
     pub mercury: bool,
     /// The target is an 'a' architecture (`sm_90a`, `sm_100a`).
     pub accelerated: bool,
+    /// `-r`: one relocatable object. Everything stays (no dead code, internal symbols too),
+    /// CUDA section and symbol types are not lowered, shared memory is not laid out, stack
+    /// sizes stay the inputs' MAX_STACK_SIZE records, and no program headers are written.
+    pub relocatable: bool,
 }
 
 /// A function as `--dump-callgraph` numbers it: a global name, or one object's local.
@@ -112,6 +116,8 @@ pub(crate) struct Builder<'a, 'data> {
     /// `-preserve-relocs`: keep a record of applied relocations, internal symbols and
     /// unreachable functions.
     preserve_relocs: bool,
+    /// `-r` (see `Options::relocatable`).
+    relocatable: bool,
     /// (relocation section, parameter bank) of every kernel, for texture/surface slots.
     resource_banks: Vec<(SecId, SecId)>,
     /// Per parameter bank: the slot offset of each texture/surface reference symbol.
@@ -178,10 +184,16 @@ impl<'a, 'data> Builder<'a, 'data> {
                 _ if s.flags & SHF_ALLOC == 0 => Group::Debug,
                 _ => Group::Data,
             },
+            SectionKind::Other
+                if self.relocatable
+                    && (s.sh_type == SHT_CUDA_SHARED || s.name == b".nv_debug.shared") =>
+            {
+                Group::Shared
+            }
             SectionKind::Other if s.sh_type == SHT_CUDA_SHARED => return None,
             _ => return None,
         };
-        let (sh_type, flags) = lower_type(s.sh_type, s.flags);
+        let (sh_type, flags) = self.lower_type(s.sh_type, s.flags);
         let info = match kind {
             SectionKind::Text => Info::None, // set when the function symbol exists
             _ => Info::None,
@@ -244,7 +256,13 @@ impl<'a, 'data> Builder<'a, 'data> {
         let (bind, st_type, other, size, value) = match glob.def {
             Some(d) => {
                 let s = &self.objects[d.obj as usize].symbols()[d.sym as usize];
-                (s.bind, s.st_type, lower_other(s.other), s.size, s.value)
+                (
+                    s.bind,
+                    s.st_type,
+                    self.lower_other(s.other),
+                    s.size,
+                    s.value,
+                )
             }
             None => {
                 // Undefined: the first reference describes it.
@@ -257,9 +275,18 @@ impl<'a, 'data> Builder<'a, 'data> {
                             .iter()
                             .position(|x| *x == Some(g))?;
                         let s = &o.symbols()[i];
-                        Some((s.st_type, s.size, lower_other(s.other), s.value))
+                        Some((s.st_type, s.size, self.lower_other(s.other), s.value))
                     })
                     .unwrap_or((STT_NOTYPE, 0, 0, 0));
+                // -r writes an undefined global-memory variable's value as all ones.
+                let value = if self.relocatable
+                    && st_type == STT_CUDA_OBJECT
+                    && other & STO_CUDA_GLOBAL != 0
+                {
+                    u64::MAX
+                } else {
+                    value
+                };
                 (STB_GLOBAL, st_type, other, size, value)
             }
         };
@@ -272,7 +299,7 @@ impl<'a, 'data> Builder<'a, 'data> {
             if self.m.mercury && undefined && matches!(st_type, STT_OBJECT | STT_CUDA_OBJECT) {
                 STT_CUDA_OBJECT
             } else {
-                lower_symbol_type(st_type)
+                self.lower_symbol_type(st_type)
             };
         let id = self.m.add_symbol(OutSymbol {
             name: glob.name.to_vec(),
@@ -431,17 +458,6 @@ fn sec_name_tail(name: &[u8]) -> Vec<u8> {
     name.strip_prefix(b".text.").unwrap_or(name).to_vec()
 }
 
-/// ET_EXEC outputs lower CUDA section types: constant banks and initialized globals become
-/// PROGBITS, `.nv.global` becomes NOBITS.
-fn lower_type(t: u32, flags: u64) -> (u32, u64) {
-    match t {
-        SHT_CUDA_GLOBAL => (SHT_NOBITS, flags),
-        SHT_CUDA_GLOBAL_INIT => (SHT_PROGBITS, flags),
-        t if (SHT_CUDA_CONSTANT_B0..=SHT_CUDA_CONSTANT_B17).contains(&t) => (SHT_PROGBITS, flags),
-        t => (t, flags),
-    }
-}
-
 /// The entries of a `.debug_frame`: (offset, end, is_cie). Stops at anything that does not
 /// parse.
 fn frame_entries(b: &[u8]) -> Vec<(usize, usize, bool)> {
@@ -566,18 +582,40 @@ fn point_fdes_at_preceding_cie(b: &mut [u8]) {
     }
 }
 
-/// ET_EXEC outputs turn CUDA data objects into plain objects.
-fn lower_symbol_type(t: u8) -> u8 {
-    if t == STT_CUDA_OBJECT {
-        STT_OBJECT
-    } else {
-        t
+impl Builder<'_, '_> {
+    /// ET_EXEC outputs turn the CUDA data section types into plain ones; `-r` keeps them.
+    fn lower_type(&self, t: u32, flags: u64) -> (u32, u64) {
+        if self.relocatable {
+            return (t, flags);
+        }
+        match t {
+            SHT_CUDA_GLOBAL => (SHT_NOBITS, flags),
+            SHT_CUDA_GLOBAL_INIT => (SHT_PROGBITS, flags),
+            t if (SHT_CUDA_CONSTANT_B0..=SHT_CUDA_CONSTANT_B17).contains(&t) => {
+                (SHT_PROGBITS, flags)
+            }
+            t => (t, flags),
+        }
     }
-}
 
-/// ET_EXEC outputs clear the memory-space bits of st_other (the managed bit stays).
-fn lower_other(o: u8) -> u8 {
-    o & !(STO_CUDA_GLOBAL | STO_CUDA_SHARED | STO_CUDA_CONSTANT)
+    /// ET_EXEC outputs turn CUDA data objects into plain objects; `-r` keeps them.
+    fn lower_symbol_type(&self, t: u8) -> u8 {
+        if t == STT_CUDA_OBJECT && !self.relocatable {
+            STT_OBJECT
+        } else {
+            t
+        }
+    }
+
+    /// ET_EXEC outputs clear the memory-space bits of st_other (the managed bit stays);
+    /// `-r` keeps them.
+    fn lower_other(&self, o: u8) -> u8 {
+        if self.relocatable {
+            o
+        } else {
+            o & !(STO_CUDA_GLOBAL | STO_CUDA_SHARED | STO_CUDA_CONSTANT)
+        }
+    }
 }
 
 /// Builds the executable module.
@@ -590,9 +628,9 @@ pub fn build<'data>(
         objects,
         res,
         m: Module {
-            e_type: 2,
+            e_type: if opts.relocatable { 1 } else { 2 },
             e_flags: 0,
-            program_headers: true,
+            program_headers: !opts.relocatable,
             mercury: opts.mercury,
             ..Default::default()
         },
@@ -614,12 +652,15 @@ pub fn build<'data>(
         func_nodes: Vec::new(),
         func_node_seen: hashbrown::HashSet::new(),
         shared: shared::SharedLayout::default(),
-        has_resources: res
-            .globals
-            .iter()
-            .any(|g| g.is_resource && g.def.is_none() && is_texture_like(objects, res, g.name)),
+        // -r leaves texture/surface references to the final link (no slots, fields kept).
+        has_resources: !opts.relocatable
+            && res
+                .globals
+                .iter()
+                .any(|g| g.is_resource && g.def.is_none() && is_texture_like(objects, res, g.name)),
         resource_banks: Vec::new(),
         preserve_relocs: opts.preserve_relocs,
+        relocatable: opts.relocatable,
         resource_slots: HashMap::new(),
         cleared: Vec::new(),
         merc_sections: objects
@@ -686,11 +727,21 @@ pub fn build<'data>(
         });
     }
 
-    let liveness = tracing::info_span!("liveness")
-        .in_scope(|| info::liveness(objects, res, &opts.kernels_used, opts.preserve_relocs));
+    let liveness = tracing::info_span!("liveness").in_scope(|| {
+        info::liveness(
+            objects,
+            res,
+            &opts.kernels_used,
+            opts.preserve_relocs || opts.relocatable,
+            opts.relocatable,
+        )
+    });
     let reserve = if opts.arch_sm >= 90 { 0x400 } else { 0 };
-    b.shared =
-        tracing::info_span!("shared").in_scope(|| shared::layout(objects, res, &liveness, reserve));
+    // -r leaves shared memory as the inputs have it: sections merged by name, references kept.
+    if !opts.relocatable {
+        b.shared = tracing::info_span!("shared")
+            .in_scope(|| shared::layout(objects, res, &liveness, reserve));
+    }
     b.live = liveness.live;
     b.create_notes(opts)?;
     let symbols_span = tracing::info_span!("symbols").entered();
@@ -749,8 +800,11 @@ impl<'a, 'data> Builder<'a, 'data> {
                 if s.sh_type != SHT_NOTE {
                     continue;
                 }
+                // A relocatable link keeps only its own record.
                 if s.name == b".note.nv.tkinfo" {
-                    tk.extend_from_slice(s.bytes());
+                    if !opts.relocatable {
+                        tk.extend_from_slice(s.bytes());
+                    }
                 } else if s.name == b".note.nv.cuinfo" {
                     // The module's CUDA information note is the one with the lowest virtual SM.
                     let vsm = |b: &[u8]| {
@@ -841,7 +895,7 @@ impl<'a, 'data> Builder<'a, 'data> {
                                     size: s.size,
                                     bind: STB_LOCAL,
                                     st_type: STT_FUNC,
-                                    other: lower_other(s.other),
+                                    other: self.lower_other(s.other),
                                     section: None,
                                 });
                                 self.sym_map[oi][i] = Some(id);
@@ -872,6 +926,18 @@ impl<'a, 'data> Builder<'a, 'data> {
                                 // An empty one (sm_75–sm_89 kernels with only extern arrays)
                                 // has no section symbol.
                                 if size > 0 {
+                                    self.section_symbol(sh);
+                                }
+                            }
+                            // -r: the kernel's own `.nv.shared.<kernel>`, as the input has it.
+                            if self.relocatable {
+                                let name = [
+                                    b".nv.shared.",
+                                    &sec_name_tail(o.cubin.sections[si].name)[..],
+                                ]
+                                .concat();
+                                let own = o.cubin.sections.iter().position(|t| t.name == &name[..]);
+                                if let Some(sh) = own.and_then(|k| self.out_section_for(oi, k)) {
                                     self.section_symbol(sh);
                                 }
                             }
@@ -929,7 +995,12 @@ impl<'a, 'data> Builder<'a, 'data> {
                 // Shared memory objects and extern shared arrays are laid out by the link
                 // and leave no symbol behind; extern arrays in use leave an empty
                 // `.nv_debug.shared` (aligned as they are).
-                match shared::classify(self.objects, self.res, oi, i as u32) {
+                let kind = if self.relocatable {
+                    None
+                } else {
+                    shared::classify(self.objects, self.res, oi, i as u32)
+                };
+                match kind {
                     Some(shared::SharedRef::Extern) => {
                         if self.shared.extern_align > 0 {
                             // -preserve-relocs sizes it to cover the reserved bytes.
@@ -966,7 +1037,8 @@ impl<'a, 'data> Builder<'a, 'data> {
                 continue;
             };
             let sec = &o.cubin.sections[si as usize];
-            let shared = sec.sh_type == SHT_CUDA_SHARED || sec.name.starts_with(b".nv.shared.");
+            let shared = !self.relocatable
+                && (sec.sh_type == SHT_CUDA_SHARED || sec.name.starts_with(b".nv.shared."));
             // Static shared memory locals are laid out per kernel and not emitted, except under
             // -preserve-relocs, which keeps them at their laid-out offsets for its records.
             if shared && self.preserve_relocs {
@@ -982,7 +1054,7 @@ impl<'a, 'data> Builder<'a, 'data> {
             if shared {
                 continue;
             }
-            if s.other & 3 == 1 && !self.preserve_relocs {
+            if s.other & 3 == 1 && !self.preserve_relocs && !self.relocatable {
                 continue; // STV_INTERNAL locals (`_param`, `_SREG`) do not reach the output
             }
             let id = self.m.add_symbol(OutSymbol {
@@ -990,8 +1062,8 @@ impl<'a, 'data> Builder<'a, 'data> {
                 value: s.value,
                 size: s.size,
                 bind: STB_LOCAL,
-                st_type: lower_symbol_type(s.st_type),
-                other: lower_other(s.other),
+                st_type: self.lower_symbol_type(s.st_type),
+                other: self.lower_other(s.other),
                 section: None,
             });
             self.sym_map[oi][i] = Some(id);
@@ -1017,6 +1089,12 @@ impl<'a, 'data> Builder<'a, 'data> {
                     bytes.extend_from_slice(s.bytes());
                     off
                 }
+                // -r sizes `.nv_debug.shared` for every object's but leaves each object's
+                // shared objects at their own offsets, as nvlink's does.
+                Content::NoBits(n) if self.relocatable && s.name == b".nv_debug.shared" => {
+                    *n = align_up(*n, s.align) + s.size;
+                    0
+                }
                 Content::NoBits(n) => {
                     let off = align_up(*n, s.align);
                     *n = off + s.size;
@@ -1025,7 +1103,8 @@ impl<'a, 'data> Builder<'a, 'data> {
                 _ => return Err(Error::new("internal: section content kind mismatch")),
             };
             self.placed[oi][si] = Some(Placed { sec: out, offset });
-            if o.kind(s) == SectionKind::KernelConstant {
+            let kernel_shared = self.relocatable && s.name.starts_with(b".nv.shared.");
+            if o.kind(s) == SectionKind::KernelConstant || kernel_shared {
                 // Its sh_info names the kernel's text section.
                 let target = s.info as usize;
                 if let Some(t) = self.out_section_for(oi, target) {
@@ -1270,6 +1349,11 @@ impl<'a, 'data> Builder<'a, 'data> {
     /// Maps an input prototype id (an offset into the object's `.strtab`, where the prototype
     /// string lives) to the output one (the same string's offset in the output `.strtab`).
     pub(crate) fn prototype_id(&mut self, oi: usize, id: u32) -> u32 {
+        // 0: no prototype (a kernel's address taken for a launch). sm_100+ writes 0; up to
+        // sm_90 it is the empty string's offset among the prototypes, like any other.
+        if id == 0 && self.m.mercury {
+            return 0;
+        }
         let o = &self.objects[oi];
         let strtab_idx = o.cubin.sections[o.symtab_index() as usize].link;
         let Some(st) = o.cubin.section(strtab_idx) else {
@@ -1377,7 +1461,7 @@ impl<'a, 'data> Builder<'a, 'data> {
                         continue;
                     }
                     let offset = r.offset + tp.offset;
-                    let addend = r.addend.unwrap_or(0);
+                    let mut addend = r.addend.unwrap_or(0);
                     // Relocations against a weak copy this link discarded (a later duplicate of an
                     // earlier definition) go with it; a copy replaced by a later strong
                     // definition keeps its references, which now mean the winner.
@@ -1391,18 +1475,43 @@ impl<'a, 'data> Builder<'a, 'data> {
                             continue;
                         }
                     }
-                    if UNIFIED_PLACEHOLDERS.contains(&name) && isym.bind != STB_LOCAL {
+                    // (-r keeps them, but for calls through the function table, which it drops
+                    // as nvlink does.)
+                    if UNIFIED_PLACEHOLDERS.contains(&name)
+                        && isym.bind != STB_LOCAL
+                        && (!self.relocatable || matches!(r.r_type, 58 | 75 | 114))
+                    {
                         // Without unified symbols in the link the unified tables are empty:
                         // offsets into them are zero (the field already holds the addend), so
                         // the relocation is resolved with no change to the code.
                         continue;
                     }
-                    let shared_ref = (tsec.flags & SHF_ALLOC != 0)
+                    let shared_ref = (tsec.flags & SHF_ALLOC != 0 && !self.relocatable)
                         .then(|| shared::classify(self.objects, self.res, oi, r.sym))
                         .flatten();
+                    // sm_100+ -r keeps 32-bit references to the line table, rebased (the
+                    // Mercury half's are program-relative).
+                    let to_line_table = match isym.section {
+                        SymSection::Index(ss) => o
+                            .cubin
+                            .sections
+                            .get(ss as usize)
+                            .is_some_and(|t| t.name == b".debug_line"),
+                        _ => false,
+                    };
+                    let keep_debug_ref =
+                        self.relocatable && self.m.mercury && r.r_type == 1 && to_line_table;
                     let apply_value: Option<u64> = if isym.st_type == STT_SECTION
                         && tsec.flags & SHF_ALLOC == 0
+                        && keep_debug_ref
                     {
+                        if let SymSection::Index(ss) = isym.section {
+                            if let Some(p) = self.placed[oi].get(ss as usize).copied().flatten() {
+                                addend = addend.wrapping_add(p.offset as i64);
+                            }
+                        }
+                        None
+                    } else if isym.st_type == STT_SECTION && tsec.flags & SHF_ALLOC == 0 {
                         // Section-relative references inside debug sections resolve here.
                         let SymSection::Index(ss) = isym.section else {
                             continue;
@@ -1517,7 +1626,9 @@ impl<'a, 'data> Builder<'a, 'data> {
                     let mut r_type = r.r_type;
                     // Unified addresses become plain ones when there is no unified table:
                     // R_CUDA_UNIFIED in data → R_CUDA_64, UNIFIED32_LO/HI_32 → ABS32_LO/HI_32.
+                    // A relocatable link keeps them for the final one.
                     match r_type {
+                        _ if self.relocatable => {}
                         102 if tsec.flags & SHF_EXECINSTR == 0 => r_type = 2,
                         112 => r_type = 56,
                         113 => r_type = 57,

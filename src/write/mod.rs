@@ -137,8 +137,11 @@ pub fn to_bytes(m: &Module, l: &Layout) -> Vec<u8> {
     if l.prototype_shift != 0 {
         for &(sec, at) in &m.prototype_fields {
             let at = l.offset[sec as usize] as usize + at;
-            let v = u32::from_le_bytes(out[at..at + 4].try_into().unwrap()) + l.prototype_shift;
-            out[at..at + 4].copy_from_slice(&v.to_le_bytes());
+            let v = u32::from_le_bytes(out[at..at + 4].try_into().unwrap());
+            // 0 means no prototype.
+            if v != 0 {
+                out[at..at + 4].copy_from_slice(&(v + l.prototype_shift).to_le_bytes());
+            }
         }
     }
 
