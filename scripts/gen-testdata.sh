@@ -25,6 +25,8 @@
 #   <mode>.cubin                  nvlink's output (mode: default, r, pr), when it made one
 #   <mode>.log / <mode>.rc        nvlink's messages and exit status
 #   links.tsv                     every link made: mode name, TAB, the nvlink flags used
+#   rfinal.cubin / .log / .rc     nvlink's executable link of its own r.cubin (the round trip
+#                                 a partial link must survive), when r.cubin exists
 set -euo pipefail
 
 ALL_ARCHS="sm_75 sm_80 sm_86 sm_89 sm_90 sm_100 sm_120"
@@ -104,6 +106,12 @@ gen_case_arch() {
       echo $? >"$mode.rc"
       set -e
     done
+    if [ -f r.cubin ]; then
+      set +e
+      nvlink -arch="$sm" r.cubin -o rfinal.cubin >rfinal.log 2>&1
+      echo $? >rfinal.rc
+      set -e
+    fi
   )
 }
 

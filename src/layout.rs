@@ -112,9 +112,9 @@ pub fn layout(m: &Module) -> Layout {
     for &s in &sym_order {
         let sym = &m.symbols[s as usize];
         let name = match (&sym.name[..], sym.section) {
-            (b"", Some(sec)) if m.mercury && sym.st_type == STT_SECTION => {
-                &m.sections[sec as usize].name[..]
-            }
+            // Section symbols are named after their section (nvlink finds a partial link's
+            // sections by these names when it finishes it).
+            (b"", Some(sec)) if sym.st_type == STT_SECTION => &m.sections[sec as usize].name[..],
             (n, _) => n,
         };
         if name.is_empty() {

@@ -138,6 +138,19 @@ pub fn link(args: &cli::Args) -> std::result::Result<LinkOutcome, Failure> {
             )
         })
     };
+    // The same per-kernel instances in a partial link's output, for the final link.
+    let shared_instances = |o: &object::InputObject<'_>| {
+        o.symbols()
+            .iter()
+            .any(|s| s.name.starts_with(b"externsharedinstance"))
+    };
+    if objects.iter().any(shared_instances) {
+        return Err(Error::new(
+            "extern __shared__ instance symbols (from a partial link) are not implemented yet in \
+             this version of cubin-ld (inputs are valid)",
+        )
+        .into());
+    }
     if args.relocatable && objects.iter().any(extern_shared) {
         return Err(Error::new(
             "extern __shared__ arrays in a relocatable link (-r) are not implemented yet in \

@@ -245,7 +245,11 @@ impl<'data> Cubin<'data> {
     }
 
     pub fn section_by_name(&self, name: &str) -> Option<&Section<'data>> {
-        self.sections.iter().find(|s| s.name == name.as_bytes())
+        self.section_by_name_bytes(name.as_bytes())
+    }
+
+    pub fn section_by_name_bytes(&self, name: &[u8]) -> Option<&Section<'data>> {
+        self.sections.iter().find(|s| s.name == name)
     }
 
     /// The symbol table a section's sh_link names (for relocations, `.nv.info`, callgraph).

@@ -639,12 +639,19 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
         b.m.sections[ci as usize].info = Info::Section(cp);
     }
 
-    // EXTERNS of each function, as the inputs list them (callees and undefined names).
-    let externs: Adjacency = facts
+    // EXTERNS of each function, as the inputs list them (callees and undefined names), then
+    // the callees the call graph adds (a partial link's output lists only what was still
+    // undefined, its callees' externs are reached through the calls).
+    let mut externs: Adjacency = facts
         .iter()
         .filter(|(_, x)| !x.externs.is_empty())
         .map(|(&f, x)| (f, x.externs.clone()))
         .collect();
+    for &(f, c, _) in &graph_blocks[0] {
+        if b.m.symbols[c as usize].section.is_some() && !list(&externs, &f).contains(&c) {
+            externs.entry(f).or_default().push(c);
+        }
+    }
 
     // The still-undefined externs each function reaches, with and without the possible
     // targets of its indirect calls.

@@ -499,7 +499,20 @@ impl Builder<'_, '_> {
                                 &mut self.m.sections[tout as usize].content,
                                 self.relocatable,
                             ) {
-                                let v = p.offset.wrapping_add(r.addend.unwrap_or(0) as u64) as u32;
+                                // The main twin relocation's addend (a partial link's output
+                                // has rebased the two halves' addends differently).
+                                let main_addend = o
+                                    .cubin
+                                    .section_by_name_bytes(
+                                        &[b".rela", symbol_name(tsec.name)].concat(),
+                                    )
+                                    .and_then(|rs| o.cubin.relocations(rs).ok())
+                                    .and_then(|rs| {
+                                        rs.iter().find(|m| m.offset == r.offset).map(|m| m.addend)
+                                    })
+                                    .flatten()
+                                    .unwrap_or(r.addend.unwrap_or(0));
+                                let v = p.offset.wrapping_add(main_addend as u64) as u32;
                                 if let Some(f) = bytes.get_mut(offset as usize..offset as usize + 4)
                                 {
                                     f.copy_from_slice(&v.to_le_bytes());

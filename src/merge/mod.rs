@@ -448,6 +448,30 @@ fn is_texture_like(objects: &[InputObject<'_>], res: &Resolution<'_>, name: &[u8
     })
 }
 
+/// Whether some code relocation refers to a texture, surface or sampler reference.
+fn code_references_a_resource(objects: &[InputObject<'_>], res: &Resolution<'_>) -> bool {
+    objects.iter().any(|o| {
+        o.cubin.sections.iter().any(|s| {
+            let code = o
+                .cubin
+                .sections
+                .get(s.info as usize)
+                .is_some_and(|t| o.kind(t) == SectionKind::Text);
+            o.kind(s) == SectionKind::Reloc
+                && code
+                && o.cubin.relocations(s).is_ok_and(|rs| {
+                    rs.iter().any(|r| {
+                        res.sym_global[o.id as usize]
+                            .get(r.sym as usize)
+                            .copied()
+                            .flatten()
+                            .is_some_and(|g| res.globals[g as usize].is_resource)
+                    })
+                })
+        })
+    })
+}
+
 /// A function's name as its sections are suffixed.
 fn sec_name_tail_of(name: &[u8]) -> Vec<u8> {
     name.to_vec()
@@ -653,11 +677,14 @@ pub fn build<'data>(
         func_node_seen: hashbrown::HashSet::new(),
         shared: shared::SharedLayout::default(),
         // -r leaves texture/surface references to the final link (no slots, fields kept).
+        // (-r leaves texture/surface references to the final link: no slots, fields kept;
+        // references no code makes, as in nvlink's -r output, get no slots either.)
         has_resources: !opts.relocatable
             && res
                 .globals
                 .iter()
-                .any(|g| g.is_resource && g.def.is_none() && is_texture_like(objects, res, g.name)),
+                .any(|g| g.is_resource && g.def.is_none() && is_texture_like(objects, res, g.name))
+            && code_references_a_resource(objects, res),
         resource_banks: Vec::new(),
         preserve_relocs: opts.preserve_relocs,
         relocatable: opts.relocatable,
@@ -1621,6 +1648,11 @@ impl<'a, 'data> Builder<'a, 'data> {
                         self.out_sym(oi, r.sym)
                     };
                     if r.sym != 0 && sym.is_none() {
+                        // sm_100+: a frame entry whose function was removed goes too (inputs
+                        // from a partial link have no UNUSED_CLEAR relocations to say so).
+                        if self.m.mercury && tsec.name == b".debug_frame" && !self.relocatable {
+                            self.cleared.push((tp.sec, offset));
+                        }
                         continue; // against something removed
                     }
                     let mut r_type = r.r_type;

@@ -1,0 +1,188 @@
+//! Partial links survive a second link. On the committed corpus (no toolkit needed):
+//! - nvlink's `-r` output (`r.cubin`), finished by cubin-ld, equals nvlink's own executable link
+//!   of it (`rfinal.cubin`), the linker's note aside;
+//! - a partial link of partial links equals a one-step partial link of all the objects
+//!   (section, symbol and entry order aside: they follow the inputs, which differ).
+//!
+//! The other direction (cubin-ld's `-r` output finished by nvlink) needs nvlink:
+//! `scripts/oracle.sh` checks it.
+
+use cubin_ld::compare::{compare_dumps, CompareOptions};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// Round trips known to differ, as `case` prefixes of `case/sm_XX`, with the reason.
+const KNOWN_DIFFERENT: &[(&str, &str)] = &[(
+    "virtual/",
+    "a kernel whose externs come partly through indirect-call targets, finished from a \
+     partial link: nvlink lists its own extern first ([malloc, free]); cubin-ld keeps the \
+     one-step link's order ([free, malloc])",
+)];
+
+fn known(label: &str) -> bool {
+    KNOWN_DIFFERENT.iter().any(|(p, _)| label.starts_with(p))
+}
+
+fn out_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/out")
+}
+
+/// Every `case/sm_XX` folder whose file `name` exists, sorted.
+fn dirs_with(name: &str) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(out_dir())
+        .unwrap()
+        .flat_map(|c| std::fs::read_dir(c.unwrap().path()).unwrap())
+        .map(|d| d.unwrap().path())
+        .filter(|d| d.join(name).is_file())
+        .collect();
+    v.sort();
+    v
+}
+
+fn arch_of(dir: &Path) -> String {
+    dir.file_name().unwrap().to_string_lossy().into_owned()
+}
+
+fn label(dir: &Path) -> String {
+    let arch = arch_of(dir);
+    let case = dir.parent().unwrap().file_name().unwrap().to_string_lossy();
+    format!("{case}/{arch}")
+}
+
+fn scratch(tag: &str) -> PathBuf {
+    std::env::temp_dir().join(format!("cubin-ld-rt-{}-{tag}", std::process::id()))
+}
+
+/// Runs cubin-ld; Err with its messages when it fails.
+fn cubin_ld(args: &[&std::ffi::OsStr]) -> Result<(), String> {
+    let o = Command::new(env!("CARGO_BIN_EXE_cubin-ld"))
+        .args(args)
+        .output()
+        .unwrap();
+    if o.status.success() {
+        Ok(())
+    } else {
+        Err(String::from_utf8_lossy(&o.stderr).into_owned())
+    }
+}
+
+fn dump(p: &Path) -> String {
+    cubin_ld::dump::dump_bytes(&std::fs::read(p).unwrap())
+        .unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+        .text
+}
+
+fn rc(dir: &Path, mode: &str) -> i32 {
+    std::fs::read_to_string(dir.join(format!("{mode}.rc")))
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap()
+}
+
+#[test]
+fn nvlink_partial_links_finish_with_cubin_ld_as_with_nvlink() {
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    for dir in dirs_with("rfinal.rc") {
+        let out = scratch(&format!("final-{}", label(&dir).replace('/', "-")));
+        let r = cubin_ld(&[
+            format!("-arch={}", arch_of(&dir)).as_ref(),
+            dir.join("r.cubin").as_os_str(),
+            "-o".as_ref(),
+            out.as_os_str(),
+        ]);
+        match (rc(&dir, "rfinal"), r) {
+            (0, Ok(())) => {
+                let d = compare_dumps(
+                    &dump(&dir.join("rfinal.cubin")),
+                    &dump(&out),
+                    &CompareOptions {
+                        ignore_linker_note: true,
+                        ignore_order: true,
+                        ..Default::default()
+                    },
+                );
+                if d.is_empty() == known(&label(&dir)) {
+                    failures.push(format!("{}: {}", label(&dir), d.join("\n")));
+                }
+                checked += 1;
+            }
+            (0, Err(e)) if e.contains("not implemented yet") => {}
+            (0, Err(e)) => failures.push(format!("{}: cubin-ld fails: {e}", label(&dir))),
+            (_, Ok(())) => {
+                failures.push(format!("{}: nvlink refuses, cubin-ld links", label(&dir)))
+            }
+            (_, Err(_)) => {}
+        }
+        let _ = std::fs::remove_file(&out);
+    }
+    assert!(checked >= 100, "only {checked} round trips checked");
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+#[test]
+fn a_partial_link_of_partial_links_equals_a_one_step_partial_link() {
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    for dir in dirs_with("r.cubin") {
+        let inputs: Vec<PathBuf> = std::fs::read_to_string(dir.join("inputs"))
+            .unwrap()
+            .lines()
+            .map(|l| dir.join(l))
+            .collect();
+        if inputs.len() < 2 {
+            continue;
+        }
+        let arch = format!("-arch={}", arch_of(&dir));
+        let tag = label(&dir).replace('/', "-");
+        let (first, one_step, two_step) = (
+            scratch(&format!("p1-{tag}")),
+            scratch(&format!("r1-{tag}")),
+            scratch(&format!("rr-{tag}")),
+        );
+        let mut all: Vec<&std::ffi::OsStr> = vec![arch.as_ref(), "-r".as_ref()];
+        all.extend(inputs.iter().map(|p| p.as_os_str()));
+        all.extend(["-o".as_ref(), one_step.as_os_str()]);
+        let mut rest: Vec<&std::ffi::OsStr> = vec![arch.as_ref(), "-r".as_ref(), first.as_os_str()];
+        rest.extend(inputs[1..].iter().map(|p| p.as_os_str()));
+        rest.extend(["-o".as_ref(), two_step.as_os_str()]);
+        let result = cubin_ld(&all).and_then(|_| {
+            cubin_ld(&[
+                arch.as_ref(),
+                "-r".as_ref(),
+                inputs[0].as_os_str(),
+                "-o".as_ref(),
+                first.as_os_str(),
+            ])?;
+            cubin_ld(&rest)
+        });
+        match result {
+            Ok(()) => {
+                let d = compare_dumps(
+                    &dump(&one_step),
+                    &dump(&two_step),
+                    &CompareOptions {
+                        ignore_order: true,
+                        ignore_sections: vec![".note.nv.tkinfo".into()],
+                        ..Default::default()
+                    },
+                );
+                if !d.is_empty() {
+                    failures.push(format!("{}: {}", label(&dir), d.join("\n")));
+                }
+                checked += 1;
+            }
+            Err(e) if e.contains("not implemented yet") => {}
+            Err(e) => failures.push(format!("{}: {e}", label(&dir))),
+        }
+        for f in [&first, &one_step, &two_step] {
+            let _ = std::fs::remove_file(f);
+        }
+    }
+    assert!(
+        checked >= 100,
+        "only {checked} partial links of partial links checked"
+    );
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
