@@ -260,7 +260,7 @@ fn status() {
         );
     }
     println!(
-        "{same} of {} executable links (sm_75–sm_120) equal nvlink's outcome",
+        "{same} of {} links (sm_75–sm_121, default, -r, -preserve-relocs and extra flags) equal nvlink's outcome",
         links.len()
     );
 }
