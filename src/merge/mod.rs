@@ -124,6 +124,8 @@ pub(crate) struct Builder<'a, 'data> {
     resource_slots: HashMap<(SecId, SymId), u64>,
     /// sm_100+: per object, its Mercury sections by name.
     merc_sections: Vec<HashMap<&'data [u8], usize>>,
+    /// Per object, its sections by name (built on demand, see `input_section_by_name`).
+    input_names: Vec<HashMap<&'data [u8], usize>>,
     /// sm_100+: the Mercury copy of each `.nv.info.<fn>` (by the main section's name).
     pub(crate) merc_function_info: Vec<(Vec<u8>, Content)>,
     /// Fields UNUSED_CLEAR relocations cleared (section, offset): the `.debug_frame` entries
@@ -519,12 +521,13 @@ impl Builder<'_, '_> {
     /// UNUSED_CLEAR relocation cleared) are cut out with the CIE only they use, instead of
     /// being kept with an empty range; relocations after a cut move up.
     fn drop_dead_frames(&mut self, df: SecId) {
-        let dead: Vec<u64> = self
+        let mut dead: Vec<u64> = self
             .cleared
             .iter()
             .filter(|c| c.0 == df)
             .map(|c| c.1)
             .collect();
+        dead.sort_unstable();
         if dead.is_empty() {
             return;
         }
@@ -534,11 +537,8 @@ impl Builder<'_, '_> {
         let entries = frame_entries(bytes);
         let mut cuts: Vec<(u64, u64)> = Vec::new();
         for (k, &(start, end, is_cie)) in entries.iter().enumerate() {
-            if is_cie
-                || !dead
-                    .iter()
-                    .any(|&d| (start as u64..end as u64).contains(&d))
-            {
+            let first = dead.partition_point(|&d| d < start as u64);
+            if is_cie || dead.get(first).is_none_or(|&d| d >= end as u64) {
                 continue;
             }
             let mut from = start;
@@ -548,24 +548,26 @@ impl Builder<'_, '_> {
             }
             cuts.push((from as u64, end as u64));
         }
+        // Cuts are in ascending order; `removed[i]` is the length of the first i.
+        let mut removed = vec![0u64];
+        for &(a, b) in &cuts {
+            removed.push(removed.last().copied().unwrap_or(0) + (b - a));
+        }
         let moved = |off: u64| -> Option<u64> {
-            let mut shift = 0;
-            for &(a, b) in &cuts {
-                if off >= b {
-                    shift += b - a;
-                } else if off >= a {
-                    return None;
-                }
+            let i = cuts.partition_point(|&(_, b)| b <= off);
+            match cuts.get(i) {
+                Some(&(a, _)) if a <= off => None,
+                _ => Some(off - removed[i]),
             }
-            Some(off - shift)
         };
         if let Content::Bytes(bytes) = &mut self.m.sections[df as usize].content {
-            let kept: Vec<u8> = bytes
-                .iter()
-                .enumerate()
-                .filter(|(i, _)| moved(*i as u64).is_some())
-                .map(|(_, b)| *b)
-                .collect();
+            let mut kept = Vec::with_capacity(bytes.len());
+            let mut at = 0usize;
+            for &(a, b) in &cuts {
+                kept.extend_from_slice(&bytes[at..a as usize]);
+                at = b as usize;
+            }
+            kept.extend_from_slice(&bytes[at..]);
             *bytes = kept;
         }
         for sec in &mut self.m.sections {
@@ -704,6 +706,7 @@ pub fn build<'data>(
             })
             .collect(),
         merc_function_info: Vec::new(),
+        input_names: Vec::new(),
     };
     b.m.e_flags = objects.first().map(|o| o.cubin.header.e_flags).unwrap_or(0);
     // sm_100+ code linked for a later SM of its family (sm_100 into sm_103) is marked for the
@@ -963,7 +966,7 @@ impl<'a, 'data> Builder<'a, 'data> {
                                     &sec_name_tail(o.cubin.sections[si].name)[..],
                                 ]
                                 .concat();
-                                let own = o.cubin.sections.iter().position(|t| t.name == &name[..]);
+                                let own = self.input_section_by_name(oi, &name);
                                 if let Some(sh) = own.and_then(|k| self.out_section_for(oi, k)) {
                                     self.section_symbol(sh);
                                 }
@@ -1390,6 +1393,24 @@ impl<'a, 'data> Builder<'a, 'data> {
             Some(s) => self.m.prefix_string(s),
             None => id,
         }
+    }
+
+    /// An object's (main-half) section of this name, for the few lookups by name (`-r`'s
+    /// `.nv.shared.<kernel>`): the per-object index is built on first use.
+    fn input_section_by_name(&mut self, oi: usize, name: &[u8]) -> Option<usize> {
+        if self.input_names.len() != self.objects.len() {
+            self.input_names = vec![HashMap::new(); self.objects.len()];
+        }
+        if self.input_names[oi].is_empty() {
+            self.input_names[oi] = self.objects[oi]
+                .cubin
+                .sections
+                .iter()
+                .enumerate()
+                .map(|(i, s)| (s.name, i))
+                .collect();
+        }
+        self.input_names[oi].get(name).copied()
     }
 
     /// An object's Mercury section of this name (sm_100+).
