@@ -57,7 +57,7 @@ pub enum Content {
     Shstrtab,
     /// `.nv.merc.symtab`: `Module::merc_symbols`, in `.symtab`'s order.
     MercSymtab,
-    /// Capsule Mercury code: its first byte is the header index of its main-half twin.
+    /// Capsule Mercury code: its first word (u32) is the header index of its main-half twin.
     MercCode {
         bytes: Vec<u8>,
         text: SecId,

@@ -7,6 +7,7 @@
 //! symbols (which come last), entry for entry, so every symbol index the main half uses means
 //! the same symbol in the Mercury half. This pass therefore runs after the main half is
 //! built and mirrors it:
+//! - capsule code starts with the section header index of its main-half `.text` (a u32);
 //! - the Mercury sections follow the main half's header order, one per main section that has
 //!   a Mercury counterpart in the inputs (`.text.f` ↔ `.nv.capmerc.text.f`, `.nv.constant3`
 //!   ↔ `.nv.merc.nv.constant.user`, `X` ↔ `.nv.merc.X`);

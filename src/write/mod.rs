@@ -79,8 +79,8 @@ pub fn to_bytes(m: &Module, l: &Layout) -> Vec<u8> {
             Content::NoBits(_) | Content::Alias(_) => continue,
             Content::MercCode { bytes, text } => {
                 let mut b = bytes.clone();
-                if let Some(first) = b.first_mut() {
-                    *first = l.sec_index[*text as usize] as u8;
+                if let Some(first) = b.get_mut(..4) {
+                    first.copy_from_slice(&l.sec_index[*text as usize].to_le_bytes());
                 }
                 b
             }
