@@ -192,14 +192,6 @@ pub fn link(args: &cli::Args) -> std::result::Result<LinkOutcome, Failure> {
             ..Default::default()
         });
     }
-    // Checked after the link's own errors, which nvlink reports the same way in this mode.
-    if args.preserve_relocs && arch.is_mercury() {
-        return Err(Error::new(format!(
-            "-preserve-relocs for {arch} is not implemented yet in this version of cubin-ld \
-             (inputs are valid)"
-        ))
-        .into());
-    }
     let (mut module, warnings, resource_report, callgraph) = (
         built.module,
         built.warnings,

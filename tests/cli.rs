@@ -140,14 +140,18 @@ fn modes_not_implemented_yet_are_refused_clearly_without_output() {
     let out = d.join("out.cubin");
     let o = cubin_ld(&[
         "-arch=sm_100",
-        "-preserve-relocs",
-        &corpus("xtu_call/sm_100/a.o"),
-        &corpus("xtu_call/sm_100/b.o"),
-        &corpus("xtu_call/sm_100/c.o"),
+        &corpus("constant/sm_100/a.o"),
+        &corpus("constant/sm_100/b.o"),
+        &corpus("constant/sm_100/c.o"),
         "-o",
         out.to_str().unwrap(),
     ]);
-    assert_refused(&o, &out, 1, &["not implemented yet"]);
+    assert_refused(
+        &o,
+        &out,
+        1,
+        &["capsule Mercury code", "not implemented yet"],
+    );
     let o = cubin_ld(&[
         "-arch=sm_90",
         "-r",

@@ -14,6 +14,7 @@ use std::process::Command;
 const KNOWN_DIFFERENT: &[(&str, &str)] = &[
     ("weak_strong/sm_1*/default", WEAK_STRONG_FRAME),
     ("weak_strong/sm_1*/r", WEAK_STRONG_FRAME),
+    ("weak_strong/sm_1*/pr", WEAK_STRONG_FRAME),
     ("texref_ptx/sm_7*/r", TEXREF_R),
     ("texref_ptx/sm_8*/r", TEXREF_R),
     ("texref_ptx/sm_90/r", TEXREF_R),
@@ -30,10 +31,6 @@ const TEXREF_R: &str = "nvlink's -r drops the texture/surface-reference relocati
 /// Links cubin-ld refuses as not implemented yet, as `case/sm_XX/mode` patterns.
 const NOT_IMPLEMENTED_YET: &[(&str, &str)] = &[
     (
-        "*/sm_1*/pr",
-        "-preserve-relocs on sm_100+ (the Mercury half's resolved relocations)",
-    ),
-    (
         "constant/sm_1*/*",
         "constant-bank fields in capsule Mercury code",
     ),
@@ -48,6 +45,14 @@ const NOT_IMPLEMENTED_YET: &[(&str, &str)] = &[
     (
         "static_shared/sm_1*/verbose",
         "shared-memory fields in capsule Mercury code",
+    ),
+    (
+        "static_shared/sm_1*/pr",
+        "shared-memory fields in capsule Mercury code",
+    ),
+    (
+        "texref_ptx/sm_1*/pr",
+        "texture slots in capsule Mercury code",
     ),
     (
         "texref_ptx/sm_1*/default",

@@ -148,6 +148,12 @@ impl Builder<'_, '_> {
                     Some(c) => (SHT_CUDA_MERC_INFO, c.clone()),
                     None => continue,
                 },
+                // The Mercury half's resolved records are not made yet (`-preserve-relocs` on
+                // sm_100+ records only shared-memory references, whose capsule fields are
+                // refused anyway).
+                (Content::Relocs { .. }, Group::Relocs) if s.sh_type == SHT_CUDA_RESOLVED_RELA => {
+                    continue;
+                }
                 (Content::Relocs { .. }, Group::Relocs) => {
                     // Filled by `relocate_mercury`; its target is fixed below.
                     let target = match s.info {

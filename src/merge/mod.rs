@@ -1629,7 +1629,10 @@ impl<'a, 'data> Builder<'a, 'data> {
                         // -preserve-relocs records what was applied, against the same symbol,
                         // with the addend made explicit (REL inputs keep it in the field).
                         let extern_shared = matches!(shared_ref, Some(shared::SharedRef::Extern));
-                        if self.preserve_relocs && !extern_shared {
+                        // sm_100+ records no resolved debug references (nvlink's sm_100 mode
+                        // keeps only some records).
+                        let debug_on_sm100 = self.m.mercury && tsec.flags & SHF_ALLOC == 0;
+                        if self.preserve_relocs && !extern_shared && !debug_on_sm100 {
                             if let Some(sym) = self.out_sym(oi, r.sym) {
                                 let implicit = if r.addend.is_none() {
                                     if r.r_type == 64 {
