@@ -257,13 +257,6 @@ impl Builder<'_, '_> {
         let objects = self.objects;
         let mut placed = vec![HashMap::new(); objects.len()];
         for (oi, o) in objects.iter().enumerate() {
-            let by_name: HashMap<&[u8], usize> = o
-                .cubin
-                .sections
-                .iter()
-                .enumerate()
-                .map(|(i, s)| (s.name, i))
-                .collect();
             for (si, s) in o.cubin.sections.iter().enumerate() {
                 if !is_mercury_section(s.name) {
                     continue;
@@ -279,7 +272,7 @@ impl Builder<'_, '_> {
                     continue;
                 };
                 // Only what the main half kept: the main twin's input section is live.
-                let main_in = by_name.get(&main_name[..]).copied();
+                let main_in = self.input_section_by_name(oi, &main_name);
                 if main_in.is_some_and(|i| !self.live[oi][i]) {
                     continue;
                 }

@@ -1395,9 +1395,9 @@ impl<'a, 'data> Builder<'a, 'data> {
         }
     }
 
-    /// An object's (main-half) section of this name, for the few lookups by name (`-r`'s
-    /// `.nv.shared.<kernel>`): the per-object index is built on first use.
-    fn input_section_by_name(&mut self, oi: usize, name: &[u8]) -> Option<usize> {
+    /// An object's section of this name (`-r`'s `.nv.shared.<kernel>`, the Mercury sections'
+    /// main twins): the per-object index is built on first use.
+    pub(crate) fn input_section_by_name(&mut self, oi: usize, name: &[u8]) -> Option<usize> {
         if self.input_names.len() != self.objects.len() {
             self.input_names = vec![HashMap::new(); self.objects.len()];
         }
