@@ -275,11 +275,22 @@ pub fn layout(m: &Module) -> Layout {
                 memsz: mm,
             });
         }
-        if let Some((o, _, mm)) = range(&[Group::Data, Group::Bss]) {
+        // sm_100+ maps shared memory with the data when there is data (seen with sm_110's
+        // reserved shared memory), else alone.
+        let has_data = range(&[Group::Data, Group::Bss]).is_some();
+        let data_groups: &[Group] = if m.mercury && has_data {
+            &[Group::Data, Group::Bss, Group::Shared]
+        } else {
+            &[Group::Data, Group::Bss]
+        };
+        if let Some((o, _, mm)) = range(data_groups) {
             // The file part runs up to where the zero-filled data starts.
             let bss_start = order
                 .iter()
-                .find(|&&s| m.sections[s as usize].group == Group::Bss)
+                .find(|&&s| {
+                    let g = m.sections[s as usize].group;
+                    g == Group::Bss || (g == Group::Shared && data_groups.contains(&g))
+                })
                 .map(|&s| offset[s as usize]);
             let f = match bss_start {
                 Some(b) => b - o,
@@ -293,7 +304,7 @@ pub fn layout(m: &Module) -> Layout {
                 memsz: mm,
             });
         }
-        if let Some((o, _, mm)) = range(&[Group::Shared]) {
+        if let Some((o, _, mm)) = range(&[Group::Shared]).filter(|_| !(m.mercury && has_data)) {
             loads.push(Phdr {
                 p_type: 1,
                 flags: 6,

@@ -63,10 +63,6 @@ const NOT_IMPLEMENTED_YET: &[(&str, &str)] = &[
         "extern __shared__ arrays in -r (nvlink makes per-kernel instance symbols)",
     ),
     ("unified_ptx/*/r", "merging .nv.uft/.nv.udt tables in -r"),
-    (
-        "*/sm_110/*",
-        "sm_110's reserved shared memory (.nv.shared.reserved.0)",
-    ),
 ];
 
 /// Whether `key` (`case/sm_XX/mode`) matches `pattern`: per part, a trailing `*` matches any

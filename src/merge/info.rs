@@ -171,7 +171,11 @@ pub fn liveness(
                     None => false,
                 },
                 SectionKind::Merged => true,
-                _ => keep_shared && s.sh_type == SHT_CUDA_SHARED,
+                _ => {
+                    (s.sh_type == SHT_CUDA_RESERVED_SHARED
+                        && !super::mercury::is_mercury_section(s.name))
+                        || (keep_shared && s.sh_type == SHT_CUDA_SHARED)
+                }
             })
             .collect();
         live.push(v);

@@ -74,6 +74,7 @@ fn understood(name: &[u8]) -> bool {
                 | b".nv.merc.nv.global.init"
                 | b".nv.merc.nv.constant.user"
         )
+        || name.starts_with(b".nv.merc.nv.shared.reserved.")
         || name.starts_with(b".nv.merc.debug_")
         || name.starts_with(b".nv.merc.nv_debug_")
 }
@@ -183,6 +184,11 @@ impl Builder<'_, '_> {
                     (SHT_CUDA_MERC_CONSTANT_USER, Content::Alias(id))
                 }
                 (Content::Bytes(_), Group::Debug) => (s.sh_type, Content::Bytes(Vec::new())),
+                // sm_110's reserved shared memory: sized by its Mercury objects, from 0.
+                (Content::NoBits(_), Group::Shared) => (
+                    first_input.get(&name[..]).map_or(s.sh_type, |i| i.sh_type),
+                    Content::NoBits(0),
+                ),
                 _ => {
                     return Err(not_yet(format!(
                         "the Mercury copy of '{}'",
@@ -289,6 +295,8 @@ impl Builder<'_, '_> {
                         off
                     }
                     // Shares the main section's bytes: the same layout.
+                    // Reserved shared memory: sized by its objects (`mercury_symbols`).
+                    Content::NoBits(_) => 0,
                     Content::Alias(_) => match main_in.and_then(|i| self.placed[oi][i]) {
                         Some(p) => p.offset,
                         None => continue,
@@ -373,7 +381,22 @@ impl Builder<'_, '_> {
                         sym.other = ms.other;
                     }
                     if let SymSection::Index(si) = ms.section {
+                        let reserved = o
+                            .cubin
+                            .sections
+                            .get(si as usize)
+                            .is_some_and(|t| t.sh_type == SHT_CUDA_RESERVED_SHARED);
                         match placed[oi].get(&(si as usize)) {
+                            // Reserved shared objects are allocated like commons from 0.
+                            Some(&(out, _)) if reserved => {
+                                sym.section = Some(out);
+                                sym.value = if self.relocatable { ms.value } else { 0 };
+                                if let Content::NoBits(n) =
+                                    &mut self.m.sections[out as usize].content
+                                {
+                                    *n = (*n).max(ms.size);
+                                }
+                            }
                             Some(&(out, off)) => {
                                 sym.section = Some(out);
                                 sym.value = ms.value.wrapping_add(off);

@@ -124,6 +124,9 @@ pub(crate) struct Builder<'a, 'data> {
     resource_slots: HashMap<(SecId, SymId), u64>,
     /// sm_100+: per object, its Mercury sections by name.
     merc_sections: Vec<HashMap<&'data [u8], usize>>,
+    /// Where sm_110's reserved shared objects start: the value of the undefined
+    /// `.nv.reservedSmem.offset0`.
+    reserved_smem_base: u64,
     /// Per object, its sections by name (built on demand, see `input_section_by_name`).
     input_names: Vec<HashMap<&'data [u8], usize>>,
     /// sm_100+: the Mercury copy of each `.nv.info.<fn>` (by the main section's name).
@@ -193,6 +196,13 @@ impl<'a, 'data> Builder<'a, 'data> {
                 Group::Shared
             }
             SectionKind::Other if s.sh_type == SHT_CUDA_SHARED => return None,
+            // sm_110's reserved shared memory (`.nv.shared.reserved.<n>`).
+            SectionKind::Other
+                if s.sh_type == SHT_CUDA_RESERVED_SHARED
+                    && !mercury::is_mercury_section(s.name) =>
+            {
+                Group::Shared
+            }
             _ => return None,
         };
         let (sh_type, flags) = self.lower_type(s.sh_type, s.flags);
@@ -615,7 +625,7 @@ impl Builder<'_, '_> {
             return (t, flags);
         }
         match t {
-            SHT_CUDA_GLOBAL => (SHT_NOBITS, flags),
+            SHT_CUDA_GLOBAL | SHT_CUDA_RESERVED_SHARED => (SHT_NOBITS, flags),
             SHT_CUDA_GLOBAL_INIT => (SHT_PROGBITS, flags),
             t if (SHT_CUDA_CONSTANT_B0..=SHT_CUDA_CONSTANT_B17).contains(&t) => {
                 (SHT_PROGBITS, flags)
@@ -707,6 +717,18 @@ pub fn build<'data>(
             .collect(),
         merc_function_info: Vec::new(),
         input_names: Vec::new(),
+        reserved_smem_base: res
+            .by_name
+            .get(&b".nv.reservedSmem.offset0"[..])
+            .and_then(|&g| {
+                objects.iter().find_map(|o| {
+                    let i = res.sym_global[o.id as usize]
+                        .iter()
+                        .position(|x| *x == Some(g))?;
+                    Some(o.symbols()[i].value)
+                })
+            })
+            .unwrap_or(0),
     };
     b.m.e_flags = objects.first().map(|o| o.cubin.header.e_flags).unwrap_or(0);
     // sm_100+ code linked for a later SM of its family (sm_100 into sm_103) is marked for the
@@ -1121,6 +1143,8 @@ impl<'a, 'data> Builder<'a, 'data> {
                 }
                 // -r sizes `.nv_debug.shared` for every object's but leaves each object's
                 // shared objects at their own offsets, as nvlink's does.
+                // Reserved shared memory: sized by its objects (`finish_symbols`).
+                Content::NoBits(_) if s.sh_type == SHT_CUDA_RESERVED_SHARED => 0,
                 Content::NoBits(n) if self.relocatable && s.name == b".nv_debug.shared" => {
                     *n = align_up(*n, s.align) + s.size;
                     0
@@ -1168,10 +1192,32 @@ impl<'a, 'data> Builder<'a, 'data> {
                 let Some(p) = self.placed[oi][si as usize] else {
                     continue;
                 };
+                let sec = &o.cubin.sections[si as usize];
+                // Reserved shared memory (sm_110): its objects are allocated like commons, the
+                // value giving the alignment, after the module's reserved shared bytes
+                // (`.nv.reservedSmem.offset0`); one section holds them all.
+                // (-r keeps them as they are, overlaid.)
+                if sec.sh_type == SHT_CUDA_RESERVED_SHARED {
+                    let value = if self.relocatable {
+                        s.value
+                    } else {
+                        align_up(self.reserved_smem_base, s.value.max(1))
+                    };
+                    if let Content::NoBits(n) = &mut self.m.sections[p.sec as usize].content {
+                        *n = (*n).max(if self.relocatable {
+                            sec.size
+                        } else {
+                            value + s.size
+                        });
+                    }
+                    let sym = &mut self.m.symbols[out as usize];
+                    sym.section = Some(p.sec);
+                    sym.value = value;
+                    continue;
+                }
                 let sym = &mut self.m.symbols[out as usize];
                 sym.section = Some(p.sec);
                 sym.value = s.value + p.offset;
-                let sec = &o.cubin.sections[si as usize];
                 if s.st_type == STT_FUNC && is_text(o, sec) {
                     self.m.sections[p.sec as usize].info =
                         Info::Symbol(out, (sec.info >> 24) as u8);
