@@ -214,11 +214,12 @@ pub fn layout(m: &Module) -> Layout {
     let mut phoff = 0;
     if m.program_headers {
         phoff = sh_end;
-        let range = |groups: &[Group]| -> Option<(u64, u64, u64)> {
+        // (offset, file size, memory size) spanned by the sections `wanted` picks.
+        let span = |wanted: &dyn Fn(&OutSection) -> bool| -> Option<(u64, u64, u64)> {
             let secs: Vec<SecId> = order
                 .iter()
                 .copied()
-                .filter(|&s| groups.contains(&m.sections[s as usize].group))
+                .filter(|&s| wanted(&m.sections[s as usize]))
                 .collect();
             let first = *secs.first()?;
             let start = offset[first as usize];
@@ -233,23 +234,12 @@ pub fn layout(m: &Module) -> Layout {
             }
             Some((start, file_end - start, mem_end - start))
         };
+        let range = |groups: &[Group]| span(&|s: &OutSection| groups.contains(&s.group));
         let mut loads = Vec::new();
         // sm_100+ maps the user constant banks read-only before the code, the code alone,
         // and the parameter banks read-only, last.
-        let constants = |params: bool| -> Option<(u64, u64, u64)> {
-            let secs: Vec<SecId> = order
-                .iter()
-                .copied()
-                .filter(|&s| {
-                    let sec = &m.sections[s as usize];
-                    sec.group == Group::Constants && is_param_bank(sec) == params
-                })
-                .collect();
-            let first = *secs.first()?;
-            let last = *secs.last()?;
-            let start = offset[first as usize];
-            let len = offset[last as usize] + size[last as usize] - start;
-            Some((start, len, len))
+        let constants = |params: bool| {
+            span(&|s: &OutSection| s.group == Group::Constants && is_param_bank(s) == params)
         };
         let read_only = |(o, f, mm): (u64, u64, u64)| Phdr {
             p_type: 1,

@@ -101,14 +101,15 @@ pub fn link(args: &cli::Args) -> std::result::Result<LinkOutcome, Failure> {
             .iter()
             .any(|s| s.name == b".nv.uft.entry" || s.name == b".nv.udt.entry")
     };
-    if args.relocatable && objects.iter().any(unified) {
+    let has_unified = objects.iter().any(unified);
+    if args.relocatable && has_unified {
         return Err(Error::new(
             "merging unified function/data tables (.nv.uft/.nv.udt) in a relocatable link is \
              not implemented yet in this version of cubin-ld (inputs are valid)",
         )
         .into());
     }
-    if objects.iter().any(unified) {
+    if has_unified {
         return Err(Error::new("Unified symbols found but index file not specified.").into());
     }
     let (res, errs) =

@@ -77,10 +77,7 @@ impl<'data> InputObject<'data> {
     /// Whether the object was compiled for an 'a' target (`sm_90a`, `sm_100a`): its
     /// `.nv.compat` sets EICOMPAT_ATTR_CUDA_ACCELERATOR_TARGET.
     pub fn is_accelerated(&self) -> bool {
-        self.cubin
-            .sections
-            .iter()
-            .filter(|s| s.sh_type == crate::elf::SHT_CUDA_COMPAT_INFO)
+        self.compat_sections()
             .filter_map(|s| crate::elf::nvinfo::parse_records(s.bytes()).ok())
             .flatten()
             .any(|r| {
@@ -91,10 +88,26 @@ impl<'data> InputObject<'data> {
 
     /// Whether the object has `.nv.compat` records (objects for sm_80 and older have none).
     pub fn has_compat_info(&self) -> bool {
+        self.compat_sections().next().is_some()
+    }
+
+    /// The object's `.nv.compat` sections (one in what nvcc writes).
+    pub fn compat_sections(&self) -> impl Iterator<Item = &Section<'data>> {
         self.cubin
             .sections
             .iter()
-            .any(|s| s.sh_type == crate::elf::SHT_CUDA_COMPAT_INFO)
+            .filter(|s| s.sh_type == crate::elf::SHT_CUDA_COMPAT_INFO)
+    }
+
+    /// sm_100+: the Mercury symbol table, which mirrors `symbols()` index for index.
+    pub fn merc_symbols(&self) -> Option<&[Symbol<'data>]> {
+        self.cubin
+            .symtabs
+            .iter()
+            .find(|t| {
+                self.cubin.sections[t.section as usize].sh_type == crate::elf::SHT_CUDA_MERC_SYMTAB
+            })
+            .map(|t| t.symbols.as_slice())
     }
 
     pub fn symbols(&self) -> &[Symbol<'data>] {

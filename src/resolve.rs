@@ -4,7 +4,7 @@
 
 use crate::diag::Error;
 use crate::elf::read::SymSection;
-use crate::elf::{STB_WEAK, STT_CUDA_SURFACE, STT_CUDA_TEXTURE};
+use crate::elf::{Symbol, STB_WEAK, STT_CUDA_SURFACE, STT_CUDA_TEXTURE};
 use crate::object::InputObject;
 use hashbrown::HashMap;
 
@@ -54,6 +54,19 @@ pub struct Resolution<'data> {
 
 impl<'data> Resolution<'data> {
     /// True when `(obj, sym)` is the definition that won for its name.
+    /// The input symbol by which the first object to mention global `g` names it.
+    pub fn first_reference<'o>(
+        &self,
+        objects: &'o [InputObject<'data>],
+        g: u32,
+    ) -> Option<&'o Symbol<'data>> {
+        let o = objects.get(self.globals.get(g as usize)?.first_ref as usize)?;
+        let i = self.sym_global[o.id as usize]
+            .iter()
+            .position(|x| *x == Some(g))?;
+        o.symbols().get(i)
+    }
+
     pub fn is_winner(&self, obj: u32, sym: u32) -> bool {
         match self.sym_global[obj as usize]
             .get(sym as usize)

@@ -32,6 +32,28 @@ fn scratch(name: &str) -> PathBuf {
     d
 }
 
+/// Redoes a corpus link (`case/sm_XX`) as nvlink ran it: in the case's folder, with the
+/// objects' relative names, so messages naming files compare with nvlink's recorded ones.
+fn link_as_recorded(case_arch: &str, flags: &[&str], out: &Path) -> Output {
+    let dir = corpus(case_arch);
+    let arch = case_arch.rsplit('/').next().unwrap();
+    let inputs = std::fs::read_to_string(Path::new(&dir).join("inputs")).unwrap();
+    Command::new(env!("CARGO_BIN_EXE_cubin-ld"))
+        .current_dir(&dir)
+        .arg(format!("-arch={arch}"))
+        .args(flags)
+        .args(inputs.lines())
+        .arg("-o")
+        .arg(out)
+        .output()
+        .unwrap()
+}
+
+/// nvlink's recorded messages for a corpus link (`case/sm_XX`, mode).
+fn recorded_log(case_arch: &str, mode: &str) -> String {
+    std::fs::read_to_string(Path::new(&corpus(case_arch)).join(format!("{mode}.log"))).unwrap()
+}
+
 fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
@@ -299,16 +321,12 @@ fn verbose_output_with_warnings_reads_as_nvlinks_recorded_messages() {
     // Warnings once, before the report (nvlink does not repeat them).
     let d = scratch("verbose-warn");
     let out = d.join("out.cubin");
-    let case = "recursion/sm_90";
-    let inputs = std::fs::read_to_string(Path::new(&corpus(case)).join("inputs")).unwrap();
-    let mut args = vec!["-arch=sm_90".to_string(), "-v".into(), "-o".into()];
-    args.push(out.to_str().unwrap().into());
-    args.extend(inputs.lines().map(|l| corpus(&format!("{case}/{l}"))));
-    let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let o = cubin_ld(&args);
+    let o = link_as_recorded("recursion/sm_90", &["-v"], &out);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let expected = std::fs::read_to_string(Path::new(&corpus(case)).join("verbose.log")).unwrap();
-    assert_eq!(stderr(&o).replace("cubin-ld ", "nvlink "), expected);
+    assert_eq!(
+        stderr(&o).replace("cubin-ld ", "nvlink "),
+        recorded_log("recursion/sm_90", "verbose")
+    );
 }
 
 #[test]
@@ -335,21 +353,12 @@ fn architecture_refusals_read_as_nvlinks_recorded_messages() {
     let d = scratch("arch-family");
     let out = d.join("out.cubin");
     for arch in ["sm_100", "sm_110", "sm_120"] {
-        let dir = corpus(&format!("arch_family/{arch}"));
-        let inputs = std::fs::read_to_string(Path::new(&dir).join("inputs")).unwrap();
-        let o = Command::new(env!("CARGO_BIN_EXE_cubin-ld"))
-            .current_dir(&dir)
-            .arg(format!("-arch={arch}"))
-            .args(inputs.lines())
-            .arg("-o")
-            .arg(&out)
-            .output()
-            .unwrap();
-        let expected = std::fs::read_to_string(Path::new(&dir).join("default.log")).unwrap();
+        let case = format!("arch_family/{arch}");
+        let o = link_as_recorded(&case, &[], &out);
         assert_eq!(o.status.code(), Some(1), "{arch}: {}", stderr(&o));
         assert_eq!(
             stderr(&o).replace("cubin-ld ", "nvlink "),
-            expected,
+            recorded_log(&case, "default"),
             "{arch}"
         );
         assert!(!out.exists());

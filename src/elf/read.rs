@@ -245,11 +245,7 @@ impl<'data> Cubin<'data> {
     }
 
     pub fn section_by_name(&self, name: &str) -> Option<&Section<'data>> {
-        self.section_by_name_bytes(name.as_bytes())
-    }
-
-    pub fn section_by_name_bytes(&self, name: &[u8]) -> Option<&Section<'data>> {
-        self.sections.iter().find(|s| s.name == name)
+        self.sections.iter().find(|s| s.name == name.as_bytes())
     }
 
     /// The symbol table a section's sh_link names (for relocations, `.nv.info`, callgraph).

@@ -562,17 +562,13 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
     // fast-path bit.
     let cross = objects.iter().any(|o| o.sm != opts.arch_sm);
     let any_plain = objects.iter().any(|o| !o.is_accelerated());
-    fn compat_of<'o, 'd>(o: &'o InputObject<'d>) -> Option<&'o Section<'d>> {
-        o.cubin
-            .sections
-            .iter()
-            .find(|s| s.sh_type == SHT_CUDA_COMPAT_INFO)
-    }
-    if let Some(c) = objects.iter().find_map(compat_of) {
+    if let Some(c) = objects.iter().find_map(|o| o.compat_sections().next()) {
         let mut recs: Vec<(u8, Vec<u8>)> = Vec::new();
         let mut parsed_all = true;
         for o in objects {
-            let Some(cs) = compat_of(o) else { continue };
+            let Some(cs) = o.compat_sections().next() else {
+                continue;
+            };
             let Ok(rs) = nvinfo::parse_records(cs.bytes()) else {
                 parsed_all = false;
                 continue;

@@ -42,6 +42,15 @@ pub fn mercury_name(main: &[u8]) -> Vec<u8> {
     }
 }
 
+/// The main-half name of a Mercury section name (the inverse of `mercury_name`).
+fn main_name(merc: &[u8]) -> Vec<u8> {
+    if merc == b".nv.merc.nv.constant.user" {
+        b".nv.constant3".to_vec()
+    } else {
+        symbol_name(merc).to_vec()
+    }
+}
+
 /// The name nvlink gives a Mercury section's symbol: the section name without its
 /// `.nv.merc` / `.nv.capmerc` prefix (`.text.f`, `.debug_frame`, `.nv.constant.user`).
 fn symbol_name(merc: &[u8]) -> &[u8] {
@@ -267,13 +276,7 @@ impl Builder<'_, '_> {
                 if !is_mercury_section(s.name) {
                     continue;
                 }
-                let main_name = if let Some(f) = s.name.strip_prefix(b".nv.capmerc") {
-                    f.to_vec()
-                } else if s.name == b".nv.merc.nv.constant.user" {
-                    b".nv.constant3".to_vec()
-                } else {
-                    symbol_name(s.name).to_vec()
-                };
+                let main_name = main_name(s.name);
                 let Some(&main_out) = self.by_name.get(&main_name) else {
                     continue;
                 };
@@ -362,12 +365,7 @@ impl Builder<'_, '_> {
             let mut sym = main.clone();
             if let Some((oi, i)) = origin[id] {
                 let o = &objects[oi];
-                let ms = o
-                    .cubin
-                    .symtabs
-                    .iter()
-                    .find(|t| o.cubin.sections[t.section as usize].sh_type == SHT_CUDA_MERC_SYMTAB)
-                    .and_then(|t| t.symbols.get(i));
+                let ms = o.merc_symbols().and_then(|t| t.get(i));
                 if let Some(ms) = ms.filter(|ms| {
                     // -r writes an undefined global-memory variable as the main half does.
                     !(self.relocatable
@@ -431,12 +429,7 @@ impl Builder<'_, '_> {
             }
         }
         for (oi, o) in objects.iter().enumerate() {
-            let Some(msymtab) = o
-                .cubin
-                .symtabs
-                .iter()
-                .find(|t| o.cubin.sections[t.section as usize].sh_type == SHT_CUDA_MERC_SYMTAB)
-            else {
+            let Some(msyms) = o.merc_symbols() else {
                 continue;
             };
             for s in &o.cubin.sections {
@@ -456,7 +449,7 @@ impl Builder<'_, '_> {
                     .relocations(s)
                     .map_err(|e| e.context(format!("'{}'", o.name)))?;
                 for r in relocs {
-                    let Some(isym) = msymtab.symbols.get(r.sym as usize) else {
+                    let Some(isym) = msyms.get(r.sym as usize) else {
                         continue;
                     };
                     // Capsule code offsets count expanded instructions, not bytes.
@@ -472,13 +465,7 @@ impl Builder<'_, '_> {
                     // The address range of a removed function's frame entry is cleared (frames
                     // of discarded weak copies keep theirs, as in the main half).
                     if r.r_type == UNUSED_CLEAR64 {
-                        let dead = self.res.sym_global[oi]
-                            .get(r.sym as usize)
-                            .copied()
-                            .flatten()
-                            .is_some_and(|g| self.is_dead_function(g))
-                            || (isym.st_type == STT_FUNC && self.out_sym(oi, r.sym).is_none());
-                        if dead {
+                        if self.removed_function(oi, r.sym, isym.st_type == STT_FUNC) {
                             let at = (r.offset + toff) as usize;
                             if let Content::Bytes(bytes) =
                                 &mut self.m.sections[tout as usize].content
@@ -490,19 +477,11 @@ impl Builder<'_, '_> {
                         }
                         continue;
                     }
-                    let g = self.res.sym_global[oi]
-                        .get(r.sym as usize)
-                        .copied()
-                        .flatten();
                     // References from a discarded weak copy's debug entries go with it.
-                    if let Some(g) = g {
-                        let defined_here = isym.section != SymSection::Undefined;
-                        if defined_here
-                            && matches!(self.res.globals[g as usize].def, Some(d) if (d.obj as usize) < oi)
-                            && debug
-                        {
-                            continue;
-                        }
+                    if debug
+                        && self.discarded_copy(oi, r.sym, isym.section != SymSection::Undefined)
+                    {
+                        continue;
                     }
                     let offset = r.offset + toff;
                     let mut addend = r.addend.unwrap_or(0);
@@ -514,30 +493,29 @@ impl Builder<'_, '_> {
                             if let Some(&(_, base)) = placed[oi].get(&(ss as usize)) {
                                 addend = addend.wrapping_add(base as i64);
                             }
-                            let main_twin = o.cubin.sections.get(ss as usize).and_then(|m| {
-                                let name = symbol_name(m.name);
-                                let i = o.cubin.sections.iter().position(|t| t.name == name)?;
-                                self.placed[oi][i]
-                            });
+                            let main_twin = match o.cubin.sections.get(ss as usize) {
+                                Some(m) => self
+                                    .input_section_by_name(oi, &main_name(m.name))
+                                    .and_then(|i| self.placed[oi][i]),
+                                None => None,
+                            };
+                            // The main twin relocation's addend (a partial link's output has
+                            // rebased the two halves' addends differently).
+                            let main_rela = [b".rela", &main_name(tsec.name)[..]].concat();
+                            let main_addend = self
+                                .input_section_by_name(oi, &main_rela)
+                                .and_then(|i| o.cubin.relocations(&o.cubin.sections[i]).ok())
+                                .and_then(|rs| {
+                                    rs.iter().find(|m| m.offset == r.offset).map(|m| m.addend)
+                                })
+                                .flatten()
+                                .unwrap_or(r.addend.unwrap_or(0));
                             // (-r leaves the field alone.)
                             if let (Some(p), Content::Bytes(bytes), false) = (
                                 main_twin,
                                 &mut self.m.sections[tout as usize].content,
                                 self.relocatable,
                             ) {
-                                // The main twin relocation's addend (a partial link's output
-                                // has rebased the two halves' addends differently).
-                                let main_addend = o
-                                    .cubin
-                                    .section_by_name_bytes(
-                                        &[b".rela", symbol_name(tsec.name)].concat(),
-                                    )
-                                    .and_then(|rs| o.cubin.relocations(rs).ok())
-                                    .and_then(|rs| {
-                                        rs.iter().find(|m| m.offset == r.offset).map(|m| m.addend)
-                                    })
-                                    .flatten()
-                                    .unwrap_or(r.addend.unwrap_or(0));
                                 let v = p.offset.wrapping_add(main_addend as u64) as u32;
                                 if let Some(f) = bytes.get_mut(offset as usize..offset as usize + 4)
                                 {

@@ -280,15 +280,9 @@ impl<'a, 'data> Builder<'a, 'data> {
                 // Undefined: the first reference describes it.
                 // (`.nv.reservedSmem.cap` keeps its value, the reserved size.)
                 let (st_type, size, other, value) = self
-                    .objects
-                    .iter()
-                    .find_map(|o| {
-                        let i = self.res.sym_global[o.id as usize]
-                            .iter()
-                            .position(|x| *x == Some(g))?;
-                        let s = &o.symbols()[i];
-                        Some((s.st_type, s.size, self.lower_other(s.other), s.value))
-                    })
+                    .res
+                    .first_reference(self.objects, g)
+                    .map(|s| (s.st_type, s.size, self.lower_other(s.other), s.value))
                     .unwrap_or((STT_NOTYPE, 0, 0, 0));
                 // -r writes an undefined global-memory variable's value as all ones.
                 let value = if self.relocatable
@@ -716,19 +710,12 @@ pub fn build<'data>(
             })
             .collect(),
         merc_function_info: Vec::new(),
-        input_names: Vec::new(),
+        input_names: vec![HashMap::new(); objects.len()],
         reserved_smem_base: res
             .by_name
             .get(&b".nv.reservedSmem.offset0"[..])
-            .and_then(|&g| {
-                objects.iter().find_map(|o| {
-                    let i = res.sym_global[o.id as usize]
-                        .iter()
-                        .position(|x| *x == Some(g))?;
-                    Some(o.symbols()[i].value)
-                })
-            })
-            .unwrap_or(0),
+            .and_then(|&g| res.first_reference(objects, g))
+            .map_or(0, |s| s.value),
     };
     b.m.e_flags = objects.first().map(|o| o.cubin.header.e_flags).unwrap_or(0);
     // sm_100+ code linked for a later SM of its family (sm_100 into sm_103) is marked for the
@@ -1379,6 +1366,32 @@ impl<'a, 'data> Builder<'a, 'data> {
         self.sym_map[oi].get(sym as usize).copied().flatten()
     }
 
+    /// Whether the function an input symbol names was removed by this link (unreachable, or
+    /// only a losing copy): UNUSED_CLEAR relocations against it clear their field.
+    pub(crate) fn removed_function(&self, oi: usize, sym: u32, is_func: bool) -> bool {
+        self.res.sym_global[oi]
+            .get(sym as usize)
+            .copied()
+            .flatten()
+            .is_some_and(|g| self.is_dead_function(g))
+            || (is_func && self.out_sym(oi, sym).is_none())
+    }
+
+    /// Whether an input symbol defined in object `oi` is a copy the link discards because an
+    /// earlier object's definition won.
+    pub(crate) fn discarded_copy(&self, oi: usize, sym: u32, defined_here: bool) -> bool {
+        defined_here
+            && self.res.sym_global[oi]
+                .get(sym as usize)
+                .copied()
+                .flatten()
+                .is_some_and(|g| {
+                    self.res.globals[g as usize]
+                        .def
+                        .is_some_and(|d| (d.obj as usize) < oi)
+                })
+    }
+
     pub(crate) fn placed_text(&self, oi: usize, si: u32) -> Option<SecId> {
         self.placed[oi]
             .get(si as usize)
@@ -1444,9 +1457,6 @@ impl<'a, 'data> Builder<'a, 'data> {
     /// An object's section of this name (`-r`'s `.nv.shared.<kernel>`, the Mercury sections'
     /// main twins): the per-object index is built on first use.
     pub(crate) fn input_section_by_name(&mut self, oi: usize, name: &[u8]) -> Option<usize> {
-        if self.input_names.len() != self.objects.len() {
-            self.input_names = vec![HashMap::new(); self.objects.len()];
-        }
         if self.input_names[oi].is_empty() {
             self.input_names[oi] = self.objects[oi]
                 .cubin
@@ -1526,18 +1536,15 @@ impl<'a, 'data> Builder<'a, 'data> {
                         continue;
                     }
                     if matches!(r.r_type, 72 | 73) {
-                        let dead = self.res.sym_global[oi][r.sym as usize]
-                            .is_some_and(|g| self.is_dead_function(g))
-                            || (isym.st_type == STT_FUNC && self.out_sym(oi, r.sym).is_none());
+                        let dead = self.removed_function(oi, r.sym, isym.st_type == STT_FUNC);
                         // sm_100+ also drops the entries of weak copies discarded for an
                         // earlier object's definition.
                         let replaced = self.m.mercury
-                            && isym.section != SymSection::Undefined
-                            && self.res.sym_global[oi][r.sym as usize].is_some_and(|g| {
-                                self.res.globals[g as usize]
-                                    .def
-                                    .is_some_and(|d| (d.obj as usize) < oi)
-                            });
+                            && self.discarded_copy(
+                                oi,
+                                r.sym,
+                                isym.section != SymSection::Undefined,
+                            );
                         if dead || replaced {
                             self.cleared.push((tp.sec, r.offset + tp.offset));
                         }
@@ -1559,15 +1566,10 @@ impl<'a, 'data> Builder<'a, 'data> {
                     // Relocations against a weak copy this link discarded (a later duplicate of an
                     // earlier definition) go with it; a copy replaced by a later strong
                     // definition keeps its references, which now mean the winner.
-                    if let Some(g) = self.res.sym_global[oi][r.sym as usize] {
-                        let glob = &self.res.globals[g as usize];
-                        let defined_here = isym.section != SymSection::Undefined;
-                        if defined_here
-                            && matches!(glob.def, Some(d) if (d.obj as usize) < oi)
-                            && tsec.flags & SHF_ALLOC == 0
-                        {
-                            continue;
-                        }
+                    if tsec.flags & SHF_ALLOC == 0
+                        && self.discarded_copy(oi, r.sym, isym.section != SymSection::Undefined)
+                    {
+                        continue;
                     }
                     // (-r keeps them, but for calls through the function table, which it drops
                     // as nvlink does.)
