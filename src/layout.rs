@@ -265,21 +265,24 @@ pub fn layout(m: &Module) -> Layout {
                 memsz: mm,
             });
         }
-        // sm_100+ maps shared memory with the data when there is data (seen with sm_110's
-        // reserved shared memory), else alone.
+        // Shared memory is mapped with the global data (between the initialized and the
+        // zero-filled part) when there is any, else alone.
         let has_data = range(&[Group::Data, Group::Bss]).is_some();
-        let data_groups: &[Group] = if m.mercury && has_data {
-            &[Group::Data, Group::Bss, Group::Shared]
-        } else {
-            &[Group::Data, Group::Bss]
-        };
-        if let Some((o, _, mm)) = range(data_groups) {
-            // The file part runs up to where the zero-filled data starts.
+        let writable = [
+            Group::Data,
+            Group::Shared,
+            Group::Bss,
+            Group::ReservedShared,
+        ];
+        if let Some((o, _, mm)) = range(&writable) {
+            // The file part runs up to where the zero-filled part starts.
             let bss_start = order
                 .iter()
                 .find(|&&s| {
-                    let g = m.sections[s as usize].group;
-                    g == Group::Bss || (g == Group::Shared && data_groups.contains(&g))
+                    matches!(
+                        m.sections[s as usize].group,
+                        Group::Bss | Group::Shared | Group::ReservedShared
+                    )
                 })
                 .map(|&s| offset[s as usize]);
             let f = match bss_start {
@@ -290,16 +293,7 @@ pub fn layout(m: &Module) -> Layout {
                 p_type: 1,
                 flags: 6,
                 offset: o,
-                filesz: f,
-                memsz: mm,
-            });
-        }
-        if let Some((o, _, mm)) = range(&[Group::Shared]).filter(|_| !(m.mercury && has_data)) {
-            loads.push(Phdr {
-                p_type: 1,
-                flags: 6,
-                offset: o,
-                filesz: 0,
+                filesz: if has_data { f } else { 0 },
                 memsz: mm,
             });
         }
@@ -374,8 +368,8 @@ fn group_rank(s: &OutSection, mercury: bool) -> u8 {
         return g as u8;
     }
     match g {
-        Group::Constants if is_param_bank(s) => Group::Shared as u8 + 1,
-        Group::Mercury => Group::Shared as u8 + 2,
+        Group::Constants if is_param_bank(s) => Group::ReservedShared as u8 + 1,
+        Group::Mercury => Group::ReservedShared as u8 + 2,
         g => g as u8,
     }
 }

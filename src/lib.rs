@@ -67,22 +67,82 @@ pub fn link(args: &cli::Args) -> std::result::Result<LinkOutcome, Failure> {
         .ok_or_else(|| Error::new("Unknown arch name '(null)'"))?;
     let arch = arch::Arch::parse(arch_name)?;
     if args.inputs.is_empty() {
-        return Err(Error::new("no input files").into());
+        return Err(
+            Error::new("No input files specified; use option --help for more information").into(),
+        );
     }
     let load = tracing::info_span!("load").entered();
-    let files: Vec<Result<input::files::MappedFile>> = args
-        .inputs
-        .par_iter()
-        .map(|p| input::files::MappedFile::open(p))
-        .collect();
-    let files: Vec<input::files::MappedFile> = files.into_iter().collect::<Result<_>>()?;
-    let objects: Vec<Result<object::InputObject<'_>>> = files
+    let in_opts = input::Options {
+        arch: &arch,
+        library_paths: &args.library_paths,
+        libraries: &args.libraries,
+        report_arch: args.report_arch,
+        register: args.register_link_binaries.is_some(),
+    };
+    let files = input::map_files(&input::input_paths(&args.inputs, &in_opts))?;
+    let loaded = input::load(&files, &in_opts)?;
+    let objects: Vec<Result<object::InputObject<'_>>> = loaded
+        .units
         .par_iter()
         .enumerate()
-        .map(|(i, f)| object::InputObject::new(i as u32, f.display_name(), f.bytes()))
+        .map(|(i, u)| object::InputObject::new(i as u32, u.name.clone(), &u.bytes))
         .collect();
-    let objects: Vec<object::InputObject<'_>> = objects.into_iter().collect::<Result<_>>()?;
+    let mut objects: Vec<object::InputObject<'_>> = objects.into_iter().collect::<Result<_>>()?;
+    // A system library (libcudadevrt) stays only when the other objects use it.
+    let system: Vec<bool> = loaded.units.iter().map(|u| u.system).collect();
+    let system_used = resolve::uses_any(&objects, &system);
+    if !system_used && system.iter().any(|&s| s) {
+        objects.retain(|o| !system[o.id as usize]);
+        for (i, o) in objects.iter_mut().enumerate() {
+            o.id = i as u32;
+        }
+    }
+    let registrations: Vec<&input::Registration> = loaded
+        .registrations
+        .iter()
+        .filter(|r| system_used || !r.system)
+        .collect();
     drop(load);
+    // nvcc includes the registration file in its link stub; nvlink writes it before
+    // resolving anything, so it exists even when the link fails.
+    if let Some(path) = &args.register_link_binaries {
+        let regs: Vec<input::Registration> = registrations.into_iter().cloned().collect();
+        write::write_file(path, input::registration_file(&regs).as_bytes())?;
+    }
+    let mut early_warnings = loaded.warnings.clone();
+    if !args.suppress_arch_warning {
+        if args.warning_as_error && !loaded.arch_warnings.is_empty() {
+            return Err(Failure {
+                errors: loaded.arch_warnings.clone(),
+                code: 255,
+                ..Default::default()
+            });
+        }
+        early_warnings.extend(loaded.arch_warnings.iter().cloned());
+    }
+    let early_infos = loaded.infos.clone();
+    // A compute_XX target (nvcc's `code=compute_XX`) links nothing: only the registration
+    // file is wanted.
+    if arch.kind == arch::ArchKind::Compute {
+        return Ok(LinkOutcome {
+            warnings: early_warnings,
+            infos: early_infos,
+            ..Default::default()
+        });
+    }
+    // Kernels host code never launches are dropped, unless some input came without host
+    // information or the host objects name no kernel at all.
+    let host_kernels = (!args.ignore_host_info
+        && !args.relocatable
+        && !loaded.has_bare_input
+        && !loaded.kernel_refs.is_empty())
+    .then(|| merge::HostKernels {
+        patterns: loaded.kernel_refs.clone(),
+        exempt: objects
+            .iter()
+            .map(|o| system[o.id as usize] && system_used)
+            .collect(),
+    });
     check_architectures(&objects, &arch)?;
     // nvlink keeps every function under -preserve-relocs but computes stack sizes only for
     // the kernels -kernels-used names, and orders `.nv.info.<fn>` differently; not yet known.
@@ -122,9 +182,30 @@ pub fn link(args: &cli::Args) -> std::result::Result<LinkOutcome, Failure> {
             ..Default::default()
         });
     }
-    if !errs.undefined.is_empty() {
+    let mut undefined = errs.undefined;
+    if !errs.undefined_functions.is_empty() {
+        let live = merge::info::liveness(
+            &objects,
+            &res,
+            if args.relocatable {
+                &[]
+            } else {
+                &args.kernels_used
+            },
+            host_kernels.as_ref(),
+            args.preserve_relocs,
+            false,
+        );
+        undefined.extend(
+            errs.undefined_functions
+                .into_iter()
+                .filter(|(g, _)| live.undefined_from_live.contains(g)),
+        );
+        undefined.sort_by_key(|(g, _)| *g);
+    }
+    if !undefined.is_empty() {
         return Err(Failure {
-            errors: errs.undefined.iter().map(|e| e.to_string()).collect(),
+            errors: undefined.iter().map(|(_, e)| e.to_string()).collect(),
             code: 255,
             ..Default::default()
         });
@@ -175,6 +256,7 @@ pub fn link(args: &cli::Args) -> std::result::Result<LinkOutcome, Failure> {
         mercury: arch.is_mercury(),
         accelerated: arch.variant == arch::Variant::Accelerated,
         relocatable: args.relocatable,
+        host_kernels,
     };
     let built = tracing::info_span!("merge").in_scope(|| merge::build(&objects, &res, &opts))?;
     if !built.errors.is_empty() {
@@ -215,13 +297,14 @@ pub fn link(args: &cli::Args) -> std::result::Result<LinkOutcome, Failure> {
         .clone()
         .unwrap_or_else(|| std::path::PathBuf::from("a.out"));
     write::write_file(&out, &bytes)?;
+    early_warnings.extend(warnings);
+    let mut infos = early_infos;
+    if args.verbose || args.verbose2 {
+        infos.extend(resource_report);
+    }
     Ok(LinkOutcome {
-        warnings,
-        infos: if args.verbose || args.verbose2 {
-            resource_report
-        } else {
-            Vec::new()
-        },
+        warnings: early_warnings,
+        infos,
         callgraph,
     })
 }

@@ -99,8 +99,11 @@ pub enum Group {
     Constants,
     Text,
     Data,
-    Bss,
+    /// Shared memory goes between the initialized and the zero-filled global data.
     Shared,
+    Bss,
+    /// sm_110's reserved shared memory (`.nv.shared.reserved.<n>`), after the global data.
+    ReservedShared,
     /// sm_100+: the `.nv.merc.*` / `.nv.capmerc.*` copy of the module.
     Mercury,
 }

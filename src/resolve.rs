@@ -25,6 +25,7 @@ pub const UNIFIED_PLACEHOLDERS: &[&[u8]] = &[
 /// output instead of being errors.
 pub fn provided_by_driver(name: &[u8]) -> bool {
     matches!(name, b"vprintf" | b"malloc" | b"free" | b"__assertfail")
+        || name.starts_with(b"__cuda_syscall")
         || name.starts_with(b".nv.reservedSmem.")
 }
 
@@ -43,6 +44,9 @@ pub struct Global<'data> {
     pub first_ref: u32,
     /// Texture/surface references and `extern __shared__` arrays are undefined by design.
     pub is_resource: bool,
+    /// Some object refers to the name as data (not a function): undefined, it is an error
+    /// even when only dead code refers to it.
+    pub data_ref: bool,
 }
 
 pub struct Resolution<'data> {
@@ -85,7 +89,11 @@ impl<'data> Resolution<'data> {
 #[derive(Debug, Default)]
 pub struct ResolveErrors {
     pub duplicates: Vec<Error>,
-    pub undefined: Vec<Error>,
+    /// Undefined data, always an error: (global id, message).
+    pub undefined: Vec<(u32, Error)>,
+    /// Undefined functions, by global id: errors only when live code calls them (nvlink
+    /// ignores what dead functions call, e.g. libcudadevrt's unused entry points).
+    pub undefined_functions: Vec<(u32, Error)>,
 }
 
 pub fn resolve<'data>(
@@ -113,6 +121,7 @@ pub fn resolve<'data>(
                     def: None,
                     first_ref: o.id,
                     is_resource: false,
+                    data_ref: false,
                 });
                 (globals.len() - 1) as u32
             });
@@ -124,6 +133,7 @@ pub fn resolve<'data>(
                 g.is_resource = true;
             }
             if s.section == SymSection::Undefined {
+                g.data_ref |= s.st_type != crate::elf::STT_FUNC;
                 continue;
             }
             let weak = s.bind == STB_WEAK;
@@ -155,7 +165,7 @@ pub fn resolve<'data>(
     }
 
     if !relocatable {
-        for g in &globals {
+        for (gid, g) in globals.iter().enumerate() {
             if g.def.is_none() && !g.is_resource && !provided_by_driver(g.name) {
                 let o = &objects[g.first_ref as usize];
                 let mut msg = format!(
@@ -167,7 +177,13 @@ pub fn resolve<'data>(
                 if let Some(f) = referencing_function(o, g.name) {
                     msg.push_str(&format!(" (from '{}')", String::from_utf8_lossy(f)));
                 }
-                errors.undefined.push(Error::new(msg));
+                if g.data_ref {
+                    errors.undefined.push((gid as u32, Error::new(msg)));
+                } else {
+                    errors
+                        .undefined_functions
+                        .push((gid as u32, Error::new(msg)));
+                }
             }
         }
     }
@@ -202,4 +218,31 @@ fn referencing_function<'data>(o: &InputObject<'data>, name: &[u8]) -> Option<&'
         }
     }
     None
+}
+
+/// Whether the objects marked in `marked` define a global that one of the others leaves
+/// undefined: the test for linking a system library (libcudadevrt), which nvlink drops
+/// when nothing uses it.
+pub fn uses_any(objects: &[InputObject<'_>], marked: &[bool]) -> bool {
+    if !marked.iter().any(|&m| m) {
+        return false;
+    }
+    let undefined: hashbrown::HashSet<&[u8]> = objects
+        .iter()
+        .filter(|o| !marked[o.id as usize])
+        .flat_map(|o| o.symbols().iter().skip(1))
+        .filter(|s| {
+            InputObject::is_global(s) && s.section == crate::elf::read::SymSection::Undefined
+        })
+        .map(|s| s.name)
+        .collect();
+    objects
+        .iter()
+        .filter(|o| marked[o.id as usize])
+        .flat_map(|o| o.symbols().iter().skip(1))
+        .any(|s| {
+            InputObject::is_global(s)
+                && s.section != crate::elf::read::SymSection::Undefined
+                && undefined.contains(s.name)
+        })
 }

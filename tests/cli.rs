@@ -145,7 +145,7 @@ fn a_non_cuda_input_is_named_with_the_reason() {
     ]);
     assert_ne!(o.status.code(), Some(0));
     let e = stderr(&o);
-    assert!(e.contains("bad.o") && e.contains("bad ELF header"), "{e}");
+    assert!(e.contains("bad.o") && e.contains("damaged host ELF"), "{e}");
     assert!(!out.exists());
 }
 

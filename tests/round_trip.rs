@@ -50,7 +50,7 @@ fn label(dir: &Path) -> String {
 }
 
 fn scratch(tag: &str) -> PathBuf {
-    std::env::temp_dir().join(format!("cubin-ld-rt-{}-{tag}", std::process::id()))
+    std::env::temp_dir().join(format!("cubin-ld-rt-{}-{tag}.cubin", std::process::id()))
 }
 
 /// Runs cubin-ld; Err with its messages when it fails.

@@ -57,6 +57,13 @@ impl MappedFile {
         self.map.as_deref().unwrap_or(&[])
     }
 
+    /// Device and inode, to read the same archive once however it is named.
+    pub fn identity(&self) -> Option<(u64, u64)> {
+        use std::os::unix::fs::MetadataExt;
+        let m = std::fs::metadata(&self.path).ok()?;
+        Some((m.dev(), m.ino()))
+    }
+
     pub fn display_name(&self) -> String {
         self.path.display().to_string()
     }

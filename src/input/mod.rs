@@ -1,4 +1,354 @@
-//! Inputs: opening and mapping files. (Archives, host objects and fatbins come with the
-//! build-system issue.)
+//! Inputs: from the command line's files and libraries to the device cubins the link reads.
+//!
+//! nvlink decides what a file is by its extension first and its content second (see
+//! `classify`); host objects and archive members carry their device code in a fatbin, from
+//! which the one entry for the target is chosen and decompressed. Everything else here only
+//! borrows the mapped bytes.
 
+pub mod archive;
+pub mod fatbin;
 pub mod files;
+pub mod host;
+pub mod ptx;
+
+use crate::arch::Arch;
+use crate::diag::{Error, Result};
+use files::MappedFile;
+use rayon::prelude::*;
+use std::borrow::Cow;
+use std::path::{Path, PathBuf};
+
+/// One device cubin to link.
+pub struct Unit<'a> {
+    /// The name nvlink prints: the path as given, `lib.a:member` for archive members.
+    pub name: String,
+    pub bytes: Cow<'a, [u8]>,
+    /// From a system library (libcudadevrt), linked only when something uses it.
+    pub system: bool,
+}
+
+/// One line of the `--register-link-binaries` file.
+#[derive(Debug, Clone)]
+pub struct Registration {
+    pub id: String,
+    pub system: bool,
+}
+
+/// What loading found, in link order.
+#[derive(Default)]
+pub struct Loaded<'a> {
+    pub units: Vec<Unit<'a>>,
+    pub registrations: Vec<Registration>,
+    pub warnings: Vec<String>,
+    /// Warnings -Werror turns into errors (missing architectures).
+    pub arch_warnings: Vec<String>,
+    pub infos: Vec<String>,
+    /// Kernel name patterns host code launches (`.nvHRK*` of every host object).
+    pub kernel_refs: Vec<Vec<u8>>,
+    /// A bare cubin, `.fatbin` or `.ptx` input: host information is incomplete, so no kernel
+    /// may be dropped for want of a host reference.
+    pub has_bare_input: bool,
+}
+
+pub struct Options<'o> {
+    pub arch: &'o Arch,
+    pub library_paths: &'o [PathBuf],
+    pub libraries: &'o [String],
+    pub report_arch: bool,
+    pub register: bool,
+}
+
+/// How nvlink treats an input, from its name and its first bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Cubin,
+    HostObject,
+    Archive,
+    Fatbin,
+    Ptx,
+    Ignored,
+}
+
+const SYSTEM_LIBRARIES: &[&str] = &["libcudadevrt.a"];
+
+fn extension(path: &Path) -> Option<&str> {
+    let name = path.file_name()?.to_str()?;
+    name.rfind('.').map(|i| &name[i + 1..])
+}
+
+fn classify(path: &Path, display: &str, bytes: &[u8]) -> Result<Kind> {
+    let elf = host::elf_machine(bytes);
+    let device = matches!(elf, Some((_, host::EM_CUDA)));
+    let is_host = elf.is_some() && !device;
+    let is_archive = archive::has_magic(bytes);
+    match extension(path) {
+        Some("cubin") => match elf {
+            None => Err(Error::new(format!("cubin not an elf? ('{display}')"))),
+            Some(_) if !device => Err(Error::new(format!("cubin not a device elf? ('{display}')"))),
+            _ => Ok(Kind::Cubin),
+        },
+        Some("ptx") => {
+            if elf.is_some() || is_archive || fatbin::has_magic(bytes) {
+                Err(Error::new(format!(
+                    "Can't load this binary kind, as it's not recognized ('{display}')"
+                )))
+            } else {
+                Ok(Kind::Ptx)
+            }
+        }
+        Some("fatbin") if fatbin::has_magic(bytes) => Ok(Kind::Fatbin),
+        Some("fatbin") => Err(Error::new(format!("fatbin wrong format? ('{display}')"))),
+        Some("nvvm") | Some("ltoir") => Err(Error::new(format!(
+            "'{display}' is LTO-IR: cubin-ld does not link LTO-IR (link with nvlink -dlto)"
+        ))),
+        Some("bc") => Err(Error::new(format!(
+            "'{display}' is LLVM bitcode, which no device linker reads"
+        ))),
+        Some("o") if device => Ok(Kind::Cubin),
+        Some("so") if is_host => Ok(Kind::Ignored),
+        Some(_) if is_host => Ok(Kind::HostObject),
+        Some(_) if is_archive => Ok(Kind::Archive),
+        // No extension at all, device ELFs under other names, other content: nvlink skips.
+        _ => Ok(Kind::Ignored),
+    }
+}
+
+/// `-lfoo`: the first `libfoo.a` in the `-L` directories; nvlink skips a library it cannot
+/// find without a word.
+fn find_library(name: &str, dirs: &[PathBuf]) -> Option<PathBuf> {
+    dirs.iter()
+        .map(|d| d.join(format!("lib{name}.a")))
+        .find(|p| p.is_file())
+}
+
+/// The files to read, in nvlink's order: inputs as given, then `-l` libraries.
+pub fn input_paths(inputs: &[PathBuf], opts: &Options<'_>) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = inputs.to_vec();
+    out.extend(
+        opts.libraries
+            .iter()
+            .filter_map(|l| find_library(l, opts.library_paths)),
+    );
+    out
+}
+
+/// Maps every path (in parallel); the same archive named twice is read once.
+pub fn map_files(paths: &[PathBuf]) -> Result<Vec<MappedFile>> {
+    let maps: Vec<Result<MappedFile>> = paths.par_iter().map(|p| MappedFile::open(p)).collect();
+    let maps: Vec<MappedFile> = maps.into_iter().collect::<Result<_>>()?;
+    let mut seen = hashbrown::HashSet::new();
+    Ok(maps
+        .into_iter()
+        .filter(|m| !archive::has_magic(m.bytes()) || m.identity().is_none_or(|id| seen.insert(id)))
+        .collect())
+}
+
+/// What one file contributes, before the pieces are put in order.
+#[derive(Default)]
+struct Piece<'a> {
+    units: Vec<Unit<'a>>,
+    registrations: Vec<Registration>,
+    arch_warnings: Vec<String>,
+    infos: Vec<String>,
+    kernel_refs: Vec<Vec<u8>>,
+    bare: bool,
+}
+
+/// Turns the mapped files into device cubins for `opts.arch`.
+pub fn load<'a>(files: &'a [MappedFile], opts: &Options<'_>) -> Result<Loaded<'a>> {
+    let pieces: Vec<Result<Piece<'a>>> = files.par_iter().map(|f| load_file(f, opts)).collect();
+    let mut loaded = Loaded::default();
+    let mut system = Vec::new();
+    let mut system_regs = Vec::new();
+    for p in pieces {
+        let p = p?;
+        for u in p.units {
+            if u.system {
+                system.push(u);
+            } else {
+                loaded.units.push(u);
+            }
+        }
+        for r in p.registrations {
+            if r.system {
+                system_regs.push(r);
+            } else {
+                loaded.registrations.push(r);
+            }
+        }
+        loaded.arch_warnings.extend(p.arch_warnings);
+        loaded.infos.extend(p.infos);
+        loaded.kernel_refs.extend(p.kernel_refs);
+        loaded.has_bare_input |= p.bare;
+    }
+    // System libraries come last, whatever their position on the command line.
+    loaded.units.extend(system);
+    loaded.registrations.extend(system_regs);
+    Ok(loaded)
+}
+
+fn load_file<'a>(f: &'a MappedFile, opts: &Options<'_>) -> Result<Piece<'a>> {
+    let display = f.display_name();
+    let bytes = f.bytes();
+    let mut piece = Piece::default();
+    match classify(&f.path, &display, bytes)? {
+        Kind::Ignored => {}
+        Kind::Cubin => {
+            piece.bare = true;
+            piece.units.push(Unit {
+                name: display.clone(),
+                bytes: Cow::Borrowed(bytes),
+                system: false,
+            });
+            piece.register_bare(&f.path, &display, opts);
+        }
+        Kind::Ptx => {
+            piece.bare = true;
+            let cubin = ptx::compile(&display, bytes, &[], opts.arch)?;
+            piece.units.push(Unit {
+                name: display.clone(),
+                bytes: Cow::Owned(cubin),
+                system: false,
+            });
+            piece.register_bare(&f.path, &display, opts);
+        }
+        Kind::Fatbin => {
+            piece.bare = true;
+            piece.add_fatbin(&display, bytes, false, opts)?;
+            piece.register_bare(&f.path, &display, opts);
+        }
+        Kind::HostObject => piece.add_host_object(&display, bytes, false, opts)?,
+        Kind::Archive => {
+            let system = f
+                .path
+                .file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| SYSTEM_LIBRARIES.contains(&n));
+            for m in archive::members(&f.path, &display, bytes)? {
+                let name = format!("{display}:{}", m.name);
+                if host::elf_machine(&m.bytes).is_none_or(|(_, mach)| mach == host::EM_CUDA) {
+                    continue; // cubins, PTX and fatbins inside archives are skipped
+                }
+                match m.bytes {
+                    Cow::Borrowed(b) => piece.add_host_object(&name, b, system, opts)?,
+                    Cow::Owned(v) => {
+                        // A thin archive's member: its own file, read into memory.
+                        let mut p = Piece::default();
+                        p.add_host_object(&name, &v, system, opts)?;
+                        piece.registrations.extend(p.registrations);
+                        piece.arch_warnings.extend(p.arch_warnings);
+                        piece.kernel_refs.extend(p.kernel_refs);
+                        piece.units.extend(p.units.into_iter().map(|u| Unit {
+                            bytes: Cow::Owned(u.bytes.into_owned()),
+                            ..u
+                        }));
+                    }
+                }
+            }
+        }
+    }
+    Ok(piece)
+}
+
+impl<'a> Piece<'a> {
+    fn register_bare(&mut self, path: &Path, display: &str, opts: &Options<'_>) {
+        if !opts.register {
+            return;
+        }
+        self.infos.push(format!(
+            "Input '{display}' has no host code, which could cause later host link error if \
+             there is a reference to it"
+        ));
+        let cwd = std::env::current_dir().unwrap_or_default();
+        let full = format!("{}/{}", cwd.display(), path.display());
+        let id: String = full
+            .bytes()
+            .map(|b| {
+                if b.is_ascii_alphanumeric() {
+                    b as char
+                } else {
+                    '_'
+                }
+            })
+            .collect();
+        self.registrations.push(Registration { id, system: false });
+    }
+
+    fn add_host_object(
+        &mut self,
+        name: &str,
+        bytes: &'a [u8],
+        system: bool,
+        opts: &Options<'_>,
+    ) -> Result<()> {
+        let h = host::parse(name, bytes)?;
+        let Some(fatbin) = h.relfatbin else {
+            return Ok(()); // plain host code, or whole-program device code (`.nv_fatbin`)
+        };
+        self.registrations
+            .extend(h.module_ids.iter().map(|id| Registration {
+                id: id.clone(),
+                system,
+            }));
+        if !system {
+            self.kernel_refs
+                .extend(h.kernel_refs.iter().map(|p| p.to_vec()));
+        }
+        self.add_fatbin(name, fatbin, system, opts)
+    }
+
+    fn add_fatbin(
+        &mut self,
+        name: &str,
+        bytes: &'a [u8],
+        system: bool,
+        opts: &Options<'_>,
+    ) -> Result<()> {
+        let entries = fatbin::first_container(bytes).map_err(|e| e.context(format!("'{name}'")))?;
+        let Some(e) = fatbin::select(&entries, opts.arch) else {
+            if fatbin::only_lto(&entries) {
+                return Err(Error::new(format!(
+                    "'{name}' holds LTO-IR only: cubin-ld does not link LTO-IR (link with \
+                     nvlink -dlto)"
+                )));
+            }
+            let mut w = format!("SM Arch ('{}') not found in '{name}'", opts.arch);
+            if opts.report_arch {
+                w.push_str(&format!(" (target: {})", opts.arch));
+            }
+            self.arch_warnings.push(w);
+            return Ok(());
+        };
+        let payload = fatbin::payload(e).map_err(|err| err.context(format!("'{name}'")))?;
+        let bytes = if e.kind == fatbin::KIND_PTX {
+            let options: Vec<String> = e
+                .options
+                .map(|o| {
+                    String::from_utf8_lossy(o)
+                        .split_whitespace()
+                        .map(str::to_string)
+                        .collect()
+                })
+                .unwrap_or_default();
+            Cow::Owned(ptx::compile(name, &payload, &options, opts.arch)?)
+        } else {
+            payload
+        };
+        self.units.push(Unit {
+            name: name.to_string(),
+            bytes,
+            system,
+        });
+        Ok(())
+    }
+}
+
+/// The `--register-link-binaries` file: nvcc's link stub includes it to register every
+/// module of the device link.
+pub fn registration_file(regs: &[Registration]) -> String {
+    let mut s = format!("#define NUM_PRELINKED_OBJECTS {}\n", regs.len());
+    for r in regs {
+        s.push_str(&format!("DEFINE_REGISTER_FUNC({})\n", r.id));
+    }
+    s
+}

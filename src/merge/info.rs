@@ -55,6 +55,10 @@ pub struct Liveness {
     pub edges: HashMap<Node, Vec<Node>>,
     /// Kernels that are kept, in input order.
     pub kernels: Vec<Node>,
+    /// Undefined globals (by id) that live code refers to.
+    pub undefined_from_live: HashSet<u32>,
+    /// Undefined globals only removed code refers to: they leave the symbol table.
+    pub undefined_dead_only: HashSet<u32>,
 }
 
 /// Which input sections the output keeps. `keep_all` keeps every function
@@ -64,20 +68,23 @@ pub fn liveness(
     objects: &[InputObject<'_>],
     res: &Resolution<'_>,
     kernels_used: &[String],
+    host_kernels: Option<&super::HostKernels>,
     keep_all: bool,
     keep_shared: bool,
 ) -> Liveness {
     // -kernels-used keeps the kernels whose mangled name contains one of the strings.
-    let wanted = |name: &[u8]| {
-        kernels_used.is_empty()
+    let wanted = |oi: usize, name: &[u8]| {
+        (kernels_used.is_empty()
             || kernels_used
                 .iter()
-                .any(|k| name.windows(k.len().max(1)).any(|w| w == k.as_bytes()))
+                .any(|k| name.windows(k.len().max(1)).any(|w| w == k.as_bytes())))
+            && host_kernels.is_none_or(|h| h.launched(oi, name))
     };
     // Nodes: text sections. Edges: calls and address references from code; roots: kernels and
     // functions whose address is stored in data.
     let mut edges: HashMap<(usize, usize), Vec<(usize, usize)>> = HashMap::new();
     let mut roots: Vec<(usize, usize)> = Vec::new();
+    let mut undefined_refs: Vec<((usize, usize), u32)> = Vec::new();
     for (oi, o) in objects.iter().enumerate() {
         for (si, s) in o.cubin.sections.iter().enumerate() {
             match o.kind(s) {
@@ -85,7 +92,7 @@ pub fn liveness(
                     if let Some(f) = o.text_function(s) {
                         let sym = &o.symbols()[f as usize];
                         // -preserve-relocs keeps every function (nothing is dead).
-                        let root = InputObject::is_entry(sym) && wanted(sym.name) || keep_all;
+                        let root = InputObject::is_entry(sym) && wanted(oi, sym.name) || keep_all;
                         if root && res.is_winner(oi as u32, f) {
                             roots.push((oi, si));
                         }
@@ -104,6 +111,15 @@ pub fn liveness(
                         continue;
                     };
                     for r in relocs {
+                        if from_code {
+                            if let Some(g) =
+                                res.sym_global[oi].get(r.sym as usize).copied().flatten()
+                            {
+                                if res.globals[g as usize].def.is_none() {
+                                    undefined_refs.push(((oi, target), g));
+                                }
+                            }
+                        }
                         let Some(callee) = defining_text(objects, res, oi, r.sym) else {
                             continue;
                         };
@@ -130,7 +146,8 @@ pub fn liveness(
                 .filter(|_| o.kind(s) == SectionKind::Text)
             {
                 let sym = &o.symbols()[f as usize];
-                if InputObject::is_entry(sym) && res.is_winner(oi as u32, f) && wanted(sym.name) {
+                if InputObject::is_entry(sym) && res.is_winner(oi as u32, f) && wanted(oi, sym.name)
+                {
                     kernels.push((oi, si));
                 }
             }
@@ -180,10 +197,22 @@ pub fn liveness(
             .collect();
         live.push(v);
     }
+    let undefined_from_live: HashSet<u32> = undefined_refs
+        .iter()
+        .filter(|(from, _)| live_text.contains(from))
+        .map(|(_, g)| *g)
+        .collect();
+    let undefined_dead_only = undefined_refs
+        .iter()
+        .map(|(_, g)| *g)
+        .filter(|g| !undefined_from_live.contains(g))
+        .collect();
     Liveness {
         live,
         edges,
         kernels,
+        undefined_from_live,
+        undefined_dead_only,
     }
 }
 

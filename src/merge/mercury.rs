@@ -194,7 +194,7 @@ impl Builder<'_, '_> {
                 }
                 (Content::Bytes(_), Group::Debug) => (s.sh_type, Content::Bytes(Vec::new())),
                 // sm_110's reserved shared memory: sized by its Mercury objects, from 0.
-                (Content::NoBits(_), Group::Shared) => (
+                (Content::NoBits(_), Group::ReservedShared) => (
                     first_input.get(&name[..]).map_or(s.sh_type, |i| i.sh_type),
                     Content::NoBits(0),
                 ),

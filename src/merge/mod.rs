@@ -56,6 +56,26 @@ pub struct Options {
     /// CUDA section and symbol types are not lowered, shared memory is not laid out, stack
     /// sizes stay the inputs' MAX_STACK_SIZE records, and no program headers are written.
     pub relocatable: bool,
+    /// Host information (`.nvHRK*`): only the kernels host code launches are kept.
+    pub host_kernels: Option<HostKernels>,
+}
+
+/// The kernels host code launches, as the host objects' glob patterns; objects marked
+/// `exempt` (a used system library) keep all their kernels.
+#[derive(Debug, Clone, Default)]
+pub struct HostKernels {
+    pub patterns: Vec<Vec<u8>>,
+    pub exempt: Vec<bool>,
+}
+
+impl HostKernels {
+    pub fn launched(&self, object: usize, name: &[u8]) -> bool {
+        self.exempt.get(object).copied().unwrap_or(false)
+            || self
+                .patterns
+                .iter()
+                .any(|p| crate::input::host::glob_match(p, name))
+    }
 }
 
 /// A function as `--dump-callgraph` numbers it: a global name, or one object's local.
@@ -98,6 +118,8 @@ pub(crate) struct Builder<'a, 'data> {
     global_sym: Vec<Option<SymId>>,
     /// Per object, per input section: is it kept.
     live: Vec<Vec<bool>>,
+    /// Undefined globals only removed code refers to (left out of the symbol table).
+    undefined_dead_only: hashbrown::HashSet<u32>,
     pub(crate) warnings: Vec<String>,
     /// Link errors (nvlink's `error` lines; the link fails with status 255).
     pub(crate) errors: Vec<String>,
@@ -201,7 +223,7 @@ impl<'a, 'data> Builder<'a, 'data> {
                 if s.sh_type == SHT_CUDA_RESERVED_SHARED
                     && !mercury::is_mercury_section(s.name) =>
             {
-                Group::Shared
+                Group::ReservedShared
             }
             _ => return None,
         };
@@ -675,6 +697,7 @@ pub fn build<'data>(
             .collect(),
         global_sym: vec![None; res.globals.len()],
         live: Vec::new(),
+        undefined_dead_only: hashbrown::HashSet::new(),
         warnings: Vec::new(),
         errors: Vec::new(),
         kernel_facts: Vec::new(),
@@ -771,6 +794,7 @@ pub fn build<'data>(
             objects,
             res,
             &opts.kernels_used,
+            opts.host_kernels.as_ref(),
             opts.preserve_relocs || opts.relocatable,
             opts.relocatable,
         )
@@ -782,6 +806,7 @@ pub fn build<'data>(
             .in_scope(|| shared::layout(objects, res, &liveness, reserve));
     }
     b.live = liveness.live;
+    b.undefined_dead_only = liveness.undefined_dead_only;
     b.create_notes(opts)?;
     let symbols_span = tracing::info_span!("symbols").entered();
     for oi in 0..objects.len() {
@@ -894,6 +919,48 @@ impl<'a, 'data> Builder<'a, 'data> {
         Ok(())
     }
 
+    /// A kernel that uses shared memory gets its `.nv.shared.<kernel>` right after its code
+    /// (under -r: its own, as the input has it).
+    fn kernel_shared_sections(&mut self, oi: usize, si: usize, out: SecId) {
+        let o = &self.objects[oi];
+        if let Some(&(size, align)) = self.shared.kernel.get(&(oi, si)) {
+            let name = [
+                b".nv.shared.",
+                &sec_name_tail(o.cubin.sections[si].name)[..],
+            ]
+            .concat();
+            let sh = self.named_section(&name.clone(), || OutSection {
+                name,
+                sh_type: SHT_NOBITS,
+                flags: SHF_WRITE | SHF_ALLOC | SHF_INFO_LINK,
+                align,
+                entsize: 0,
+                link: Link::None,
+                info: Info::Section(out),
+                content: Content::NoBits(size),
+                group: Group::Shared,
+                section_symbol: None,
+            });
+            // An empty one (sm_75–sm_89 kernels with only extern arrays)
+            // has no section symbol.
+            if size > 0 {
+                self.section_symbol(sh);
+            }
+        }
+        // -r: the kernel's own `.nv.shared.<kernel>`, as the input has it.
+        if self.relocatable {
+            let name = [
+                b".nv.shared.",
+                &sec_name_tail(o.cubin.sections[si].name)[..],
+            ]
+            .concat();
+            let own = self.input_section_by_name(oi, &name);
+            if let Some(sh) = own.and_then(|k| self.out_section_for(oi, k)) {
+                self.section_symbol(sh);
+            }
+        }
+    }
+
     /// One pass over an object's symbol table: `code` = text section symbols and functions;
     /// otherwise everything else.
     /// One pass over an object's symbol table (see [`Pass`]).
@@ -939,47 +1006,11 @@ impl<'a, 'data> Builder<'a, 'data> {
                                 });
                                 self.sym_map[oi][i] = Some(id);
                                 self.section_symbol(out);
+                                self.kernel_shared_sections(oi, si, out);
                                 continue;
                             }
                             self.section_symbol(out);
-                            // A kernel that uses shared memory gets its `.nv.shared.<kernel>`
-                            // right after its code.
-                            if let Some(&(size, align)) = self.shared.kernel.get(&(oi, si)) {
-                                let name = [
-                                    b".nv.shared.",
-                                    &sec_name_tail(o.cubin.sections[si].name)[..],
-                                ]
-                                .concat();
-                                let sh = self.named_section(&name.clone(), || OutSection {
-                                    name,
-                                    sh_type: SHT_NOBITS,
-                                    flags: SHF_WRITE | SHF_ALLOC | SHF_INFO_LINK,
-                                    align,
-                                    entsize: 0,
-                                    link: Link::None,
-                                    info: Info::Section(out),
-                                    content: Content::NoBits(size),
-                                    group: Group::Shared,
-                                    section_symbol: None,
-                                });
-                                // An empty one (sm_75–sm_89 kernels with only extern arrays)
-                                // has no section symbol.
-                                if size > 0 {
-                                    self.section_symbol(sh);
-                                }
-                            }
-                            // -r: the kernel's own `.nv.shared.<kernel>`, as the input has it.
-                            if self.relocatable {
-                                let name = [
-                                    b".nv.shared.",
-                                    &sec_name_tail(o.cubin.sections[si].name)[..],
-                                ]
-                                .concat();
-                                let own = self.input_section_by_name(oi, &name);
-                                if let Some(sh) = own.and_then(|k| self.out_section_for(oi, k)) {
-                                    self.section_symbol(sh);
-                                }
-                            }
+                            self.kernel_shared_sections(oi, si, out);
                         }
                     }
                 }
@@ -1028,7 +1059,9 @@ impl<'a, 'data> Builder<'a, 'data> {
             if let Some(g) = self.res.sym_global[oi][i] {
                 // Functions this link removed (unreachable, or only a losing copy) lose their
                 // symbol too.
-                if self.is_dead_function(g) {
+                if self.is_dead_function(g)
+                    || (!self.relocatable && self.undefined_dead_only.contains(&g))
+                {
                     continue;
                 }
                 // Shared memory objects and extern shared arrays are laid out by the link

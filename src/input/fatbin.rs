@@ -1,0 +1,267 @@
+//! Fatbin containers: the device code nvcc wraps into host objects (`__nv_relfatbin`) and
+//! `.fatbin` files. A container is a 16-byte header and a run of entries, each with its own
+//! header (kind, SM, flags, sizes) and a payload that may be zstd- or LZ4-compressed.
+//! `fatbinary --concat` groups pack several cubins into one compressed payload.
+
+use crate::diag::{Error, Result};
+use std::borrow::Cow;
+
+pub const MAGIC: u32 = 0xBA55_ED50;
+const CONTAINER_HEADER: usize = 16;
+const ENTRY_HEADER: usize = 0x40;
+
+pub const KIND_PTX: u16 = 1;
+pub const KIND_ELF: u16 = 2;
+pub const KIND_NVVM: u16 = 8;
+pub const KIND_CONCAT: u16 = 0x100;
+
+const FLAG_LZ4: u64 = 0x2000;
+const FLAG_ZSTD: u64 = 0x8000;
+const FLAG_ACCELERATED: u64 = 0x10_0000;
+const FLAG_FAMILY: u64 = 0x20_0000;
+
+/// One entry of a container, its payload still as stored.
+#[derive(Debug, Clone)]
+pub struct Entry<'a> {
+    pub kind: u16,
+    pub sm: u32,
+    pub flags: u64,
+    /// The stored payload (compressed when `uncompressed_size` is non-zero).
+    stored: &'a [u8],
+    compressed_size: u32,
+    uncompressed_size: u64,
+    /// For PTX entries: the ptxas options fatbinary recorded.
+    pub options: Option<&'a [u8]>,
+    /// For members of a concat group: (offset, size) inside the group's payload.
+    member: Option<(usize, usize)>,
+}
+
+impl Entry<'_> {
+    pub fn is_accelerated(&self) -> bool {
+        self.flags & FLAG_ACCELERATED != 0
+    }
+    pub fn is_family(&self) -> bool {
+        self.flags & FLAG_FAMILY != 0
+    }
+
+    /// What the entry holds, the way nvlink's messages name it.
+    pub fn describe(&self) -> String {
+        let v = if self.is_accelerated() {
+            "a"
+        } else if self.is_family() {
+            "f"
+        } else {
+            ""
+        };
+        match self.kind {
+            KIND_PTX => format!("compute_{}{v}", self.sm),
+            KIND_NVVM => format!("lto_{}{v}", self.sm),
+            _ => format!("sm_{}{v}", self.sm),
+        }
+    }
+}
+
+fn u16_at(b: &[u8], o: usize) -> Option<u16> {
+    Some(u16::from_le_bytes(b.get(o..o + 2)?.try_into().ok()?))
+}
+fn u32_at(b: &[u8], o: usize) -> Option<u32> {
+    Some(u32::from_le_bytes(b.get(o..o + 4)?.try_into().ok()?))
+}
+fn u64_at(b: &[u8], o: usize) -> Option<u64> {
+    Some(u64::from_le_bytes(b.get(o..o + 8)?.try_into().ok()?))
+}
+
+pub fn has_magic(bytes: &[u8]) -> bool {
+    u32_at(bytes, 0) == Some(MAGIC)
+}
+
+/// The entries of the first container in `bytes` (nvlink reads only the first one: the
+/// containers `ld -r` concatenates after it are ignored). Concat groups are expanded into
+/// their members, which all share the group's payload.
+pub fn first_container(bytes: &[u8]) -> Result<Vec<Entry<'_>>> {
+    let bad = |what: &str| Error::new(format!("damaged fatbin: {what}"));
+    if !has_magic(bytes) {
+        return Err(bad("no fatbin magic"));
+    }
+    let header_size = u16_at(bytes, 6).ok_or_else(|| bad("truncated header"))? as usize;
+    let body = u64_at(bytes, 8).ok_or_else(|| bad("truncated header"))?;
+    let start = header_size.max(CONTAINER_HEADER);
+    let end = usize::try_from(body)
+        .ok()
+        .and_then(|b| start.checked_add(b))
+        .filter(|&e| e <= bytes.len())
+        .ok_or_else(|| bad("container runs past the end of its data"))?;
+    let mut entries = Vec::new();
+    let mut at = start;
+    while at + ENTRY_HEADER <= end {
+        let h = &bytes[at..end];
+        let kind = u16_at(h, 0).unwrap_or(0);
+        let hsize = u32_at(h, 4).unwrap_or(0) as usize;
+        let psize = u64_at(h, 8).unwrap_or(u64::MAX);
+        if hsize < ENTRY_HEADER {
+            return Err(bad(&format!(
+                "entry at 0x{at:x} has a header size of {hsize}"
+            )));
+        }
+        let stored = usize::try_from(psize)
+            .ok()
+            .and_then(|p| hsize.checked_add(p))
+            .and_then(|e| h.get(hsize..e))
+            .ok_or_else(|| bad(&format!("entry at 0x{at:x} runs past the container")))?;
+        let options_at = u32_at(h, 0x14).unwrap_or(0) as usize;
+        let options = if options_at != 0 {
+            let off = u32_at(h, options_at).unwrap_or(0) as usize;
+            let len = u32_at(h, options_at + 4).unwrap_or(0) as usize;
+            off.checked_add(len).and_then(|e| h.get(off..e))
+        } else {
+            None
+        };
+        let entry = Entry {
+            kind,
+            sm: u32_at(h, 0x1c).unwrap_or(0),
+            flags: u64_at(h, 0x28).unwrap_or(0),
+            stored,
+            compressed_size: u32_at(h, 0x10).unwrap_or(0),
+            uncompressed_size: u64_at(h, 0x38).unwrap_or(0),
+            options,
+            member: None,
+        };
+        if kind == KIND_CONCAT {
+            // The options record holds `count, table size`, then one 64-byte entry header per
+            // member whose "header size" field is the member's offset in the payload.
+            let count = u32_at(h, options_at).unwrap_or(0) as usize;
+            for i in 0..count {
+                let m = options_at + 8 + i * ENTRY_HEADER;
+                let mh = h
+                    .get(m..m + ENTRY_HEADER)
+                    .ok_or_else(|| bad("concat group table runs past its entry"))?;
+                entries.push(Entry {
+                    kind: u16_at(mh, 0).unwrap_or(0),
+                    sm: u32_at(mh, 0x1c).unwrap_or(0),
+                    flags: u64_at(mh, 0x28).unwrap_or(0),
+                    options: None,
+                    member: Some((
+                        u32_at(mh, 4).unwrap_or(0) as usize,
+                        u64_at(mh, 8).unwrap_or(0) as usize,
+                    )),
+                    ..entry.clone()
+                });
+            }
+        } else {
+            entries.push(entry);
+        }
+        at += hsize + stored.len();
+    }
+    Ok(entries)
+}
+
+/// The entry's payload, decompressed when it is stored compressed.
+pub fn payload<'a>(e: &Entry<'a>) -> Result<Cow<'a, [u8]>> {
+    let whole: Cow<'a, [u8]> = if e.uncompressed_size == 0 {
+        Cow::Borrowed(e.stored)
+    } else {
+        let size = usize::try_from(e.uncompressed_size)
+            .ok()
+            .filter(|&s| s <= 1 << 32)
+            .ok_or_else(|| Error::new("fatbin entry claims an absurd uncompressed size"))?;
+        let input = e
+            .stored
+            .get(..e.compressed_size as usize)
+            .unwrap_or(e.stored);
+        Cow::Owned(decompress(input, size, e.flags)?)
+    };
+    match e.member {
+        None => Ok(whole),
+        Some((off, len)) => {
+            let range = off..off.saturating_add(len);
+            match whole {
+                Cow::Borrowed(b) => b.get(range).map(Cow::Borrowed),
+                Cow::Owned(v) => v.get(range).map(|s| Cow::Owned(s.to_vec())),
+            }
+            .ok_or_else(|| Error::new("concat group member lies outside the group's payload"))
+        }
+    }
+}
+
+fn decompress(input: &[u8], size: usize, flags: u64) -> Result<Vec<u8>> {
+    if flags & FLAG_ZSTD != 0 {
+        let mut out = Vec::with_capacity(size);
+        let mut dec = ruzstd::decoding::StreamingDecoder::new(input)
+            .map_err(|e| Error::new(format!("bad zstd payload in fatbin: {e}")))?;
+        std::io::Read::read_to_end(&mut dec, &mut out)
+            .map_err(|e| Error::new(format!("bad zstd payload in fatbin: {e}")))?;
+        if out.len() != size {
+            return Err(Error::new(format!(
+                "zstd payload in fatbin is {} bytes, its header says {size}",
+                out.len()
+            )));
+        }
+        Ok(out)
+    } else if flags & FLAG_LZ4 != 0 {
+        let mut out = vec![0u8; size];
+        let n = lz4_flex::block::decompress_into(input, &mut out)
+            .map_err(|e| Error::new(format!("bad LZ4 payload in fatbin: {e}")))?;
+        if n != size {
+            return Err(Error::new(format!(
+                "LZ4 payload in fatbin is {n} bytes, its header says {size}"
+            )));
+        }
+        Ok(out)
+    } else {
+        Err(Error::new(format!(
+            "fatbin entry compressed with an unknown method (flags 0x{flags:x})"
+        )))
+    }
+}
+
+/// Whether nvlink would take this entry for `target`: SASS of the same major version and a
+/// minor no later than the target's ('a' code only for its own 'a' target, 'f' code for
+/// later members of its family); PTX of any earlier plain version ('a' PTX only for its own
+/// target). LTO-IR never (cubin-ld does not link it).
+pub fn usable(e: &Entry<'_>, target: &crate::arch::Arch) -> bool {
+    use crate::arch::Variant;
+    let accelerated_target = target.variant == Variant::Accelerated;
+    match e.kind {
+        KIND_ELF => {
+            if e.is_accelerated() {
+                e.sm == target.sm && accelerated_target
+            } else {
+                crate::arch::object_links_into(e.sm, target.sm)
+            }
+        }
+        KIND_PTX => {
+            if e.is_accelerated() {
+                e.sm == target.sm && accelerated_target
+            } else if e.is_family() {
+                e.sm <= target.sm && e.sm / 10 == target.sm / 10
+            } else {
+                e.sm <= target.sm
+            }
+        }
+        _ => false,
+    }
+}
+
+/// The entry nvlink links for `target`: the highest compatible SM, SASS before PTX on a tie,
+/// the first of equals.
+pub fn select<'e, 'a>(
+    entries: &'e [Entry<'a>],
+    target: &crate::arch::Arch,
+) -> Option<&'e Entry<'a>> {
+    let mut best: Option<&Entry<'a>> = None;
+    for e in entries.iter().filter(|e| usable(e, target)) {
+        let better = match best {
+            None => true,
+            Some(b) => e.sm > b.sm || (e.sm == b.sm && b.kind == KIND_PTX && e.kind == KIND_ELF),
+        };
+        if better {
+            best = Some(e);
+        }
+    }
+    best
+}
+
+/// Whether the container holds LTO-IR only for `target`'s family (nvlink's "use -dlto").
+pub fn only_lto(entries: &[Entry<'_>]) -> bool {
+    !entries.is_empty() && entries.iter().all(|e| e.kind == KIND_NVVM)
+}

@@ -1,0 +1,62 @@
+//! PTX inputs (`.ptx` files and PTX entries of fatbins): nvlink compiles them with its
+//! built-in ptxas; cubin-ld runs the toolkit's `ptxas` (`$CUBIN_LD_PTXAS`, else the first
+//! `ptxas` on PATH) with the options nvlink uses, so the code is the same.
+
+use crate::arch::Arch;
+use crate::diag::{Error, Result};
+use std::path::PathBuf;
+use std::process::Command;
+
+fn find_ptxas() -> Option<PathBuf> {
+    if let Some(p) = std::env::var_os("CUBIN_LD_PTXAS") {
+        return Some(PathBuf::from(p));
+    }
+    std::env::split_paths(&std::env::var_os("PATH")?)
+        .map(|d| d.join("ptxas"))
+        .find(|p| p.is_file())
+}
+
+/// Compiles PTX text for `arch` as a relocatable cubin. `options` are the ptxas options a
+/// fatbin entry recorded (placed first, as nvlink records them).
+pub fn compile(name: &str, text: &[u8], options: &[String], arch: &Arch) -> Result<Vec<u8>> {
+    let ptxas = find_ptxas().ok_or_else(|| {
+        Error::new(format!(
+            "'{name}' is PTX, which needs ptxas: none found (put the CUDA toolkit's bin on \
+             PATH, or set CUBIN_LD_PTXAS)"
+        ))
+    })?;
+    let text = match text.iter().position(|&c| c == 0) {
+        Some(n) => &text[..n],
+        None => text,
+    };
+    let dir = std::env::temp_dir().join(format!(
+        "cubin-ld-ptx-{}-{:x}",
+        std::process::id(),
+        text.len() ^ (text.as_ptr() as usize)
+    ));
+    std::fs::create_dir_all(&dir)
+        .map_err(|e| Error::new(format!("cannot create '{}': {e}", dir.display())))?;
+    let input = dir.join("in.ptx");
+    let output = dir.join("out.cubin");
+    let result = (|| {
+        std::fs::write(&input, text)
+            .map_err(|e| Error::new(format!("cannot write '{}': {e}", input.display())))?;
+        let out = Command::new(&ptxas)
+            .args(options.iter().filter(|o| *o != "--compile-only"))
+            .args(["-arch", &arch.to_string(), "-m64", "-c", "-o"])
+            .arg(&output)
+            .arg(&input)
+            .output()
+            .map_err(|e| Error::new(format!("cannot run '{}': {e}", ptxas.display())))?;
+        if !out.status.success() {
+            return Err(Error::new(format!(
+                "ptxas failed on '{name}':\n{}",
+                String::from_utf8_lossy(&out.stderr).trim_end()
+            )));
+        }
+        std::fs::read(&output)
+            .map_err(|e| Error::new(format!("cannot read '{}': {e}", output.display())))
+    })();
+    let _ = std::fs::remove_dir_all(&dir);
+    result
+}
