@@ -127,6 +127,21 @@ impl<'a, 'data> Dumper<'a, 'data> {
         }
     }
 
+    /// A prototype id is the offset of the prototype's string in the symbol table's string
+    /// table: shown as that string (where it lies is layout, not meaning); 0 means none.
+    fn proto_ref(&self, table: Option<&SymbolTable<'data>>, id: u32) -> String {
+        let text = table
+            .filter(|_| id != 0)
+            .and_then(|t| self.c.sections.get(t.section as usize))
+            .and_then(|st| self.c.sections.get(st.link as usize))
+            .and_then(|strtab| strtab.bytes().get(id as usize..))
+            .and_then(|b| b.iter().position(|&c| c == 0).map(|n| &b[..n]));
+        match text {
+            Some(t) => format!("{:?}", String::from_utf8_lossy(t)),
+            None => id.to_string(),
+        }
+    }
+
     fn run(&mut self) -> Result<()> {
         let c = self.c;
         let h = &c.header;
@@ -258,7 +273,12 @@ impl<'a, 'data> Dumper<'a, 'data> {
                 let words = words_of(s.bytes());
                 for p in words.chunks(2) {
                     if let [sym, proto] = p {
-                        let _ = writeln!(self.out, "  * {} proto {proto}", self.sym_ref(t, *sym));
+                        let _ = writeln!(
+                            self.out,
+                            "  * {} proto {}",
+                            self.sym_ref(t, *sym),
+                            self.proto_ref(t, *proto)
+                        );
                     }
                 }
                 if words.len() % 2 != 0 || s.bytes().len() % 4 != 0 {
@@ -345,8 +365,16 @@ impl<'a, 'data> Dumper<'a, 'data> {
             }
             let line = match block {
                 0 => format!("  * call {} -> {}", self.sym_ref(t, a), self.sym_ref(t, b)),
-                1 => format!("  * address-taken {} proto {b}", self.sym_ref(t, a)),
-                2 => format!("  * indirect-call-in {} proto {b}", self.sym_ref(t, a)),
+                1 => format!(
+                    "  * address-taken {} proto {}",
+                    self.sym_ref(t, a),
+                    self.proto_ref(t, b)
+                ),
+                2 => format!(
+                    "  * indirect-call-in {} proto {}",
+                    self.sym_ref(t, a),
+                    self.proto_ref(t, b)
+                ),
                 _ => format!(
                     "  * indirect-target {} -> {}",
                     self.sym_ref(t, a),

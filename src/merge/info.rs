@@ -376,12 +376,14 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
     }
 
     // Kernels in output symbol order.
-    let kernels: Vec<SymId> = (0..b.m.symbols.len() as SymId)
+    // Kernels in symbol-table order: local ones (static kernels) first.
+    let mut kernels: Vec<SymId> = (0..b.m.symbols.len() as SymId)
         .filter(|&i| {
             let s = &b.m.symbols[i as usize];
             s.st_type == STT_FUNC && s.other & STO_CUDA_ENTRY != 0 && s.section.is_some()
         })
         .collect();
+    kernels.sort_by_key(|&k| (b.m.symbols[k as usize].bind != STB_LOCAL, k));
 
     // What each kept function's own `.nv.info.<fn>` says, read once.
     let facts = function_facts(b)?;
@@ -688,9 +690,10 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
     let mut externs_all = ExternClosure::new(b, &externs, &indirect_targets);
     let mut externs_direct = ExternClosure::new(b, &externs, &no_indirect);
 
-    // .nv.info.<fn>: per object, kernels first, then the other functions.
+    // .nv.info.<fn>: per object, kernels first (in symbol-table order: libcudadevrt lists
+    // their records in the reverse order), then the other functions (in section order).
     for (oi, o) in objects.iter().enumerate() {
-        let mut order: Vec<(bool, usize)> = Vec::new();
+        let mut order: Vec<(bool, usize, usize)> = Vec::new();
         for (si, s) in o.cubin.sections.iter().enumerate() {
             if o.kind(s) != SectionKind::InfoFn {
                 continue;
@@ -699,18 +702,20 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
                 // A function replaced by a later strong definition keeps its slot (created
                 // with the object's other non-kernel functions): the winner's records land there.
                 if b.replaced_by_later_definition(oi, s.info as usize) {
-                    order.push((true, si));
+                    order.push((true, si, si));
                 }
                 continue;
             }
-            let entry = o
+            match o
                 .info_function(s)
-                .map(|f| InputObject::is_entry(&o.symbols()[f as usize]))
-                .unwrap_or(false);
-            order.push((!entry, si));
+                .filter(|&f| InputObject::is_entry(&o.symbols()[f as usize]))
+            {
+                Some(kernel) => order.push((false, kernel as usize, si)),
+                None => order.push((true, si, si)),
+            }
         }
-        order.sort_by_key(|&(k, si)| (k, si));
-        for (_, si) in order {
+        order.sort_unstable();
+        for (_, _, si) in order {
             let s = &o.cubin.sections[si];
             if !b.is_live(oi, si) {
                 b.add_info_section(function_info_section(
@@ -736,8 +741,19 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
                 !opts.relocatable && recs.iter().any(|r| r.attr == nvinfo::EIATTR_EXTERNS);
             let (list, via_indirect) = match func {
                 Some(f) if had_externs => {
-                    let all = externs_all.get(f);
-                    let direct = externs_direct.get(f);
+                    // Only kernels keep the kernels their callees name (launch targets);
+                    // another function keeps just those it names itself.
+                    let own = list_of(&externs, f);
+                    let keep = |x: &SymId| {
+                        kernel_set.contains(&f)
+                            || !is_kernel(&b.m.symbols[*x as usize])
+                            || own.contains(x)
+                    };
+                    let mut all: Vec<SymId> = externs_all.get(f).into_iter().filter(keep).collect();
+                    // Launch targets come first.
+                    all.sort_by_key(|x| !is_kernel(&b.m.symbols[*x as usize]));
+                    let direct: Vec<SymId> =
+                        externs_direct.get(f).into_iter().filter(keep).collect();
                     let via = all.iter().any(|x| !direct.contains(x));
                     (all, via)
                 }
@@ -1202,6 +1218,14 @@ fn grouped(entries: &[(SymId, u32, bool)], dedup: bool) -> Vec<(SymId, Vec<(u32,
 /// Memoized [`transitive_externs`]: a function's list is built from its callees' lists when no
 /// recursion is involved (then it is the same list, in the same order), and by a full walk
 /// otherwise.
+fn is_kernel(s: &OutSymbol) -> bool {
+    s.st_type == STT_FUNC && s.other & STO_CUDA_ENTRY != 0
+}
+
+fn list_of(adj: &Adjacency, f: SymId) -> Vec<SymId> {
+    adj.get(&f).cloned().unwrap_or_default()
+}
+
 struct ExternClosure<'g> {
     defined: HashSet<SymId>,
     externs: &'g Adjacency,
@@ -1213,8 +1237,13 @@ struct ExternClosure<'g> {
 impl<'g> ExternClosure<'g> {
     fn new(b: &Builder<'_, '_>, externs: &'g Adjacency, indirect: &'g Adjacency) -> Self {
         let n = b.m.symbols.len();
+        // Kernels stay in EXTERNS as they are named (a dynamic-parallelism launch needs the
+        // child's handle), like undefined names; other defined functions are walked through.
         let defined: HashSet<SymId> = (0..n as SymId)
-            .filter(|&i| b.m.symbols[i as usize].section.is_some())
+            .filter(|&i| {
+                let s = &b.m.symbols[i as usize];
+                s.section.is_some() && !is_kernel(s)
+            })
             .collect();
         // Edges: indirect targets, then the defined functions named in EXTERNS.
         let succ: Vec<Vec<usize>> = (0..n as SymId)
@@ -1270,7 +1299,7 @@ impl<'g> ExternClosure<'g> {
                 for &x in list.iter().filter(|x| !defined.contains(*x)) {
                     push(x, &mut out);
                 }
-                for &x in list.iter().filter(|x| defined.contains(*x)) {
+                for &x in list.iter().rev().filter(|x| defined.contains(*x)) {
                     for &y in memo
                         .get(&x)
                         .map(|v: &Vec<SymId>| v.as_slice())
@@ -1337,7 +1366,7 @@ fn transitive_walk(
                 }
             }
             Step::Defined(g) => {
-                for &x in list(externs, &g).iter().rev() {
+                for &x in list(externs, &g).iter() {
                     if defined.contains(&x) {
                         stack.push(Step::Enter(x));
                     }
