@@ -364,6 +364,12 @@ pub fn header_order(m: &Module) -> Vec<SecId> {
 /// then the Mercury half.
 fn group_rank(s: &OutSection, mercury: bool) -> u8 {
     let g = s.group;
+    // Shared memory and zero-filled data come in the order the link creates them (a kernel's
+    // `.nv.shared.<k>` with its code, `.nv.global` with its object's first variable).
+    let g = match g {
+        Group::ReservedShared | Group::Bss => Group::Shared,
+        g => g,
+    };
     if !mercury {
         return g as u8;
     }

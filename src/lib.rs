@@ -33,6 +33,8 @@ pub struct LinkOutcome {
     pub infos: Vec<String>,
     /// `--dump-callgraph` lines.
     pub callgraph: Vec<String>,
+    /// `info` lines about the inputs, printed before anything else.
+    pub load_infos: Vec<String>,
 }
 
 /// Why a link failed, in the shape nvlink reports it: error lines, then possibly one fatal
@@ -43,6 +45,8 @@ pub struct Failure {
     pub errors: Vec<String>,
     pub fatal: Option<String>,
     pub code: u8,
+    /// `info` lines about the inputs, printed before anything else.
+    pub load_infos: Vec<String>,
 }
 
 impl From<Error> for Failure {
@@ -58,6 +62,17 @@ impl From<Error> for Failure {
 /// Runs a link: load and parse the inputs in parallel, resolve, merge, lay out, write.
 /// Nothing is written unless every pass succeeded.
 pub fn link(args: &cli::Args) -> std::result::Result<LinkOutcome, Failure> {
+    let mut load_infos = Vec::new();
+    match link_inner(args, &mut load_infos) {
+        Ok(o) => Ok(LinkOutcome { load_infos, ..o }),
+        Err(f) => Err(Failure { load_infos, ..f }),
+    }
+}
+
+fn link_inner(
+    args: &cli::Args,
+    load_infos: &mut Vec<String>,
+) -> std::result::Result<LinkOutcome, Failure> {
     if let Some(u) = args.unsupported.first() {
         return Err(Error::new(u.clone()).into());
     }
@@ -90,7 +105,7 @@ pub fn link(args: &cli::Args) -> std::result::Result<LinkOutcome, Failure> {
     let mut objects: Vec<object::InputObject<'_>> = objects.into_iter().collect::<Result<_>>()?;
     // A system library (libcudadevrt) stays only when the other objects use it.
     let system: Vec<bool> = loaded.units.iter().map(|u| u.system).collect();
-    let system_used = resolve::uses_any(&objects, &system);
+    let system_used = args.keep_system_libraries || resolve::uses_any(&objects, &system);
     if !system_used && system.iter().any(|&s| s) {
         objects.retain(|o| !system[o.id as usize]);
         for (i, o) in objects.iter_mut().enumerate() {
@@ -120,13 +135,12 @@ pub fn link(args: &cli::Args) -> std::result::Result<LinkOutcome, Failure> {
         }
         early_warnings.extend(loaded.arch_warnings.iter().cloned());
     }
-    let early_infos = loaded.infos.clone();
+    load_infos.extend(loaded.infos.iter().cloned());
     // A compute_XX target (nvcc's `code=compute_XX`) links nothing: only the registration
     // file is wanted.
     if arch.kind == arch::ArchKind::Compute {
         return Ok(LinkOutcome {
             warnings: early_warnings,
-            infos: early_infos,
             ..Default::default()
         });
     }
@@ -298,7 +312,7 @@ pub fn link(args: &cli::Args) -> std::result::Result<LinkOutcome, Failure> {
         .unwrap_or_else(|| std::path::PathBuf::from("a.out"));
     write::write_file(&out, &bytes)?;
     early_warnings.extend(warnings);
-    let mut infos = early_infos;
+    let mut infos = Vec::new();
     if args.verbose || args.verbose2 {
         infos.extend(resource_report);
     }
@@ -306,6 +320,7 @@ pub fn link(args: &cli::Args) -> std::result::Result<LinkOutcome, Failure> {
         warnings: early_warnings,
         infos,
         callgraph,
+        ..Default::default()
     })
 }
 

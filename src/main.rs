@@ -31,6 +31,9 @@ fn main() -> ExitCode {
     }
     match cubin_ld::link(&args) {
         Ok(outcome) => {
+            for i in &outcome.load_infos {
+                eprintln!("cubin-ld info    : {i}");
+            }
             // nvlink prints the warnings, then the -v report, all on stderr.
             for w in &outcome.warnings {
                 eprintln!("cubin-ld warning : {w}");
@@ -44,6 +47,9 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(f) => {
+            for i in &f.load_infos {
+                eprintln!("cubin-ld info    : {i}");
+            }
             for w in f.warnings {
                 eprintln!("cubin-ld warning : {w}");
             }

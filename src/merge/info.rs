@@ -593,7 +593,33 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
     // fast-path bit.
     let cross = objects.iter().any(|o| o.sm != opts.arch_sm);
     let any_plain = objects.iter().any(|o| !o.is_accelerated());
-    if let Some(c) = objects.iter().find_map(|o| o.compat_sections().next()) {
+    if objects.is_empty() && !opts.relocatable && opts.arch_sm >= 90 {
+        // No code: the target's own records (the fast-path bits nvlink gives each SM).
+        let mut bytes = vec![2, nvinfo::EICOMPAT_ACCELERATOR_TARGET, opts.accelerated as u8, 0];
+        if opts.mercury {
+            let fastpath: u32 = match opts.arch_sm {
+                100 => 9,
+                120 => 0x50,
+                _ => 0,
+            };
+            bytes.extend_from_slice(&[4, nvinfo::EICOMPAT_CAN_FASTPATH_FINALIZE, 8, 0]);
+            bytes.extend_from_slice(&fastpath.to_le_bytes());
+            bytes.extend_from_slice(&[0; 4]);
+            bytes.extend_from_slice(&[3, nvinfo::EICOMPAT_FINALIZER_VERSION, 0x40, 0x04]);
+        }
+        b.add_info_section(OutSection {
+            name: b".nv.compat".to_vec(),
+            sh_type: SHT_CUDA_COMPAT_INFO,
+            flags: 0,
+            align: 4,
+            entsize: 0,
+            link: Link::None,
+            info: Info::None,
+            content: Content::Bytes(bytes),
+            group: Group::Info,
+            section_symbol: None,
+        });
+    } else if let Some(c) = objects.iter().find_map(|o| o.compat_sections().next()) {
         let mut recs: Vec<(u8, Vec<u8>)> = Vec::new();
         let mut parsed_all = true;
         for o in objects {

@@ -34,6 +34,9 @@ enum Pass {
     Globals,
 }
 
+/// The toolkit version (13.5) nvlink writes into the CUDA information note it makes.
+const CUINFO_TOOLKIT_VERSION: u16 = 0x87;
+
 pub struct Options {
     pub arch_sm: u32,
     pub tool_args: String,
@@ -740,7 +743,11 @@ pub fn build<'data>(
             .and_then(|&g| res.first_reference(objects, g))
             .map_or(0, |s| s.value),
     };
-    b.m.e_flags = objects.first().map(|o| o.cubin.header.e_flags).unwrap_or(0);
+    // Without any code, the top byte is 0x05 instead of the objects' 0x06.
+    b.m.e_flags = objects.first().map_or_else(
+        || 0x0500_0000 | ((opts.arch_sm & 0xff) << 8) | if opts.mercury { 2 } else { 4 },
+        |o| o.cubin.header.e_flags,
+    );
     // sm_100+ code linked for a later SM of its family (sm_100 into sm_103) is marked for the
     // target.
     if opts.mercury {
@@ -886,6 +893,21 @@ impl<'a, 'data> Builder<'a, 'data> {
                     }
                 }
             }
+        }
+        // A link with no device code at all (nvcc links whole-program objects too) still
+        // describes its target.
+        if cuinfo.is_none() && self.objects.is_empty() && !opts.relocatable {
+            let mut n = Vec::with_capacity(0x20);
+            for w in [12u32, 8, 1000] {
+                n.extend_from_slice(&w.to_le_bytes());
+            }
+            n.extend_from_slice(b"NVIDIA Corp\0");
+            for h in [2u16, opts.arch_sm as u16, CUINFO_TOOLKIT_VERSION, 0] {
+                n.extend_from_slice(&h.to_le_bytes());
+            }
+            // sh_info names `.nv.compat`, which exists from sm_90 on.
+            let link = if opts.arch_sm >= 90 { SHF_INFO_LINK } else { 0 };
+            cuinfo = Some((n, link | 0x100_0000));
         }
         let tk_id = self.named_section(b".note.nv.tkinfo", || OutSection {
             name: b".note.nv.tkinfo".to_vec(),
