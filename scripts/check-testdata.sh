@@ -45,6 +45,26 @@ for d in "$scratch"/out/*/*/; do
       echo "check-testdata: $rel: $m messages changed"; diff "$com/$m.log" "$d$m.log" | head -5; fail=1
     fi
   done
+  # Host links: outputs by meaning; exit status, messages and registration files as text
+  # (build hashes masked, and the folder that ids of inputs without host code start with).
+  [ -d "${d}host" ] || continue
+  [ -d "$com/host" ] || { echo "check-testdata: $rel/host: regenerated but not committed"; fail=1; continue; }
+  norm() { sed -E 's/_[0-9a-f]{8}_/_########_/g; s/DEFINE_REGISTER_FUNC\(.*_out_/DEFINE_REGISTER_FUNC(<dir>_out_/' "$1"; }
+  cmp -s "$com/host/links.tsv" "${d}host/links.tsv" || { echo "check-testdata: $rel/host: links changed"; fail=1; }
+  while IFS=$'\t' read -r name _; do
+    for x in rc log reg.c; do
+      [ -e "$com/host/$name.$x" ] || [ -e "${d}host/$name.$x" ] || continue
+      if ! diff -q <(norm "$com/host/$name.$x" 2>&1) <(norm "${d}host/$name.$x" 2>&1) >/dev/null; then
+        echo "check-testdata: $rel/host: $name.$x changed"; fail=1
+      fi
+    done
+    if [ -e "${d}host/$name.cubin" ] || [ -e "$com/host/$name.cubin" ]; then
+      if ! "$dump" --compare --normalize-internal "$com/host/$name.cubin" "${d}host/$name.cubin" >"$scratch/diff.txt"; then
+        echo "check-testdata: $rel/host/$name.cubin differs from the committed file:"; sed 's/^/    /' "$scratch/diff.txt" | head -20; fail=1
+      fi
+      checked=$((checked + 1))
+    fi
+  done <"${d}host/links.tsv"
 done
 echo "check-testdata: compared $checked regenerated files with the committed corpus"
 

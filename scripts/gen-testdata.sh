@@ -17,6 +17,12 @@
 #   file_arch FILE SM  a function printing the SM to compile FILE for when linking for SM
 #   EXTRA_LINKS        more executable links, one per line: "NAME FLAGS..." (e.g.
 #                      "ku_live -kernels-used=k_live"); recorded like the modes below
+#   HOST_ARCHS         targets that also get host objects (nvcc -dc without -cubin) and
+#                      their links (default: sm_75 sm_90 sm_100; empty: none)
+#   HOST_LIBS          extra nvlink arguments of the host links; @CUDA_LIB@ stands for the
+#                      toolkit's lib directory (e.g. "-L@CUDA_LIB@ -lcudadevrt")
+#   host_extra DIR SM  a function that adds inputs (fatbins, ...) to DIR and links to
+#                      DIR/links.tsv; it runs in the case's build folder
 #
 # Layout written: OUTDIR/<case>/<sm>/
 #   <stem>.o                      one object per source, in source-name order
@@ -27,9 +33,12 @@
 #   links.tsv                     every link made: mode name, TAB, the nvlink flags used
 #   rfinal.cubin / .log / .rc     nvlink's executable link of its own r.cubin (the round trip
 #                                 a partial link must survive), when r.cubin exists
+#   host/                         host objects (<stem>.o), lib<case>.a, links.tsv ("NAME TAB
+#                                 ARGS", run in host/), and per link NAME.cubin/.log/.rc/.reg.c
 set -euo pipefail
 
 ALL_ARCHS="sm_75 sm_80 sm_86 sm_89 sm_90 sm_100 sm_120"
+DEFAULT_HOST_ARCHS="sm_75 sm_90 sm_100"
 here=$(cd "$(dirname "$0")/.." && pwd)
 outdir="$here/testdata/out"
 jobs=$(nproc 2>/dev/null || echo 2)
@@ -38,7 +47,7 @@ while [ $# -gt 0 ]; do
   case "$1" in
     -o) outdir=$2; shift 2 ;;
     -j) jobs=$2; shift 2 ;;
-    -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,32p' "$0"; exit 0 ;;
     *) break ;;
   esac
 done
@@ -67,7 +76,8 @@ gen_case_arch() {
   local out="$outdir/$case/$sm"
   rm -rf "$out"; mkdir -p "$out"
   (
-    ARCHS=$ALL_ARCHS; NVCC_FLAGS=""; LIVE_LINK_FLAGS=""
+    ARCHS=$ALL_ARCHS; NVCC_FLAGS=""; LIVE_LINK_FLAGS=""; HOST_ARCHS=$DEFAULT_HOST_ARCHS
+    HOST_LIBS=""
     file_arch() { echo "$2"; }
     # shellcheck disable=SC1091
     [ -f "$src/case.conf" ] && . "$src/case.conf"
@@ -86,8 +96,39 @@ gen_case_arch() {
       fi
       echo "$stem.o" >>"$out/inputs"
     done
+    # The same sources as host objects (nvcc -dc), linked as objects and as a static
+    # library, for the targets in HOST_ARCHS; PTX sources have no host object.
+    if [[ " $HOST_ARCHS " == *" $sm "* ]] && ! ls | grep -qE '\.ptx$'; then
+      local h="$out/host" objs=()
+      mkdir -p "$h"
+      for f in $(ls | grep -E '\.cu$' | sort); do
+        local stem=${f%.*}
+        # shellcheck disable=SC2086
+        nvcc -dc -arch="$(file_arch "$f" "$sm")" $NVCC_FLAGS "$f" -o "$h/$stem.o" >>"$h/compile.log" 2>&1
+        objs+=("$stem.o")
+      done
+      (cd "$h" && ar rcsD "lib$case.a" "${objs[@]}")
+      {
+        printf 'objects\t-arch=%s %s %s\n' "$sm" "${objs[*]}" "$HOST_LIBS"
+        printf 'archive\t-arch=%s lib%s.a %s\n' "$sm" "$case" "$HOST_LIBS"
+      } >"$h/links.tsv"
+      if declare -F host_extra >/dev/null; then host_extra "$h" "$sm"; fi
+    fi
     rm -rf "$build"
   )
+  if [ -f "$out/host/links.tsv" ]; then
+    (
+      cd "$out/host"
+      while IFS=$'\t' read -r name args; do
+        set +e
+        # shellcheck disable=SC2086
+        nvlink ${args//@CUDA_LIB@/$CUDA_LIB} -o "$name.cubin" \
+          --register-link-binaries="$name.reg.c" >"$name.log" 2>&1
+        echo $? >"$name.rc"
+        set -e
+      done <links.tsv
+    )
+  fi
   local extra
   extra=$( EXTRA_LINKS=""; [ -f "$src/case.conf" ] && . "$src/case.conf"; printf '%s' "$EXTRA_LINKS" )
   (
@@ -125,6 +166,7 @@ list_jobs() {
 }
 
 export -f gen_case_arch mode_flags
-export here outdir ALL_ARCHS
+CUDA_LIB="$C/lib"
+export here outdir ALL_ARCHS DEFAULT_HOST_ARCHS CUDA_LIB
 list_jobs | xargs -P "$jobs" -L 1 bash -c 'gen_case_arch "$0" "$1" || { echo "gen-testdata: $0 $1 failed" >&2; exit 255; }'
 echo "gen-testdata: wrote $outdir" >&2

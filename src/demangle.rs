@@ -9,6 +9,8 @@ pub fn demangle(name: &str) -> String {
         Some(p) if p > 0 => &name[..p],
         _ => name,
     };
+    // Static kernels carry their module's id: `__nv_static_<N>_<N characters>_<mangled>`.
+    let base = strip_static_prefix(base).unwrap_or(base);
     if !base.starts_with("_Z") {
         return base.to_string();
     }
@@ -22,6 +24,14 @@ pub fn demangle(name: &str) -> String {
         Some(out) if p.i == p.s.len() => out,
         _ => name.to_string(),
     }
+}
+
+fn strip_static_prefix(name: &str) -> Option<&str> {
+    let rest = name.strip_prefix("__nv_static_")?;
+    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+    let n: usize = rest[..digits].parse().ok()?;
+    let rest = rest[digits..].strip_prefix('_')?;
+    rest.get(n..)?.strip_prefix('_')
 }
 
 struct Parser<'a> {
@@ -287,5 +297,13 @@ mod tests {
         ] {
             assert_eq!(demangle(m), d, "{m}");
         }
+    }
+
+    #[test]
+    fn static_kernels_are_shown_without_their_module_prefix() {
+        assert_eq!(
+            super::demangle("__nv_static_25__cc2310ea_4_a_cu_9593ac6e__Z8k_staticPi"),
+            "k_static(int *)"
+        );
     }
 }

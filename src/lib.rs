@@ -62,17 +62,30 @@ impl From<Error> for Failure {
 /// Runs a link: load and parse the inputs in parallel, resolve, merge, lay out, write.
 /// Nothing is written unless every pass succeeded.
 pub fn link(args: &cli::Args) -> std::result::Result<LinkOutcome, Failure> {
-    let mut load_infos = Vec::new();
-    match link_inner(args, &mut load_infos) {
-        Ok(o) => Ok(LinkOutcome { load_infos, ..o }),
-        Err(f) => Err(Failure { load_infos, ..f }),
+    let mut early = Early::default();
+    // What loading reported comes first, whatever happens later.
+    match link_inner(args, &mut early) {
+        Ok(o) => Ok(LinkOutcome {
+            load_infos: early.infos,
+            warnings: [early.warnings, o.warnings].concat(),
+            ..o
+        }),
+        Err(f) => Err(Failure {
+            load_infos: early.infos,
+            warnings: [early.warnings, f.warnings].concat(),
+            ..f
+        }),
     }
 }
 
-fn link_inner(
-    args: &cli::Args,
-    load_infos: &mut Vec<String>,
-) -> std::result::Result<LinkOutcome, Failure> {
+/// Messages about the inputs, found while loading them.
+#[derive(Default)]
+struct Early {
+    infos: Vec<String>,
+    warnings: Vec<String>,
+}
+
+fn link_inner(args: &cli::Args, early: &mut Early) -> std::result::Result<LinkOutcome, Failure> {
     if let Some(u) = args.unsupported.first() {
         return Err(Error::new(u.clone()).into());
     }
@@ -91,11 +104,12 @@ fn link_inner(
         arch: &arch,
         library_paths: &args.library_paths,
         libraries: &args.libraries,
-        report_arch: args.report_arch,
         register: args.register_link_binaries.is_some(),
     };
     let files = input::map_files(&input::input_paths(&args.inputs, &in_opts))?;
     let loaded = input::load(&files, &in_opts)?;
+    early.infos.extend(loaded.infos.iter().cloned());
+    early.warnings.extend(loaded.warnings.iter().cloned());
     let objects: Vec<Result<object::InputObject<'_>>> = loaded
         .units
         .par_iter()
@@ -112,37 +126,32 @@ fn link_inner(
             o.id = i as u32;
         }
     }
-    let registrations: Vec<&input::Registration> = loaded
+    let registrations: Vec<input::Registration> = loaded
         .registrations
         .iter()
         .filter(|r| system_used || !r.system)
+        .cloned()
         .collect();
     drop(load);
-    // nvcc includes the registration file in its link stub; nvlink writes it before
-    // resolving anything, so it exists even when the link fails.
-    if let Some(path) = &args.register_link_binaries {
-        let regs: Vec<input::Registration> = registrations.into_iter().cloned().collect();
-        write::write_file(path, input::registration_file(&regs).as_bytes())?;
-    }
-    let mut early_warnings = loaded.warnings.clone();
+    // -Werror fails on a missing architecture before anything is written.
     if !args.suppress_arch_warning {
         if args.warning_as_error && !loaded.arch_warnings.is_empty() {
             return Err(Failure {
                 errors: loaded.arch_warnings.clone(),
-                code: 255,
+                fatal: Some("elfLink internal error".into()),
+                code: 1,
                 ..Default::default()
             });
         }
-        early_warnings.extend(loaded.arch_warnings.iter().cloned());
+        early.warnings.extend(loaded.arch_warnings.iter().cloned());
     }
-    load_infos.extend(loaded.infos.iter().cloned());
     // A compute_XX target (nvcc's `code=compute_XX`) links nothing: only the registration
     // file is wanted.
     if arch.kind == arch::ArchKind::Compute {
-        return Ok(LinkOutcome {
-            warnings: early_warnings,
-            ..Default::default()
-        });
+        if let Some(path) = &args.register_link_binaries {
+            write::write_file(path, input::registration_file(&registrations).as_bytes())?;
+        }
+        return Ok(LinkOutcome::default());
     }
     // Kernels host code never launches are dropped, unless some input came without host
     // information or the host objects name no kernel at all.
@@ -195,6 +204,12 @@ fn link_inner(
             code: 1,
             ..Default::default()
         });
+    }
+    // nvcc includes the registration file in its link stub; nvlink writes it once the
+    // inputs are merged (so also when references stay undefined, but not after a multiple
+    // definition).
+    if let Some(path) = &args.register_link_binaries {
+        write::write_file(path, input::registration_file(&registrations).as_bytes())?;
     }
     let mut undefined = errs.undefined;
     if !errs.undefined_functions.is_empty() {
@@ -311,13 +326,12 @@ fn link_inner(
         .clone()
         .unwrap_or_else(|| std::path::PathBuf::from("a.out"));
     write::write_file(&out, &bytes)?;
-    early_warnings.extend(warnings);
     let mut infos = Vec::new();
     if args.verbose || args.verbose2 {
         infos.extend(resource_report);
     }
     Ok(LinkOutcome {
-        warnings: early_warnings,
+        warnings,
         infos,
         callgraph,
         ..Default::default()

@@ -29,32 +29,38 @@ fn main() -> ExitCode {
         );
         return ExitCode::SUCCESS;
     }
+    // -report-arch names the target after every message, as nvlink does.
+    let suffix = match (&args.arch, args.report_arch) {
+        (Some(a), true) => format!(" (target: {a})"),
+        _ => String::new(),
+    };
+    let say = |level: &str, msg: &str| eprintln!("cubin-ld {level}: {msg}{suffix}");
     match cubin_ld::link(&args) {
         Ok(outcome) => {
             for i in &outcome.load_infos {
-                eprintln!("cubin-ld info    : {i}");
+                say("info    ", i);
             }
             // nvlink prints the warnings, then the -v report, all on stderr.
             for w in &outcome.warnings {
-                eprintln!("cubin-ld warning : {w}");
+                say("warning ", w);
             }
             for l in &outcome.callgraph {
                 eprintln!("{l}");
             }
             for i in &outcome.infos {
-                eprintln!("cubin-ld info    : {i}");
+                say("info    ", i);
             }
             ExitCode::SUCCESS
         }
         Err(f) => {
             for i in &f.load_infos {
-                eprintln!("cubin-ld info    : {i}");
+                say("info    ", i);
             }
-            for w in f.warnings {
-                eprintln!("cubin-ld warning : {w}");
+            for w in &f.warnings {
+                say("warning ", w);
             }
-            for e in f.errors {
-                eprintln!("cubin-ld error   : {e}");
+            for e in &f.errors {
+                say("error   ", e);
             }
             if let Some(fatal) = f.fatal {
                 eprintln!("cubin-ld fatal   : {fatal}");

@@ -30,6 +30,8 @@ pub struct Entry<'a> {
     stored: &'a [u8],
     compressed_size: u32,
     uncompressed_size: u64,
+    /// The flags that say how `stored` is compressed (a concat group's, for its members).
+    stored_flags: u64,
     /// For PTX entries: the ptxas options fatbinary recorded.
     pub options: Option<&'a [u8]>,
     /// For members of a concat group: (offset, size) inside the group's payload.
@@ -123,6 +125,7 @@ pub fn first_container(bytes: &[u8]) -> Result<Vec<Entry<'_>>> {
             stored,
             compressed_size: u32_at(h, 0x10).unwrap_or(0),
             uncompressed_size: u64_at(h, 0x38).unwrap_or(0),
+            stored_flags: u64_at(h, 0x28).unwrap_or(0),
             options,
             member: None,
         };
@@ -168,7 +171,7 @@ pub fn payload<'a>(e: &Entry<'a>) -> Result<Cow<'a, [u8]>> {
             .stored
             .get(..e.compressed_size as usize)
             .unwrap_or(e.stored);
-        Cow::Owned(decompress(input, size, e.flags)?)
+        Cow::Owned(decompress(input, size, e.stored_flags)?)
     };
     match e.member {
         None => Ok(whole),

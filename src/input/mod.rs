@@ -54,7 +54,6 @@ pub struct Options<'o> {
     pub arch: &'o Arch,
     pub library_paths: &'o [PathBuf],
     pub libraries: &'o [String],
-    pub report_arch: bool,
     pub register: bool,
 }
 
@@ -214,8 +213,14 @@ fn load_file<'a>(f: &'a MappedFile, opts: &Options<'_>) -> Result<Piece<'a>> {
         }
         Kind::Fatbin => {
             piece.bare = true;
+            let before = piece.units.len();
             piece.add_fatbin(&display, bytes, false, opts)?;
+            // Unlike a host object, a fatbin without code for the target is not registered
+            // (its info line still comes).
             piece.register_bare(&f.path, &display, opts);
+            if piece.units.len() == before {
+                piece.registrations.pop();
+            }
         }
         Kind::HostObject => piece.add_host_object(&display, bytes, false, opts)?,
         Kind::Archive => {
@@ -229,6 +234,8 @@ fn load_file<'a>(f: &'a MappedFile, opts: &Options<'_>) -> Result<Piece<'a>> {
                 if host::elf_machine(&m.bytes).is_none_or(|(_, mach)| mach == host::EM_CUDA) {
                     continue; // cubins, PTX and fatbins inside archives are skipped
                 }
+                // A member without code for the target is skipped without a warning.
+                let warnings = piece.arch_warnings.len();
                 match m.bytes {
                     Cow::Borrowed(b) => piece.add_host_object(&name, b, system, opts)?,
                     Cow::Owned(v) => {
@@ -244,6 +251,7 @@ fn load_file<'a>(f: &'a MappedFile, opts: &Options<'_>) -> Result<Piece<'a>> {
                         }));
                     }
                 }
+                piece.arch_warnings.truncate(warnings);
             }
         }
     }
@@ -312,11 +320,8 @@ impl<'a> Piece<'a> {
                      nvlink -dlto)"
                 )));
             }
-            let mut w = format!("SM Arch ('{}') not found in '{name}'", opts.arch);
-            if opts.report_arch {
-                w.push_str(&format!(" (target: {})", opts.arch));
-            }
-            self.arch_warnings.push(w);
+            self.arch_warnings
+                .push(format!("SM Arch ('{}') not found in '{name}'", opts.arch));
             return Ok(());
         };
         let payload = fatbin::payload(e).map_err(|err| err.context(format!("'{name}'")))?;

@@ -595,7 +595,12 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
     let any_plain = objects.iter().any(|o| !o.is_accelerated());
     if objects.is_empty() && !opts.relocatable && opts.arch_sm >= 90 {
         // No code: the target's own records (the fast-path bits nvlink gives each SM).
-        let mut bytes = vec![2, nvinfo::EICOMPAT_ACCELERATOR_TARGET, opts.accelerated as u8, 0];
+        let mut bytes = vec![
+            2,
+            nvinfo::EICOMPAT_ACCELERATOR_TARGET,
+            opts.accelerated as u8,
+            0,
+        ];
         if opts.mercury {
             let fastpath: u32 = match opts.arch_sm {
                 100 => 9,

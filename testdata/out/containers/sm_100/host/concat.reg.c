@@ -1,0 +1,3 @@
+#define NUM_PRELINKED_OBJECTS 2
+DEFINE_REGISTER_FUNC(_1e0d7f41_4_a_cu_b14a8a16)
+DEFINE_REGISTER_FUNC(_work_main_testdata_out_containers_sm_100_host_bc_concat_fatbin)

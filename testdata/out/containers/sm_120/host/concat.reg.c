@@ -1,0 +1,3 @@
+#define NUM_PRELINKED_OBJECTS 2
+DEFINE_REGISTER_FUNC(_89926e68_4_a_cu_b14a8a16)
+DEFINE_REGISTER_FUNC(_work_main_testdata_out_containers_sm_120_host_bc_concat_fatbin)

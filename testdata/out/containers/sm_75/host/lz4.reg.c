@@ -1,0 +1,4 @@
+#define NUM_PRELINKED_OBJECTS 3
+DEFINE_REGISTER_FUNC(_63449cf1_4_a_cu_b14a8a16)
+DEFINE_REGISTER_FUNC(_work_main_testdata_out_containers_sm_75_host_b_lz4_fatbin)
+DEFINE_REGISTER_FUNC(_c94d547a_4_c_cu_3aa91d0a)

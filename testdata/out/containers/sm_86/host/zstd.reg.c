@@ -1,0 +1,4 @@
+#define NUM_PRELINKED_OBJECTS 3
+DEFINE_REGISTER_FUNC(_13989eb6_4_a_cu_b14a8a16)
+DEFINE_REGISTER_FUNC(_work_main_testdata_out_containers_sm_86_host_b_zstd_fatbin)
+DEFINE_REGISTER_FUNC(_b991563d_4_c_cu_3aa91d0a)

@@ -1,0 +1,4 @@
+#define NUM_PRELINKED_OBJECTS 3
+DEFINE_REGISTER_FUNC(_e2ce2c63_4_a_cu_b14a8a16)
+DEFINE_REGISTER_FUNC(_work_main_testdata_out_containers_sm_89_host_b_zstd_fatbin)
+DEFINE_REGISTER_FUNC(_48c7e4e8_4_c_cu_3aa91d0a)

@@ -1,0 +1,3 @@
+#define NUM_PRELINKED_OBJECTS 2
+DEFINE_REGISTER_FUNC(_b891449d_4_a_cu_g_init_a)
+DEFINE_REGISTER_FUNC(_aa24eb73_4_b_cu_g_init_b)

@@ -1,0 +1,3 @@
+#define NUM_PRELINKED_OBJECTS 2
+DEFINE_REGISTER_FUNC(_cc2310ea_4_a_cu_9593ac6e)
+DEFINE_REGISTER_FUNC(_work_main_testdata_out_host_info_sm_100_host_b_bare_cubin)

@@ -1,0 +1,1 @@
+__device__ int c_func(int x) { return x + 7; }
