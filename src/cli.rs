@@ -240,6 +240,77 @@ pub struct Args {
     pub unsupported: Vec<String>,
 }
 
+/// The options as nvlink records them in its `.note.nv.tkinfo` entry (cubin-ld writes its
+/// own entry the same way, so outputs of the same command line compare byte for byte): a
+/// fixed order, switches followed by two blanks, values by one, lists joined with commas;
+/// `-g` puts the inputs and the output first. Returns (object field, options).
+pub fn recorded_options(a: &Args) -> (String, String) {
+    let mut s = String::new();
+    let mut file = String::new();
+    let flag = |s: &mut String, on: bool, name: &str| {
+        if on {
+            s.push_str(&format!("-{name}  "));
+        }
+    };
+    let value = |s: &mut String, v: Option<String>, name: &str| {
+        if let Some(v) = v {
+            s.push_str(&format!("-{name} {v} "));
+        }
+    };
+    let list = |v: &[String]| (!v.is_empty()).then(|| v.join(","));
+    if a.debug {
+        let out = a
+            .output
+            .as_ref()
+            .map(|p| p.display().to_string())
+            .unwrap_or_default();
+        let inputs: Vec<String> = a.inputs.iter().map(|p| p.display().to_string()).collect();
+        s.push_str(&format!("{} -o {out} -g  ", inputs.join(",")));
+        file = out;
+    }
+    flag(
+        &mut s,
+        a.suppress_stack_size_warning,
+        "suppress-stack-size-warning",
+    );
+    flag(&mut s, a.suppress_arch_warning, "suppress-arch-warning");
+    value(&mut s, a.arch.clone(), "arch");
+    value(&mut s, a.machine.map(|m| m.to_string()), "m");
+    value(&mut s, list(&a.libraries), "l");
+    let paths: Vec<String> = a
+        .library_paths
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect();
+    value(&mut s, list(&paths), "L");
+    flag(&mut s, a.verbose, "v");
+    flag(&mut s, a.preserve_relocs, "preserve-relocs");
+    flag(&mut s, a.disable_warnings, "w");
+    flag(&mut s, a.warning_as_error, "Werror");
+    flag(&mut s, a.disable_infos, "disable-infos");
+    flag(&mut s, a.keep_system_libraries, "keep-system-libraries");
+    value(&mut s, list(&a.kernels_used), "kernels-used");
+    value(&mut s, list(&a.variables_used), "variables-used");
+    value(&mut s, a.cpu_arch.clone(), "cpu-arch");
+    flag(&mut s, a.report_arch, "report-arch");
+    flag(&mut s, a.extra_warnings, "extrawarn");
+    value(
+        &mut s,
+        a.maxrregcount.map(|m| m.to_string()),
+        "maxrregcount",
+    );
+    flag(&mut s, a.dump_callgraph, "dump-callgraph");
+    flag(
+        &mut s,
+        a.dump_callgraph_no_demangle,
+        "dump-callgraph-no-demangle",
+    );
+    flag(&mut s, a.ignore_host_info, "ignore-host-info");
+    flag(&mut s, a.use_host_info, "use-host-info");
+    flag(&mut s, a.relocatable, "r");
+    (file, s)
+}
+
 fn long_for_alias(alias: &str) -> Option<&'static str> {
     OPTIONS.iter().find(|(_, a)| *a == alias).map(|(l, _)| *l)
 }

@@ -269,9 +269,11 @@ fn link_inner(args: &cli::Args, early: &mut Early) -> std::result::Result<LinkOu
         )
         .into());
     }
+    let recorded = cli::recorded_options(args);
     let opts = merge::Options {
         arch_sm: arch.sm,
-        tool_args: format!("-arch {arch} "),
+        tool_args: recorded.1,
+        tool_file: recorded.0,
         // -r keeps every kernel, as nvlink's does.
         kernels_used: if args.relocatable {
             Vec::new()

@@ -40,6 +40,8 @@ const CUINFO_TOOLKIT_VERSION: u16 = 0x87;
 pub struct Options {
     pub arch_sm: u32,
     pub tool_args: String,
+    /// The tkinfo entry's object field (the output name under -g).
+    pub tool_file: String,
     /// `-kernels-used`: keep only kernels whose (mangled) name contains one of these.
     pub kernels_used: Vec<String>,
     /// `-suppress-stack-size-warning`.
@@ -860,6 +862,7 @@ impl<'a, 'data> Builder<'a, 'data> {
         let mut tk = Vec::new();
         push_tkinfo(
             &mut tk,
+            &opts.tool_file,
             "cubin-ld",
             &format!("cubin-ld {}", env!("CARGO_PKG_VERSION")),
             "",
@@ -1875,9 +1878,14 @@ impl<'a, 'data> Builder<'a, 'data> {
 }
 
 /// Appends one `.note.nv.tkinfo` record (owner "NVIDIA Corp", type 2000, as the tools write it).
-fn push_tkinfo(out: &mut Vec<u8>, tool: &str, version: &str, branch: &str, args: &str) {
+fn push_tkinfo(out: &mut Vec<u8>, file: &str, tool: &str, version: &str, branch: &str, args: &str) {
     let mut pool = vec![0u8];
     let mut offs = [0u32; 5];
+    if !file.is_empty() {
+        offs[0] = 1;
+        pool.extend_from_slice(file.as_bytes());
+        pool.push(0);
+    }
     for (k, s) in [tool, version, branch, args].iter().enumerate() {
         offs[k + 1] = pool.len() as u32;
         pool.extend_from_slice(s.as_bytes());
