@@ -154,13 +154,20 @@ fn link_inner(args: &cli::Args, early: &mut Early) -> std::result::Result<LinkOu
         return Ok(LinkOutcome::default());
     }
     // Kernels host code never launches are dropped, unless some input came without host
-    // information or the host objects name no kernel at all.
+    // information or the host objects name no kernel at all. A used system library keeps
+    // its kernels, and its own references do not count.
+    let kernel_refs: Vec<Vec<u8>> = loaded
+        .kernel_refs
+        .iter()
+        .filter(|(_, from_system)| !from_system)
+        .map(|(p, _)| p.clone())
+        .collect();
     let host_kernels = (!args.ignore_host_info
         && !args.relocatable
         && !loaded.has_bare_input
-        && !loaded.kernel_refs.is_empty())
+        && !kernel_refs.is_empty())
     .then(|| merge::HostKernels {
-        patterns: loaded.kernel_refs.clone(),
+        patterns: kernel_refs,
         exempt: objects
             .iter()
             .map(|o| system[o.id as usize] && system_used)

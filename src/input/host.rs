@@ -16,6 +16,8 @@ pub struct HostObject<'a> {
     pub module_ids: Vec<String>,
     /// Glob patterns of the kernels host code launches (`.nvHRKI`, `.nvHRKE`).
     pub kernel_refs: Vec<&'a [u8]>,
+    /// Whether the object carries host-reference sections (`.nvHR*`) at all.
+    pub has_host_info: bool,
 }
 
 pub const EM_CUDA: u16 = 190;
@@ -68,9 +70,12 @@ pub fn parse<'a>(name: &str, bytes: &'a [u8]) -> Result<HostObject<'a>> {
                     .map(|s| String::from_utf8_lossy(s).into_owned())
                     .collect()
             }
-            b".nvHRKI" | b".nvHRKE" => host
-                .kernel_refs
-                .extend(data()?.split(|&c| c == 0).filter(|s| !s.is_empty())),
+            b".nvHRKI" | b".nvHRKE" => {
+                host.has_host_info = true;
+                host.kernel_refs
+                    .extend(data()?.split(|&c| c == 0).filter(|s| !s.is_empty()))
+            }
+            _ if sname.starts_with(b".nvHR") => host.has_host_info = true,
             b".nvFatBinSegment" => segment = true,
             _ => {}
         }

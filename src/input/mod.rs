@@ -43,10 +43,12 @@ pub struct Loaded<'a> {
     /// Warnings -Werror turns into errors (missing architectures).
     pub arch_warnings: Vec<String>,
     pub infos: Vec<String>,
-    /// Kernel name patterns host code launches (`.nvHRK*` of every host object).
-    pub kernel_refs: Vec<Vec<u8>>,
-    /// A bare cubin, `.fatbin` or `.ptx` input: host information is incomplete, so no kernel
-    /// may be dropped for want of a host reference.
+    /// Kernel name patterns host code launches (`.nvHRK*` of every host object), each
+    /// marked when it comes from a system library (which counts only when linked).
+    pub kernel_refs: Vec<(Vec<u8>, bool)>,
+    /// A bare cubin, `.fatbin` or `.ptx` input, or a host object without host-reference
+    /// sections (even a plain one, like libcudart_static's): host information is
+    /// incomplete, so no kernel may be dropped for want of a host reference.
     pub has_bare_input: bool,
 }
 
@@ -149,7 +151,7 @@ struct Piece<'a> {
     registrations: Vec<Registration>,
     arch_warnings: Vec<String>,
     infos: Vec<String>,
-    kernel_refs: Vec<Vec<u8>>,
+    kernel_refs: Vec<(Vec<u8>, bool)>,
     bare: bool,
 }
 
@@ -245,6 +247,7 @@ fn load_file<'a>(f: &'a MappedFile, opts: &Options<'_>) -> Result<Piece<'a>> {
                         piece.registrations.extend(p.registrations);
                         piece.arch_warnings.extend(p.arch_warnings);
                         piece.kernel_refs.extend(p.kernel_refs);
+                        piece.bare |= p.bare;
                         piece.units.extend(p.units.into_iter().map(|u| Unit {
                             bytes: Cow::Owned(u.bytes.into_owned()),
                             ..u
@@ -290,6 +293,9 @@ impl<'a> Piece<'a> {
         opts: &Options<'_>,
     ) -> Result<()> {
         let h = host::parse(name, bytes)?;
+        self.bare |= !h.has_host_info;
+        self.kernel_refs
+            .extend(h.kernel_refs.iter().map(|p| (p.to_vec(), system)));
         let Some(fatbin) = h.relfatbin else {
             return Ok(()); // plain host code, or whole-program device code (`.nv_fatbin`)
         };
@@ -298,10 +304,6 @@ impl<'a> Piece<'a> {
                 id: id.clone(),
                 system,
             }));
-        if !system {
-            self.kernel_refs
-                .extend(h.kernel_refs.iter().map(|p| p.to_vec()));
-        }
         self.add_fatbin(name, fatbin, system, opts)
     }
 

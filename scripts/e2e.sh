@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# End to end with the real build tools: the program in testdata/e2e built with nvcc
+# (-rdc=true, objects, a static library, several -gencode targets) and with CMake
+# (CUDA_SEPARABLE_COMPILATION), once with nvcc's own device linker and once through
+# scripts/nvcc-shim.sh (cubin-ld). The device-link cubins must be equal (cubin-dump
+# --compare, the linker's own note aside), the registration files byte-identical, and the
+# host executables must link. Needs the toolkit (scripts/cuda-toolkit.sh), gcc, and CMake +
+# Ninja (installed from PyPI into a cached venv when missing).
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+C=$("$here/scripts/cuda-toolkit.sh")
+(cd "$here" && cargo build --release --quiet --bins)
+dump="$here/target/release/cubin-dump"
+work=$(mktemp -d)
+trap '[ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT
+shim=$("$here/scripts/nvcc-shim.sh" "$work/shim" "$C")
+src="$here/testdata/e2e"
+fail=0
+
+same_link() { # LABEL DIR_NVLINK DIR_CUBIN_LD: the kept temporaries of two nvcc -dlink runs
+  local label=$1 a=$2 b=$3 n=0 fa fb
+  for fa in "$a"/*.cubin; do
+    fb="$b/$(basename "$fa" | sed 's/_nv\./_ld./')"
+    if ! "$dump" --compare --ignore-linker-note "$fa" "$fb" >"$work/diff.txt"; then
+      echo "e2e: $label: $(basename "$fa") differs:"; head -20 "$work/diff.txt"; fail=1
+    fi
+    n=$((n + 1))
+  done
+  for fa in "$a"/*.reg.c; do
+    [ -e "$fa" ] || continue
+    cmp -s "$fa" "$b/$(basename "$fa" | sed 's/_nv\./_ld./')" || { echo "e2e: $label: registration files differ"; fail=1; }
+  done
+  [ "$n" -gt 0 ] || { echo "e2e: $label: no device-link cubin kept"; fail=1; }
+  echo "e2e: $label: $n device-link cubin(s) compared"
+}
+
+cd "$work"
+for f in main kernels helper; do
+  "$C/bin/nvcc" -dc -arch=sm_90 "$src/$f.cu" -o "$f.o"
+  "$C/bin/nvcc" -dc -gencode arch=compute_75,code=sm_75 -gencode arch=compute_90,code=[sm_90,compute_90] \
+    "$src/$f.cu" -o "${f}_multi.o"
+done
+ar rcs libkh.a kernels.o helper.o
+
+dlink() { # LABEL ARGS...: nvcc -dlink with nvlink, then with cubin-ld
+  local label=$1; shift
+  mkdir -p "$label.nv" "$label.ld"
+  "$C/bin/nvcc" -dlink "$@" -o "$label.nv/dl_nv.o" -keep -keep-dir "$label.nv" >/dev/null
+  "$shim" -dlink "$@" -o "$label.ld/dl_ld.o" -keep -keep-dir "$label.ld" >/dev/null
+  same_link "$label" "$label.nv" "$label.ld"
+}
+dlink objects -arch=sm_90 main.o kernels.o helper.o
+dlink library -arch=sm_90 main.o libkh.a
+dlink gencode -gencode arch=compute_75,code=sm_75 -gencode arch=compute_90,code=[sm_90,compute_90] \
+  main_multi.o kernels_multi.o helper_multi.o
+dlink wholeprogram -arch=sm_90 "$src/main.cu" -rdc=false
+"$shim" -rdc=true -arch=sm_90 main.o kernels.o helper.o -o app
+[ -x app ] && echo "e2e: nvcc -rdc=true through cubin-ld: host executable linked"
+
+# CMake, as CUDA projects build.
+cmake=$(command -v cmake || true)
+ninja=$(command -v ninja || true)
+if [ -z "$cmake" ] || [ -z "$ninja" ]; then
+  venv=${CUBIN_LD_CMAKE_VENV:-$HOME/.cache/cubin-ld/cmake-venv}
+  [ -x "$venv/bin/cmake" ] || { python3 -m venv "$venv" && "$venv/bin/pip" install -q cmake ninja; }
+  cmake="$venv/bin/cmake"; ninja="$venv/bin/ninja"
+fi
+for which in nv ld; do
+  cc="$C/bin/nvcc"; [ "$which" = ld ] && cc="$shim"
+  "$cmake" -S "$src" -B "cmake.$which" -G Ninja -DCMAKE_MAKE_PROGRAM="$ninja" \
+    -DCMAKE_CUDA_COMPILER="$cc" -DCMAKE_CUDA_ARCHITECTURES=90 >/dev/null
+  "$cmake" --build "cmake.$which" >/dev/null
+  mkdir -p "cmake.$which.x"
+  (cd "cmake.$which.x" && "$C/bin/cuobjdump" -xelf all "../cmake.$which/CMakeFiles/app.dir/cmake_device_link.o" >/dev/null)
+  for f in "cmake.$which.x"/*.cubin; do mv "$f" "${f%.cubin}_$which.cubin"; done
+done
+[ -x cmake.ld/app ] && echo "e2e: CMake build through cubin-ld: app linked"
+same_link cmake cmake.nv.x cmake.ld.x
+exit $fail
