@@ -231,7 +231,7 @@ pub struct Args {
     #[arg(long = "time", hide = true)]
     pub time: Option<String>,
 
-    /// Input files: cubins (later: host objects, archives, fatbins)
+    /// Input files: cubins, host objects (nvcc -dc), static libraries, .fatbin and .ptx files
     #[arg(value_name = "INPUT")]
     pub inputs: Vec<PathBuf>,
 

@@ -1,8 +1,9 @@
 //! cubin-ld: an offline device linker for NVIDIA GPU cubins.
 //!
-//! The pipeline, one module per pass (most are still to come; see the issues):
-//! `input` (map files) → `elf::read` (validated zero-copy views, in parallel) → resolve →
-//! merge → reloc → layout → write. `dump` and `compare` are the inspector behind
+//! The pipeline, one module per pass:
+//! `input` (map files; host objects, archives and fatbins down to device cubins) →
+//! `elf::read` (validated zero-copy views, in parallel) → resolve → merge → reloc → layout →
+//! write. `dump` and `compare` are the inspector behind
 //! `cubin-dump` and the differential tests.
 
 pub mod arch;

@@ -268,3 +268,89 @@ pub fn select<'e, 'a>(
 pub fn only_lto(entries: &[Entry<'_>]) -> bool {
     !entries.is_empty() && entries.iter().all(|e| e.kind == KIND_NVVM)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::arch::Arch;
+
+    /// A container of uncompressed entries: (kind, sm, flags, payload).
+    fn container(entries: &[(u16, u32, u64, &[u8])]) -> Vec<u8> {
+        let mut body = Vec::new();
+        for &(kind, sm, flags, payload) in entries {
+            let padded = payload.len().div_ceil(8) * 8;
+            let mut h = vec![0u8; ENTRY_HEADER];
+            h[0..2].copy_from_slice(&kind.to_le_bytes());
+            h[2..4].copy_from_slice(&0x0101u16.to_le_bytes());
+            h[4..8].copy_from_slice(&(ENTRY_HEADER as u32).to_le_bytes());
+            h[8..16].copy_from_slice(&(padded as u64).to_le_bytes());
+            h[0x1c..0x20].copy_from_slice(&sm.to_le_bytes());
+            h[0x28..0x30].copy_from_slice(&flags.to_le_bytes());
+            body.extend_from_slice(&h);
+            body.extend_from_slice(payload);
+            body.resize(body.len() + padded - payload.len(), 0);
+        }
+        let mut c = MAGIC.to_le_bytes().to_vec();
+        c.extend_from_slice(&1u16.to_le_bytes());
+        c.extend_from_slice(&16u16.to_le_bytes());
+        c.extend_from_slice(&(body.len() as u64).to_le_bytes());
+        c.extend_from_slice(&body);
+        c
+    }
+
+    fn pick(c: &[u8], target: &str) -> Option<(u16, u32)> {
+        let entries = first_container(c).unwrap();
+        select(&entries, &Arch::parse(target).unwrap()).map(|e| (e.kind, e.sm))
+    }
+
+    #[test]
+    fn the_highest_compatible_sass_wins_and_beats_ptx_of_the_same_sm() {
+        let c = container(&[
+            (KIND_ELF, 75, 0x11, b"a"),
+            (KIND_ELF, 80, 0x11, b"b"),
+            (KIND_ELF, 86, 0x11, b"c"),
+            (KIND_PTX, 86, 0x11, b"d"),
+            (KIND_ELF, 90, 0x11, b"e"),
+            (KIND_PTX, 90, 0x11, b"f"),
+        ]);
+        assert_eq!(pick(&c, "sm_89"), Some((KIND_ELF, 86)));
+        assert_eq!(pick(&c, "sm_90"), Some((KIND_ELF, 90)));
+        assert_eq!(pick(&c, "sm_75"), Some((KIND_ELF, 75)));
+        // No sm_100 SASS: the newest PTX is compiled for it.
+        assert_eq!(pick(&c, "sm_100"), Some((KIND_PTX, 90)));
+    }
+
+    #[test]
+    fn arch_specific_code_is_taken_only_by_its_own_target() {
+        let c = container(&[(KIND_ELF, 90, 0x10_0011, b"a")]);
+        assert_eq!(pick(&c, "sm_90"), None);
+        assert_eq!(pick(&c, "sm_90a"), Some((KIND_ELF, 90)));
+    }
+
+    #[test]
+    fn only_the_first_container_is_read() {
+        let mut c = container(&[(KIND_ELF, 90, 0x11, b"first")]);
+        c.extend(container(&[(KIND_ELF, 90, 0x11, b"second")]));
+        let entries = first_container(&c).unwrap();
+        assert_eq!(entries.len(), 1);
+        assert!(payload(&entries[0]).unwrap().starts_with(b"first"));
+    }
+
+    #[test]
+    fn a_truncated_container_is_an_error_not_a_panic() {
+        let c = container(&[(KIND_ELF, 90, 0x11, b"payload")]);
+        for n in 0..c.len() {
+            let _ = first_container(&c[..n]);
+        }
+        assert!(first_container(&c[..c.len() - 1]).is_err());
+    }
+
+    #[test]
+    fn damaged_compressed_payloads_are_errors() {
+        let mut c = container(&[(KIND_ELF, 90, 0x8011, b"not zstd at all")]);
+        // uncompressed size at 0x38 of the entry (container header is 16 bytes)
+        c[16 + 0x38..16 + 0x40].copy_from_slice(&100u64.to_le_bytes());
+        let entries = first_container(&c).unwrap();
+        assert!(payload(&entries[0]).is_err());
+    }
+}

@@ -32,11 +32,7 @@ pub fn elf_machine(bytes: &[u8]) -> Option<(u8, u16)> {
 
 /// Reads the device-link sections of a host object. `name` is used in messages.
 pub fn parse<'a>(name: &str, bytes: &'a [u8]) -> Result<HostObject<'a>> {
-    let not_found = || {
-        Error::new(format!(
-            "Could not find fatbin in '{name}'\nelfLink internal error"
-        ))
-    };
+    let not_found = || Error::new(format!("Could not find fatbin in '{name}'"));
     if bytes.get(4) != Some(&2) {
         return Err(not_found());
     }

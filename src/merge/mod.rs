@@ -826,6 +826,9 @@ pub fn build<'data>(
             Pass::Globals,
         ] {
             b.symbols_pass(oi, pass);
+            if pass == Pass::SectionSymbols {
+                b.frame_section_symbol(oi);
+            }
         }
         b.reserve_relocation_sections(oi);
     }
@@ -942,6 +945,23 @@ impl<'a, 'data> Builder<'a, 'data> {
             self.section_symbol(ci_id);
         }
         Ok(())
+    }
+
+    /// An object's `.debug_frame` brings the output's section symbol along even when the
+    /// object has none for it (an object without functions: nvcc's host-only files).
+    fn frame_section_symbol(&mut self, oi: usize) {
+        if self.relocatable {
+            return;
+        }
+        let Some(si) = self.input_section_by_name(oi, b".debug_frame") else {
+            return;
+        };
+        if !self.live[oi][si] {
+            return;
+        }
+        if let Some(out) = self.out_section_for(oi, si) {
+            self.section_symbol(out);
+        }
     }
 
     /// A kernel that uses shared memory gets its `.nv.shared.<kernel>` right after its code

@@ -1,0 +1,312 @@
+//! How inputs are found and read, one behaviour per test, with the committed host objects of
+//! the xtu_call case (a.o calls b.o's and c.o's functions) and archives written here.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn host(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("testdata/out/xtu_call/sm_90/host")
+        .join(name)
+}
+
+fn scratch(tag: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("cubin-ld-inputs-{}-{tag}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn cubin_ld(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_cubin-ld"))
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// A GNU archive of `members` (name, bytes), or a thin one naming them.
+fn archive(members: &[(&str, Vec<u8>)], thin: bool) -> Vec<u8> {
+    let mut out = if thin {
+        b"!<thin>\n".to_vec()
+    } else {
+        b"!<arch>\n".to_vec()
+    };
+    for (name, bytes) in members {
+        let header = format!(
+            "{:<16}{:<12}{:<6}{:<6}{:<8}{:<10}`\n",
+            format!("{name}/"),
+            0,
+            0,
+            0,
+            644,
+            bytes.len()
+        );
+        out.extend_from_slice(header.as_bytes());
+        if !thin {
+            out.extend_from_slice(bytes);
+            if bytes.len() % 2 == 1 {
+                out.push(b'\n');
+            }
+        }
+    }
+    out
+}
+
+fn copy_objects(d: &Path) {
+    for f in ["a.o", "b.o", "c.o"] {
+        std::fs::copy(host(f), d.join(f)).unwrap();
+    }
+}
+
+#[test]
+fn host_objects_link_like_their_cubins() {
+    let d = scratch("objects");
+    copy_objects(&d);
+    let o = cubin_ld(&d, &["-arch=sm_90", "a.o", "b.o", "c.o", "-o", "out.cubin"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let theirs = std::fs::read(host("objects.cubin")).unwrap();
+    let ours = std::fs::read(d.join("out.cubin")).unwrap();
+    let d = cubin_ld::compare::compare_dumps(
+        &cubin_ld::dump::dump_bytes(&theirs).unwrap().text,
+        &cubin_ld::dump::dump_bytes(&ours).unwrap().text,
+        &cubin_ld::compare::CompareOptions {
+            ignore_linker_note: true,
+            ..Default::default()
+        },
+    );
+    assert!(d.is_empty(), "{}", d.join("\n"));
+}
+
+#[test]
+fn a_library_is_found_with_l_and_loaded_whole() {
+    let d = scratch("lflag");
+    copy_objects(&d);
+    std::fs::create_dir_all(d.join("lib")).unwrap();
+    let bc = archive(
+        &[
+            ("b.o", std::fs::read(d.join("b.o")).unwrap()),
+            ("c.o", std::fs::read(d.join("c.o")).unwrap()),
+        ],
+        false,
+    );
+    std::fs::write(d.join("lib/libbc.a"), bc).unwrap();
+    // -l before -L works: all options are read before the inputs.
+    let o = cubin_ld(
+        &d,
+        &["-arch=sm_90", "-lbc", "-Llib", "a.o", "-o", "out.cubin"],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+}
+
+#[test]
+fn a_library_that_is_not_found_is_skipped_silently() {
+    let d = scratch("missing");
+    copy_objects(&d);
+    let o = cubin_ld(
+        &d,
+        &[
+            "-arch=sm_90",
+            "a.o",
+            "b.o",
+            "c.o",
+            "-L.",
+            "-lnothere",
+            "-o",
+            "out.cubin",
+        ],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stderr(&o), "");
+}
+
+#[test]
+fn libraries_alone_are_no_inputs() {
+    let d = scratch("onlylib");
+    let o = cubin_ld(&d, &["-arch=sm_90", "-L.", "-lfoo", "-o", "out.cubin"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("No input files specified"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn the_same_archive_named_twice_is_read_once_but_objects_are_not() {
+    let d = scratch("twice");
+    copy_objects(&d);
+    let b = archive(&[("b.o", std::fs::read(d.join("b.o")).unwrap())], false);
+    std::fs::write(d.join("libb.a"), b).unwrap();
+    let o = cubin_ld(
+        &d,
+        &[
+            "-arch=sm_90",
+            "a.o",
+            "c.o",
+            "libb.a",
+            "./libb.a",
+            "-L.",
+            "-lb",
+            "-o",
+            "o.cubin",
+        ],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = cubin_ld(
+        &d,
+        &["-arch=sm_90", "a.o", "c.o", "b.o", "./b.o", "-o", "o.cubin"],
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("Multiple definition"), "{}", stderr(&o));
+}
+
+#[test]
+fn archive_members_are_named_archive_colon_member() {
+    let d = scratch("names");
+    copy_objects(&d);
+    let dup = archive(&[("b.o", std::fs::read(d.join("b.o")).unwrap())], false);
+    std::fs::write(d.join("libdup.a"), dup).unwrap();
+    let o = cubin_ld(
+        &d,
+        &[
+            "-arch=sm_90",
+            "a.o",
+            "b.o",
+            "c.o",
+            "libdup.a",
+            "-o",
+            "o.cubin",
+        ],
+    );
+    assert!(
+        stderr(&o).contains("in 'libdup.a:b.o', first defined in 'b.o'"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn thin_archive_members_are_found_next_to_the_archive() {
+    let d = scratch("thin");
+    std::fs::create_dir_all(d.join("sub")).unwrap();
+    copy_objects(&d);
+    for f in ["b.o", "c.o"] {
+        std::fs::copy(d.join(f), d.join("sub").join(f)).unwrap();
+    }
+    let t = archive(&[("b.o", Vec::new()), ("c.o", Vec::new())], true);
+    std::fs::write(d.join("sub/libthin.a"), t).unwrap();
+    let o = cubin_ld(
+        &d,
+        &["-arch=sm_90", "a.o", "sub/libthin.a", "-o", "o.cubin"],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+}
+
+#[test]
+fn files_nvlink_skips_are_skipped() {
+    let d = scratch("skipped");
+    copy_objects(&d);
+    // A device ELF under a name nvlink does not read as one, a host object without an
+    // extension or named like a shared library: all skipped, so c's function stays undefined.
+    let cubin = host("../c.o");
+    for (name, from) in [
+        ("c.obj", &cubin),
+        ("c", &d.join("c.o")),
+        ("c.so", &d.join("c.o")),
+    ] {
+        std::fs::copy(from, d.join(name)).unwrap();
+        let o = cubin_ld(&d, &["-arch=sm_90", "a.o", "b.o", name, "-o", "o.cubin"]);
+        assert_eq!(o.status.code(), Some(255), "{name}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains("Undefined reference to '_Z7c_scalef'"),
+            "{name}"
+        );
+    }
+}
+
+#[test]
+fn lto_ir_is_refused_clearly() {
+    let d = scratch("lto");
+    std::fs::write(d.join("x.ltoir"), b"\xedCN\x7f\x01\x43").unwrap();
+    let o = cubin_ld(&d, &["-arch=sm_90", "x.ltoir", "-o", "o.cubin"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("does not link LTO-IR"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!d.join("o.cubin").exists());
+}
+
+#[test]
+fn a_cubin_named_input_must_be_a_device_elf() {
+    let d = scratch("notcubin");
+    std::fs::write(d.join("x.cubin"), b"this is not an ELF file at all").unwrap();
+    let o = cubin_ld(&d, &["-arch=sm_90", "x.cubin", "-o", "o.cubin"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("cubin not an elf? ('x.cubin')"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn the_registration_file_lists_each_module_once_in_link_order() {
+    let d = scratch("regc");
+    copy_objects(&d);
+    let o = cubin_ld(
+        &d,
+        &[
+            "-arch=sm_90",
+            "c.o",
+            "a.o",
+            "b.o",
+            "-o",
+            "o.cubin",
+            "--register-link-binaries=r.c",
+        ],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = std::fs::read_to_string(d.join("r.c")).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], "#define NUM_PRELINKED_OBJECTS 3");
+    assert!(
+        lines[1].contains("_4_c_cu_")
+            && lines[2].contains("_4_a_cu_")
+            && lines[3].contains("_4_b_cu_"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_link_without_device_code_writes_an_empty_module() {
+    let d = scratch("nocode");
+    // A plain host object (no CUDA sections): skipped, leaving nothing to link.
+    let mut elf = std::fs::read(host("a.o")).unwrap();
+    // Rename its fatbin sections so that the object carries no device code.
+    let at = elf
+        .windows(14)
+        .position(|w| w == b"__nv_relfatbin")
+        .unwrap();
+    elf[at..at + 14].copy_from_slice(b"__nv_notfatbin");
+    let at = elf
+        .windows(16)
+        .position(|w| w == b".nvFatBinSegment")
+        .unwrap();
+    elf[at..at + 16].copy_from_slice(b".notFatBinSegmnt");
+    std::fs::write(d.join("plain.o"), elf).unwrap();
+    let o = cubin_ld(&d, &["-arch=sm_90", "plain.o", "-o", "o.cubin"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let bytes = std::fs::read(d.join("o.cubin")).unwrap();
+    // e_flags: top byte 0x05 marks a module without code.
+    assert_eq!(
+        u32::from_le_bytes(bytes[0x30..0x34].try_into().unwrap()),
+        0x0500_5a04
+    );
+}
