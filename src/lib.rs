@@ -111,13 +111,32 @@ fn link_inner(args: &cli::Args, early: &mut Early) -> std::result::Result<LinkOu
     let loaded = input::load(&files, &in_opts)?;
     early.infos.extend(loaded.infos.iter().cloned());
     early.warnings.extend(loaded.warnings.iter().cloned());
-    let objects: Vec<Result<object::InputObject<'_>>> = loaded
-        .units
+    // System libraries come last; they are decompressed only when something is left
+    // undefined that they might define.
+    let n_user = loaded.units.iter().take_while(|u| !u.system).count();
+    let objects: Vec<Result<object::InputObject<'_>>> = loaded.units[..n_user]
         .par_iter()
         .enumerate()
         .map(|(i, u)| object::InputObject::new(i as u32, u.name.clone(), &u.bytes))
         .collect();
     let mut objects: Vec<object::InputObject<'_>> = objects.into_iter().collect::<Result<_>>()?;
+    let system_units = &loaded.units[n_user..];
+    let system_bytes_needed = !system_units.is_empty()
+        && (args.keep_system_libraries || resolve::leaves_undefined(&objects));
+    let system_bytes: Vec<std::borrow::Cow<'_, [u8]>> = if system_bytes_needed {
+        let v: Vec<Result<std::borrow::Cow<'_, [u8]>>> =
+            system_units.par_iter().map(|u| u.materialize()).collect();
+        v.into_iter().collect::<Result<_>>()?
+    } else {
+        Vec::new()
+    };
+    let more: Vec<Result<object::InputObject<'_>>> = system_units
+        .par_iter()
+        .zip(system_bytes.par_iter())
+        .enumerate()
+        .map(|(i, (u, b))| object::InputObject::new((n_user + i) as u32, u.name.clone(), b))
+        .collect();
+    objects.extend(more.into_iter().collect::<Result<Vec<_>>>()?);
     // A system library (libcudadevrt) stays only when the other objects use it.
     let system: Vec<bool> = loaded.units.iter().map(|u| u.system).collect();
     let system_used = args.keep_system_libraries || resolve::uses_any(&objects, &system);

@@ -246,3 +246,23 @@ pub fn uses_any(objects: &[InputObject<'_>], marked: &[bool]) -> bool {
                 && undefined.contains(s.name)
         })
 }
+
+/// Whether some global is referenced but defined by none of `objects` (driver-provided
+/// names aside): only then can a system library have something to contribute.
+pub fn leaves_undefined(objects: &[InputObject<'_>]) -> bool {
+    let globals = || {
+        objects
+            .iter()
+            .flat_map(|o| o.symbols().iter().skip(1))
+            .filter(|s| InputObject::is_global(s))
+    };
+    let defined: hashbrown::HashSet<&[u8]> = globals()
+        .filter(|s| s.section != crate::elf::read::SymSection::Undefined)
+        .map(|s| s.name)
+        .collect();
+    globals().any(|s| {
+        s.section == crate::elf::read::SymSection::Undefined
+            && !defined.contains(s.name)
+            && !provided_by_driver(s.name)
+    })
+}

@@ -25,6 +25,19 @@ pub struct Unit<'a> {
     pub bytes: Cow<'a, [u8]>,
     /// From a system library (libcudadevrt), linked only when something uses it.
     pub system: bool,
+    /// A system library's entry, decompressed only if the link turns out to need it
+    /// (`bytes` is empty until then): nvcc names libcudadevrt on every device link.
+    pub pending: Option<fatbin::Entry<'a>>,
+}
+
+impl<'a> Unit<'a> {
+    /// The cubin, decompressing a pending entry.
+    pub fn materialize(&self) -> Result<Cow<'a, [u8]>> {
+        match &self.pending {
+            Some(e) => fatbin::payload(e).map_err(|err| err.context(format!("'{}'", self.name))),
+            None => Ok(self.bytes.clone()),
+        }
+    }
 }
 
 /// One line of the `--register-link-binaries` file.
@@ -200,6 +213,7 @@ fn load_file<'a>(f: &'a MappedFile, opts: &Options<'_>) -> Result<Piece<'a>> {
                 name: display.clone(),
                 bytes: Cow::Borrowed(bytes),
                 system: false,
+                pending: None,
             });
             piece.register_bare(&f.path, &display, opts);
         }
@@ -210,6 +224,7 @@ fn load_file<'a>(f: &'a MappedFile, opts: &Options<'_>) -> Result<Piece<'a>> {
                 name: display.clone(),
                 bytes: Cow::Owned(cubin),
                 system: false,
+                pending: None,
             });
             piece.register_bare(&f.path, &display, opts);
         }
@@ -248,10 +263,14 @@ fn load_file<'a>(f: &'a MappedFile, opts: &Options<'_>) -> Result<Piece<'a>> {
                         piece.arch_warnings.extend(p.arch_warnings);
                         piece.kernel_refs.extend(p.kernel_refs);
                         piece.bare |= p.bare;
-                        piece.units.extend(p.units.into_iter().map(|u| Unit {
-                            bytes: Cow::Owned(u.bytes.into_owned()),
-                            ..u
-                        }));
+                        for u in p.units {
+                            let bytes = Cow::Owned(u.materialize()?.into_owned());
+                            piece.units.push(Unit {
+                                bytes,
+                                pending: None,
+                                ..u
+                            });
+                        }
                     }
                 }
                 piece.arch_warnings.truncate(warnings);
@@ -326,6 +345,15 @@ impl<'a> Piece<'a> {
                 .push(format!("SM Arch ('{}') not found in '{name}'", opts.arch));
             return Ok(());
         };
+        if system && e.kind == fatbin::KIND_ELF {
+            self.units.push(Unit {
+                name: name.to_string(),
+                bytes: Cow::Borrowed(&[]),
+                system,
+                pending: Some(e.clone()),
+            });
+            return Ok(());
+        }
         let payload = fatbin::payload(e).map_err(|err| err.context(format!("'{name}'")))?;
         let bytes = if e.kind == fatbin::KIND_PTX {
             let options: Vec<String> = e
@@ -345,6 +373,7 @@ impl<'a> Piece<'a> {
             name: name.to_string(),
             bytes,
             system,
+            pending: None,
         });
         Ok(())
     }
