@@ -53,6 +53,10 @@ while [ $# -gt 0 ]; do
 done
 
 C=$("$here/scripts/cuda-toolkit.sh")
+# Every run compiles in the same fixed folders (see above): runs from two checkouts at
+# once would overwrite each other's files, so they take turns.
+exec 9>/tmp/cubin-ld-testdata.lock
+flock 9
 export PATH="$C/bin:$C/nvvm/bin:$PATH"
 mkdir -p "$outdir"
 outdir=$(cd "$outdir" && pwd)

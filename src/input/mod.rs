@@ -218,6 +218,13 @@ fn load_file<'a>(f: &'a MappedFile, opts: &Options<'_>) -> Result<Piece<'a>> {
             piece.register_bare(&f.path, &display, opts);
         }
         Kind::Ptx => {
+            // nvlink skips (silently) a PTX file written for an older member of the
+            // target's family (sm_80 PTX for sm_86/sm_89); other PTX it compiles.
+            if let Some(sm) = ptx::target_sm(bytes) {
+                if sm != opts.arch.sm && crate::arch::object_links_into(sm, opts.arch.sm) {
+                    return Ok(piece);
+                }
+            }
             piece.bare = true;
             let cubin = ptx::compile(&display, bytes, &[], opts.arch)?;
             piece.units.push(Unit {

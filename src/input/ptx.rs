@@ -60,3 +60,19 @@ pub fn compile(name: &str, text: &[u8], options: &[String], arch: &Arch) -> Resu
     let _ = std::fs::remove_dir_all(&dir);
     result
 }
+
+/// The SM of a PTX text's `.target sm_XX` directive.
+pub fn target_sm(text: &[u8]) -> Option<u32> {
+    let text = std::str::from_utf8(text.get(..text.len().min(64 * 1024))?).ok()?;
+    let line = text
+        .lines()
+        .map(str::trim)
+        .find(|l| l.starts_with(".target"))?;
+    let sm = line.split_whitespace().nth(1)?.trim_end_matches(',');
+    let digits: String = sm
+        .strip_prefix("sm_")?
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    digits.parse().ok()
+}
