@@ -3,10 +3,13 @@
 # with cross-object calls (each TU's function calls the next TU's; each TU has a kernel, a
 # __device__ variable and __constant__ data). Objects are cached per (N, SM).
 #
-#   scripts/bench.sh [-s sm_90] [-r REPEATS] [-n] N...
+#   scripts/bench.sh [-s sm_90] [-r REPEATS] [-n] [-H] N...
 #
 # -n leaves the __constant__ data out (cubin-ld cannot yet resolve constant-bank references
 # in sm_100+ capsule Mercury code, so use it for sm_100 and later).
+# -H builds host objects (nvcc -dc) and links them with the command line nvcc -dlink uses
+# (-m64, -L to the toolkit's libraries, -cpu-arch, -lcudadevrt, --register-link-binaries);
+# the registration files must be equal too.
 #
 # Prints, per N: nvlink's and cubin-ld's best wall time over REPEATS runs, the ratio, and
 # whether the two outputs are semantically equal.
@@ -15,15 +18,17 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 sm=sm_90
 reps=3
 constants=1
+hostobj=0
 while [ $# -gt 0 ]; do
   case "$1" in
     -s) sm=$2; shift 2 ;;
     -r) reps=$2; shift 2 ;;
     -n) constants=0; shift ;;
+    -H) hostobj=1; shift ;;
     *) break ;;
   esac
 done
-[ $# -gt 0 ] || { echo "usage: scripts/bench.sh [-s SM] [-r REPEATS] [-n] N..." >&2; exit 2; }
+[ $# -gt 0 ] || { echo "usage: scripts/bench.sh [-s SM] [-r REPEATS] [-n] [-H] N..." >&2; exit 2; }
 C=$("$here/scripts/cuda-toolkit.sh")
 export PATH="$C/bin:$C/nvvm/bin:$PATH"
 (cd "$here" && cargo build --release --quiet --bins)
@@ -51,7 +56,9 @@ gen() {
       echo "__global__ void k_$i(int *p) { p[threadIdx.x] = f_$i(p[0]); }"
     } >"$dir/src/tu_$i.cu"
   done
-  (cd "$dir/src" && ls | sed 's/\.cu$//' | xargs -P "$(nproc)" -I{} nvcc -dc -cubin -arch="$sm" {}.cu -o ../{}.o)
+  local cubin=-cubin
+  ((hostobj)) && cubin=""
+  (cd "$dir/src" && ls | sed 's/\.cu$//' | xargs -P "$(nproc)" -I{} nvcc -dc $cubin -arch="$sm" {}.cu -o ../{}.o)
   (cd "$dir" && for ((i = 0; i < n; i++)); do echo "tu_$i.o"; done >inputs)
 }
 
@@ -71,10 +78,20 @@ printf '%-6s %-7s %10s %10s %8s  %s\n' N SM nvlink_s cubin-ld_s ratio output
 for n in "$@"; do
   dir="${CUBIN_LD_BENCH_CACHE:-$HOME/.cache/cubin-ld/bench}/$sm-$n"
   ((constants)) || dir="$dir-noconst"
+  ((hostobj)) && dir="$dir-host"
   [ -f "$dir/inputs" ] || gen "$n" "$dir"
   mapfile -t objs < <(sed "s|^|$dir/|" "$dir/inputs")
-  tn=$(best "$C/bin/nvlink" -arch="$sm" "${objs[@]}" -o "$dir/nvlink.cubin")
-  tc=$(best "$ld" -arch="$sm" "${objs[@]}" -o "$dir/cubin-ld.cubin")
-  if "$dump" --compare --ignore-linker-note "$dir/nvlink.cubin" "$dir/cubin-ld.cubin" >/dev/null; then same=equal; else same=DIFFERENT; fi
+  extra_nv=() extra_ld=()
+  if ((hostobj)); then
+    # What nvcc -dlink passes.
+    common=(-m64 "-L$C/bin/../lib/stubs" "-L$C/bin/../lib" -cpu-arch=X86_64)
+    extra_nv=("${common[@]}" --register-link-binaries="$dir/nvlink.reg.c" -lcudadevrt)
+    extra_ld=("${common[@]}" --register-link-binaries="$dir/cubin-ld.reg.c" -lcudadevrt)
+  fi
+  tn=$(best "$C/bin/nvlink" -arch="$sm" "${extra_nv[@]}" "${objs[@]}" -o "$dir/nvlink.cubin")
+  tc=$(best "$ld" -arch="$sm" "${extra_ld[@]}" "${objs[@]}" -o "$dir/cubin-ld.cubin")
+  same=equal
+  "$dump" --compare --ignore-linker-note "$dir/nvlink.cubin" "$dir/cubin-ld.cubin" >/dev/null || same=DIFFERENT
+  if ((hostobj)) && ! cmp -s "$dir/nvlink.reg.c" "$dir/cubin-ld.reg.c"; then same="$same, reg.c DIFFERENT"; fi
   printf '%-6s %-7s %10s %10s %7.1fx  %s\n' "$n" "$sm" "$tn" "$tc" "$(echo "$tn / $tc" | bc -l)" "$same"
 done

@@ -9,6 +9,8 @@
 //! when scripts/cuda-toolkit.sh has installed the toolkit and are skipped otherwise.
 //! `cargo test --test host_links -- --nocapture status` prints one line per link.
 
+mod common;
+use common::matches;
 use cubin_ld::compare::{compare_dumps, CompareOptions};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -42,15 +44,6 @@ const KNOWN_DIFFERENT: &[(&str, &str)] = &[(
 
 fn out_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/out")
-}
-
-fn matches(pattern: &str, key: &str) -> bool {
-    let (p, k): (Vec<&str>, Vec<&str>) = (pattern.split('/').collect(), key.split('/').collect());
-    p.len() == k.len()
-        && p.iter().zip(&k).all(|(p, k)| match p.strip_suffix('*') {
-            Some(prefix) => k.starts_with(prefix),
-            None => p == k,
-        })
 }
 
 /// The installed toolkit's lib directory (where libcudadevrt.a is), as

@@ -5,6 +5,8 @@
 //! same status and leave no output. `cargo test --test link_equiv -- --nocapture status`
 //! prints one line per link.
 
+mod common;
+use common::matches;
 use cubin_ld::compare::{compare_dumps, CompareOptions};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -64,17 +66,6 @@ const NOT_IMPLEMENTED_YET: &[(&str, &str)] = &[
     ),
     ("unified_ptx/*/r", "merging .nv.uft/.nv.udt tables in -r"),
 ];
-
-/// Whether `key` (`case/sm_XX/mode`) matches `pattern`: per part, a trailing `*` matches any
-/// rest (`sm_1*`: sm_100 and later).
-fn matches(pattern: &str, key: &str) -> bool {
-    let (p, k): (Vec<&str>, Vec<&str>) = (pattern.split('/').collect(), key.split('/').collect());
-    p.len() == k.len()
-        && p.iter().zip(&k).all(|(p, k)| match p.strip_suffix('*') {
-            Some(prefix) => k.starts_with(prefix),
-            None => p == k,
-        })
-}
 
 const EXEC_ARCHS: [&str; 14] = [
     "sm_75", "sm_80", "sm_86", "sm_89", "sm_90", "sm_100", "sm_100a", "sm_103", "sm_103f",

@@ -207,16 +207,7 @@ fn load_file<'a>(f: &'a MappedFile, opts: &Options<'_>) -> Result<Piece<'a>> {
     let mut piece = Piece::default();
     match classify(&f.path, &display, bytes)? {
         Kind::Ignored => {}
-        Kind::Cubin => {
-            piece.bare = true;
-            piece.units.push(Unit {
-                name: display.clone(),
-                bytes: Cow::Borrowed(bytes),
-                system: false,
-                pending: None,
-            });
-            piece.register_bare(&f.path, &display, opts);
-        }
+        Kind::Cubin => piece.add_bare(&f.path, &display, Cow::Borrowed(bytes), opts),
         Kind::Ptx => {
             // nvlink skips (silently) a PTX file written for an older member of the
             // target's family (sm_80 PTX for sm_86/sm_89); other PTX it compiles.
@@ -225,15 +216,8 @@ fn load_file<'a>(f: &'a MappedFile, opts: &Options<'_>) -> Result<Piece<'a>> {
                     return Ok(piece);
                 }
             }
-            piece.bare = true;
             let cubin = ptx::compile(&display, bytes, &[], opts.arch)?;
-            piece.units.push(Unit {
-                name: display.clone(),
-                bytes: Cow::Owned(cubin),
-                system: false,
-                pending: None,
-            });
-            piece.register_bare(&f.path, &display, opts);
+            piece.add_bare(&f.path, &display, Cow::Owned(cubin), opts);
         }
         Kind::Fatbin => {
             piece.bare = true;
@@ -288,6 +272,18 @@ fn load_file<'a>(f: &'a MappedFile, opts: &Options<'_>) -> Result<Piece<'a>> {
 }
 
 impl<'a> Piece<'a> {
+    /// A cubin that came without host code (a bare cubin, or compiled from a PTX file).
+    fn add_bare(&mut self, path: &Path, display: &str, bytes: Cow<'a, [u8]>, opts: &Options<'_>) {
+        self.bare = true;
+        self.units.push(Unit {
+            name: display.to_string(),
+            bytes,
+            system: false,
+            pending: None,
+        });
+        self.register_bare(path, display, opts);
+    }
+
     fn register_bare(&mut self, path: &Path, display: &str, opts: &Options<'_>) {
         if !opts.register {
             return;

@@ -593,98 +593,93 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
     // fast-path bit.
     let cross = objects.iter().any(|o| o.sm != opts.arch_sm);
     let any_plain = objects.iter().any(|o| !o.is_accelerated());
-    if objects.is_empty() && !opts.relocatable && opts.arch_sm >= 90 {
-        // No code: the target's own records (the fast-path bits nvlink gives each SM).
-        let mut bytes = vec![
-            2,
-            nvinfo::EICOMPAT_ACCELERATOR_TARGET,
-            opts.accelerated as u8,
-            0,
-        ];
-        if opts.mercury {
-            let fastpath: u32 = match opts.arch_sm {
-                100 => 9,
-                120 => 0x50,
-                _ => 0,
-            };
-            bytes.extend_from_slice(&[4, nvinfo::EICOMPAT_CAN_FASTPATH_FINALIZE, 8, 0]);
-            bytes.extend_from_slice(&fastpath.to_le_bytes());
-            bytes.extend_from_slice(&[0; 4]);
-            bytes.extend_from_slice(&[3, nvinfo::EICOMPAT_FINALIZER_VERSION, 0x40, 0x04]);
-        }
-        b.add_info_section(OutSection {
-            name: b".nv.compat".to_vec(),
-            sh_type: SHT_CUDA_COMPAT_INFO,
-            flags: 0,
-            align: 4,
-            entsize: 0,
-            link: Link::None,
-            info: Info::None,
-            content: Content::Bytes(bytes),
-            group: Group::Info,
-            section_symbol: None,
-        });
-    } else if let Some(c) = objects.iter().find_map(|o| o.compat_sections().next()) {
-        let mut recs: Vec<(u8, Vec<u8>)> = Vec::new();
-        let mut parsed_all = true;
-        for o in objects {
-            let Some(cs) = o.compat_sections().next() else {
-                continue;
-            };
-            let Ok(rs) = nvinfo::parse_records(cs.bytes()) else {
-                parsed_all = false;
-                continue;
-            };
-            let first = recs.is_empty();
-            for r in &rs {
-                if first || !recs.iter().any(|(a, _)| *a == r.attr) {
-                    let at = if first {
-                        recs.len()
-                    } else {
-                        recs.iter()
-                            .position(|(a, _)| *a == nvinfo::EICOMPAT_FINALIZER_VERSION)
-                            .unwrap_or(recs.len())
-                    };
-                    recs.insert(at, (r.attr, encode(r.format, r.attr, &r.value)));
-                }
+    let compat: Option<(Vec<u8>, u64)> =
+        if objects.is_empty() && !opts.relocatable && opts.arch_sm >= 90 {
+            // No code: the target's own records (the fast-path bits nvlink gives each SM).
+            let mut bytes = vec![
+                2,
+                nvinfo::EICOMPAT_ACCELERATOR_TARGET,
+                opts.accelerated as u8,
+                0,
+            ];
+            if opts.mercury {
+                let fastpath: u32 = match opts.arch_sm {
+                    100 => 9,
+                    120 => 0x50,
+                    _ => 0,
+                };
+                bytes.extend_from_slice(&[4, nvinfo::EICOMPAT_CAN_FASTPATH_FINALIZE, 8, 0]);
+                bytes.extend_from_slice(&fastpath.to_le_bytes());
+                bytes.extend_from_slice(&[0; 4]);
+                bytes.extend_from_slice(&[3, nvinfo::EICOMPAT_FINALIZER_VERSION, 0x40, 0x04]);
             }
-            if !rs
-                .iter()
-                .any(|r| r.attr == nvinfo::EICOMPAT_INST_TCGEN05_MMA)
-            {
-                recs.retain(|(a, _)| *a != nvinfo::EICOMPAT_INST_TCGEN05_MMA);
-            }
-        }
-        let mut bytes = Vec::with_capacity(c.bytes().len());
-        if parsed_all {
-            for (attr, mut rec) in recs {
-                if attr == nvinfo::EICOMPAT_ACCELERATOR_TARGET && rec.len() >= 3 {
-                    rec[2] = opts.accelerated as u8;
-                }
-                if attr == nvinfo::EICOMPAT_CAN_FASTPATH_FINALIZE && rec.len() >= 8 {
-                    let first = u32_at(&rec, 4);
-                    let first = if cross {
-                        0
-                    } else if opts.accelerated && any_plain {
-                        first & first.wrapping_neg()
-                    } else {
-                        first
-                    };
-                    rec[4..8].copy_from_slice(&first.to_le_bytes());
-                    if cross {
-                        rec[8..].fill(0);
+            Some((bytes, 4))
+        } else if let Some(c) = objects.iter().find_map(|o| o.compat_sections().next()) {
+            let mut recs: Vec<(u8, Vec<u8>)> = Vec::new();
+            let mut parsed_all = true;
+            for o in objects {
+                let Some(cs) = o.compat_sections().next() else {
+                    continue;
+                };
+                let Ok(rs) = nvinfo::parse_records(cs.bytes()) else {
+                    parsed_all = false;
+                    continue;
+                };
+                let first = recs.is_empty();
+                for r in &rs {
+                    if first || !recs.iter().any(|(a, _)| *a == r.attr) {
+                        let at = if first {
+                            recs.len()
+                        } else {
+                            recs.iter()
+                                .position(|(a, _)| *a == nvinfo::EICOMPAT_FINALIZER_VERSION)
+                                .unwrap_or(recs.len())
+                        };
+                        recs.insert(at, (r.attr, encode(r.format, r.attr, &r.value)));
                     }
                 }
-                bytes.extend_from_slice(&rec);
+                if !rs
+                    .iter()
+                    .any(|r| r.attr == nvinfo::EICOMPAT_INST_TCGEN05_MMA)
+                {
+                    recs.retain(|(a, _)| *a != nvinfo::EICOMPAT_INST_TCGEN05_MMA);
+                }
             }
+            let mut bytes = Vec::with_capacity(c.bytes().len());
+            if parsed_all {
+                for (attr, mut rec) in recs {
+                    if attr == nvinfo::EICOMPAT_ACCELERATOR_TARGET && rec.len() >= 3 {
+                        rec[2] = opts.accelerated as u8;
+                    }
+                    if attr == nvinfo::EICOMPAT_CAN_FASTPATH_FINALIZE && rec.len() >= 8 {
+                        let first = u32_at(&rec, 4);
+                        let first = if cross {
+                            0
+                        } else if opts.accelerated && any_plain {
+                            first & first.wrapping_neg()
+                        } else {
+                            first
+                        };
+                        rec[4..8].copy_from_slice(&first.to_le_bytes());
+                        if cross {
+                            rec[8..].fill(0);
+                        }
+                    }
+                    bytes.extend_from_slice(&rec);
+                }
+            } else {
+                bytes.extend_from_slice(c.bytes());
+            }
+            Some((bytes, c.align))
         } else {
-            bytes.extend_from_slice(c.bytes());
-        }
+            None
+        };
+    if let Some((bytes, align)) = compat {
         b.add_info_section(OutSection {
             name: b".nv.compat".to_vec(),
             sh_type: SHT_CUDA_COMPAT_INFO,
             flags: 0,
-            align: c.align,
+            align,
             entsize: 0,
             link: Link::None,
             info: Info::None,
