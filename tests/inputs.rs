@@ -310,3 +310,40 @@ fn a_link_without_device_code_writes_an_empty_module() {
         0x0500_5a04
     );
 }
+
+#[test]
+fn a_damaged_fatbin_in_a_host_object_is_an_error_naming_the_object() {
+    let d = scratch("damaged");
+    copy_objects(&d);
+    let mut a = std::fs::read(d.join("a.o")).unwrap();
+    let at = a
+        .windows(4)
+        .position(|w| w == [0x50, 0xed, 0x55, 0xba])
+        .unwrap();
+    // The container claims far more entries than the section holds.
+    a[at + 8..at + 16].copy_from_slice(&u64::MAX.to_le_bytes());
+    std::fs::write(d.join("bad.o"), &a).unwrap();
+    let o = cubin_ld(&d, &["-arch=sm_90", "bad.o", "b.o", "c.o", "-o", "o.cubin"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("'bad.o'") && stderr(&o).contains("damaged fatbin"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!d.join("o.cubin").exists());
+    // A compressed entry whose payload is not what its header says.
+    let mut a = std::fs::read(d.join("a.o")).unwrap();
+    let entry = at + 16;
+    let hsize = u32::from_le_bytes(a[entry + 4..entry + 8].try_into().unwrap()) as usize;
+    for b in &mut a[entry + hsize..entry + hsize + 16] {
+        *b ^= 0x5a;
+    }
+    std::fs::write(d.join("bad2.o"), &a).unwrap();
+    let o = cubin_ld(
+        &d,
+        &["-arch=sm_90", "bad2.o", "b.o", "c.o", "-o", "o.cubin"],
+    );
+    assert_ne!(o.status.code(), Some(0));
+    assert!(stderr(&o).contains("bad2.o"), "{}", stderr(&o));
+    assert!(!d.join("o.cubin").exists());
+}

@@ -16,6 +16,8 @@ pub const KIND_NVVM: u16 = 8;
 pub const KIND_CONCAT: u16 = 0x100;
 
 const FLAG_LZ4: u64 = 0x2000;
+/// Larger claimed payloads are refused rather than allocated (a damaged or hostile header).
+const MAX_PAYLOAD: usize = 1 << 30;
 const FLAG_ZSTD: u64 = 0x8000;
 const FLAG_ACCELERATED: u64 = 0x10_0000;
 const FLAG_FAMILY: u64 = 0x20_0000;
@@ -165,7 +167,7 @@ pub fn payload<'a>(e: &Entry<'a>) -> Result<Cow<'a, [u8]>> {
     } else {
         let size = usize::try_from(e.uncompressed_size)
             .ok()
-            .filter(|&s| s <= 1 << 32)
+            .filter(|&s| s <= MAX_PAYLOAD)
             .ok_or_else(|| Error::new("fatbin entry claims an absurd uncompressed size"))?;
         let input = e
             .stored
@@ -188,10 +190,11 @@ pub fn payload<'a>(e: &Entry<'a>) -> Result<Cow<'a, [u8]>> {
 
 fn decompress(input: &[u8], size: usize, flags: u64) -> Result<Vec<u8>> {
     if flags & FLAG_ZSTD != 0 {
-        let mut out = Vec::with_capacity(size);
-        let mut dec = ruzstd::decoding::StreamingDecoder::new(input)
+        let mut out = Vec::with_capacity(size.min(64 << 20));
+        let dec = ruzstd::decoding::StreamingDecoder::new(input)
             .map_err(|e| Error::new(format!("bad zstd payload in fatbin: {e}")))?;
-        std::io::Read::read_to_end(&mut dec, &mut out)
+        // Never more than the header promised (plus one byte, to notice a longer stream).
+        std::io::Read::read_to_end(&mut std::io::Read::take(dec, size as u64 + 1), &mut out)
             .map_err(|e| Error::new(format!("bad zstd payload in fatbin: {e}")))?;
         if out.len() != size {
             return Err(Error::new(format!(
