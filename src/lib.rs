@@ -90,6 +90,28 @@ fn link_inner(args: &cli::Args, early: &mut Early) -> std::result::Result<LinkOu
     if let Some(u) = args.unsupported.first() {
         return Err(Error::new(u.clone()).into());
     }
+    // Option pairs nvlink refuses together.
+    for (on, name, other) in [
+        (
+            args.dump_callgraph && args.dump_callgraph_no_demangle,
+            "-dump-callgraph",
+            "-dump-callgraph-no-demangle",
+        ),
+        (
+            args.use_host_info && args.ignore_host_info,
+            "-use-host-info",
+            "-ignore-host-info",
+        ),
+        (
+            args.suppress_debug_info && !args.debug,
+            "-suppress-debug-info",
+            "no -g",
+        ),
+    ] {
+        if on {
+            return Err(Error::new(format!("Conflicting options '{name}' and '{other}'")).into());
+        }
+    }
     let arch_name = args
         .arch
         .as_deref()

@@ -364,3 +364,21 @@ fn architecture_refusals_read_as_nvlinks_recorded_messages() {
         assert!(!out.exists());
     }
 }
+
+#[test]
+fn options_nvlink_refuses_together_are_refused_together() {
+    for pair in [
+        ["-dump-callgraph", "-dump-callgraph-no-demangle"],
+        ["-use-host-info", "-ignore-host-info"],
+        ["-suppress-debug-info", "-w"],
+    ] {
+        let o = cubin_ld(&[
+            "-arch=sm_90",
+            pair[0],
+            pair[1],
+            &corpus("xtu_call/sm_90/a.o"),
+        ]);
+        assert_eq!(o.status.code(), Some(1), "{pair:?}");
+        assert!(stderr(&o).contains("Conflicting options"), "{}", stderr(&o));
+    }
+}
