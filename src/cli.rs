@@ -322,28 +322,35 @@ fn is_long(name: &str) -> bool {
 /// Single-letter aliases that clap parses itself (`-lfoo`, `-o out`, `-m64`, `-Ldir`).
 const SHORTS: &[char] = &['o', 'r', 'l', 'L', 'v', 'w', 'g', 'h', 'V', 'm'];
 
-/// Splits an options file into arguments: whitespace separates, single or double quotes group.
+/// Splits an options file into arguments as nvlink does: whitespace separates, double quotes
+/// group (nvcc writes every path quoted), a backslash takes the next character literally
+/// (`\ ` is a blank inside a word); single quotes and `#` are ordinary characters.
 fn split_options_file(text: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut cur = String::new();
-    let mut quote: Option<char> = None;
+    let mut quoted = false;
     let mut has = false;
-    for ch in text.chars() {
-        match quote {
-            Some(q) if ch == q => quote = None,
-            Some(_) => cur.push(ch),
-            None if ch == '"' || ch == '\'' => {
-                quote = Some(ch);
+    let mut chars = text.chars();
+    while let Some(ch) = chars.next() {
+        match ch {
+            '\\' => {
+                if let Some(next) = chars.next() {
+                    cur.push(next);
+                }
                 has = true;
             }
-            None if ch.is_whitespace() => {
+            '"' => {
+                quoted = !quoted;
+                has = true;
+            }
+            c if c.is_whitespace() && !quoted => {
                 if has {
                     out.push(std::mem::take(&mut cur));
                     has = false;
                 }
             }
-            None => {
-                cur.push(ch);
+            c => {
+                cur.push(c);
                 has = true;
             }
         }
@@ -582,5 +589,13 @@ mod tests {
             [PathBuf::from("with space.o"), PathBuf::from("z.o")]
         );
         std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn options_files_split_as_nvlink_splits_them() {
+        assert_eq!(
+            split_options_file("-m64 \"-L/a b\" 'x.o' a\\ b.o #c\n\"q.o\""),
+            ["-m64", "-L/a b", "'x.o'", "a b.o", "#c", "q.o"]
+        );
     }
 }
