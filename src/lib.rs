@@ -311,7 +311,7 @@ fn link_inner(args: &cli::Args, early: &mut Early) -> std::result::Result<LinkOu
         )
         .into());
     }
-    if args.relocatable && objects.iter().any(extern_shared) {
+    if args.relocatable && arch.is_mercury() && objects.iter().any(extern_shared) {
         return Err(Error::new(
             "extern __shared__ arrays in a relocatable link (-r) are not implemented yet in \
              this version of cubin-ld (inputs are valid)",

@@ -175,10 +175,10 @@ fn modes_not_implemented_yet_are_refused_clearly_without_output() {
         &["capsule Mercury code", "not implemented yet"],
     );
     let o = cubin_ld(&[
-        "-arch=sm_90",
+        "-arch=sm_100",
         "-r",
-        &corpus("extern_shared/sm_90/a.o"),
-        &corpus("extern_shared/sm_90/b.o"),
+        &corpus("extern_shared/sm_100/a.o"),
+        &corpus("extern_shared/sm_100/b.o"),
         "-o",
         out.to_str().unwrap(),
     ]);

@@ -61,7 +61,7 @@ const NOT_IMPLEMENTED_YET: &[(&str, &str)] = &[
         "texture slots in capsule Mercury code",
     ),
     (
-        "extern_shared/*/r",
+        "extern_shared/sm_1*/r",
         "extern __shared__ arrays in -r (nvlink makes per-kernel instance symbols)",
     ),
     ("unified_ptx/*/r", "merging .nv.uft/.nv.udt tables in -r"),

@@ -184,9 +184,11 @@ impl<'data> Cubin<'data> {
                 })?)
             };
             let align = sh.sh_addralign(e);
-            if align > 1 && (!align.is_power_of_two() || align > 1 << 20) {
+            // (Not always a power of two: nvlink's final link of its own partial output with
+            // extern shared arrays writes a `.nv.shared.<k>` aligned to 0x110.)
+            if align > 1 << 20 {
                 return Err(Error::new(format!(
-                    "section '{}': alignment {align:#x} is not a plausible power of two",
+                    "section '{}': alignment {align:#x} is implausibly large",
                     String::from_utf8_lossy(name)
                 )));
             }

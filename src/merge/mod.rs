@@ -11,6 +11,7 @@
 
 pub mod info;
 pub mod mercury;
+mod partial_shared;
 pub mod shared;
 
 use crate::diag::{Error, Result};
@@ -123,6 +124,11 @@ pub(crate) struct Builder<'a, 'data> {
     global_sym: Vec<Option<SymId>>,
     /// Per object, per input section: is it kept.
     live: Vec<Vec<bool>>,
+    /// -r with extern shared arrays: how each kernel uses them, its `.nv.shared.<k>` (with
+    /// the static bytes the input had), and its instance symbol.
+    partial_shared: HashMap<(usize, usize), partial_shared::Use>,
+    partial_shared_sections: HashMap<(usize, usize), (SecId, u64)>,
+    partial_instances: HashMap<(usize, usize), SymId>,
     /// Undefined globals only removed code refers to (left out of the symbol table).
     undefined_dead_only: hashbrown::HashSet<u32>,
     pub(crate) warnings: Vec<String>,
@@ -334,6 +340,13 @@ impl<'a, 'data> Builder<'a, 'data> {
             } else {
                 self.lower_symbol_type(st_type)
             };
+        // -r with extern shared arrays defines them in `.nv_debug.shared`.
+        let section = (self.relocatable
+            && !self.partial_shared.is_empty()
+            && glob.def.is_none()
+            && other & STO_CUDA_SHARED != 0
+            && st_type != STT_FUNC)
+            .then(|| self.partial_debug_shared());
         let id = self.m.add_symbol(OutSymbol {
             name: glob.name.to_vec(),
             value,
@@ -341,7 +354,7 @@ impl<'a, 'data> Builder<'a, 'data> {
             bind,
             st_type,
             other,
-            section: None,
+            section,
         });
         self.global_sym[g as usize] = Some(id);
         id
@@ -703,6 +716,9 @@ pub fn build<'data>(
         global_sym: vec![None; res.globals.len()],
         live: Vec::new(),
         undefined_dead_only: hashbrown::HashSet::new(),
+        partial_shared: HashMap::new(),
+        partial_shared_sections: HashMap::new(),
+        partial_instances: HashMap::new(),
         warnings: Vec::new(),
         errors: Vec::new(),
         kernel_facts: Vec::new(),
@@ -814,6 +830,9 @@ pub fn build<'data>(
         b.shared = tracing::info_span!("shared")
             .in_scope(|| shared::layout(objects, res, &liveness, reserve));
     }
+    if opts.relocatable && !opts.mercury {
+        b.partial_shared = partial_shared::kernel_uses(&b, &liveness.kernels, &liveness.edges);
+    }
     b.live = liveness.live;
     b.undefined_dead_only = liveness.undefined_dead_only;
     b.create_notes(opts)?;
@@ -836,6 +855,7 @@ pub fn build<'data>(
         b.place_sections(oi)?;
     }
     b.finish_symbols();
+    b.finish_partial_shared();
     drop(symbols_span);
     b.resource_slots();
     tracing::info_span!("info").in_scope(|| info::build_info(&mut b, opts))?;
@@ -1000,8 +1020,13 @@ impl<'a, 'data> Builder<'a, 'data> {
             ]
             .concat();
             let own = self.input_section_by_name(oi, &name);
-            if let Some(sh) = own.and_then(|k| self.out_section_for(oi, k)) {
-                self.section_symbol(sh);
+            match own.and_then(|k| Some((k, self.out_section_for(oi, k)?))) {
+                Some((k, sh)) => {
+                    self.section_symbol(sh);
+                    let size = self.objects[oi].cubin.sections[k].size;
+                    self.partial_shared_sections.insert((oi, si), (sh, size));
+                }
+                None => self.partial_kernel_shared((oi, si), out, name),
             }
         }
     }
@@ -1795,7 +1820,8 @@ impl<'a, 'data> Builder<'a, 'data> {
                     let sym = if r.sym == 0 {
                         None
                     } else {
-                        self.out_sym(oi, r.sym)
+                        self.partial_instance(oi, target, r.sym)
+                            .or_else(|| self.out_sym(oi, r.sym))
                     };
                     if r.sym != 0 && sym.is_none() {
                         // sm_100+: a frame entry whose function was removed goes too (inputs
