@@ -298,16 +298,17 @@ fn link_inner(args: &cli::Args, early: &mut Early) -> std::result::Result<LinkOu
             )
         })
     };
-    // The same per-kernel instances in a partial link's output, for the final link.
+    // A partial link's output with per-kernel instance symbols cannot be linked again
+    // partially (nvlink's rules for that are not known).
     let shared_instances = |o: &object::InputObject<'_>| {
         o.symbols()
             .iter()
-            .any(|s| s.name.starts_with(b"externsharedinstance"))
+            .any(|s| s.name.starts_with(merge::shared::INSTANCE))
     };
-    if objects.iter().any(shared_instances) {
+    if (args.relocatable || arch.is_mercury()) && objects.iter().any(shared_instances) {
         return Err(Error::new(
-            "extern __shared__ instance symbols (from a partial link) are not implemented yet in \
-             this version of cubin-ld (inputs are valid)",
+            "extern __shared__ instance symbols (from a partial link) in a relocatable or \
+             sm_100+ link are not implemented yet in this version of cubin-ld (inputs are valid)",
         )
         .into());
     }

@@ -19,6 +19,15 @@ const KNOWN_DIFFERENT: &[(&str, &str)] = &[(
      one-step link's order ([free, malloc])",
 )];
 
+/// Cases whose nvlink round trip is lossy, compared with the one-step link instead (the
+/// tool notes aside: a partial link drops the inputs' ptxas records).
+const ONE_STEP_REFERENCE: &[(&str, &str)] = &[(
+    "extern_shared",
+    "nvlink finishing its own -r output moves every kernel's extern __shared__ area to the \
+     largest per-kernel instance offset and aligns the .nv.shared sections to it (0x110); \
+     cubin-ld gives each kernel its own, as the one-step link",
+)];
+
 fn known(label: &str) -> bool {
     KNOWN_DIFFERENT.iter().any(|(p, _)| label.starts_with(p))
 }
@@ -94,12 +103,21 @@ fn nvlink_partial_links_finish_with_cubin_ld_as_with_nvlink() {
         ]);
         match (rc(&dir, "rfinal"), r) {
             (0, Ok(())) => {
+                let one_step = ONE_STEP_REFERENCE
+                    .iter()
+                    .any(|(p, _)| label(&dir).starts_with(p));
+                let (reference, ignore_sections) = if one_step {
+                    ("default.cubin", vec![".note.nv.tkinfo".to_string()])
+                } else {
+                    ("rfinal.cubin", Vec::new())
+                };
                 let d = compare_dumps(
-                    &dump(&dir.join("rfinal.cubin")),
+                    &dump(&dir.join(reference)),
                     &dump(&out),
                     &CompareOptions {
                         ignore_linker_note: true,
                         ignore_order: true,
+                        ignore_sections,
                         ..Default::default()
                     },
                 );

@@ -40,6 +40,9 @@ pub struct SharedLayout {
 
 /// The alignment a shared object's (or extern array's) symbol value gives: the value is its
 /// alignment, not an offset; damaged inputs get a sane 1.
+/// The symbol nvlink's `-r` gives each kernel's extern shared area.
+pub const INSTANCE: &[u8] = b"externsharedinstance";
+
 pub fn alignment(value: u64) -> u64 {
     if value.is_power_of_two() && value <= 1 << 16 {
         value
@@ -77,8 +80,15 @@ pub fn classify(
     let def = &objects[do_].symbols()[ds as usize];
     match def.section {
         SymSection::Index(si) if def.st_type != STT_SECTION => {
-            (objects[do_].cubin.sections[si as usize].sh_type == SHT_CUDA_SHARED)
-                .then_some(SharedRef::Object((do_, ds)))
+            let sec = &objects[do_].cubin.sections[si as usize];
+            if sec.sh_type != SHT_CUDA_SHARED {
+                return None;
+            }
+            // A partial link defines the extern arrays, empty, in `.nv_debug.shared`.
+            if sec.name == b".nv_debug.shared" && def.size == 0 && def.bind != STB_LOCAL {
+                return Some(SharedRef::Extern);
+            }
+            Some(SharedRef::Object((do_, ds)))
         }
         _ => None,
     }
@@ -116,8 +126,15 @@ pub fn layout(
                     }
                     Some(SharedRef::Extern) => {
                         extern_users.insert((oi, target));
-                        extern_align =
-                            extern_align.max(alignment(o.symbols()[r.sym as usize].value));
+                        // (A partial link's per-kernel instance symbol holds an offset,
+                        // not an alignment; its arrays are 16-aligned.)
+                        let sym = &o.symbols()[r.sym as usize];
+                        let align = if sym.name.starts_with(INSTANCE) {
+                            16
+                        } else {
+                            alignment(sym.value)
+                        };
+                        extern_align = extern_align.max(align);
                     }
                     None => {}
                 }
