@@ -174,6 +174,14 @@ fn link_inner(args: &cli::Args, early: &mut Early) -> std::result::Result<LinkOu
         .filter(|r| system_used || !r.system)
         .cloned()
         .collect();
+    let write_registrations = || -> Result<()> {
+        match &args.register_link_binaries {
+            Some(path) => {
+                write::write_file(path, input::registration_file(&registrations).as_bytes())
+            }
+            None => Ok(()),
+        }
+    };
     drop(load);
     // -Werror fails on a missing architecture before anything is written.
     if !args.suppress_arch_warning {
@@ -190,9 +198,7 @@ fn link_inner(args: &cli::Args, early: &mut Early) -> std::result::Result<LinkOu
     // A compute_XX target (nvcc's `code=compute_XX`) links nothing: only the registration
     // file is wanted.
     if arch.kind == arch::ArchKind::Compute {
-        if let Some(path) = &args.register_link_binaries {
-            write::write_file(path, input::registration_file(&registrations).as_bytes())?;
-        }
+        write_registrations()?;
         return Ok(LinkOutcome::default());
     }
     // Kernels host code never launches are dropped, unless some input came without host
@@ -257,9 +263,7 @@ fn link_inner(args: &cli::Args, early: &mut Early) -> std::result::Result<LinkOu
     // nvcc includes the registration file in its link stub; nvlink writes it once the
     // inputs are merged (so also when references stay undefined, but not after a multiple
     // definition).
-    if let Some(path) = &args.register_link_binaries {
-        write::write_file(path, input::registration_file(&registrations).as_bytes())?;
-    }
+    write_registrations()?;
     let mut undefined = errs.undefined;
     if !errs.undefined_functions.is_empty() {
         let live = merge::info::liveness(

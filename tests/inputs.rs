@@ -57,6 +57,15 @@ fn archive(members: &[(&str, Vec<u8>)], thin: bool) -> Vec<u8> {
     out
 }
 
+/// Writes `d/path`, a GNU archive of the named files of `d`.
+fn write_archive(d: &Path, path: &str, members: &[&str]) {
+    let members: Vec<(&str, Vec<u8>)> = members
+        .iter()
+        .map(|m| (*m, std::fs::read(d.join(m)).unwrap()))
+        .collect();
+    std::fs::write(d.join(path), archive(&members, false)).unwrap();
+}
+
 fn copy_objects(d: &Path) {
     for f in ["a.o", "b.o", "c.o"] {
         std::fs::copy(host(f), d.join(f)).unwrap();
@@ -87,14 +96,7 @@ fn a_library_is_found_with_l_and_loaded_whole() {
     let d = scratch("lflag");
     copy_objects(&d);
     std::fs::create_dir_all(d.join("lib")).unwrap();
-    let bc = archive(
-        &[
-            ("b.o", std::fs::read(d.join("b.o")).unwrap()),
-            ("c.o", std::fs::read(d.join("c.o")).unwrap()),
-        ],
-        false,
-    );
-    std::fs::write(d.join("lib/libbc.a"), bc).unwrap();
+    write_archive(&d, "lib/libbc.a", &["b.o", "c.o"]);
     // -l before -L works: all options are read before the inputs.
     let o = cubin_ld(
         &d,
@@ -140,8 +142,7 @@ fn libraries_alone_are_no_inputs() {
 fn the_same_archive_named_twice_is_read_once_but_objects_are_not() {
     let d = scratch("twice");
     copy_objects(&d);
-    let b = archive(&[("b.o", std::fs::read(d.join("b.o")).unwrap())], false);
-    std::fs::write(d.join("libb.a"), b).unwrap();
+    write_archive(&d, "libb.a", &["b.o"]);
     let o = cubin_ld(
         &d,
         &[
@@ -169,8 +170,7 @@ fn the_same_archive_named_twice_is_read_once_but_objects_are_not() {
 fn archive_members_are_named_archive_colon_member() {
     let d = scratch("names");
     copy_objects(&d);
-    let dup = archive(&[("b.o", std::fs::read(d.join("b.o")).unwrap())], false);
-    std::fs::write(d.join("libdup.a"), dup).unwrap();
+    write_archive(&d, "libdup.a", &["b.o"]);
     let o = cubin_ld(
         &d,
         &[

@@ -42,6 +42,7 @@ pub fn parse<'a>(name: &str, bytes: &'a [u8]) -> Result<HostObject<'a>> {
     let sections = header.sections(endian, bytes).map_err(damaged)?;
     let mut host = HostObject::default();
     let mut segment = false;
+    let mut whole_program = false;
     for s in sections.iter() {
         let Ok(sname) = sections.section_name(endian, s) else {
             continue;
@@ -73,29 +74,15 @@ pub fn parse<'a>(name: &str, bytes: &'a [u8]) -> Result<HostObject<'a>> {
             }
             _ if sname.starts_with(b".nvHR") => host.has_host_info = true,
             b".nvFatBinSegment" => segment = true,
+            b".nv_fatbin" => whole_program = true,
             _ => {}
         }
     }
     // A fatbin wrapper without the fatbin it wraps is a broken object, not a plain one.
-    if segment && host.relfatbin.is_none() && !has_section(bytes, b".nv_fatbin") {
+    if segment && host.relfatbin.is_none() && !whole_program {
         return Err(not_found());
     }
     Ok(host)
-}
-
-fn has_section(bytes: &[u8], wanted: &[u8]) -> bool {
-    let Ok(header) = FileHeader64::<LittleEndian>::parse(bytes) else {
-        return false;
-    };
-    let Ok(endian) = header.endian() else {
-        return false;
-    };
-    let Ok(sections) = header.sections(endian, bytes) else {
-        return false;
-    };
-    sections
-        .iter()
-        .any(|s| sections.section_name(endian, s).ok() == Some(wanted))
 }
 
 /// `*`-glob match, as the host-reference patterns use it.

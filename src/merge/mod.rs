@@ -831,7 +831,8 @@ pub fn build<'data>(
             .in_scope(|| shared::layout(objects, res, &liveness, reserve));
     }
     if opts.relocatable && !opts.mercury {
-        b.partial_shared = partial_shared::kernel_uses(&b, &liveness.kernels, &liveness.edges);
+        b.partial_shared =
+            partial_shared::kernel_uses(&b, &liveness.live, &liveness.kernels, &liveness.edges);
     }
     b.live = liveness.live;
     b.undefined_dead_only = liveness.undefined_dead_only;

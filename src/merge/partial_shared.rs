@@ -11,7 +11,6 @@
 use super::{shared, Builder};
 use crate::elf::read::SymSection;
 use crate::elf::*;
-use crate::object::SectionKind;
 use crate::output::*;
 use hashbrown::{HashMap, HashSet};
 
@@ -29,33 +28,11 @@ pub(crate) enum Use {
 /// Which kernels (by text section) use extern arrays, and how.
 pub(crate) fn kernel_uses(
     b: &Builder<'_, '_>,
+    live: &[Vec<bool>],
     kernels: &[Node],
     edges: &HashMap<Node, Vec<Node>>,
 ) -> HashMap<Node, Use> {
-    let objects = b.objects();
-    let mut direct: HashSet<Node> = HashSet::new();
-    for (oi, o) in objects.iter().enumerate() {
-        for s in &o.cubin.sections {
-            if o.kind(s) != SectionKind::Reloc {
-                continue;
-            }
-            let target = s.info as usize;
-            if o.cubin.sections.get(target).map(|t| o.kind(t)) != Some(SectionKind::Text) {
-                continue;
-            }
-            let Ok(relocs) = o.cubin.relocations(s) else {
-                continue;
-            };
-            if relocs.iter().any(|r| {
-                matches!(
-                    shared::classify(objects, b.res, oi, r.sym),
-                    Some(shared::SharedRef::Extern)
-                )
-            }) {
-                direct.insert((oi, target));
-            }
-        }
-    }
+    let direct = shared::code_refs(b.objects(), b.res, live).extern_users;
     let mut out = HashMap::new();
     for &k in kernels {
         if direct.contains(&k) {

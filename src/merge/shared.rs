@@ -94,19 +94,28 @@ pub fn classify(
     }
 }
 
-pub fn layout(
+/// What the live code refers to in shared memory.
+pub struct CodeRefs {
+    /// The shared objects each function (text section) uses.
+    pub uses: HashMap<Node, Vec<ObjKey>>,
+    /// The functions that use extern shared arrays.
+    pub extern_users: HashSet<Node>,
+    /// The largest alignment those arrays ask for.
+    pub extern_align: u64,
+}
+
+/// Scans the relocations of live code for shared-memory references.
+pub fn code_refs(
     objects: &[InputObject<'_>],
     res: &Resolution<'_>,
-    lv: &Liveness,
-    reserve: u64,
-) -> SharedLayout {
-    // Which shared objects each function uses, and whether it uses extern shared memory.
+    live: &[Vec<bool>],
+) -> CodeRefs {
     let mut uses: HashMap<Node, Vec<ObjKey>> = HashMap::new();
     let mut extern_users: HashSet<Node> = HashSet::new();
     let mut extern_align = 1u64;
     for (oi, o) in objects.iter().enumerate() {
         for (si, s) in o.cubin.sections.iter().enumerate() {
-            if o.kind(s) != SectionKind::Reloc || !lv.live[oi][si] {
+            if o.kind(s) != SectionKind::Reloc || !live[oi][si] {
                 continue;
             }
             let target = s.info as usize;
@@ -142,6 +151,24 @@ pub fn layout(
         }
     }
 
+    CodeRefs {
+        uses,
+        extern_users,
+        extern_align,
+    }
+}
+
+pub fn layout(
+    objects: &[InputObject<'_>],
+    res: &Resolution<'_>,
+    lv: &Liveness,
+    reserve: u64,
+) -> SharedLayout {
+    let CodeRefs {
+        uses,
+        extern_users,
+        extern_align,
+    } = code_refs(objects, res, &lv.live);
     if uses.is_empty() && extern_users.is_empty() {
         return SharedLayout::default(); // no shared memory in the module
     }
