@@ -5,8 +5,7 @@
 #
 #   scripts/bench.sh [-s sm_90] [-r REPEATS] [-n] [-H] N...
 #
-# -n leaves the __constant__ data out (cubin-ld cannot yet resolve constant-bank references
-# in sm_100+ capsule Mercury code, so use it for sm_100 and later).
+# -n leaves the __constant__ data out.
 # -H builds host objects (nvcc -dc) and links them with the command line nvcc -dlink uses
 # (-m64, -L to the toolkit's libraries, -cpu-arch, -lcudadevrt, --register-link-binaries);
 # the registration files must be equal too.

@@ -15,6 +15,10 @@ pub struct CompareOptions {
     /// Leave out the linker's own `.note.nv.tkinfo` record (nvlink's or cubin-ld's), the
     /// note section's size, and segment sizes (the note's size moves every later section).
     pub ignore_linker_note: bool,
+    /// Leave out the scheduling control bits (stall counts, yield, scoreboards, wait masks,
+    /// reuse flags: bits 105–127 of every 16-byte instruction) of `.text.*` sections, so that
+    /// two codes that differ only in how their instructions are scheduled compare equal.
+    pub ignore_scoreboards: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -84,6 +88,16 @@ fn prepare(text: &str, opts: &CompareOptions) -> Vec<Item> {
         text.to_string()
     };
     let mut items = parse_items(&text);
+    if opts.ignore_scoreboards {
+        for it in items
+            .iter_mut()
+            .filter(|it| it.key.starts_with("section .text."))
+        {
+            for l in it.lines.iter_mut() {
+                *l = mask_control_bits(l);
+            }
+        }
+    }
     items.retain(|it| match it.key.strip_prefix("section ") {
         Some(name) => !opts
             .ignore_sections
@@ -117,6 +131,23 @@ fn prepare(text: &str, opts: &CompareOptions) -> Vec<Item> {
         }
     }
     items
+}
+
+/// A dump's hex row (`  0010: 16 bytes`) with the control bits of its instruction cleared.
+fn mask_control_bits(line: &str) -> String {
+    let Some((at, bytes)) = line.split_once(": ") else {
+        return line.to_string();
+    };
+    let mut b: Vec<String> = bytes.split(' ').map(str::to_string).collect();
+    let is_row = b.len() == 16 && b.iter().all(|x| x.len() == 2);
+    if !is_row || !at.trim().chars().all(|c| c.is_ascii_hexdigit()) {
+        return line.to_string();
+    }
+    let byte13 = u8::from_str_radix(&b[13], 16).unwrap_or(0);
+    b[13] = format!("{:02x}", byte13 & 1);
+    b[14] = "00".into();
+    b[15] = "00".into();
+    format!("{at}: {}", b.join(" "))
 }
 
 /// Every semantic difference between two dumps, as human-readable lines; empty when equal.
@@ -240,6 +271,28 @@ mod tests {
     use super::*;
 
     const A: &str = "cubin-dump 1\nheader\n  type ET_EXEC\nsection .a\n  type PROGBITS\n  * 0x0 R_CUDA_64 x+0x0\n  * 0x8 R_CUDA_64 y+0x0\nsection .b\n  type NOBITS\n";
+
+    #[test]
+    fn scheduling_only_differences_pass_when_scoreboards_are_ignored() {
+        let code = |ctl: &str| {
+            format!(
+                "cubin-dump 1\nsection .text.k\n  type PROGBITS\n  0000: 82 7b 01 ff 00 df 00 00 00 08 00 00 00 {ctl} 00\n"
+            )
+        };
+        let (ptxas, nvlink) = (code("e2 0f"), code("22 0e"));
+        assert_eq!(
+            compare_dumps(&ptxas, &nvlink, &CompareOptions::default()).len(),
+            1
+        );
+        let opts = CompareOptions {
+            ignore_scoreboards: true,
+            ..Default::default()
+        };
+        assert!(compare_dumps(&ptxas, &nvlink, &opts).is_empty());
+        // The instruction itself (bits 0-104) still counts.
+        let other = code("e2 0f").replace("82 7b 01", "82 7b 02");
+        assert_eq!(compare_dumps(&ptxas, &other, &opts).len(), 1);
+    }
 
     #[test]
     fn a_dump_equals_itself() {

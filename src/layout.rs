@@ -77,8 +77,19 @@ pub fn layout(m: &Module) -> Layout {
             .clone()
             .filter(|&i| m.listed_as_local(i) && !late(i))
             .collect();
-        order.extend(all.clone().filter(|&i| !m.listed_as_local(i)));
-        order.extend(all.filter(|&i| m.listed_as_local(i) && late(i)));
+        // Locals listed among the globals come first there.
+        order.extend(
+            all.clone()
+                .filter(|&i| m.locals_listed_as_global.contains(&i)),
+        );
+        order.extend(
+            all.clone()
+                .filter(|&i| !m.listed_as_local(i) && !m.locals_listed_as_global.contains(&i)),
+        );
+        // (in their banks' header order)
+        let mut late_syms: Vec<SymId> = all.filter(|&i| m.listed_as_local(i) && late(i)).collect();
+        late_syms.sort_by_key(|&i| m.symbols[i as usize].section.map(|s| sec_index[s as usize]));
+        order.extend(late_syms);
         let last_local = order.iter().rposition(|&i| m.listed_as_local(i));
         (order, last_local.map_or(1, |p| p as u32 + 2))
     } else {
@@ -350,12 +361,35 @@ pub fn layout(m: &Module) -> Layout {
 }
 
 /// The output sections in header order: by group (sm_100+ ranks some differently), then in
-/// creation order. Relocation sections left with no entries are not written.
+/// creation order. Relocation sections left with no entries are not written (unless kept).
 pub fn header_order(m: &Module) -> Vec<SecId> {
+    ordered(m, false)
+}
+
+/// `header_order` with the empty relocation sections too (the Mercury half mirrors them).
+pub fn header_order_with_empty(m: &Module) -> Vec<SecId> {
+    ordered(m, true)
+}
+
+fn ordered(m: &Module, with_empty: bool) -> Vec<SecId> {
     let mut order: Vec<SecId> = (0..m.sections.len() as SecId)
-        .filter(|&i| !matches!(&m.sections[i as usize].content, Content::Relocs { entries, .. } if entries.is_empty()))
+        .filter(|&i| {
+            with_empty
+                || m.empty_relocs_kept.contains(&i)
+                || !matches!(&m.sections[i as usize].content,
+                    Content::Relocs { entries, .. } if entries.is_empty())
+        })
         .collect();
-    order.sort_by_key(|&i| (group_rank(&m.sections[i as usize], m.mercury), i));
+    // sm_100+ writes the parameter banks in their kernels' code order (not in the order the
+    // link made them: a library's static kernels can list theirs the other way round).
+    let sub = |i: SecId| {
+        let s = &m.sections[i as usize];
+        match s.info {
+            crate::output::Info::Section(t) if m.mercury && is_param_bank(s) => t,
+            _ => i,
+        }
+    };
+    order.sort_by_key(|&i| (group_rank(&m.sections[i as usize], m.mercury), sub(i), i));
     order
 }
 

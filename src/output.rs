@@ -157,6 +157,9 @@ pub struct Module {
     /// Local symbols listed among the globals, where their global input symbol stood
     /// (`-preserve-relocs` keeps file-scope `__shared__` variables this way, as nvlink does).
     pub locals_listed_as_global: hashbrown::HashSet<SymId>,
+    /// Relocation sections written although they have no entries (sm_100+: a main-half one
+    /// whose Mercury twin has some, as nvlink writes them).
+    pub empty_relocs_kept: hashbrown::HashSet<SecId>,
 }
 
 impl Module {

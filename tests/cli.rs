@@ -162,9 +162,8 @@ fn modes_not_implemented_yet_are_refused_clearly_without_output() {
     let out = d.join("out.cubin");
     let o = cubin_ld(&[
         "-arch=sm_100",
-        &corpus("constant/sm_100/a.o"),
-        &corpus("constant/sm_100/b.o"),
-        &corpus("constant/sm_100/c.o"),
+        &corpus("texref_ptx/sm_100/a.o"),
+        &corpus("texref_ptx/sm_100/b.o"),
         "-o",
         out.to_str().unwrap(),
     ]);
@@ -172,7 +171,7 @@ fn modes_not_implemented_yet_are_refused_clearly_without_output() {
         &o,
         &out,
         1,
-        &["capsule Mercury code", "not implemented yet"],
+        &["texture/surface reference", "not implemented yet"],
     );
     let o = cubin_ld(&[
         "-arch=sm_100",

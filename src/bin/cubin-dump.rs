@@ -32,6 +32,10 @@ struct Opts {
     /// With --compare: leave out the linker's own .note.nv.tkinfo record (nvlink or cubin-ld)
     #[arg(long)]
     ignore_linker_note: bool,
+    /// With --compare: leave out the scheduling control bits of code (scoreboards, stalls,
+    /// wait masks, reuse flags)
+    #[arg(long)]
+    ignore_scoreboards: bool,
     /// Files to print (or, with --compare, the two files to compare)
     files: Vec<PathBuf>,
 }
@@ -73,6 +77,7 @@ fn main() -> ExitCode {
             ignore_sections: o.ignore_sections.clone(),
             normalize_internal: o.normalize_internal,
             ignore_linker_note: o.ignore_linker_note,
+            ignore_scoreboards: o.ignore_scoreboards,
         };
         let diffs = compare_dumps(&a, &b, &opts);
         if diffs.is_empty() {

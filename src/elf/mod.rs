@@ -88,7 +88,7 @@ pub fn type_has_no_file_data(sh_type: u32) -> bool {
 pub fn type_is_rela(sh_type: u32) -> bool {
     matches!(
         sh_type,
-        SHT_RELA | SHT_CUDA_MERC_RELA | SHT_CUDA_RESOLVED_RELA
+        SHT_RELA | SHT_CUDA_MERC_RELA | SHT_CUDA_RESOLVED_RELA | SHT_CUDA_MERC_RESOLVED_RELA
     )
 }
 

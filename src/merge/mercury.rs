@@ -14,9 +14,11 @@
 //! - `.nv.merc.nv.info`, `.nv.merc.nv.callgraph` and `.nv.merc.nv.prototype` are copies of
 //!   the main ones; `.nv.merc.nv.info.<fn>` go through the main records' rules (`info`);
 //! - `.nv.merc.nv.global.init` and `.nv.merc.nv.constant.user` share their main twin's bytes;
-//! - the Mercury relocations are kept, dropped or applied as their main twins are. Applying
-//!   one to capsule-Mercury code (constant-bank, shared-memory and texture fields) needs the
-//!   capsule encoding, which is not known yet: such links are refused.
+//! - the Mercury relocations are kept, dropped or applied as their main twins are. The values
+//!   the link writes into SASS (constant-bank offsets, shared-memory addresses, texture
+//!   slots) go into the capsule code too where it keeps a record of the instruction
+//!   (`reloc::capsule`); `-preserve-relocs` records the shared-memory ones in
+//!   `.nv.merc.nv.resolvedrela<text>`, as the main half does.
 
 use super::Builder;
 use crate::diag::{Error, Result};
@@ -110,7 +112,7 @@ impl Builder<'_, '_> {
             }
         }
         // The main half's final header order decides the Mercury sections' order.
-        let order = crate::layout::header_order(&self.m);
+        let order = crate::layout::header_order_with_empty(&self.m);
         let main_count = self.m.sections.len();
         let mut twin: Vec<Option<SecId>> = vec![None; main_count];
         let symtab = self.m.add_section(OutSection {
@@ -158,20 +160,18 @@ impl Builder<'_, '_> {
                     Some(c) => (SHT_CUDA_MERC_INFO, c.clone()),
                     None => continue,
                 },
-                // The Mercury half's resolved records are not made yet (`-preserve-relocs` on
-                // sm_100+ records only shared-memory references, whose capsule fields are
-                // refused anyway).
-                (Content::Relocs { .. }, Group::Relocs) if s.sh_type == SHT_CUDA_RESOLVED_RELA => {
-                    continue;
-                }
                 (Content::Relocs { .. }, Group::Relocs) => {
                     // Filled by `relocate_mercury`; its target is fixed below.
                     let target = match s.info {
                         Info::Section(t) => t,
                         _ => continue,
                     };
-                    let mut sec =
-                        super::reloc_section(name, SHT_CUDA_MERC_RELA, target, Vec::new());
+                    let sh_type = if s.sh_type == SHT_CUDA_RESOLVED_RELA {
+                        SHT_CUDA_MERC_RESOLVED_RELA
+                    } else {
+                        SHT_CUDA_MERC_RELA
+                    };
+                    let mut sec = super::reloc_section(name, sh_type, target, Vec::new());
                     sec.group = Group::Mercury;
                     sec.flags |= SHF_CUDA_MERCURY;
                     sec.link = Link::Section(symtab);
@@ -251,6 +251,19 @@ impl Builder<'_, '_> {
         let placed = self.place_mercury(&twin)?;
         self.mercury_symbols(&twin, &placed)?;
         self.relocate_mercury(&twin, &placed)?;
+        self.patch_capsules(&placed)?;
+        // A main relocation section the link emptied is written when its twin is not.
+        for (main, t) in twin.iter().enumerate() {
+            let has_entries = |id: usize| {
+                matches!(&self.m.sections[id].content,
+                    Content::Relocs { entries, .. } if !entries.is_empty())
+            };
+            if let Some(t) = t {
+                if has_entries(*t as usize) && !has_entries(main) {
+                    self.m.empty_relocs_kept.insert(main as SecId);
+                }
+            }
+        }
         if let Some(Some(df)) = self
             .by_name
             .get(&b".debug_frame"[..])
@@ -400,7 +413,19 @@ impl Builder<'_, '_> {
                                 sym.value = ms.value.wrapping_add(off);
                             }
                             // A main-half section both halves use (`.nv.global`, shared memory).
-                            None => sym.value = main.value,
+                            // The Mercury half counts shared memory from after the reserved
+                            // bytes, and keeps the main half's visibility (-preserve-relocs
+                            // makes shared objects internal).
+                            None => {
+                                sym.value = main.value;
+                                let shared = main.section.is_some_and(|s| {
+                                    self.m.sections[s as usize].group == Group::Shared
+                                });
+                                if shared {
+                                    sym.value = main.value.saturating_sub(self.shared.reserve);
+                                    sym.other = ms.other | (main.other & 3);
+                                }
+                            }
                         }
                     }
                 }
@@ -408,6 +433,47 @@ impl Builder<'_, '_> {
             *m = Some(sym);
         }
         self.m.merc_symbols = merc;
+        Ok(())
+    }
+
+    /// Writes into the capsule code the values the main pass wrote into the SASS of
+    /// instructions the capsule keeps a record for (see `reloc::capsule`).
+    fn patch_capsules(&mut self, placed: &[HashMap<usize, (SecId, u64)>]) -> Result<()> {
+        let values = std::mem::take(&mut self.capsule_values);
+        for (oi, text, offset, value) in values {
+            let o = &self.objects[oi];
+            let text_name = o.cubin.sections[text].name;
+            let Some(cap) = self.input_section_by_name(oi, &mercury_name(text_name)) else {
+                continue;
+            };
+            let Some(&(out, base)) = placed[oi].get(&cap) else {
+                continue;
+            };
+            let Content::MercCode { bytes, .. } = &mut self.m.sections[out as usize].content else {
+                continue;
+            };
+            let code = bytes.get_mut(base as usize..).unwrap_or_default();
+            let context = |e: Error| {
+                e.context(format!(
+                    "'{}': capsule Mercury code of '{}'",
+                    o.name,
+                    String::from_utf8_lossy(text_name)
+                ))
+            };
+            use crate::reloc::capsule::{value_field, CapsuleError};
+            let Some(at) = value_field(code, offset / 16).map_err(|e| match e {
+                CapsuleError::Damaged(m) => context(Error::new(m)),
+                CapsuleError::Unknown(m) => {
+                    context(not_yet(format!("writing a linked value into it ({m})")))
+                }
+            })?
+            else {
+                continue;
+            };
+            let field = &mut code[at..at + 4];
+            let old = u32::from_le_bytes([field[0], field[1], field[2], field[3]]);
+            field.copy_from_slice(&old.wrapping_add(value as u32).to_le_bytes());
+        }
         Ok(())
     }
 
@@ -420,12 +486,15 @@ impl Builder<'_, '_> {
         let objects = self.objects;
         let mut pending: HashMap<SecId, Vec<OutReloc>> = HashMap::new();
         let mut by_target: HashMap<SecId, SecId> = HashMap::new();
+        let mut resolved_by_target: HashMap<SecId, SecId> = HashMap::new();
         for &t in twin.iter().flatten() {
-            if let (Content::Relocs { .. }, Info::Section(target)) = (
-                &self.m.sections[t as usize].content,
-                self.m.sections[t as usize].info,
-            ) {
-                by_target.insert(target, t);
+            let s = &self.m.sections[t as usize];
+            if let (Content::Relocs { .. }, Info::Section(target)) = (&s.content, s.info) {
+                if s.sh_type == SHT_CUDA_MERC_RESOLVED_RELA {
+                    resolved_by_target.insert(target, t);
+                } else {
+                    by_target.insert(target, t);
+                }
             }
         }
         for (oi, o) in objects.iter().enumerate() {
@@ -559,29 +628,42 @@ impl Builder<'_, '_> {
                     {
                         continue;
                     }
-                    // Constant banks, shared memory and texture slots are applied by the link;
-                    // in capsule code that needs its encoding.
+                    // Constant banks, shared memory and texture slots are applied by the link:
+                    // the main half's pass wrote the values into the SASS and noted those the
+                    // capsule keeps too (`patch_capsules`); the Mercury relocation goes.
                     let main_sym = o.symbols().get(r.sym as usize);
                     // (-r resolves constant-bank references too, but leaves shared memory and
                     // texture references to the final link.)
+                    let shared_ref = (!self.relocatable)
+                        .then(|| super::shared::classify(objects, self.res, oi, r.sym))
+                        .flatten();
                     let applied_here = code
                         && (self.constant_bank(oi, r.sym).is_some()
+                            || shared_ref.is_some()
                             || (!self.relocatable
-                                && (super::shared::classify(objects, self.res, oi, r.sym)
-                                    .is_some()
-                                    || main_sym.is_some_and(|m| {
-                                        matches!(
-                                            m.st_type,
-                                            STT_CUDA_TEXTURE | 11 | STT_CUDA_SURFACE
-                                        )
-                                    }))));
+                                && main_sym.is_some_and(|m| {
+                                    matches!(m.st_type, STT_CUDA_TEXTURE | 11 | STT_CUDA_SURFACE)
+                                })));
                     if applied_here {
-                        return Err(not_yet(format!(
-                            "'{}': resolving '{}' in capsule Mercury code (constant banks, shared \
-                             memory and texture references on sm_100 and later)",
-                            o.name,
-                            String::from_utf8_lossy(name)
-                        )));
+                        // -preserve-relocs records shared-memory references in both halves
+                        // (extern ones in neither), as the main pass does.
+                        let recorded =
+                            matches!(shared_ref, Some(super::shared::SharedRef::Object(_)));
+                        if let (true, true, Some(&rr)) = (
+                            self.preserve_relocs,
+                            recorded,
+                            resolved_by_target.get(&tout),
+                        ) {
+                            if let Some(sym) = self.out_sym(oi, r.sym) {
+                                pending.entry(rr).or_default().push(OutReloc {
+                                    offset,
+                                    r_type: r.r_type,
+                                    sym: Some(sym),
+                                    addend,
+                                });
+                            }
+                        }
+                        continue;
                     }
                     let sym = if r.sym == 0 {
                         None

@@ -167,6 +167,9 @@ pub(crate) struct Builder<'a, 'data> {
     /// Fields UNUSED_CLEAR relocations cleared (section, offset): the `.debug_frame` entries
     /// of removed functions.
     cleared: Vec<(SecId, u64)>,
+    /// sm_100+: values the link wrote into SASS code, to be written into the capsule Mercury
+    /// code too (object, input `.text` section, offset in it, value).
+    pub(crate) capsule_values: Vec<(usize, usize, u64, u64)>,
 }
 
 fn is_text(o: &InputObject<'_>, s: &Section<'_>) -> bool {
@@ -363,7 +366,7 @@ impl<'a, 'data> Builder<'a, 'data> {
 
 impl Builder<'_, '_> {
     /// `.nv_debug.shared`, at least `align`-aligned and `size` bytes long. It has a section
-    /// symbol once it is not empty.
+    /// symbol once it is not empty (on sm_100+, once it holds more than the reserved bytes).
     fn debug_shared_section(&mut self, align: u64, size: u64) -> SecId {
         let id = self.named_section(b".nv_debug.shared", || OutSection {
             name: b".nv_debug.shared".to_vec(),
@@ -379,9 +382,14 @@ impl Builder<'_, '_> {
         });
         let sec = &mut self.m.sections[id as usize];
         sec.align = sec.align.max(align);
+        let reserved_only = if self.m.mercury {
+            self.shared.reserve
+        } else {
+            0
+        };
         if let Content::NoBits(n) = &mut sec.content {
             *n = (*n).max(size);
-            if *n > 0 {
+            if *n > reserved_only {
                 self.section_symbol(id);
             }
         }
@@ -740,6 +748,7 @@ pub fn build<'data>(
         relocatable: opts.relocatable,
         resource_slots: HashMap::new(),
         cleared: Vec::new(),
+        capsule_values: Vec::new(),
         merc_sections: objects
             .iter()
             .map(|o| {
@@ -858,7 +867,7 @@ pub fn build<'data>(
     b.finish_symbols();
     b.finish_partial_shared();
     drop(symbols_span);
-    b.resource_slots();
+    b.resource_slots()?;
     tracing::info_span!("info").in_scope(|| info::build_info(&mut b, opts))?;
     tracing::info_span!("relocate").in_scope(|| b.relocate(opts))?;
     if opts.mercury {
@@ -1007,9 +1016,14 @@ impl<'a, 'data> Builder<'a, 'data> {
                 group: Group::Shared,
                 section_symbol: None,
             });
-            // An empty one (sm_75–sm_89 kernels with only extern arrays)
-            // has no section symbol.
-            if size > 0 {
+            // An empty one (sm_75–sm_89 kernels with only extern arrays) has no section
+            // symbol; on sm_100+ neither has one holding only the reserved bytes.
+            let reserved_only = if self.m.mercury {
+                self.shared.reserve
+            } else {
+                0
+            };
+            if size > reserved_only {
                 self.section_symbol(sh);
             }
         }
@@ -1146,8 +1160,9 @@ impl<'a, 'data> Builder<'a, 'data> {
                 match kind {
                     Some(shared::SharedRef::Extern) => {
                         if self.shared.extern_align > 0 {
-                            // -preserve-relocs sizes it to cover the reserved bytes.
-                            let size = if self.preserve_relocs {
+                            // -preserve-relocs (and sm_100+) size it to cover the reserved
+                            // bytes.
+                            let size = if self.preserve_relocs || self.m.mercury {
                                 self.shared.reserve
                             } else {
                                 0
@@ -1396,13 +1411,24 @@ impl<'a, 'data> Builder<'a, 'data> {
     /// Appends one 4-byte slot per texture/surface reference of the module to every kernel's
     /// parameter bank (in the reverse of the references' symbol order) and records a driver
     /// relocation for each slot (in symbol order).
-    fn resource_slots(&mut self) {
+    fn resource_slots(&mut self) -> Result<()> {
         let resources: Vec<SymId> = (0..self.m.symbols.len() as SymId)
             .filter(|&i| {
                 let s = &self.m.symbols[i as usize];
                 s.section.is_none() && matches!(s.st_type, STT_CUDA_TEXTURE | 11 | STT_CUDA_SURFACE)
             })
             .collect();
+        // sm_100+ binds them through per-kernel image-header index tables
+        // (`.nv.merc.nv.constant.entry_image_header_indices.<k>`), not parameter-bank slots.
+        if self.m.mercury && !self.relocatable && !resources.is_empty() {
+            let name = &self.m.symbols[resources[0] as usize].name;
+            return Err(Error::new(format!(
+                "texture/surface reference '{}' on sm_100 and later (bound through image-header \
+                 index tables) is not implemented yet in this version of cubin-ld (inputs are \
+                 valid)",
+                String::from_utf8_lossy(name)
+            )));
+        }
         for (rel, bank) in self.resource_banks.clone() {
             let Content::Bytes(bytes) = &mut self.m.sections[bank as usize].content else {
                 continue;
@@ -1430,6 +1456,7 @@ impl<'a, 'data> Builder<'a, 'data> {
                 entries,
             };
         }
+        Ok(())
     }
 
     fn note_function_node(&mut self, oi: usize, i: usize) {
@@ -1745,6 +1772,9 @@ impl<'a, 'data> Builder<'a, 'data> {
                         {
                             crate::reloc::patch::write(bytes, offset, fields, v)?;
                         }
+                        if self.m.mercury && tsec.flags & SHF_EXECINSTR != 0 {
+                            self.capsule_values.push((oi, target, r.offset, v));
+                        }
                         continue;
                     } else if let Some(bank) = self.constant_bank(oi, r.sym) {
                         let out = self.out_sym(oi, r.sym);
@@ -1778,13 +1808,16 @@ impl<'a, 'data> Builder<'a, 'data> {
                         let old = crate::reloc::patch::read(bytes, offset, fields)?;
                         crate::reloc::patch::write(bytes, offset, fields, old.wrapping_add(v))
                             .map_err(|e| e.context(format!("'{}'", o.name)))?;
+                        if self.m.mercury && tsec.flags & SHF_EXECINSTR != 0 {
+                            self.capsule_values.push((oi, target, r.offset, v));
+                        }
                         // -preserve-relocs records what was applied, against the same symbol,
                         // with the addend made explicit (REL inputs keep it in the field).
                         let extern_shared = matches!(shared_ref, Some(shared::SharedRef::Extern));
-                        // sm_100+ records no resolved debug references (nvlink's sm_100 mode
-                        // keeps only some records).
-                        let debug_on_sm100 = self.m.mercury && tsec.flags & SHF_ALLOC == 0;
-                        if self.preserve_relocs && !extern_shared && !debug_on_sm100 {
+                        // sm_100+ records only shared-memory references (nvlink's sm_100 mode
+                        // keeps no debug, constant-bank or texture records).
+                        let unrecorded_on_sm100 = self.m.mercury && shared_ref.is_none();
+                        if self.preserve_relocs && !extern_shared && !unrecorded_on_sm100 {
                             if let Some(sym) = self.out_sym(oi, r.sym) {
                                 let implicit = if r.addend.is_none() {
                                     if r.r_type == 64 {

@@ -1,4 +1,6 @@
-//! Relocations: the R_CUDA_* / R_MERCURY_* type table and the bit-field patcher.
+//! Relocations: the R_CUDA_* / R_MERCURY_* type table, the bit-field patcher, and where values
+//! go in capsule Mercury code.
 
+pub mod capsule;
 pub mod patch;
 pub mod table;
