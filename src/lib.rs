@@ -292,16 +292,6 @@ fn link_inner(args: &cli::Args, early: &mut Early) -> std::result::Result<LinkOu
             ..Default::default()
         });
     }
-    // nvlink's -r gives each kernel's extern `__shared__` references an instance symbol of
-    // their own; not reproduced yet.
-    let extern_shared = |o: &object::InputObject<'_>| {
-        (0..o.symbols().len() as u32).any(|i| {
-            matches!(
-                merge::shared::classify(&objects, &res, o.id as usize, i),
-                Some(merge::shared::SharedRef::Extern)
-            )
-        })
-    };
     // A partial link's output with per-kernel instance symbols cannot be linked again
     // partially (nvlink's rules for that are not known).
     let shared_instances = |o: &object::InputObject<'_>| {
@@ -309,17 +299,10 @@ fn link_inner(args: &cli::Args, early: &mut Early) -> std::result::Result<LinkOu
             .iter()
             .any(|s| s.name.starts_with(merge::shared::INSTANCE))
     };
-    if (args.relocatable || arch.is_mercury()) && objects.iter().any(shared_instances) {
+    if args.relocatable && objects.iter().any(shared_instances) {
         return Err(Error::new(
-            "extern __shared__ instance symbols (from a partial link) in a relocatable or \
-             sm_100+ link are not implemented yet in this version of cubin-ld (inputs are valid)",
-        )
-        .into());
-    }
-    if args.relocatable && arch.is_mercury() && objects.iter().any(extern_shared) {
-        return Err(Error::new(
-            "extern __shared__ arrays in a relocatable link (-r) are not implemented yet in \
-             this version of cubin-ld (inputs are valid)",
+            "extern __shared__ instance symbols (from a partial link) in a relocatable link are \
+             not implemented yet in this version of cubin-ld (inputs are valid)",
         )
         .into());
     }

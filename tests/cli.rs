@@ -176,12 +176,16 @@ fn modes_not_implemented_yet_are_refused_clearly_without_output() {
     let o = cubin_ld(&[
         "-arch=sm_100",
         "-r",
-        &corpus("extern_shared/sm_100/a.o"),
-        &corpus("extern_shared/sm_100/b.o"),
+        &corpus("extern_shared/sm_100/r.cubin"),
         "-o",
         out.to_str().unwrap(),
     ]);
-    assert_refused(&o, &out, 1, &["extern __shared__", "not implemented yet"]);
+    assert_refused(
+        &o,
+        &out,
+        1,
+        &["extern __shared__ instance symbols", "not implemented yet"],
+    );
 }
 
 #[test]

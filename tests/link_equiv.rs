@@ -46,10 +46,6 @@ const NOT_IMPLEMENTED_YET: &[(&str, &str)] = &[
         "texref_ptx/sm_1*/default",
         "texture references on sm_100+ (nvlink makes per-kernel image-header index tables)",
     ),
-    (
-        "extern_shared/sm_1*/r",
-        "extern __shared__ arrays in -r (nvlink makes per-kernel instance symbols)",
-    ),
     ("unified_ptx/*/r", "merging .nv.uft/.nv.udt tables in -r"),
 ];
 

@@ -665,10 +665,21 @@ impl Builder<'_, '_> {
                         }
                         continue;
                     }
+                    // (-r: a kernel's own extern-shared references name its instance symbol,
+                    // as in the main half.)
+                    let instance = if code
+                        && isym.section == SymSection::Undefined
+                        && isym.other & STO_CUDA_SHARED != 0
+                    {
+                        self.input_section_by_name(oi, &main_name(tsec.name))
+                            .and_then(|t| self.partial_instances.get(&(oi, t)).copied())
+                    } else {
+                        None
+                    };
                     let sym = if r.sym == 0 {
                         None
                     } else {
-                        self.out_sym(oi, r.sym)
+                        instance.or_else(|| self.out_sym(oi, r.sym))
                     };
                     if r.sym != 0 && sym.is_none() {
                         continue;

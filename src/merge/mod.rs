@@ -839,7 +839,7 @@ pub fn build<'data>(
         b.shared = tracing::info_span!("shared")
             .in_scope(|| shared::layout(objects, res, &liveness, reserve));
     }
-    if opts.relocatable && !opts.mercury {
+    if opts.relocatable {
         b.partial_shared =
             partial_shared::kernel_uses(&b, &liveness.live, &liveness.kernels, &liveness.edges);
     }
