@@ -232,22 +232,16 @@ fn link_inner(args: &cli::Args, early: &mut Early) -> std::result::Result<LinkOu
         .into());
     }
 
-    // Unified functions/variables need the UFT/UDT index file (-uidx), whose format is unknown.
+    // An executable link with unified functions/variables needs the UFT/UDT index file
+    // (-uidx), whose format is unknown; nvlink refuses it without one.
     let unified = |o: &object::InputObject<'_>| {
         o.cubin
             .sections
             .iter()
             .any(|s| s.name == b".nv.uft.entry" || s.name == b".nv.udt.entry")
     };
-    let has_unified = objects.iter().any(unified);
-    if args.relocatable && has_unified {
-        return Err(Error::new(
-            "merging unified function/data tables (.nv.uft/.nv.udt) in a relocatable link is \
-             not implemented yet in this version of cubin-ld (inputs are valid)",
-        )
-        .into());
-    }
-    if has_unified {
+    // (-r merges their tables, `merge::unified`.)
+    if !args.relocatable && objects.iter().any(unified) {
         return Err(Error::new("Unified symbols found but index file not specified.").into());
     }
     let (res, errs) =

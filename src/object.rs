@@ -140,7 +140,11 @@ impl<'data> InputObject<'data> {
                 SectionKind::KernelConstant
             }
             _ if s.flags & SHF_EXECINSTR != 0 && name.starts_with(b".text.") => SectionKind::Text,
-            SHT_PROGBITS | SHT_CUDA_GLOBAL | SHT_CUDA_GLOBAL_INIT => SectionKind::Merged,
+            // A unified function's jump slot: code, with its stub function.
+            SHT_CUDA_UFT if name.starts_with(b".nv.uft.rel.") => SectionKind::Text,
+            SHT_PROGBITS | SHT_CUDA_GLOBAL | SHT_CUDA_GLOBAL_INIT | SHT_CUDA_UDT => {
+                SectionKind::Merged
+            }
             t if (SHT_CUDA_CONSTANT_B0..=SHT_CUDA_CONSTANT_B17).contains(&t) => SectionKind::Merged,
             _ => SectionKind::Other,
         }

@@ -20,7 +20,12 @@ const KNOWN_DIFFERENT: &[(&str, &str)] = &[
     ("texref_ptx/sm_7*/r", TEXREF_R),
     ("texref_ptx/sm_8*/r", TEXREF_R),
     ("texref_ptx/sm_90/r", TEXREF_R),
+    ("unified_ptx/sm_1*/r", UNIFIED_R),
 ];
+
+const UNIFIED_R: &str = "sm_100+ -r with unified functions: nvlink re-lays out each jump \
+     slot (.nv.uft.rel.<fn> and its capsule) and writes a stale sh_link in the unified \
+     tables; cubin-ld keeps ptxas's slots and links the tables to their symbol table";
 
 const WEAK_STRONG_FRAME: &str = "a weak function replaced by a later object's strong one: \
      nvlink gives the winner's main-half .debug_frame entry the Mercury CIE and an FDE without \
@@ -46,7 +51,6 @@ const NOT_IMPLEMENTED_YET: &[(&str, &str)] = &[
         "texref_ptx/sm_1*/default",
         "texture references on sm_100+ (nvlink makes per-kernel image-header index tables)",
     ),
-    ("unified_ptx/*/r", "merging .nv.uft/.nv.udt tables in -r"),
 ];
 
 const EXEC_ARCHS: [&str; 14] = [

@@ -741,7 +741,13 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
             }
         }
         order.sort_unstable();
-        for (_, _, si) in order {
+        // -r: the unified tables come between the object's kernels and its other functions.
+        let functions = order.len();
+        let first_function = order.iter().position(|e| e.0).unwrap_or(functions);
+        for (pos, (_, _, si)) in order.into_iter().enumerate() {
+            if pos == first_function {
+                b.unified_tables(oi)?;
+            }
             let s = &o.cubin.sections[si];
             if !b.is_live(oi, si) {
                 b.add_info_section(function_info_section(
@@ -886,6 +892,9 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
                 Info::Section(text),
                 concat(recs),
             ));
+        }
+        if first_function == functions {
+            b.unified_tables(oi)?;
         }
     }
 

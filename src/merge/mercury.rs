@@ -35,7 +35,7 @@ pub fn is_mercury_section(name: &[u8]) -> bool {
 
 /// The Mercury counterpart's name of a main-half section name.
 pub fn mercury_name(main: &[u8]) -> Vec<u8> {
-    if main.starts_with(b".text.") {
+    if main.starts_with(b".text.") || main.starts_with(b".nv.uft.rel.") {
         [b".nv.capmerc", main].concat()
     } else if main == b".nv.constant3" {
         b".nv.merc.nv.constant.user".to_vec()
@@ -76,6 +76,12 @@ const UNIFIED32_HI: u32 = 0x1003f;
 fn understood(name: &[u8]) -> bool {
     name == b".nv.merc.symtab"
         || name.starts_with(b".nv.capmerc.text.")
+        // -r with unified functions and variables: jump slots, tables and data.
+        || name.starts_with(b".nv.capmerc.nv.uft.rel.")
+        || matches!(
+            name,
+            b".nv.merc.nv.uft.entry" | b".nv.merc.nv.udt.entry" | b".nv.merc.nv.udt"
+        )
         || name.starts_with(b".nv.merc.rela")
         || name.starts_with(b".nv.merc.nv.info")
         || matches!(
@@ -156,6 +162,14 @@ impl Builder<'_, '_> {
                 (Content::WithSymbols { .. }, Group::Graph) if s.sh_type == SHT_CUDA_PROTOTYPE => {
                     (SHT_CUDA_MERC_PROTOTYPE, s.content.clone())
                 }
+                // The unified tables: the same records (the symbol indices mean the same
+                // symbols in both tables).
+                (Content::WithSymbols { .. }, Group::InfoFn)
+                    if matches!(s.sh_type, SHT_CUDA_UFT_ENTRY | SHT_CUDA_UDT_ENTRY)
+                        && first_input.contains_key(&name[..]) =>
+                {
+                    (s.sh_type, s.content.clone())
+                }
                 (_, Group::InfoFn) => match merc_info.get(&s.name) {
                     Some(c) => (SHT_CUDA_MERC_INFO, c.clone()),
                     None => continue,
@@ -193,6 +207,10 @@ impl Builder<'_, '_> {
                     (SHT_CUDA_MERC_CONSTANT_USER, Content::Alias(id))
                 }
                 (Content::Bytes(_), Group::Debug) => (s.sh_type, Content::Bytes(Vec::new())),
+                // -r: the unified variables' own copy.
+                (Content::Bytes(_), _) if name == b".nv.merc.nv.udt" => {
+                    (s.sh_type, Content::Bytes(Vec::new()))
+                }
                 // sm_110's reserved shared memory: sized by its Mercury objects, from 0.
                 (Content::NoBits(_), Group::ReservedShared) => (
                     first_input.get(&name[..]).map_or(s.sh_type, |i| i.sh_type),
@@ -390,6 +408,14 @@ impl Builder<'_, '_> {
                     if ms.section != SymSection::Undefined {
                         sym.st_type = ms.st_type;
                         sym.other = ms.other;
+                        // -r: the st_other of the first occurrence, as in the main half.
+                        if let Some(g) = self.res.sym_global[oi][i] {
+                            if self.relocatable
+                                && (self.res.globals[g as usize].first_ref as usize) < oi
+                            {
+                                sym.other = main.other;
+                            }
+                        }
                     }
                     if let SymSection::Index(si) = ms.section {
                         let reserved = o

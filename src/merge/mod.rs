@@ -13,6 +13,7 @@ pub mod info;
 pub mod mercury;
 mod partial_shared;
 pub mod shared;
+mod unified;
 
 use crate::diag::{Error, Result};
 use crate::elf::read::SymSection;
@@ -170,6 +171,8 @@ pub(crate) struct Builder<'a, 'data> {
     /// sm_100+: values the link wrote into SASS code, to be written into the capsule Mercury
     /// code too (object, input `.text` section, offset in it, value).
     pub(crate) capsule_values: Vec<(usize, usize, u64, u64)>,
+    /// -r: the unified function/data tables (`unified`).
+    unified: unified::Tables,
 }
 
 fn is_text(o: &InputObject<'_>, s: &Section<'_>) -> bool {
@@ -304,10 +307,16 @@ impl<'a, 'data> Builder<'a, 'data> {
         let (bind, st_type, other, size, value) = match glob.def {
             Some(d) => {
                 let s = &self.objects[d.obj as usize].symbols()[d.sym as usize];
+                // -r keeps the st_other of the symbol's first occurrence, a reference in an
+                // earlier object included (nvlink's partial link; a unified function then
+                // loses its 0x04 flag, as in nvlink's output).
+                let first = (self.relocatable && glob.first_ref < d.obj)
+                    .then(|| self.res.first_reference(self.objects, g))
+                    .flatten();
                 (
                     s.bind,
                     s.st_type,
-                    self.lower_other(s.other),
+                    self.lower_other(first.unwrap_or(s).other),
                     s.size,
                     s.value,
                 )
@@ -749,6 +758,7 @@ pub fn build<'data>(
         resource_slots: HashMap::new(),
         cleared: Vec::new(),
         capsule_values: Vec::new(),
+        unified: unified::Tables::default(),
         merc_sections: objects
             .iter()
             .map(|o| {
@@ -857,6 +867,7 @@ pub fn build<'data>(
             b.symbols_pass(oi, pass);
             if pass == Pass::SectionSymbols {
                 b.frame_section_symbol(oi);
+                b.unified_table_symbols(oi);
             }
         }
         b.reserve_relocation_sections(oi);
@@ -869,6 +880,9 @@ pub fn build<'data>(
     drop(symbols_span);
     b.resource_slots()?;
     tracing::info_span!("info").in_scope(|| info::build_info(&mut b, opts))?;
+    if opts.relocatable {
+        b.check_unified_tables()?;
+    }
     tracing::info_span!("relocate").in_scope(|| b.relocate(opts))?;
     if opts.mercury {
         b.build_mercury()?;
@@ -1135,6 +1149,10 @@ impl<'a, 'data> Builder<'a, 'data> {
                         self.sym_map[oi][i] = self.m.sections[id as usize].section_symbol;
                     }
                     continue;
+                }
+                // (-r: the unified tables' section symbols come before the parameter banks'.)
+                if o.kind(sec) == SectionKind::KernelConstant {
+                    self.unified_table_symbols(oi);
                 }
                 if let Some(out) = self.out_section_for(oi, si) {
                     self.sym_map[oi][i] = Some(self.section_symbol(out));
