@@ -69,14 +69,30 @@ pub fn layout(m: &Module) -> Layout {
         let late = |i: SymId| {
             let s = &m.symbols[i as usize];
             s.st_type == STT_SECTION
-                && s.section
-                    .is_some_and(|sec| m.sections[sec as usize].name.starts_with(b".nv.constant0."))
+                && s.section.is_some_and(|sec| {
+                    m.sections[sec as usize].name.starts_with(b".nv.constant0.")
+                        && !m.slotted_param_banks.contains(&sec)
+                })
         };
         let all = 0..m.symbols.len() as SymId;
         let mut order: Vec<SymId> = all
             .clone()
             .filter(|&i| m.listed_as_local(i) && !late(i))
             .collect();
+        // Parameter banks with texture/surface slots close the locals (in header order).
+        let mut slotted_syms: Vec<SymId> = order
+            .iter()
+            .copied()
+            .filter(|&i| {
+                let s = &m.symbols[i as usize];
+                s.st_type == STT_SECTION
+                    && s.section
+                        .is_some_and(|sec| m.slotted_param_banks.contains(&sec))
+            })
+            .collect();
+        order.retain(|i| !slotted_syms.contains(i));
+        slotted_syms.sort_by_key(|&i| m.symbols[i as usize].section.map(|s| sec_index[s as usize]));
+        order.extend(slotted_syms);
         // Locals listed among the globals come first there.
         order.extend(
             all.clone()
@@ -249,8 +265,17 @@ pub fn layout(m: &Module) -> Layout {
         let mut loads = Vec::new();
         // sm_100+ maps the user constant banks read-only before the code, the code alone,
         // and the parameter banks read-only, last.
+        // (Parameter banks with texture/surface slots sit with the user banks.)
+        let slotted: hashbrown::HashSet<&[u8]> = m
+            .slotted_param_banks
+            .iter()
+            .map(|&b| &m.sections[b as usize].name[..])
+            .collect();
         let constants = |params: bool| {
-            span(&|s: &OutSection| s.group == Group::Constants && is_param_bank(s) == params)
+            span(&|s: &OutSection| {
+                s.group == Group::Constants
+                    && (is_param_bank(s) && !slotted.contains(&s.name[..])) == params
+            })
         };
         let read_only = |(o, f, mm): (u64, u64, u64)| Phdr {
             p_type: 1,
@@ -385,18 +410,26 @@ fn ordered(m: &Module, with_empty: bool) -> Vec<SecId> {
     let sub = |i: SecId| {
         let s = &m.sections[i as usize];
         match s.info {
-            crate::output::Info::Section(t) if m.mercury && is_param_bank(s) => t,
+            crate::output::Info::Section(t)
+                if m.mercury && is_param_bank(s) && !m.slotted_param_banks.contains(&i) =>
+            {
+                t
+            }
             _ => i,
         }
     };
-    order.sort_by_key(|&i| (group_rank(&m.sections[i as usize], m.mercury), sub(i), i));
+    let rank = |i: SecId| {
+        let slotted = m.slotted_param_banks.contains(&i);
+        group_rank(&m.sections[i as usize], m.mercury, slotted)
+    };
+    order.sort_by_key(|&i| (rank(i), sub(i), i));
     order
 }
 
 /// Where a section goes in the header order, by group. sm_100+ puts the user constant banks
 /// before the code, the kernels' parameter banks after everything else of the main half,
 /// then the Mercury half.
-fn group_rank(s: &OutSection, mercury: bool) -> u8 {
+fn group_rank(s: &OutSection, mercury: bool, slotted: bool) -> u8 {
     let g = s.group;
     // Shared memory and zero-filled data come in the order the link creates them (a kernel's
     // `.nv.shared.<k>` with its code, `.nv.global` with its object's first variable).
@@ -408,7 +441,7 @@ fn group_rank(s: &OutSection, mercury: bool) -> u8 {
         return g as u8;
     }
     match g {
-        Group::Constants if is_param_bank(s) => Group::ReservedShared as u8 + 1,
+        Group::Constants if is_param_bank(s) && !slotted => Group::ReservedShared as u8 + 1,
         Group::Mercury => Group::ReservedShared as u8 + 2,
         g => g as u8,
     }

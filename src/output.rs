@@ -160,6 +160,9 @@ pub struct Module {
     /// Relocation sections written although they have no entries (sm_100+: a main-half one
     /// whose Mercury twin has some, as nvlink writes them).
     pub empty_relocs_kept: hashbrown::HashSet<SecId>,
+    /// sm_100+: parameter banks that got texture/surface slots; nvlink writes these (and
+    /// their section symbols) where sm_90 does, not after everything else.
+    pub slotted_param_banks: hashbrown::HashSet<SecId>,
 }
 
 impl Module {

@@ -162,8 +162,11 @@ fn modes_not_implemented_yet_are_refused_clearly_without_output() {
     let out = d.join("out.cubin");
     let o = cubin_ld(&[
         "-arch=sm_100",
-        &corpus("texref_ptx/sm_100/a.o"),
-        &corpus("texref_ptx/sm_100/b.o"),
+        "-preserve-relocs",
+        "-kernels-used=k_const_a",
+        &corpus("constant/sm_100/a.o"),
+        &corpus("constant/sm_100/b.o"),
+        &corpus("constant/sm_100/c.o"),
         "-o",
         out.to_str().unwrap(),
     ]);
@@ -171,7 +174,7 @@ fn modes_not_implemented_yet_are_refused_clearly_without_output() {
         &o,
         &out,
         1,
-        &["texture/surface reference", "not implemented yet"],
+        &["-preserve-relocs with -kernels-used", "not implemented yet"],
     );
     let o = cubin_ld(&[
         "-arch=sm_100",

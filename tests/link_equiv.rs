@@ -42,16 +42,7 @@ const TEXREF_R: &str = "nvlink's -r drops the texture/surface-reference relocati
 const RESCHEDULED_BY_NVLINK: &[&str] = &["early_exit/sm_1*/*", "dynpar/sm_1*/*"];
 
 /// Links cubin-ld refuses as not implemented yet, as `case/sm_XX/mode` patterns.
-const NOT_IMPLEMENTED_YET: &[(&str, &str)] = &[
-    (
-        "texref_ptx/sm_1*/pr",
-        "texture references on sm_100+ (nvlink makes per-kernel image-header index tables)",
-    ),
-    (
-        "texref_ptx/sm_1*/default",
-        "texture references on sm_100+ (nvlink makes per-kernel image-header index tables)",
-    ),
-];
+const NOT_IMPLEMENTED_YET: &[(&str, &str)] = &[];
 
 const EXEC_ARCHS: [&str; 14] = [
     "sm_75", "sm_80", "sm_86", "sm_89", "sm_90", "sm_100", "sm_100a", "sm_103", "sm_103f",

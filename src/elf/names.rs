@@ -36,7 +36,7 @@ pub fn section_type(t: u32) -> Option<&'static str> {
         SHT_CUDA_RESERVED_SHARED => "CUDA_RESERVED_SHARED",
         // Names below are cubin-ld's own: cuobjdump prints these types as "UNKNOWN: n".
         SHT_CUDA_CAPMERC_TEXT => "CUDA_CAPMERC_TEXT",
-        0x7000_0079 => "CUDA_MERC_ENTRY_IMAGE_HEADER_INDICES",
+        SHT_CUDA_MERC_IMAGE_HEADER_INDICES => "CUDA_MERC_ENTRY_IMAGE_HEADER_INDICES",
         SHT_CUDA_MERC_CONSTANT_USER => "CUDA_MERC_CONSTANT_USER",
         SHT_CUDA_MERC_RELA => "CUDA_MERC_RELA",
         SHT_CUDA_MERC_RESOLVED_RELA => "CUDA_MERC_RESOLVED_RELA",

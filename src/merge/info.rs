@@ -879,7 +879,20 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
                 }
                 out
             };
-            let out = transform(&recs);
+            let mut out = transform(&recs);
+            // sm_100+: kernels whose parameter bank got texture/surface slots say which
+            // banks hold bindless textures and surfaces (0, the parameter bank).
+            let slotted = func.is_some_and(|f| kernel_set.contains(&f))
+                && b.resource_bank(oi, s.info as usize)
+                    .is_some_and(|k| b.resource_base.contains_key(&k));
+            if b.m.mercury && slotted {
+                for attr in [EIATTR_BINDLESS_TEXTURE_BANK, EIATTR_BINDLESS_SURFACE_BANK] {
+                    out.push(Rec {
+                        bytes: vec![nvinfo::EIFMT_BVAL, attr, 0, 0],
+                        slots: Vec::new(),
+                    });
+                }
+            }
             if let Some(m) = b.merc_section(oi, &[b".nv.merc", s.name].concat()) {
                 let merc_recs = nvinfo::parse_records(m.bytes())
                     .map_err(|e| e.context(format!("'{}': section '{}'", o.name, m.name_str())))?;
@@ -1166,6 +1179,9 @@ fn callgraph_report(
     }
     out
 }
+
+const EIATTR_BINDLESS_TEXTURE_BANK: u8 = 0x15;
+const EIATTR_BINDLESS_SURFACE_BANK: u8 = 0x16;
 
 /// An output `.nv.info.<fn>` section.
 fn function_info_section(name: &[u8], info: Info, content: Content) -> OutSection {

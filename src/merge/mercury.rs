@@ -35,8 +35,15 @@ pub fn is_mercury_section(name: &[u8]) -> bool {
 
 /// The Mercury counterpart's name of a main-half section name.
 pub fn mercury_name(main: &[u8]) -> Vec<u8> {
+    const BANK: &[u8] = b".nv.constant0.";
+    const INDICES: &[u8] = b".nv.constant.entry_image_header_indices.";
     if main.starts_with(b".text.") || main.starts_with(b".nv.uft.rel.") {
         [b".nv.capmerc", main].concat()
+    } else if let Some(k) = main.strip_prefix(BANK) {
+        // A parameter bank's texture/surface slots: the kernel's image-header index table.
+        [b".nv.merc", INDICES, k].concat()
+    } else if let Some(k) = main.strip_prefix(b".rela.nv.constant0.") {
+        [b".nv.merc.rela", INDICES, k].concat()
     } else if main == b".nv.constant3" {
         b".nv.merc.nv.constant.user".to_vec()
     } else {
@@ -192,6 +199,26 @@ impl Builder<'_, '_> {
                     twin[id as usize] = Some(self.m.add_section(sec));
                     continue;
                 }
+                // A parameter bank with texture/surface slots: the kernel's image-header
+                // index table, one zeroed u32 per slot for the driver's relocations.
+                (Content::Bytes(b), _) if self.m.slotted_param_banks.contains(&id) => {
+                    let base = self.resource_base.get(&id).copied().unwrap_or(0);
+                    let n = (b.len() as u64).saturating_sub(base) as usize;
+                    let new = self.m.add_section(OutSection {
+                        name,
+                        sh_type: SHT_CUDA_MERC_IMAGE_HEADER_INDICES,
+                        flags: SHF_ALLOC | SHF_INFO_LINK | SHF_CUDA_MERCURY,
+                        align: 4,
+                        entsize: 0,
+                        link: Link::None,
+                        info: s.info,
+                        content: Content::Bytes(vec![0; n]),
+                        group: Group::Mercury,
+                        section_symbol: None,
+                    });
+                    twin[id as usize] = Some(new);
+                    continue;
+                }
                 _ if !first_input.contains_key(&name[..]) => continue,
                 (_, Group::Text) => (
                     SHT_CUDA_CAPMERC_TEXT,
@@ -270,6 +297,7 @@ impl Builder<'_, '_> {
         self.mercury_symbols(&twin, &placed)?;
         self.relocate_mercury(&twin, &placed)?;
         self.patch_capsules(&placed)?;
+        self.image_header_indices(&twin);
         // A main relocation section the link emptied is written when its twin is not.
         for (main, t) in twin.iter().enumerate() {
             let has_entries = |id: usize| {
@@ -379,7 +407,7 @@ impl Builder<'_, '_> {
             if main.st_type == STT_SECTION {
                 let Some(sec) = main.section else { continue };
                 let s = &self.m.sections[sec as usize];
-                if crate::layout::is_param_bank(s) {
+                if crate::layout::is_param_bank(s) && !self.m.slotted_param_banks.contains(&sec) {
                     continue;
                 }
                 let (section, name) = match twin.get(sec as usize).copied().flatten() {
@@ -460,6 +488,44 @@ impl Builder<'_, '_> {
         }
         self.m.merc_symbols = merc;
         Ok(())
+    }
+
+    /// The driver relocations of the image-header index tables: the main half's slot
+    /// relocations, counted from the first slot.
+    fn image_header_indices(&mut self, twin: &[Option<SecId>]) {
+        for (rel, bank) in self.resource_banks.clone() {
+            let Some(rel) = rel.or_else(|| {
+                let name = [&b".rela"[..], &self.m.sections[bank as usize].name].concat();
+                self.by_name.get(&name).copied()
+            }) else {
+                continue;
+            };
+            let Some(Some(merc_rel)) = twin.get(rel as usize) else {
+                continue;
+            };
+            let base = self.resource_base.get(&bank).copied().unwrap_or(0);
+            let Content::Relocs { entries, .. } = &self.m.sections[rel as usize].content else {
+                continue;
+            };
+            let merc: Vec<OutReloc> = entries
+                .iter()
+                .map(|e| OutReloc {
+                    offset: e.offset - base,
+                    // R_CUDA_TEX/SAMP/SURF_HEADER_INDEX → R_MERCURY_*_HEADER_INDEX
+                    r_type: match e.r_type {
+                        6 => 0x1000b,
+                        7 => 0x1000c,
+                        _ => 0x1000d,
+                    },
+                    ..*e
+                })
+                .collect();
+            if let Content::Relocs { entries, .. } =
+                &mut self.m.sections[*merc_rel as usize].content
+            {
+                *entries = merc;
+            }
+        }
     }
 
     /// Writes into the capsule code the values the main pass wrote into the SASS of

@@ -153,9 +153,11 @@ pub(crate) struct Builder<'a, 'data> {
     /// `-r` (see `Options::relocatable`).
     relocatable: bool,
     /// (relocation section, parameter bank) of every kernel, for texture/surface slots.
-    resource_banks: Vec<(SecId, SecId)>,
+    resource_banks: Vec<(Option<SecId>, SecId)>,
     /// Per parameter bank: the slot offset of each texture/surface reference symbol.
     resource_slots: HashMap<(SecId, SymId), u64>,
+    /// Where each parameter bank's texture/surface slots start.
+    pub(crate) resource_base: HashMap<SecId, u64>,
     /// sm_100+: per object, its Mercury sections by name.
     merc_sections: Vec<HashMap<&'data [u8], usize>>,
     /// Where sm_110's reserved shared objects start: the value of the undefined
@@ -276,24 +278,10 @@ impl<'a, 'data> Builder<'a, 'data> {
             section_symbol: None,
         });
         // Texture/surface references get slots in every kernel's parameter bank, with a
-        // relocation section created along with the bank (filled once symbols exist).
+        // relocation section created along with the bank (filled once symbols exist; sm_100+
+        // makes it, RELA, when it adds the slots).
         if !existed && kind == SectionKind::KernelConstant && self.has_resources {
-            let rel_name = [b".rel", &name[..]].concat();
-            let rel = self.named_section(&rel_name.clone(), || OutSection {
-                name: rel_name,
-                sh_type: SHT_REL,
-                flags: 0,
-                align: 8,
-                entsize: 16,
-                link: Link::Symtab,
-                info: Info::Section(id),
-                content: Content::Relocs {
-                    rela: false,
-                    entries: Vec::new(),
-                },
-                group: Group::Relocs,
-                section_symbol: None,
-            });
+            let rel = (!self.m.mercury).then(|| self.slot_relocations(id));
             self.resource_banks.push((rel, id));
         }
         Some(id)
@@ -756,6 +744,7 @@ pub fn build<'data>(
         preserve_relocs: opts.preserve_relocs,
         relocatable: opts.relocatable,
         resource_slots: HashMap::new(),
+        resource_base: HashMap::new(),
         cleared: Vec::new(),
         capsule_values: Vec::new(),
         unified: unified::Tables::default(),
@@ -1436,22 +1425,21 @@ impl<'a, 'data> Builder<'a, 'data> {
                 s.section.is_none() && matches!(s.st_type, STT_CUDA_TEXTURE | 11 | STT_CUDA_SURFACE)
             })
             .collect();
-        // sm_100+ binds them through per-kernel image-header index tables
-        // (`.nv.merc.nv.constant.entry_image_header_indices.<k>`), not parameter-bank slots.
-        if self.m.mercury && !self.relocatable && !resources.is_empty() {
-            let name = &self.m.symbols[resources[0] as usize].name;
-            return Err(Error::new(format!(
-                "texture/surface reference '{}' on sm_100 and later (bound through image-header \
-                 index tables) is not implemented yet in this version of cubin-ld (inputs are \
-                 valid)",
-                String::from_utf8_lossy(name)
-            )));
-        }
         for (rel, bank) in self.resource_banks.clone() {
+            let rel = match rel {
+                Some(r) => r,
+                None => self.slot_relocations(bank),
+            };
+            if self.m.mercury {
+                self.m.slotted_param_banks.insert(bank);
+            }
             let Content::Bytes(bytes) = &mut self.m.sections[bank as usize].content else {
                 continue;
             };
-            let base = align_up(bytes.len() as u64, 4);
+            // (sm_100+ starts them 16-aligned; its Mercury half indexes them from there, see
+            // `mercury::image_header_indices`.)
+            let base = align_up(bytes.len() as u64, if self.m.mercury { 16 } else { 4 });
+            self.resource_base.insert(bank, base);
             bytes.resize((base + 4 * resources.len() as u64) as usize, 0);
             let mut entries = Vec::new();
             for (k, &r) in resources.iter().enumerate() {
@@ -1470,7 +1458,7 @@ impl<'a, 'data> Builder<'a, 'data> {
                 });
             }
             self.m.sections[rel as usize].content = Content::Relocs {
-                rela: false,
+                rela: self.m.mercury,
                 entries,
             };
         }
@@ -1790,7 +1778,12 @@ impl<'a, 'data> Builder<'a, 'data> {
                         {
                             crate::reloc::patch::write(bytes, offset, fields, v)?;
                         }
+                        // (The capsule counts from the first slot.)
                         if self.m.mercury && tsec.flags & SHF_EXECINSTR != 0 {
+                            let base = self
+                                .resource_bank(oi, target)
+                                .and_then(|b| self.resource_base.get(&b).copied());
+                            let v = slot.wrapping_sub(base.unwrap_or(0));
                             self.capsule_values.push((oi, target, r.offset, v));
                         }
                         continue;
@@ -1942,14 +1935,41 @@ impl<'a, 'data> Builder<'a, 'data> {
     /// code is text section `target` of object `oi`.
     fn resource_slot(&self, oi: usize, target: usize, sym: u32) -> Option<u64> {
         let out = self.out_sym(oi, sym)?;
+        let bank = self.resource_bank(oi, target)?;
+        self.resource_slots.get(&(bank, out)).copied()
+    }
+
+    /// The relocation section of a parameter bank's texture/surface slots (sm_100+: RELA).
+    fn slot_relocations(&mut self, bank: SecId) -> SecId {
+        let rela = self.m.mercury;
+        let name = &self.m.sections[bank as usize].name;
+        let rel_name = [if rela { &b".rela"[..] } else { b".rel" }, &name[..]].concat();
+        self.named_section(&rel_name.clone(), || OutSection {
+            name: rel_name,
+            sh_type: if rela { SHT_RELA } else { SHT_REL },
+            flags: if rela { SHF_INFO_LINK } else { 0 },
+            align: 8,
+            entsize: if rela { 24 } else { 16 },
+            link: Link::Symtab,
+            info: Info::Section(bank),
+            content: Content::Relocs {
+                rela,
+                entries: Vec::new(),
+            },
+            group: Group::Relocs,
+            section_symbol: None,
+        })
+    }
+
+    /// The parameter bank of the kernel whose code is text section `target` of object `oi`.
+    pub(crate) fn resource_bank(&self, oi: usize, target: usize) -> Option<SecId> {
         let o = &self.objects[oi];
         let bank_name = [
             b".nv.constant0.",
             &sec_name_tail(o.cubin.sections[target].name)[..],
         ]
         .concat();
-        let bank = *self.by_name.get(&bank_name)?;
-        self.resource_slots.get(&(bank, out)).copied()
+        self.by_name.get(&bank_name).copied()
     }
 
     /// The constant bank (3 for `__constant__` data) a symbol lives in, following resolution;
