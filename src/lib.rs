@@ -286,20 +286,6 @@ fn link_inner(args: &cli::Args, early: &mut Early) -> std::result::Result<LinkOu
             ..Default::default()
         });
     }
-    // A partial link's output with per-kernel instance symbols cannot be linked again
-    // partially (nvlink's rules for that are not known).
-    let shared_instances = |o: &object::InputObject<'_>| {
-        o.symbols()
-            .iter()
-            .any(|s| s.name.starts_with(merge::shared::INSTANCE))
-    };
-    if args.relocatable && objects.iter().any(shared_instances) {
-        return Err(Error::new(
-            "extern __shared__ instance symbols (from a partial link) in a relocatable link are \
-             not implemented yet in this version of cubin-ld (inputs are valid)",
-        )
-        .into());
-    }
     let recorded = cli::recorded_options(args);
     let opts = merge::Options {
         arch_sm: arch.sm,

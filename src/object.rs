@@ -150,6 +150,19 @@ impl<'data> InputObject<'data> {
         }
     }
 
+    /// Whether a linker made this object (a partial link's output: its tool notes name
+    /// nvlink or cubin-ld).
+    pub fn made_by_linker(&self) -> bool {
+        let Some(s) = self.cubin.section_by_name(".note.nv.tkinfo") else {
+            return false;
+        };
+        crate::elf::notes::parse_notes(s.bytes())
+            .unwrap_or_default()
+            .iter()
+            .filter_map(|n| crate::elf::notes::parse_tkinfo(n.desc).ok())
+            .any(|t| matches!(t.strings[1], b"nvlink" | b"cubin-ld"))
+    }
+
     /// The function symbol a `.text.<fn>` section holds (sh_info).
     pub fn text_function(&self, s: &Section<'_>) -> Option<u32> {
         // The low 24 bits; sm_75–sm_89 keep the register count in the top byte.

@@ -110,8 +110,14 @@ pub fn resolve<'data>(
         for (i, s) in o.symbols().iter().enumerate().skip(1) {
             // The unified-table placeholders resolve to nothing in an executable; a relocatable
             // link keeps them as the undefined symbols they are.
+            // A partial link's per-kernel extern-shared instance symbols (all named alike)
+            // stay with their kernels in another partial link.
+            let instance = relocatable
+                && s.name == crate::merge::shared::INSTANCE
+                && s.section == SymSection::Undefined;
             if !InputObject::is_global(s)
                 || (!relocatable && UNIFIED_PLACEHOLDERS.contains(&s.name))
+                || instance
             {
                 continue;
             }
@@ -136,7 +142,13 @@ pub fn resolve<'data>(
                 g.data_ref |= s.st_type != crate::elf::STT_FUNC;
                 continue;
             }
-            let weak = s.bind == STB_WEAK;
+            // An extern `__shared__` array a partial link defined (empty, in
+            // `.nv_debug.shared`) is a declaration, whichever partial links define it.
+            let partial_extern_array = s.size == 0
+                && s.other & crate::elf::STO_CUDA_SHARED != 0
+                && matches!(s.section, SymSection::Index(si)
+                    if o.cubin.sections.get(si as usize).is_some_and(|x| x.name == b".nv_debug.shared"));
+            let weak = s.bind == STB_WEAK || partial_extern_array;
             match g.def {
                 None => {
                     g.def = Some(Def {

@@ -176,19 +176,6 @@ fn modes_not_implemented_yet_are_refused_clearly_without_output() {
         1,
         &["-preserve-relocs with -kernels-used", "not implemented yet"],
     );
-    let o = cubin_ld(&[
-        "-arch=sm_100",
-        "-r",
-        &corpus("extern_shared/sm_100/r.cubin"),
-        "-o",
-        out.to_str().unwrap(),
-    ]);
-    assert_refused(
-        &o,
-        &out,
-        1,
-        &["extern __shared__ instance symbols", "not implemented yet"],
-    );
 }
 
 #[test]

@@ -638,6 +638,39 @@ impl Builder<'_, '_> {
 
 /// sm_100+: nvlink points each FDE of `.debug_frame` at the CIE that precedes it, whatever
 /// the input relocation said (ptxas' addends can be 8 past the CIE).
+/// A partial link's `.debug_frame` holds CIE pointers counted from its own start with no
+/// relocation left to rebase them (ptxas's carry one): moved to `base`, they move with it.
+fn rebase_unrelocated_cie_pointers(o: &InputObject<'_>, si: usize, b: &mut [u8], base: u64) {
+    let relocated: hashbrown::HashSet<u64> = o
+        .cubin
+        .sections
+        .iter()
+        .filter(|r| o.kind(r) == SectionKind::Reloc && r.info as usize == si)
+        .filter_map(|r| o.cubin.relocations(r).ok())
+        .flatten()
+        .map(|r| r.offset)
+        .collect();
+    for (start, end, is_cie) in frame_entries(b) {
+        if is_cie {
+            continue;
+        }
+        let (at, width) = if b[start..end].starts_with(&[0xff; 4]) {
+            (start + 12, 8)
+        } else {
+            (start + 4, 4)
+        };
+        if relocated.contains(&(at as u64)) {
+            continue;
+        }
+        if let Some(f) = b.get_mut(at..at + width) {
+            let mut v = [0u8; 8];
+            v[..width].copy_from_slice(f);
+            let moved = u64::from_le_bytes(v).wrapping_add(base);
+            f.copy_from_slice(&moved.to_le_bytes()[..width]);
+        }
+    }
+}
+
 fn point_fdes_at_preceding_cie(b: &mut [u8]) {
     let mut cie: Option<usize> = None;
     for (start, end, is_cie) in frame_entries(b) {
@@ -1040,7 +1073,13 @@ impl<'a, 'data> Builder<'a, 'data> {
             let own = self.input_section_by_name(oi, &name);
             match own.and_then(|k| Some((k, self.out_section_for(oi, k)?))) {
                 Some((k, sh)) => {
-                    self.section_symbol(sh);
+                    // (as the input names it: a partial link's callee-only area has none)
+                    let named = self.objects[oi].symbols().iter().any(|x| {
+                        x.st_type == STT_SECTION && x.section == SymSection::Index(k as u32)
+                    });
+                    if named {
+                        self.section_symbol(sh);
+                    }
                     let size = self.objects[oi].cubin.sections[k].size;
                     self.partial_shared_sections.insert((oi, si), (sh, size));
                 }
@@ -1252,14 +1291,44 @@ impl<'a, 'data> Builder<'a, 'data> {
                     let off = align_up(bytes.len() as u64, s.align);
                     bytes.resize(off as usize, 0);
                     bytes.extend_from_slice(s.bytes());
+                    if s.name == b".debug_frame" && off > 0 {
+                        rebase_unrelocated_cie_pointers(o, si, &mut bytes[off as usize..], off);
+                    }
+                    // A partial link resolved its code's references to its own `__constant__`
+                    // data (as nvlink's does) and kept no relocation for them: that data
+                    // cannot move. (nvlink moves it and leaves the code pointing at the old
+                    // offsets.)
+                    let user_bank =
+                        (SHT_CUDA_CONSTANT_B0 + 1..=SHT_CUDA_CONSTANT_B17).contains(&s.sh_type);
+                    if user_bank && off > 0 && s.size > 0 && o.made_by_linker() {
+                        return Err(Error::new(format!(
+                            "'{}' is a partial link's output whose {} data would move to offset \
+                             {off:#x}, but its code holds the offsets it had there (a partial \
+                             link resolves constant-bank references); list it first, or link \
+                             its objects in one step",
+                            o.name,
+                            s.name_str()
+                        )));
+                    }
                     off
                 }
                 // -r sizes `.nv_debug.shared` for every object's but leaves each object's
                 // shared objects at their own offsets, as nvlink's does.
                 // Reserved shared memory: sized by its objects (`finish_symbols`).
                 Content::NoBits(_) if s.sh_type == SHT_CUDA_RESERVED_SHARED => 0,
+                // (A partial link's own, which only defines extern arrays, adds nothing: the
+                // link makes that one again.)
                 Content::NoBits(n) if self.relocatable && s.name == b".nv_debug.shared" => {
-                    *n = align_up(*n, s.align) + s.size;
+                    let arrays_only = o.symbols().iter().all(|x| {
+                        x.section != SymSection::Index(si as u32)
+                            || x.st_type == STT_SECTION
+                            || x.size == 0
+                    });
+                    *n = if arrays_only && !self.partial_shared.is_empty() {
+                        (*n).max(s.size)
+                    } else {
+                        align_up(*n, s.align) + s.size
+                    };
                     0
                 }
                 Content::NoBits(n) => {

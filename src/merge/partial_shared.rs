@@ -134,6 +134,9 @@ impl Builder<'_, '_> {
                 Some(&(_, s)) => s,
                 None => 0,
             };
+            // A kernel from a partial link keeps its instance's offset (its `.nv.shared.<k>`
+            // is already sized for it).
+            let kept = self.input_instance_value(node);
             if let Some(&(sec, _)) = self.partial_shared_sections.get(&node) {
                 if let Content::NoBits(n) = &mut self.m.sections[sec as usize].content {
                     *n = align16(static_size).max(0x20);
@@ -141,7 +144,7 @@ impl Builder<'_, '_> {
             }
             let id = self.m.add_symbol(OutSymbol {
                 name: b"externsharedinstance".to_vec(),
-                value: align16(static_size).max(0x10),
+                value: kept.unwrap_or(align16(static_size).max(0x10)),
                 size: 0,
                 bind: STB_WEAK,
                 st_type: STT_CUDA_OBJECT,
@@ -150,6 +153,22 @@ impl Builder<'_, '_> {
             });
             self.partial_instances.insert(node, id);
         }
+    }
+
+    /// The value of the instance symbol a kernel's code names in its input (a partial link's
+    /// output).
+    fn input_instance_value(&self, (oi, si): Node) -> Option<u64> {
+        let o = &self.objects[oi];
+        o.cubin.sections.iter().find_map(|r| {
+            if o.kind(r) != crate::object::SectionKind::Reloc || r.info as usize != si {
+                return None;
+            }
+            o.cubin.relocations(r).ok()?.iter().find_map(|x| {
+                let s = o.symbols().get(x.sym as usize)?;
+                (s.name == shared::INSTANCE && s.section == SymSection::Undefined)
+                    .then_some(s.value)
+            })
+        })
     }
 
     /// The symbol a kernel's own reference to an extern array now names.

@@ -75,6 +75,11 @@ pub fn classify(
                     .then_some(SharedRef::Extern);
             }
         },
+        // (a partial link's instance symbol, kept with its kernel)
+        None if s.section == SymSection::Undefined => {
+            return (s.other & STO_CUDA_SHARED != 0 && s.st_type != STT_FUNC)
+                .then_some(SharedRef::Extern);
+        }
         None => (oi, sym),
     };
     let def = &objects[do_].symbols()[ds as usize];
