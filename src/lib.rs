@@ -222,15 +222,6 @@ fn link_inner(args: &cli::Args, early: &mut Early) -> std::result::Result<LinkOu
             .collect(),
     });
     check_architectures(&objects, &arch)?;
-    // nvlink keeps every function under -preserve-relocs but computes stack sizes only for
-    // the kernels -kernels-used names, and orders `.nv.info.<fn>` differently; not yet known.
-    if args.preserve_relocs && !args.kernels_used.is_empty() {
-        return Err(Error::new(
-            "-preserve-relocs with -kernels-used is not implemented yet in this version of \
-             cubin-ld (inputs are valid)",
-        )
-        .into());
-    }
 
     // An executable link with unified functions/variables needs the UFT/UDT index file
     // (-uidx), whose format is unknown; nvlink refuses it without one.

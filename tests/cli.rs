@@ -157,25 +157,17 @@ fn an_unknown_arch_is_fatal() {
 }
 
 #[test]
-fn modes_not_implemented_yet_are_refused_clearly_without_output() {
+fn unsupported_modes_are_refused_clearly_without_output() {
     let d = scratch("notyet");
     let out = d.join("out.cubin");
     let o = cubin_ld(&[
         "-arch=sm_100",
-        "-preserve-relocs",
-        "-kernels-used=k_const_a",
+        "-dlto",
         &corpus("constant/sm_100/a.o"),
-        &corpus("constant/sm_100/b.o"),
-        &corpus("constant/sm_100/c.o"),
         "-o",
         out.to_str().unwrap(),
     ]);
-    assert_refused(
-        &o,
-        &out,
-        1,
-        &["-preserve-relocs with -kernels-used", "not implemented yet"],
-    );
+    assert_refused(&o, &out, 1, &["'--dlto' is not supported", "LTO-IR"]);
 }
 
 #[test]
@@ -320,22 +312,6 @@ fn verbose_output_with_warnings_reads_as_nvlinks_recorded_messages() {
         stderr(&o).replace("cubin-ld ", "nvlink "),
         recorded_log("recursion/sm_90", "verbose")
     );
-}
-
-#[test]
-fn preserve_relocs_with_kernels_used_is_refused_clearly_without_output() {
-    let d = scratch("pr-ku");
-    let out = d.join("out.cubin");
-    let o = cubin_ld(&[
-        "-arch=sm_80",
-        "-preserve-relocs",
-        "-kernels-used=k_live",
-        &corpus("dead_code/sm_80/a.o"),
-        &corpus("dead_code/sm_80/b.o"),
-        "-o",
-        out.to_str().unwrap(),
-    ]);
-    assert_refused(&o, &out, 1, &["not implemented yet"]);
 }
 
 #[test]

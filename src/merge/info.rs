@@ -64,6 +64,15 @@ pub struct Liveness {
 /// Which input sections the output keeps. `keep_all` keeps every function
 /// (-preserve-relocs, -r); `keep_shared` keeps the inputs' shared-memory sections as they are
 /// (-r, which does not lay shared memory out).
+/// Whether `-kernels-used` names a kernel (a substring of its mangled name; every kernel
+/// when the option is absent).
+fn named_by(kernels_used: &[String], name: &[u8]) -> bool {
+    kernels_used.is_empty()
+        || kernels_used
+            .iter()
+            .any(|k| name.windows(k.len().max(1)).any(|w| w == k.as_bytes()))
+}
+
 pub fn liveness(
     objects: &[InputObject<'_>],
     res: &Resolution<'_>,
@@ -74,11 +83,7 @@ pub fn liveness(
 ) -> Liveness {
     // -kernels-used keeps the kernels whose mangled name contains one of the strings.
     let wanted = |oi: usize, name: &[u8]| {
-        (kernels_used.is_empty()
-            || kernels_used
-                .iter()
-                .any(|k| name.windows(k.len().max(1)).any(|w| w == k.as_bytes())))
-            && host_kernels.is_none_or(|h| h.launched(oi, name))
+        named_by(kernels_used, name) && host_kernels.is_none_or(|h| h.launched(oi, name))
     };
     // Nodes: text sections. Edges: calls and address references from code; roots: kernels and
     // functions whose address is stored in data.
@@ -548,7 +553,10 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
             out_recs.push(rec);
         }
     }
-    for &k in kernels.iter().filter(|_| !opts.relocatable) {
+    // (-preserve-relocs keeps the kernels -kernels-used does not name, but their stack is
+    // not computed, as in nvlink.)
+    let named = |k: SymId| named_by(&opts.kernels_used, &b.m.symbols[k as usize].name);
+    for &k in kernels.iter().filter(|&&k| !opts.relocatable && named(k)) {
         let v = match min_stack[&k] {
             Some(d) => d as u32,
             None => 0xffff_ffff,
@@ -732,10 +740,12 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
                 }
                 continue;
             }
-            match o
-                .info_function(s)
-                .filter(|&f| InputObject::is_entry(&o.symbols()[f as usize]))
-            {
+            // (Kernels -kernels-used does not name, kept by -preserve-relocs, come with the
+            // functions.)
+            match o.info_function(s).filter(|&f| {
+                let sym = &o.symbols()[f as usize];
+                InputObject::is_entry(sym) && named_by(&opts.kernels_used, sym.name)
+            }) {
                 Some(kernel) => order.push((false, kernel as usize, si)),
                 None => order.push((true, si, si)),
             }
