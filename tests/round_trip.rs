@@ -141,6 +141,19 @@ fn nvlink_partial_links_finish_with_cubin_ld_as_with_nvlink() {
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
 
+/// What differs between two partial links of the same objects (order and tool notes aside).
+fn partial_differences(one_step: &Path, other: &Path) -> Vec<String> {
+    compare_dumps(
+        &dump(one_step),
+        &dump(other),
+        &CompareOptions {
+            ignore_order: true,
+            ignore_sections: vec![".note.nv.tkinfo".into()],
+            ..Default::default()
+        },
+    )
+}
+
 #[test]
 fn a_partial_link_of_partial_links_equals_a_one_step_partial_link() {
     let mut failures = Vec::new();
@@ -179,15 +192,7 @@ fn a_partial_link_of_partial_links_equals_a_one_step_partial_link() {
         });
         match result {
             Ok(()) => {
-                let d = compare_dumps(
-                    &dump(&one_step),
-                    &dump(&two_step),
-                    &CompareOptions {
-                        ignore_order: true,
-                        ignore_sections: vec![".note.nv.tkinfo".into()],
-                        ..Default::default()
-                    },
-                );
+                let d = partial_differences(&one_step, &two_step);
                 if !d.is_empty() {
                     failures.push(format!("{}: {}", label(&dir), d.join("\n")));
                 }
@@ -257,15 +262,7 @@ fn a_partial_link_of_separate_partial_links_equals_a_one_step_partial_link() {
         join.extend(["-o".as_ref(), joined.as_os_str()]);
         match result.and_then(|_| cubin_ld(&join)) {
             Ok(()) => {
-                let d = compare_dumps(
-                    &dump(&one_step),
-                    &dump(&joined),
-                    &CompareOptions {
-                        ignore_order: true,
-                        ignore_sections: vec![".note.nv.tkinfo".into()],
-                        ..Default::default()
-                    },
-                );
+                let d = partial_differences(&one_step, &joined);
                 if !d.is_empty() {
                     failures.push(format!("{}: {}", label(&dir), d.join("\n")));
                 }

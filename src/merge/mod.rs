@@ -191,17 +191,22 @@ impl<'a, 'data> Builder<'a, 'data> {
         if let Some(s) = self.m.sections[sec as usize].section_symbol {
             return s;
         }
-        let id = self.m.add_symbol(OutSymbol {
+        let id = self.new_section_symbol(Some(sec));
+        self.m.sections[sec as usize].section_symbol = Some(id);
+        id
+    }
+
+    /// A local STT_SECTION symbol (`None`: for a section made later, which sets it).
+    pub(crate) fn new_section_symbol(&mut self, sec: Option<SecId>) -> SymId {
+        self.m.add_symbol(OutSymbol {
             name: Vec::new(),
             value: 0,
             size: 0,
             bind: STB_LOCAL,
             st_type: STT_SECTION,
             other: 0,
-            section: Some(sec),
-        });
-        self.m.sections[sec as usize].section_symbol = Some(id);
-        id
+            section: sec,
+        })
     }
 
     fn named_section(&mut self, name: &[u8], make: impl FnOnce() -> OutSection) -> SecId {

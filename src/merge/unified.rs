@@ -54,15 +54,7 @@ impl Builder<'_, '_> {
             {
                 continue;
             }
-            let id = self.m.add_symbol(OutSymbol {
-                name: Vec::new(),
-                value: 0,
-                size: 0,
-                bind: STB_LOCAL,
-                st_type: STT_SECTION,
-                other: 0,
-                section: None,
-            });
+            let id = self.new_section_symbol(None);
             self.unified.symbols.insert(name, id);
         }
     }
