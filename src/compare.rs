@@ -107,9 +107,10 @@ fn prepare(text: &str, opts: &CompareOptions) -> Vec<Item> {
     });
     if opts.ignore_linker_note {
         // The note's size moves every later section, so segment sizes (which include the
-        // alignment padding between the sections they cover) are left out as well.
+        // alignment padding between the sections they cover) are left out as well; but for
+        // the writable segment's, which count only its own sections.
         for it in items.iter_mut().filter(|it| it.key.starts_with("phdr ")) {
-            for l in it.lines.iter_mut() {
+            for l in it.lines.iter_mut().filter(|l| !l.contains(" flags RW- ")) {
                 if let (Some(a), Some(b)) = (l.find(" filesz "), l.find(" align ")) {
                     l.replace_range(a..b, "");
                 }

@@ -311,26 +311,40 @@ pub fn layout(m: &Module) -> Layout {
             Group::ReservedShared,
         ];
         if let Some((o, _, mm)) = range(&writable) {
-            // The file part runs up to where the zero-filled part starts.
+            // The file part runs up to where the last zero-filled section sits (they follow
+            // the initialized data, each aligned, at nearly one offset).
             let bss_start = order
                 .iter()
-                .find(|&&s| {
+                .filter(|&&s| {
                     matches!(
                         m.sections[s as usize].group,
                         Group::Bss | Group::Shared | Group::ReservedShared
                     )
                 })
-                .map(|&s| offset[s as usize]);
+                .map(|&s| offset[s as usize])
+                .max();
             let f = match bss_start {
                 Some(b) => b - o,
                 None => mm,
             };
+            let filesz = if has_data { f } else { 0 };
+            // The memory size counts every zero-filled section after the file part, one after
+            // the other (aligned), though they all share one file offset (as nvlink counts).
+            let memsz = order
+                .iter()
+                .map(|&s| &m.sections[s as usize])
+                .filter(|s| writable.contains(&s.group) && s.flags & SHF_ALLOC != 0)
+                .filter_map(|s| match s.content {
+                    Content::NoBits(n) => Some((s.align.max(1), n)),
+                    _ => None,
+                })
+                .fold(filesz, |run, (align, n)| align_up(run, align) + n);
             loads.push(Phdr {
                 p_type: 1,
                 flags: 6,
                 offset: o,
-                filesz: if has_data { f } else { 0 },
-                memsz: mm,
+                filesz,
+                memsz,
             });
         }
         if m.mercury {
