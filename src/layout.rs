@@ -68,11 +68,7 @@ pub fn layout(m: &Module) -> Layout {
     let (sym_order, first_global) = if m.mercury {
         let late = |i: SymId| {
             let s = &m.symbols[i as usize];
-            s.st_type == STT_SECTION
-                && s.section.is_some_and(|sec| {
-                    m.sections[sec as usize].name.starts_with(b".nv.constant0.")
-                        && !m.slotted_param_banks.contains(&sec)
-                })
+            s.st_type == STT_SECTION && s.section.is_some_and(|sec| late_param_bank(m, sec))
         };
         let all = 0..m.symbols.len() as SymId;
         let mut order: Vec<SymId> = all
@@ -242,12 +238,8 @@ pub fn layout(m: &Module) -> Layout {
     if m.program_headers {
         phoff = sh_end;
         // (offset, file size, memory size) spanned by the sections `wanted` picks.
-        let span = |wanted: &dyn Fn(&OutSection) -> bool| -> Option<(u64, u64, u64)> {
-            let secs: Vec<SecId> = order
-                .iter()
-                .copied()
-                .filter(|&s| wanted(&m.sections[s as usize]))
-                .collect();
+        let span = |wanted: &dyn Fn(SecId) -> bool| -> Option<(u64, u64, u64)> {
+            let secs: Vec<SecId> = order.iter().copied().filter(|&s| wanted(s)).collect();
             let first = *secs.first()?;
             let start = offset[first as usize];
             let mut file_end = start;
@@ -261,20 +253,14 @@ pub fn layout(m: &Module) -> Layout {
             }
             Some((start, file_end - start, mem_end - start))
         };
-        let range = |groups: &[Group]| span(&|s: &OutSection| groups.contains(&s.group));
+        let range = |groups: &[Group]| span(&|s| groups.contains(&m.sections[s as usize].group));
         let mut loads = Vec::new();
         // sm_100+ maps the user constant banks read-only before the code, the code alone,
         // and the parameter banks read-only, last.
         // (Parameter banks with texture/surface slots sit with the user banks.)
-        let slotted: hashbrown::HashSet<&[u8]> = m
-            .slotted_param_banks
-            .iter()
-            .map(|&b| &m.sections[b as usize].name[..])
-            .collect();
         let constants = |params: bool| {
-            span(&|s: &OutSection| {
-                s.group == Group::Constants
-                    && (is_param_bank(s) && !slotted.contains(&s.name[..])) == params
+            span(&|s| {
+                m.sections[s as usize].group == Group::Constants && late_param_bank(m, s) == params
             })
         };
         let read_only = |(o, f, mm): (u64, u64, u64)| Phdr {
@@ -421,29 +407,25 @@ fn ordered(m: &Module, with_empty: bool) -> Vec<SecId> {
         .collect();
     // sm_100+ writes the parameter banks in their kernels' code order (not in the order the
     // link made them: a library's static kernels can list theirs the other way round).
-    let sub = |i: SecId| {
-        let s = &m.sections[i as usize];
-        match s.info {
-            crate::output::Info::Section(t)
-                if m.mercury && is_param_bank(s) && !m.slotted_param_banks.contains(&i) =>
-            {
-                t
-            }
-            _ => i,
-        }
+    let sub = |i: SecId| match m.sections[i as usize].info {
+        crate::output::Info::Section(t) if late_param_bank(m, i) => t,
+        _ => i,
     };
-    let rank = |i: SecId| {
-        let slotted = m.slotted_param_banks.contains(&i);
-        group_rank(&m.sections[i as usize], m.mercury, slotted)
-    };
+    let rank = |i: SecId| group_rank(&m.sections[i as usize], m.mercury, late_param_bank(m, i));
     order.sort_by_key(|&i| (rank(i), sub(i), i));
     order
+}
+
+/// sm_100+: a kernel's parameter bank written after everything else of the main half (one
+/// with texture/surface slots stays where sm_90 puts it).
+pub fn late_param_bank(m: &Module, id: SecId) -> bool {
+    m.mercury && is_param_bank(&m.sections[id as usize]) && !m.slotted_param_banks.contains(&id)
 }
 
 /// Where a section goes in the header order, by group. sm_100+ puts the user constant banks
 /// before the code, the kernels' parameter banks after everything else of the main half,
 /// then the Mercury half.
-fn group_rank(s: &OutSection, mercury: bool, slotted: bool) -> u8 {
+fn group_rank(s: &OutSection, mercury: bool, late_param_bank: bool) -> u8 {
     let g = s.group;
     // Shared memory and zero-filled data come in the order the link creates them (a kernel's
     // `.nv.shared.<k>` with its code, `.nv.global` with its object's first variable).
@@ -455,7 +437,7 @@ fn group_rank(s: &OutSection, mercury: bool, slotted: bool) -> u8 {
         return g as u8;
     }
     match g {
-        Group::Constants if is_param_bank(s) && !slotted => Group::ReservedShared as u8 + 1,
+        Group::Constants if late_param_bank => Group::ReservedShared as u8 + 1,
         Group::Mercury => Group::ReservedShared as u8 + 2,
         g => g as u8,
     }

@@ -29,6 +29,14 @@ fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
+/// The link failed with exit status `code` and its messages say each of `needles`.
+fn assert_fails(o: &Output, code: i32, needles: &[&str]) {
+    assert_eq!(o.status.code(), Some(code), "{}", stderr(o));
+    for n in needles {
+        assert!(stderr(o).contains(n), "{}", stderr(o));
+    }
+}
+
 /// A GNU archive of `members` (name, bytes), or a thin one naming them.
 fn archive(members: &[(&str, Vec<u8>)], thin: bool) -> Vec<u8> {
     let mut out = if thin {
@@ -130,12 +138,7 @@ fn a_library_that_is_not_found_is_skipped_silently() {
 fn libraries_alone_are_no_inputs() {
     let d = scratch("onlylib");
     let o = cubin_ld(&d, &["-arch=sm_90", "-L.", "-lfoo", "-o", "out.cubin"]);
-    assert_eq!(o.status.code(), Some(1));
-    assert!(
-        stderr(&o).contains("No input files specified"),
-        "{}",
-        stderr(&o)
-    );
+    assert_fails(&o, 1, &["No input files specified"]);
 }
 
 #[test]
@@ -162,8 +165,7 @@ fn the_same_archive_named_twice_is_read_once_but_objects_are_not() {
         &d,
         &["-arch=sm_90", "a.o", "c.o", "b.o", "./b.o", "-o", "o.cubin"],
     );
-    assert_eq!(o.status.code(), Some(1));
-    assert!(stderr(&o).contains("Multiple definition"), "{}", stderr(&o));
+    assert_fails(&o, 1, &["Multiple definition"]);
 }
 
 #[test]
@@ -234,12 +236,7 @@ fn lto_ir_is_refused_clearly() {
     let d = scratch("lto");
     std::fs::write(d.join("x.ltoir"), b"\xedCN\x7f\x01\x43").unwrap();
     let o = cubin_ld(&d, &["-arch=sm_90", "x.ltoir", "-o", "o.cubin"]);
-    assert_eq!(o.status.code(), Some(1));
-    assert!(
-        stderr(&o).contains("does not link LTO-IR"),
-        "{}",
-        stderr(&o)
-    );
+    assert_fails(&o, 1, &["does not link LTO-IR"]);
     assert!(!d.join("o.cubin").exists());
 }
 
@@ -248,12 +245,7 @@ fn a_cubin_named_input_must_be_a_device_elf() {
     let d = scratch("notcubin");
     std::fs::write(d.join("x.cubin"), b"this is not an ELF file at all").unwrap();
     let o = cubin_ld(&d, &["-arch=sm_90", "x.cubin", "-o", "o.cubin"]);
-    assert_eq!(o.status.code(), Some(1));
-    assert!(
-        stderr(&o).contains("cubin not an elf? ('x.cubin')"),
-        "{}",
-        stderr(&o)
-    );
+    assert_fails(&o, 1, &["cubin not an elf? ('x.cubin')"]);
 }
 
 #[test]
@@ -324,12 +316,7 @@ fn a_damaged_fatbin_in_a_host_object_is_an_error_naming_the_object() {
     a[at + 8..at + 16].copy_from_slice(&u64::MAX.to_le_bytes());
     std::fs::write(d.join("bad.o"), &a).unwrap();
     let o = cubin_ld(&d, &["-arch=sm_90", "bad.o", "b.o", "c.o", "-o", "o.cubin"]);
-    assert_eq!(o.status.code(), Some(1));
-    assert!(
-        stderr(&o).contains("'bad.o'") && stderr(&o).contains("damaged fatbin"),
-        "{}",
-        stderr(&o)
-    );
+    assert_fails(&o, 1, &["'bad.o'", "damaged fatbin"]);
     assert!(!d.join("o.cubin").exists());
     // A compressed entry whose payload is not what its header says.
     let mut a = std::fs::read(d.join("a.o")).unwrap();

@@ -141,6 +141,24 @@ fn nvlink_partial_links_finish_with_cubin_ld_as_with_nvlink() {
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
 
+/// A case's objects, in link order.
+fn inputs_of(dir: &Path) -> Vec<PathBuf> {
+    std::fs::read_to_string(dir.join("inputs"))
+        .unwrap()
+        .lines()
+        .map(|l| dir.join(l))
+        .collect()
+}
+
+/// `cubin-ld -arch=<arch> -r <inputs> -o <out>`.
+fn partial_link(arch: &str, inputs: &[PathBuf], out: &Path) -> Result<(), String> {
+    let arch = format!("-arch={arch}");
+    let mut args: Vec<&std::ffi::OsStr> = vec![arch.as_ref(), "-r".as_ref()];
+    args.extend(inputs.iter().map(|p| p.as_os_str()));
+    args.extend(["-o".as_ref(), out.as_os_str()]);
+    cubin_ld(&args)
+}
+
 /// What differs between two partial links of the same objects (order and tool notes aside).
 fn partial_differences(one_step: &Path, other: &Path) -> Vec<String> {
     compare_dumps(
@@ -159,37 +177,24 @@ fn a_partial_link_of_partial_links_equals_a_one_step_partial_link() {
     let mut failures = Vec::new();
     let mut checked = 0;
     for dir in dirs_with("r.cubin") {
-        let inputs: Vec<PathBuf> = std::fs::read_to_string(dir.join("inputs"))
-            .unwrap()
-            .lines()
-            .map(|l| dir.join(l))
-            .collect();
+        let inputs = inputs_of(&dir);
         if inputs.len() < 2 {
             continue;
         }
-        let arch = format!("-arch={}", arch_of(&dir));
+        let arch = arch_of(&dir);
         let tag = label(&dir).replace('/', "-");
         let (first, one_step, two_step) = (
             scratch(&format!("p1-{tag}")),
             scratch(&format!("r1-{tag}")),
             scratch(&format!("rr-{tag}")),
         );
-        let mut all: Vec<&std::ffi::OsStr> = vec![arch.as_ref(), "-r".as_ref()];
-        all.extend(inputs.iter().map(|p| p.as_os_str()));
-        all.extend(["-o".as_ref(), one_step.as_os_str()]);
-        let mut rest: Vec<&std::ffi::OsStr> = vec![arch.as_ref(), "-r".as_ref(), first.as_os_str()];
-        rest.extend(inputs[1..].iter().map(|p| p.as_os_str()));
-        rest.extend(["-o".as_ref(), two_step.as_os_str()]);
-        let result = cubin_ld(&all).and_then(|_| {
-            cubin_ld(&[
-                arch.as_ref(),
-                "-r".as_ref(),
-                inputs[0].as_os_str(),
-                "-o".as_ref(),
-                first.as_os_str(),
-            ])?;
-            cubin_ld(&rest)
-        });
+        let rest: Vec<PathBuf> = [first.clone()]
+            .into_iter()
+            .chain(inputs[1..].to_vec())
+            .collect();
+        let result = partial_link(&arch, &inputs, &one_step)
+            .and_then(|_| partial_link(&arch, &inputs[..1], &first))
+            .and_then(|_| partial_link(&arch, &rest, &two_step));
         match result {
             Ok(()) => {
                 let d = partial_differences(&one_step, &two_step);
@@ -227,40 +232,21 @@ fn a_partial_link_of_separate_partial_links_equals_a_one_step_partial_link() {
         if arch.starts_with("sm_1") || label(&dir).starts_with("debug_g/") {
             continue;
         }
-        let inputs: Vec<PathBuf> = std::fs::read_to_string(dir.join("inputs"))
-            .unwrap()
-            .lines()
-            .map(|l| dir.join(l))
-            .collect();
+        let inputs = inputs_of(&dir);
         if inputs.len() < 2 {
             continue;
         }
-        let arch = format!("-arch={arch}");
         let tag = label(&dir).replace('/', "-");
         let one_step = scratch(&format!("s1-{tag}"));
         let joined = scratch(&format!("sj-{tag}"));
         let parts: Vec<PathBuf> = (0..inputs.len())
             .map(|k| scratch(&format!("s{k}p-{tag}")))
             .collect();
-        let mut all: Vec<&std::ffi::OsStr> = vec![arch.as_ref(), "-r".as_ref()];
-        all.extend(inputs.iter().map(|p| p.as_os_str()));
-        all.extend(["-o".as_ref(), one_step.as_os_str()]);
-        let mut result = cubin_ld(&all);
+        let mut result = partial_link(&arch, &inputs, &one_step);
         for (input, part) in inputs.iter().zip(&parts) {
-            result = result.and_then(|_| {
-                cubin_ld(&[
-                    arch.as_ref(),
-                    "-r".as_ref(),
-                    input.as_os_str(),
-                    "-o".as_ref(),
-                    part.as_os_str(),
-                ])
-            });
+            result = result.and_then(|_| partial_link(&arch, std::slice::from_ref(input), part));
         }
-        let mut join: Vec<&std::ffi::OsStr> = vec![arch.as_ref(), "-r".as_ref()];
-        join.extend(parts.iter().map(|p| p.as_os_str()));
-        join.extend(["-o".as_ref(), joined.as_os_str()]);
-        match result.and_then(|_| cubin_ld(&join)) {
+        match result.and_then(|_| partial_link(&arch, &parts, &joined)) {
             Ok(()) => {
                 let d = partial_differences(&one_step, &joined);
                 if !d.is_empty() {

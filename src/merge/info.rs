@@ -61,9 +61,6 @@ pub struct Liveness {
     pub undefined_dead_only: HashSet<u32>,
 }
 
-/// Which input sections the output keeps. `keep_all` keeps every function
-/// (-preserve-relocs, -r); `keep_shared` keeps the inputs' shared-memory sections as they are
-/// (-r, which does not lay shared memory out).
 /// Whether `-kernels-used` names a kernel (a substring of its mangled name; every kernel
 /// when the option is absent).
 fn named_by(kernels_used: &[String], name: &[u8]) -> bool {
@@ -73,6 +70,9 @@ fn named_by(kernels_used: &[String], name: &[u8]) -> bool {
             .any(|k| name.windows(k.len().max(1)).any(|w| w == k.as_bytes()))
 }
 
+/// Which input sections the output keeps. `keep_all` keeps every function
+/// (-preserve-relocs, -r); `keep_shared` keeps the inputs' shared-memory sections as they are
+/// (-r, which does not lay shared memory out).
 pub fn liveness(
     objects: &[InputObject<'_>],
     res: &Resolution<'_>,

@@ -407,7 +407,7 @@ impl Builder<'_, '_> {
             if main.st_type == STT_SECTION {
                 let Some(sec) = main.section else { continue };
                 let s = &self.m.sections[sec as usize];
-                if crate::layout::is_param_bank(s) && !self.m.slotted_param_banks.contains(&sec) {
+                if crate::layout::late_param_bank(&self.m, sec) {
                     continue;
                 }
                 let (section, name) = match twin.get(sec as usize).copied().flatten() {
@@ -494,12 +494,7 @@ impl Builder<'_, '_> {
     /// relocations, counted from the first slot.
     fn image_header_indices(&mut self, twin: &[Option<SecId>]) {
         for (rel, bank) in self.resource_banks.clone() {
-            let Some(rel) = rel.or_else(|| {
-                let name = [&b".rela"[..], &self.m.sections[bank as usize].name].concat();
-                self.by_name.get(&name).copied()
-            }) else {
-                continue;
-            };
+            let Some(rel) = rel else { continue };
             let Some(Some(merc_rel)) = twin.get(rel as usize) else {
                 continue;
             };
@@ -759,12 +754,9 @@ impl Builder<'_, '_> {
                     }
                     // (-r: a kernel's own extern-shared references name its instance symbol,
                     // as in the main half.)
-                    let instance = if code
-                        && isym.section == SymSection::Undefined
-                        && isym.other & STO_CUDA_SHARED != 0
-                    {
+                    let instance = if code {
                         self.input_section_by_name(oi, &main_name(tsec.name))
-                            .and_then(|t| self.partial_instances.get(&(oi, t)).copied())
+                            .and_then(|t| self.partial_instance(oi, t, isym))
                     } else {
                         None
                     };

@@ -152,7 +152,8 @@ pub(crate) struct Builder<'a, 'data> {
     preserve_relocs: bool,
     /// `-r` (see `Options::relocatable`).
     relocatable: bool,
-    /// (relocation section, parameter bank) of every kernel, for texture/surface slots.
+    /// (relocation section, parameter bank) of every kernel, for texture/surface slots (sm_100+
+    /// makes the relocation section when it adds the slots: `None` until then).
     resource_banks: Vec<(Option<SecId>, SecId)>,
     /// Per parameter bank: the slot offset of each texture/surface reference symbol.
     resource_slots: HashMap<(SecId, SymId), u64>,
@@ -1499,11 +1500,13 @@ impl<'a, 'data> Builder<'a, 'data> {
                 s.section.is_none() && matches!(s.st_type, STT_CUDA_TEXTURE | 11 | STT_CUDA_SURFACE)
             })
             .collect();
-        for (rel, bank) in self.resource_banks.clone() {
+        for k in 0..self.resource_banks.len() {
+            let (rel, bank) = self.resource_banks[k];
             let rel = match rel {
                 Some(r) => r,
                 None => self.slot_relocations(bank),
             };
+            self.resource_banks[k].0 = Some(rel);
             if self.m.mercury {
                 self.m.slotted_param_banks.insert(bank);
             }
@@ -1939,7 +1942,7 @@ impl<'a, 'data> Builder<'a, 'data> {
                     let sym = if r.sym == 0 {
                         None
                     } else {
-                        self.partial_instance(oi, target, r.sym)
+                        self.partial_instance(oi, target, isym)
                             .or_else(|| self.out_sym(oi, r.sym))
                     };
                     if r.sym != 0 && sym.is_none() {
@@ -2018,20 +2021,18 @@ impl<'a, 'data> Builder<'a, 'data> {
         let rela = self.m.mercury;
         let name = &self.m.sections[bank as usize].name;
         let rel_name = [if rela { &b".rela"[..] } else { b".rel" }, &name[..]].concat();
-        self.named_section(&rel_name.clone(), || OutSection {
-            name: rel_name,
-            sh_type: if rela { SHT_RELA } else { SHT_REL },
-            flags: if rela { SHF_INFO_LINK } else { 0 },
-            align: 8,
-            entsize: if rela { 24 } else { 16 },
-            link: Link::Symtab,
-            info: Info::Section(bank),
-            content: Content::Relocs {
-                rela,
-                entries: Vec::new(),
-            },
-            group: Group::Relocs,
-            section_symbol: None,
+        self.named_section(&rel_name.clone(), || {
+            let mut s = reloc_section(
+                rel_name,
+                if rela { SHT_RELA } else { SHT_REL },
+                bank,
+                vec![],
+            );
+            // (sm_75–sm_90 write the REL one without SHF_INFO_LINK, as nvlink.)
+            if !rela {
+                s.flags = 0;
+            }
+            s
         })
     }
 

@@ -171,10 +171,10 @@ impl Builder<'_, '_> {
         })
     }
 
-    /// The symbol a kernel's own reference to an extern array now names.
-    pub(crate) fn partial_instance(&self, oi: usize, text: usize, sym: u32) -> Option<SymId> {
+    /// The symbol a reference from text section `text` of object `oi` to `s` (a symbol of
+    /// either half) now names: a kernel's own references to extern arrays name its instance.
+    pub(crate) fn partial_instance(&self, oi: usize, text: usize, s: &Symbol<'_>) -> Option<SymId> {
         let id = *self.partial_instances.get(&(oi, text))?;
-        let s = self.objects[oi].symbols().get(sym as usize)?;
         (s.section == SymSection::Undefined && s.other & STO_CUDA_SHARED != 0).then_some(id)
     }
 }
