@@ -9,15 +9,25 @@
 # cubin-ld wherever they would run nvlink. nvcc finds its tools through the PATH its profile
 # sets (the profile's own folder first), so a wrapper earlier on the user's PATH would not work.
 #
-# CUDA_ROOT defaults to $CUDA_HOME, else the toolkit scripts/cuda-toolkit.sh installs.
-# CUBIN_LD names the cubin-ld binary (default: this checkout's target/release/cubin-ld,
-# built when missing).
+# CUDA_ROOT defaults to $CUDA_HOME, else the toolkit of the nvcc on PATH; with neither it
+# stops and says so (it never downloads one: `scripts/nvcc-shim.sh DIR "$(scripts/cuda-toolkit.sh)"`
+# uses the pinned wheels). CUBIN_LD names the cubin-ld binary (default: this checkout's
+# target/release/cubin-ld, built when missing). DIR/bin/nvlink names that binary by its
+# absolute path: after moving or deleting the checkout it stops with a message saying so
+# (set CUBIN_LD when running nvcc, or run this script again).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
-[ $# -ge 1 ] || { sed -n '2,15p' "$0"; exit 2; }
+[ $# -ge 1 ] || { sed -n '2,18p' "$0"; exit 2; }
 dir=$1
 root=${2:-${CUDA_HOME:-}}
-[ -n "$root" ] || root=$("$here/scripts/cuda-toolkit.sh")
+if [ -z "$root" ] && nvcc=$(command -v nvcc); then
+  root=$(cd "$(dirname "$(readlink -f "$nvcc")")/.." && pwd)
+fi
+[ -n "$root" ] || {
+  echo "nvcc-shim: no CUDA toolkit: give CUDA_ROOT, set CUDA_HOME, or put nvcc on PATH" >&2
+  echo "nvcc-shim: (scripts/cuda-toolkit.sh installs the pinned one and prints its root)" >&2
+  exit 1
+}
 root=$(cd "$root" && pwd)
 [ -x "$root/bin/nvcc" ] || { echo "nvcc-shim: no nvcc in $root/bin" >&2; exit 1; }
 linker=${CUBIN_LD:-$here/target/release/cubin-ld}
@@ -40,7 +50,12 @@ grep -q "$root/bin:" "$dir/bin/nvcc.profile" || {
   echo "nvcc-shim: unexpected nvcc.profile layout in $root/bin" >&2; exit 1; }
 cat >"$dir/bin/nvlink" <<SH
 #!/bin/sh
-exec "$linker" "\$@"
+linker=\${CUBIN_LD:-$linker}
+if [ ! -x "\$linker" ]; then
+  echo "nvlink (cubin-ld shim): no cubin-ld at '\$linker' (checkout moved or not built?): set CUBIN_LD or run nvcc-shim.sh again" >&2
+  exit 1
+fi
+exec "\$linker" "\$@"
 SH
 chmod +x "$dir/bin/nvlink"
 echo "$dir/bin/nvcc"

@@ -7,24 +7,30 @@ use crate::diag::{Error, Result};
 use std::path::PathBuf;
 use std::process::Command;
 
-fn find_ptxas() -> Option<PathBuf> {
+fn find_ptxas(name: &str) -> Result<PathBuf> {
+    let needs = |why: String| Error::new(format!("'{name}' is PTX, which needs ptxas: {why}"));
     if let Some(p) = std::env::var_os("CUBIN_LD_PTXAS") {
-        return Some(PathBuf::from(p));
+        let p = PathBuf::from(p);
+        return match p.is_file() {
+            true => Ok(p),
+            false => Err(needs(format!(
+                "CUBIN_LD_PTXAS names '{}', which is not a file",
+                p.display()
+            ))),
+        };
     }
-    std::env::split_paths(&std::env::var_os("PATH")?)
+    std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())
         .map(|d| d.join("ptxas"))
         .find(|p| p.is_file())
+        .ok_or_else(|| {
+            needs("none found (put the CUDA toolkit's bin on PATH, or set CUBIN_LD_PTXAS)".into())
+        })
 }
 
 /// Compiles PTX text for `arch` as a relocatable cubin. `options` are the ptxas options a
 /// fatbin entry recorded (placed first, as nvlink records them).
 pub fn compile(name: &str, text: &[u8], options: &[String], arch: &Arch) -> Result<Vec<u8>> {
-    let ptxas = find_ptxas().ok_or_else(|| {
-        Error::new(format!(
-            "'{name}' is PTX, which needs ptxas: none found (put the CUDA toolkit's bin on \
-             PATH, or set CUBIN_LD_PTXAS)"
-        ))
-    })?;
+    let ptxas = find_ptxas(name)?;
     let text = match text.iter().position(|&c| c == 0) {
         Some(n) => &text[..n],
         None => text,

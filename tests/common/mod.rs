@@ -10,3 +10,69 @@ pub fn matches(pattern: &str, key: &str) -> bool {
             None => p == k,
         })
 }
+
+/// The pinned NVIDIA toolkit (CUDA 13.5.37) the corpus was recorded with, when this machine
+/// has it: scripts/cuda-toolkit.sh's cache (`$CUBIN_LD_CUDA_CACHE`, else
+/// `~/.cache/cubin-ld/cuda-13.5.37`), else an `nvlink` on PATH of that version. Another
+/// version would compile PTX into other code, so it does not count.
+#[allow(dead_code)]
+pub struct Toolkit {
+    pub bin: std::path::PathBuf,
+    pub lib: std::path::PathBuf,
+}
+
+#[allow(dead_code)]
+pub const TOOLKIT_VERSION: &str = "V13.5.37";
+
+#[allow(dead_code)]
+pub fn toolkit() -> Option<Toolkit> {
+    use std::path::{Path, PathBuf};
+    let pinned = |bin: &Path| {
+        std::process::Command::new(bin.join("nvlink"))
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).contains(TOOLKIT_VERSION))
+    };
+    let with_lib = |root: &Path| {
+        ["lib", "lib64"]
+            .iter()
+            .map(|l| root.join(l))
+            .find(|l| l.join("libcudadevrt.a").is_file())
+            .map(|lib| Toolkit {
+                bin: root.join("bin"),
+                lib,
+            })
+    };
+    let cache = std::env::var_os("CUBIN_LD_CUDA_CACHE")
+        .map(PathBuf::from)
+        .or_else(|| {
+            std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache/cubin-ld/cuda-13.5.37"))
+        });
+    let cached = cache
+        .and_then(|c| std::fs::read_dir(c.join("venv/lib")).ok())
+        .into_iter()
+        .flatten()
+        .filter_map(|e| e.ok())
+        .map(|e| e.path().join("site-packages/nvidia/cu13"))
+        .find_map(|root| with_lib(&root));
+    cached.or_else(|| {
+        let path = std::env::var_os("PATH")?;
+        std::env::split_paths(&path)
+            .find(|d| d.join("nvlink").is_file())
+            .filter(|d| pinned(d))
+            .and_then(|d| with_lib(d.parent()?))
+    })
+}
+
+/// Says on the terminal, past the test harness's capture, that `count` checks of `test` were
+/// skipped and why: a run without the toolkit must show what it did not check.
+#[allow(dead_code)]
+pub fn report_skipped(test: &str, count: usize, why: &str) {
+    use std::io::Write;
+    if count > 0 {
+        let _ = writeln!(
+            std::io::stderr(),
+            "SKIPPED: {count} check(s) of {test}: {why}"
+        );
+    }
+}
