@@ -98,35 +98,46 @@ pub fn object_links_into(obj_sm: u32, target_sm: u32) -> bool {
 /// The fields of a cubin's e_flags (ELF ABI version 8, as nvcc 13.5 writes them).
 ///
 /// Bits 8..15 hold the SM number; bits 0..7 are 0x04 up to sm_90 and 0x02 from sm_100 on;
-/// bits 24..31 are 0x06, or 0x0e (sm_75–90) / 0x0d (sm_100+) in `-G` debug objects.
+/// bits 24..31 hold the section index of `.note.nv.cuinfo` (0xff when it is 255 or more). That
+/// is why the top byte is 0x06 in an ordinary object, 0x09 with `-lineinfo`, 0x0e with `-G`,
+/// one more per extra debug section a link gathers, one more past 65,280 sections
+/// (`.symtab_shndx`), and 0x05 in an empty module: found by moving the note in nvlink's
+/// outputs (more `.nv_debug_ptx_txt.*` sections, more objects) and by patching the byte in
+/// inputs, which nvlink then refuses as needing a newer toolkit unless it is 0xff.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct EFlags {
     pub raw: u32,
 }
 
 impl EFlags {
+    pub const CUINFO: &'static [u8] = b".note.nv.cuinfo";
+    /// The top byte when the note's index does not fit it (or is not recorded).
+    pub const CUINFO_UNKNOWN: u32 = 0xff;
+
     pub fn sm(&self) -> u32 {
         (self.raw >> 8) & 0xff
     }
     pub fn low(&self) -> u32 {
         self.raw & 0xff
     }
-    pub fn high(&self) -> u32 {
+    /// The recorded index of `.note.nv.cuinfo`.
+    pub fn cuinfo_index(&self) -> u32 {
         self.raw >> 24
     }
-    /// Objects compiled with `-G` set an extra bit in the top byte.
-    pub fn is_debug(&self) -> bool {
-        match self.low() {
-            0x02 => self.high() & 0x08 != 0 || self.high() == 0x0d,
-            _ => self.high() & 0x08 != 0,
+    /// Whether the top byte agrees with where `.note.nv.cuinfo` really is.
+    pub fn cuinfo_index_matches(&self, actual: Option<u32>) -> bool {
+        let recorded = self.cuinfo_index();
+        recorded == Self::CUINFO_UNKNOWN || Some(recorded) == actual
+    }
+    /// `raw` with the top byte set for a module whose `.note.nv.cuinfo` is at `index`.
+    pub fn with_cuinfo_index(raw: u32, index: Option<u32>) -> u32 {
+        match index {
+            Some(i) => (raw & 0x00ff_ffff) | (i.min(Self::CUINFO_UNKNOWN) << 24),
+            None => raw,
         }
     }
     pub fn describe(&self) -> String {
-        let mut s = format!("sm_{}", self.sm());
-        if self.is_debug() {
-            s.push_str(" debug");
-        }
-        s
+        format!("sm_{} cuinfo-index {}", self.sm(), self.cuinfo_index())
     }
 }
 
@@ -182,8 +193,30 @@ mod tests {
     fn eflags_sm_field_matches_observed_values() {
         assert_eq!(EFlags { raw: 0x0600_5a04 }.sm(), 90);
         assert_eq!(EFlags { raw: 0x0600_7802 }.sm(), 120);
-        assert!(!EFlags { raw: 0x0600_5a04 }.is_debug());
-        assert!(EFlags { raw: 0x0e00_5a04 }.is_debug());
-        assert!(EFlags { raw: 0x0d00_6402 }.is_debug());
+    }
+
+    #[test]
+    fn eflags_top_byte_is_the_cuinfo_note_index() {
+        assert_eq!(EFlags::with_cuinfo_index(0x0600_5a04, Some(15)), 0x0f00_5a04);
+        assert_eq!(EFlags::with_cuinfo_index(0x0600_5a04, Some(5)), 0x0500_5a04);
+    }
+
+    #[test]
+    fn eflags_top_byte_saturates_at_0xff() {
+        assert_eq!(EFlags::with_cuinfo_index(0x0600_5a04, Some(255)), 0xff00_5a04);
+        assert_eq!(EFlags::with_cuinfo_index(0x0600_5a04, Some(338)), 0xff00_5a04);
+    }
+
+    #[test]
+    fn eflags_without_a_cuinfo_note_are_kept() {
+        assert_eq!(EFlags::with_cuinfo_index(0x0600_5a04, None), 0x0600_5a04);
+    }
+
+    #[test]
+    fn an_input_top_byte_must_name_its_cuinfo_note_or_be_0xff() {
+        assert!(EFlags { raw: 0x0600_5a04 }.cuinfo_index_matches(Some(6)));
+        assert!(!EFlags { raw: 0x0700_5a04 }.cuinfo_index_matches(Some(6)));
+        assert!(EFlags { raw: 0xff00_5a04 }.cuinfo_index_matches(Some(6)));
+        assert!(!EFlags { raw: 0x0600_5a04 }.cuinfo_index_matches(None));
     }
 }

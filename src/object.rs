@@ -62,10 +62,30 @@ impl<'data> InputObject<'data> {
         {
             return Err(Error::new(format!("'{name}' has no symbol table")));
         }
-        let sm = crate::arch::EFlags {
+        let flags = crate::arch::EFlags {
             raw: cubin.header.e_flags,
+        };
+        // nvlink finds the toolkit note through e_flags and refuses an object whose top byte
+        // does not point at it (0xff says "look it up"), as made by toolkits before 12.0.
+        let cuinfo = cubin
+            .sections
+            .iter()
+            .position(|s| {
+                s.sh_type == crate::elf::SHT_NOTE
+                    && crate::elf::notes::parse_notes(s.bytes())
+                        .is_ok_and(|n| n.iter().any(|n| n.n_type == crate::elf::notes::NT_CUDA_CUINFO))
+            })
+            .map(|i| i as u32);
+        if !flags.cuinfo_index_matches(cuinfo) {
+            return Err(Error::new(format!(
+                "Input file '{name}' must be recompiled with toolkit >= Cuda 12.0 (its e_flags \
+                 {:#010x} name section {} as its CUDA information note{})",
+                flags.raw,
+                flags.cuinfo_index(),
+                cuinfo.map_or_else(|| ", and it has none".into(), |i| format!(", which is section {i}"))
+            )));
         }
-        .sm();
+        let sm = flags.sm();
         Ok(InputObject {
             id,
             name,

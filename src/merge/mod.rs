@@ -808,25 +808,15 @@ pub fn build<'data>(
             .and_then(|&g| res.first_reference(objects, g))
             .map_or(0, |s| s.value),
     };
-    // Without any code, the top byte is 0x05 instead of the objects' 0x06.
+    // (The top byte is the index of `.note.nv.cuinfo`, which the writer fills in.)
     b.m.e_flags = objects.first().map_or_else(
-        || 0x0500_0000 | ((opts.arch_sm & 0xff) << 8) | if opts.mercury { 2 } else { 4 },
+        || ((opts.arch_sm & 0xff) << 8) | if opts.mercury { 2 } else { 4 },
         |o| o.cubin.header.e_flags,
     );
     // sm_100+ code linked for a later SM of its family (sm_100 into sm_103) is marked for the
     // target.
     if opts.mercury {
         b.m.e_flags = (b.m.e_flags & !0xff00) | ((opts.arch_sm & 0xff) << 8);
-    }
-    // Debug (-G) objects mark the top byte with 0x08; an executable linked from them
-    // carries 0x10 there instead.
-    if objects.iter().any(|o| {
-        crate::arch::EFlags {
-            raw: o.cubin.header.e_flags,
-        }
-        .is_debug()
-    }) {
-        b.m.e_flags = (b.m.e_flags & 0x00ff_ffff) | 0x1000_0000;
     }
 
     // Fixed tables and notes come first.
@@ -1796,7 +1786,7 @@ impl<'a, 'data> Builder<'a, 'data> {
                         // the relocation is resolved with no change to the code.
                         continue;
                     }
-                    let shared_ref = (tsec.flags & SHF_ALLOC != 0 && !self.relocatable)
+                    let shared_ref = (!self.relocatable)
                         .then(|| shared::classify(self.objects, self.res, oi, r.sym))
                         .flatten();
                     // sm_100+ -r keeps 32-bit references to the line table, rebased (the
@@ -1835,6 +1825,11 @@ impl<'a, 'data> Builder<'a, 'data> {
                                 .offset
                                 .get(&k)
                                 .map(|o| o.wrapping_add(addend as u64)),
+                            // Debug information cannot name one kernel's extern area:
+                            // nvlink writes -1 (plus the addend, which holds sm_90's reserve).
+                            shared::SharedRef::Extern if tsec.flags & SHF_ALLOC == 0 => {
+                                Some(u64::MAX.wrapping_add(addend as u64))
+                            }
                             shared::SharedRef::Extern => self
                                 .shared
                                 .extern_offset
@@ -1864,7 +1859,12 @@ impl<'a, 'data> Builder<'a, 'data> {
                             self.capsule_values.push((oi, target, r.offset, v));
                         }
                         continue;
-                    } else if let Some(bank) = self.constant_bank(oi, r.sym) {
+                    } else if let Some(bank) = self
+                        .constant_bank(oi, r.sym)
+                        .filter(|_| tsec.flags & SHF_ALLOC != 0)
+                    {
+                        // (Debug information keeps its references to `__constant__` data —
+                        // R_CUDA_G64, the variable's generic address — for the driver.)
                         let out = self.out_sym(oi, r.sym);
                         out.map(|s| {
                             let offset =

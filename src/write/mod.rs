@@ -16,6 +16,15 @@ fn put64(b: &mut Vec<u8>, v: u64) {
     b.extend_from_slice(&v.to_le_bytes());
 }
 
+/// The output index of `.note.nv.cuinfo`, where the driver and nvlink look for the module's
+/// toolkit note (see [`crate::arch::EFlags`]).
+fn cuinfo_index(m: &Module, l: &Layout) -> Option<u32> {
+    m.sections
+        .iter()
+        .position(|s| s.name == crate::arch::EFlags::CUINFO)
+        .map(|i| l.sec_index[i])
+}
+
 pub fn to_bytes(m: &Module, l: &Layout) -> Vec<u8> {
     let mut out = vec![0u8; l.file_size as usize];
     // ELF header.
@@ -30,7 +39,7 @@ pub fn to_bytes(m: &Module, l: &Layout) -> Vec<u8> {
     put64(&mut h, 0);
     put64(&mut h, l.phoff);
     put64(&mut h, l.shoff);
-    put32(&mut h, m.e_flags);
+    put32(&mut h, crate::arch::EFlags::with_cuinfo_index(m.e_flags, cuinfo_index(m, l)));
     put16(&mut h, 64);
     put16(&mut h, 56);
     put16(&mut h, l.phdrs.len() as u16);
