@@ -260,7 +260,7 @@ fn link_inner(args: &cli::Args, early: &mut Early) -> std::result::Result<LinkOu
                 &args.kernels_used
             },
             host_kernels.as_ref(),
-            args.preserve_relocs,
+            args.preserve_relocs || args.debug,
             false,
         );
         undefined.extend(
@@ -291,6 +291,7 @@ fn link_inner(args: &cli::Args, early: &mut Early) -> std::result::Result<LinkOu
         suppress_stack_size_warning: args.suppress_stack_size_warning,
         dump_callgraph: args.dump_callgraph || args.dump_callgraph_no_demangle,
         preserve_relocs: args.preserve_relocs,
+        debug: args.debug,
         arch_name: arch.to_string(),
         mercury: arch.is_mercury(),
         accelerated: arch.variant == arch::Variant::Accelerated,

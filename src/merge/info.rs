@@ -1004,7 +1004,7 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
                     // keeps its entry, reachable or not.
                     let wanted = b.m.symbols[out as usize].section.is_none()
                         || direct_callees.contains(&out)
-                        || ((opts.preserve_relocs || opts.relocatable)
+                        || ((opts.preserve_relocs || opts.relocatable || opts.debug)
                             && !address_taken.contains(&out));
                     if wanted && proto_seen.insert(out) {
                         let id = b.prototype_id(oi, id);

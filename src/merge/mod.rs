@@ -52,6 +52,9 @@ pub struct Options {
     pub dump_callgraph: bool,
     /// `-preserve-relocs`.
     pub preserve_relocs: bool,
+    /// `-g` (what `nvcc -G` passes): keep every function, launched or reachable or not, for the
+    /// debugger.
+    pub debug: bool,
     /// The target as `-arch` named it (`sm_90a`).
     pub arch_name: String,
     /// sm_100 and later: the module carries a Mercury half and nvlink's sm_100 conventions
@@ -147,9 +150,13 @@ pub(crate) struct Builder<'a, 'data> {
     shared: shared::SharedLayout,
     /// The module has texture/surface references.
     has_resources: bool,
-    /// `-preserve-relocs`: keep a record of applied relocations, internal symbols and
-    /// unreachable functions.
+    /// `-preserve-relocs`: keep a record of applied relocations.
     preserve_relocs: bool,
+    /// `-preserve-relocs` or `-g`: keep internal symbols (shared-memory objects, `_param`)
+    /// and unreachable functions.
+    keep_internals: bool,
+    /// `-g` (see `Options::debug`).
+    debug: bool,
     /// `-r` (see `Options::relocatable`).
     relocatable: bool,
     /// (relocation section, parameter bank) of every kernel, for texture/surface slots (sm_100+
@@ -403,6 +410,25 @@ impl Builder<'_, '_> {
     /// laid-out offset in the `.nv.shared.<kernel>` of the one kernel that uses it directly,
     /// or else in `.nv_debug.shared` (which then spans every such object). None for objects
     /// no kernel reaches.
+    /// `-g`: the symbol of extern shared array `g`, defined in `.nv_debug.shared` (`sec`).
+    fn debug_extern_symbol(&mut self, g: u32, sec: SecId) -> Option<SymId> {
+        if let Some(s) = self.global_sym[g as usize] {
+            return Some(s);
+        }
+        let value = *self.shared.extern_symbol_offset.get(&g)?;
+        let id = self.m.add_symbol(OutSymbol {
+            name: self.res.globals[g as usize].name.to_vec(),
+            value,
+            size: 0,
+            bind: STB_GLOBAL,
+            st_type: STT_OBJECT,
+            other: 0,
+            section: Some(sec),
+        });
+        self.global_sym[g as usize] = Some(id);
+        Some(id)
+    }
+
     fn preserved_shared_symbol(&mut self, k: shared::ObjKey) -> Option<SymId> {
         let value = self
             .shared
@@ -433,7 +459,8 @@ impl Builder<'_, '_> {
             size,
             bind: STB_LOCAL,
             st_type: STT_OBJECT,
-            other: 1, // STV_INTERNAL
+            // (STV_INTERNAL under -preserve-relocs; -g keeps them visible to the debugger.)
+            other: u8::from(!self.debug),
             section: Some(out),
         }))
     }
@@ -781,6 +808,8 @@ pub fn build<'data>(
             && code_references_a_resource(objects, res),
         resource_banks: Vec::new(),
         preserve_relocs: opts.preserve_relocs,
+        keep_internals: opts.preserve_relocs || opts.debug,
+        debug: opts.debug,
         relocatable: opts.relocatable,
         resource_slots: HashMap::new(),
         resource_base: HashMap::new(),
@@ -857,7 +886,7 @@ pub fn build<'data>(
             res,
             &opts.kernels_used,
             opts.host_kernels.as_ref(),
-            opts.preserve_relocs || opts.relocatable,
+            opts.preserve_relocs || opts.relocatable || opts.debug,
             opts.relocatable,
         )
     });
@@ -865,7 +894,7 @@ pub fn build<'data>(
     // -r leaves shared memory as the inputs have it: sections merged by name, references kept.
     if !opts.relocatable {
         b.shared = tracing::info_span!("shared")
-            .in_scope(|| shared::layout(objects, res, &liveness, reserve));
+            .in_scope(|| shared::layout(objects, res, &liveness, reserve, opts.debug));
     }
     if opts.relocatable {
         b.partial_shared =
@@ -1150,7 +1179,7 @@ impl<'a, 'data> Builder<'a, 'data> {
                 }
                 // -preserve-relocs: a function using extern shared arrays brings the
                 // `.nv_debug.shared` that covers the reserved bytes.
-                if self.preserve_relocs && self.shared.extern_offset.contains_key(&(oi, si)) {
+                if self.keep_internals && self.shared.extern_offset.contains_key(&(oi, si)) {
                     self.debug_shared_section(self.shared.extern_align, self.shared.reserve);
                 }
                 continue;
@@ -1204,18 +1233,24 @@ impl<'a, 'data> Builder<'a, 'data> {
                         if self.shared.extern_align > 0 {
                             // -preserve-relocs (and sm_100+) size it to cover the reserved
                             // bytes.
-                            let size = if self.preserve_relocs || self.m.mercury {
+                            let size = if self.keep_internals || self.m.mercury {
                                 self.shared.reserve
                             } else {
                                 0
                             };
-                            self.debug_shared_section(self.shared.extern_align, size);
+                            let sec =
+                                self.debug_shared_section(self.shared.extern_align, size);
+                            // -g defines each array there for the debugger, at the largest
+                            // offset a kernel sees it at.
+                            if self.debug {
+                                self.sym_map[oi][i] = self.debug_extern_symbol(g, sec);
+                            }
                         }
                         continue;
                     }
                     Some(shared::SharedRef::Object(k)) => {
                         // -preserve-relocs keeps file-scope ones, local but listed in place.
-                        if self.preserve_relocs && k == (oi, i as u32) {
+                        if self.keep_internals && k == (oi, i as u32) {
                             self.sym_map[oi][i] = self.preserved_shared_symbol(k);
                             if let Some(id) = self.sym_map[oi][i] {
                                 self.m.locals_listed_as_global.insert(id);
@@ -1241,7 +1276,7 @@ impl<'a, 'data> Builder<'a, 'data> {
                 && (sec.sh_type == SHT_CUDA_SHARED || sec.name.starts_with(b".nv.shared."));
             // Static shared memory locals are laid out per kernel and not emitted, except under
             // -preserve-relocs, which keeps them at their laid-out offsets for its records.
-            if shared && self.preserve_relocs {
+            if shared && self.keep_internals {
                 self.sym_map[oi][i] = self.preserved_shared_symbol((oi, i as u32));
             }
             if !self.live[oi][si as usize] {
@@ -1827,9 +1862,24 @@ impl<'a, 'data> Builder<'a, 'data> {
                                 .map(|o| o.wrapping_add(addend as u64)),
                             // Debug information cannot name one kernel's extern area:
                             // nvlink writes -1 (plus the addend, which holds sm_90's reserve).
+                            // (-g defines the array for the debugger: its value.)
                             shared::SharedRef::Extern if tsec.flags & SHF_ALLOC == 0 => {
-                                Some(u64::MAX.wrapping_add(addend as u64))
+                                let at = match self.out_sym(oi, r.sym) {
+                                    Some(s) if self.debug => {
+                                        self.m.symbols[s as usize].value
+                                    }
+                                    _ => u64::MAX,
+                                };
+                                Some(at.wrapping_add(addend as u64))
                             }
+                            shared::SharedRef::Extern if self.debug => self
+                                .res
+                                .sym_global[oi]
+                                .get(r.sym as usize)
+                                .copied()
+                                .flatten()
+                                .and_then(|g| self.shared.extern_symbol_offset.get(&g))
+                                .map(|o| o.wrapping_add(addend as u64)),
                             shared::SharedRef::Extern => self
                                 .shared
                                 .extern_offset
@@ -1901,7 +1951,9 @@ impl<'a, 'data> Builder<'a, 'data> {
                         }
                         // -preserve-relocs records what was applied, against the same symbol,
                         // with the addend made explicit (REL inputs keep it in the field).
-                        let extern_shared = matches!(shared_ref, Some(shared::SharedRef::Extern));
+                        // (Extern arrays have no symbol to record against, but under -g.)
+                        let extern_shared = matches!(shared_ref, Some(shared::SharedRef::Extern))
+                            && !self.debug;
                         // sm_100+ records only shared-memory references (nvlink's sm_100 mode
                         // keeps no debug, constant-bank or texture records).
                         let unrecorded_on_sm100 = self.m.mercury && shared_ref.is_none();

@@ -30,6 +30,9 @@ pub struct SharedLayout {
     pub kernel: HashMap<Node, (u64, u64)>,
     /// Offset of `extern __shared__` arrays as seen from each function that uses them.
     pub extern_offset: HashMap<Node, u64>,
+    /// Per extern array (global id): the largest offset its users see it at, the value `-g`
+    /// gives its symbol for the debugger.
+    pub extern_symbol_offset: HashMap<u32, u64>,
     /// Alignment of the extern arrays in use (0 when none is used).
     pub extern_align: u64,
     /// The kernel that is the only function using an object directly, where there is one.
@@ -105,6 +108,8 @@ pub struct CodeRefs {
     pub uses: HashMap<Node, Vec<ObjKey>>,
     /// The functions that use extern shared arrays.
     pub extern_users: HashSet<Node>,
+    /// Per extern array (global id): the functions that use it.
+    pub extern_users_of: HashMap<u32, Vec<Node>>,
     /// The largest alignment those arrays ask for.
     pub extern_align: u64,
 }
@@ -117,6 +122,7 @@ pub fn code_refs(
 ) -> CodeRefs {
     let mut uses: HashMap<Node, Vec<ObjKey>> = HashMap::new();
     let mut extern_users: HashSet<Node> = HashSet::new();
+    let mut extern_users_of: HashMap<u32, Vec<Node>> = HashMap::new();
     let mut extern_align = 1u64;
     for (oi, o) in objects.iter().enumerate() {
         for (si, s) in o.cubin.sections.iter().enumerate() {
@@ -140,6 +146,13 @@ pub fn code_refs(
                     }
                     Some(SharedRef::Extern) => {
                         extern_users.insert((oi, target));
+                        if let Some(g) = res.sym_global[oi].get(r.sym as usize).copied().flatten()
+                        {
+                            let v = extern_users_of.entry(g).or_default();
+                            if !v.contains(&(oi, target)) {
+                                v.push((oi, target));
+                            }
+                        }
                         // (A partial link's per-kernel instance symbol holds an offset,
                         // not an alignment; its arrays are 16-aligned.)
                         let sym = &o.symbols()[r.sym as usize];
@@ -159,19 +172,24 @@ pub fn code_refs(
     CodeRefs {
         uses,
         extern_users,
+        extern_users_of,
         extern_align,
     }
 }
 
+/// `debug` (`-g`): each extern array sits at one offset in every kernel (the largest its
+/// users would give it), so that the debugger's symbol for it holds for all of them.
 pub fn layout(
     objects: &[InputObject<'_>],
     res: &Resolution<'_>,
     lv: &Liveness,
     reserve: u64,
+    debug: bool,
 ) -> SharedLayout {
     let CodeRefs {
         uses,
         extern_users,
+        extern_users_of,
         extern_align,
     } = code_refs(objects, res, &lv.live);
     if uses.is_empty() && extern_users.is_empty() {
@@ -314,6 +332,25 @@ pub fn layout(
         if uses_extern[ki] {
             for nd in reach[ki].1.iter().filter(|nd| extern_users.contains(*nd)) {
                 out.extern_offset.insert(*nd, base);
+            }
+        }
+    }
+    for (g, users) in &extern_users_of {
+        let at = users.iter().filter_map(|n| out.extern_offset.get(n)).max();
+        if let Some(&at) = at {
+            out.extern_symbol_offset.insert(*g, at);
+        }
+    }
+    if debug {
+        // A kernel's area then ends where the furthest of its arrays starts.
+        for (k, nodes) in &reach {
+            let furthest = extern_users_of
+                .iter()
+                .filter(|(_, users)| users.iter().any(|u| nodes.contains(u)))
+                .filter_map(|(g, _)| out.extern_symbol_offset.get(g))
+                .max();
+            if let (Some(&at), Some(entry)) = (furthest, out.kernel.get_mut(k)) {
+                entry.0 = entry.0.max(at.saturating_add(reserve));
             }
         }
     }
