@@ -222,6 +222,7 @@ fn link_inner(args: &cli::Args, early: &mut Early) -> std::result::Result<LinkOu
             .collect(),
     });
     check_architectures(&objects, &arch)?;
+    check_debug_link(&objects, &arch, args)?;
 
     // An executable link with unified functions/variables needs the UFT/UDT index file
     // (-uidx), whose format is unknown; nvlink refuses it without one.
@@ -347,6 +348,61 @@ fn link_inner(args: &cli::Args, early: &mut Early) -> std::result::Result<LinkOu
         callgraph,
         ..Default::default()
     })
+}
+
+/// What `-g` asks of nvlink that cubin-ld does not do (refused rather than linked otherwise):
+/// on sm_100 and later nvlink rebuilds code compiled without `-G` for the debugger (barriers
+/// before every exit, a new schedule), in `-r` too; and a partial link under `-g` places extern
+/// `__shared__` arrays its own way.
+fn check_debug_link(
+    objects: &[object::InputObject<'_>],
+    arch: &arch::Arch,
+    args: &cli::Args,
+) -> Result<(), Failure> {
+    if !args.debug {
+        return Ok(());
+    }
+    let not_yet = |what: String| {
+        Error::new(format!(
+            "{what} is not implemented yet in this version of cubin-ld (inputs are valid)"
+        ))
+    };
+    let has = |o: &object::InputObject<'_>, name: &[u8]| {
+        o.cubin.sections.iter().any(|s| s.name == name)
+    };
+    let has_code = |o: &object::InputObject<'_>| {
+        o.cubin
+            .sections
+            .iter()
+            .any(|s| o.kind(s) == object::SectionKind::Text)
+    };
+    if arch.is_mercury() {
+        if let Some(o) = objects.iter().find(|o| has_code(o) && !has(o, b".debug_info")) {
+            return Err(not_yet(format!(
+                "'{}' holds sm_100+ code compiled without -G; rebuilding it for the debugger \
+                 under -g (as nvlink does)",
+                o.name
+            ))
+            .into());
+        }
+    }
+    if args.relocatable {
+        let extern_shared = |o: &object::InputObject<'_>| {
+            o.symbols().iter().any(|s| {
+                s.section == crate::elf::read::SymSection::Undefined
+                    && s.other & crate::elf::STO_CUDA_SHARED != 0
+                    && s.st_type != crate::elf::STT_FUNC
+            })
+        };
+        if let Some(o) = objects.iter().find(|o| extern_shared(o)) {
+            return Err(not_yet(format!(
+                "'{}' uses extern __shared__ arrays; a partial link (-r) of them under -g",
+                o.name
+            ))
+            .into());
+        }
+    }
+    Ok(())
 }
 
 /// nvlink's rules for which objects may be linked for the target, with its messages.

@@ -905,6 +905,7 @@ pub fn build<'data>(
     b.create_notes(opts)?;
     let symbols_span = tracing::info_span!("symbols").entered();
     for oi in 0..objects.len() {
+        b.debug_sections(oi);
         for pass in [
             Pass::Code,
             Pass::Locals,
@@ -1036,6 +1037,25 @@ impl<'a, 'data> Builder<'a, 'data> {
             self.section_symbol(ci_id);
         }
         Ok(())
+    }
+
+    /// An object's debug sections take their places in the output in the object's own order,
+    /// empty ones included (nvcc's host-only files have an empty `.debug_frame` first), before
+    /// its symbols name any of them.
+    fn debug_sections(&mut self, oi: usize) {
+        let o = &self.objects[oi];
+        let has_code = o.cubin.sections.iter().any(|s| o.kind(s) == SectionKind::Text);
+        for (si, s) in o.cubin.sections.iter().enumerate() {
+            if o.kind(s) == SectionKind::Merged && s.flags & SHF_ALLOC == 0 && self.live[oi][si] {
+                if let Some(out) = self.out_section_for(oi, si) {
+                    // (Those of an object without code bring their section symbols, in the
+                    // same order, whether it has symbols for them or not.)
+                    if !has_code && !self.relocatable {
+                        self.section_symbol(out);
+                    }
+                }
+            }
+        }
     }
 
     /// An object's `.debug_frame` brings the output's section symbol along even when the
