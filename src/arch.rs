@@ -197,14 +197,23 @@ mod tests {
 
     #[test]
     fn eflags_top_byte_is_the_cuinfo_note_index() {
-        assert_eq!(EFlags::with_cuinfo_index(0x0600_5a04, Some(15)), 0x0f00_5a04);
+        assert_eq!(
+            EFlags::with_cuinfo_index(0x0600_5a04, Some(15)),
+            0x0f00_5a04
+        );
         assert_eq!(EFlags::with_cuinfo_index(0x0600_5a04, Some(5)), 0x0500_5a04);
     }
 
     #[test]
     fn eflags_top_byte_saturates_at_0xff() {
-        assert_eq!(EFlags::with_cuinfo_index(0x0600_5a04, Some(255)), 0xff00_5a04);
-        assert_eq!(EFlags::with_cuinfo_index(0x0600_5a04, Some(338)), 0xff00_5a04);
+        assert_eq!(
+            EFlags::with_cuinfo_index(0x0600_5a04, Some(255)),
+            0xff00_5a04
+        );
+        assert_eq!(
+            EFlags::with_cuinfo_index(0x0600_5a04, Some(338)),
+            0xff00_5a04
+        );
     }
 
     #[test]

@@ -367,9 +367,8 @@ fn check_debug_link(
             "{what} is not implemented yet in this version of cubin-ld (inputs are valid)"
         ))
     };
-    let has = |o: &object::InputObject<'_>, name: &[u8]| {
-        o.cubin.sections.iter().any(|s| s.name == name)
-    };
+    let has =
+        |o: &object::InputObject<'_>, name: &[u8]| o.cubin.sections.iter().any(|s| s.name == name);
     let has_code = |o: &object::InputObject<'_>| {
         o.cubin
             .sections
@@ -377,7 +376,10 @@ fn check_debug_link(
             .any(|s| o.kind(s) == object::SectionKind::Text)
     };
     if arch.is_mercury() {
-        if let Some(o) = objects.iter().find(|o| has_code(o) && !has(o, b".debug_info")) {
+        if let Some(o) = objects
+            .iter()
+            .find(|o| has_code(o) && !has(o, b".debug_info"))
+        {
             return Err(not_yet(format!(
                 "'{}' holds sm_100+ code compiled without -G; rebuilding it for the debugger \
                  under -g (as nvlink does)",

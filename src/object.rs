@@ -72,8 +72,10 @@ impl<'data> InputObject<'data> {
             .iter()
             .position(|s| {
                 s.sh_type == crate::elf::SHT_NOTE
-                    && crate::elf::notes::parse_notes(s.bytes())
-                        .is_ok_and(|n| n.iter().any(|n| n.n_type == crate::elf::notes::NT_CUDA_CUINFO))
+                    && crate::elf::notes::parse_notes(s.bytes()).is_ok_and(|n| {
+                        n.iter()
+                            .any(|n| n.n_type == crate::elf::notes::NT_CUDA_CUINFO)
+                    })
             })
             .map(|i| i as u32);
         if !flags.cuinfo_index_matches(cuinfo) {
@@ -82,7 +84,10 @@ impl<'data> InputObject<'data> {
                  {:#010x} name section {} as its CUDA information note{})",
                 flags.raw,
                 flags.cuinfo_index(),
-                cuinfo.map_or_else(|| ", and it has none".into(), |i| format!(", which is section {i}"))
+                cuinfo.map_or_else(
+                    || ", and it has none".into(),
+                    |i| format!(", which is section {i}")
+                )
             )));
         }
         let sm = flags.sm();

@@ -445,6 +445,16 @@ impl Builder<'_, '_> {
                             }
                         }
                     }
+                    // -g defines the extern shared arrays, undefined in every input, in
+                    // `.nv_debug.shared`: Mercury values without the reserve, Mercury types.
+                    let in_shared = main
+                        .section
+                        .is_some_and(|s| self.m.sections[s as usize].group == Group::Shared);
+                    if ms.section == SymSection::Undefined && in_shared && !self.relocatable {
+                        sym.value = main.value.saturating_sub(self.shared.reserve);
+                        sym.st_type = ms.st_type;
+                        sym.other = ms.other | (main.other & 3);
+                    }
                     if let SymSection::Index(si) = ms.section {
                         let reserved = o
                             .cubin
@@ -724,6 +734,32 @@ impl Builder<'_, '_> {
                     let shared_ref = (!self.relocatable)
                         .then(|| super::shared::classify(objects, self.res, oi, r.sym))
                         .flatten();
+                    // Debug information's shared-memory addresses are applied as in the main
+                    // half.
+                    if let (Some(sr), true) = (shared_ref, debug) {
+                        let Some(v) = self.shared_value(oi, None, r.sym, sr) else {
+                            continue;
+                        };
+                        let v = v.wrapping_add(addend as u64);
+                        let width = match r.r_type {
+                            ABS64 => 8,
+                            ABS32 => 4,
+                            t => {
+                                return Err(not_yet(format!(
+                                    "'{}': applying Mercury relocation {} to shared memory",
+                                    o.name,
+                                    crate::reloc::table::name(t).unwrap_or("?")
+                                )))
+                            }
+                        };
+                        if let Content::Bytes(bytes) = &mut self.m.sections[tout as usize].content {
+                            if let Some(f) = bytes.get_mut(offset as usize..offset as usize + width)
+                            {
+                                f.copy_from_slice(&v.to_le_bytes()[..width]);
+                            }
+                        }
+                        continue;
+                    }
                     let applied_here = code
                         && (self.constant_bank(oi, r.sym).is_some()
                             || shared_ref.is_some()
@@ -733,9 +769,13 @@ impl Builder<'_, '_> {
                                 })));
                     if applied_here {
                         // -preserve-relocs records shared-memory references in both halves
-                        // (extern ones in neither), as the main pass does.
-                        let recorded =
-                            matches!(shared_ref, Some(super::shared::SharedRef::Object(_)));
+                        // (extern ones in neither, but under -g), as the main pass does.
+                        // (-g defines the extern ones: recorded too.)
+                        let recorded = match shared_ref {
+                            Some(super::shared::SharedRef::Object(_)) => true,
+                            Some(super::shared::SharedRef::Extern) => self.debug,
+                            None => false,
+                        };
                         if let (true, true, Some(&rr)) = (
                             self.preserve_relocs,
                             recorded,

@@ -410,12 +410,47 @@ impl Builder<'_, '_> {
     /// laid-out offset in the `.nv.shared.<kernel>` of the one kernel that uses it directly,
     /// or else in `.nv_debug.shared` (which then spans every such object). None for objects
     /// no kernel reaches.
+    /// Where a reference to shared memory (`sr`, symbol `sym` of object `oi`) points, from
+    /// the code of text section `text`, or from debug information (`None`).
+    pub(crate) fn shared_value(
+        &self,
+        oi: usize,
+        text: Option<usize>,
+        sym: u32,
+        sr: shared::SharedRef,
+    ) -> Option<u64> {
+        let array = || {
+            let g = self.res.sym_global[oi]
+                .get(sym as usize)
+                .copied()
+                .flatten()?;
+            self.shared.extern_symbol_offset.get(&g).copied()
+        };
+        match (sr, text) {
+            (shared::SharedRef::Object(k), _) => self.shared.offset.get(&k).copied(),
+            // -g gives each extern array one offset, for the debugger.
+            (shared::SharedRef::Extern, _) if self.debug => array(),
+            (shared::SharedRef::Extern, Some(t)) => {
+                self.shared.extern_offset.get(&(oi, t)).copied()
+            }
+            // Debug information cannot name one kernel's extern area: nvlink writes -1 (plus
+            // the addend, which holds sm_90's reserve).
+            (shared::SharedRef::Extern, None) => Some(u64::MAX),
+        }
+    }
+
     /// `-g`: the symbol of extern shared array `g`, defined in `.nv_debug.shared` (`sec`).
     fn debug_extern_symbol(&mut self, g: u32, sec: SecId) -> Option<SymId> {
         if let Some(s) = self.global_sym[g as usize] {
             return Some(s);
         }
-        let value = *self.shared.extern_symbol_offset.get(&g)?;
+        // (sm_100+ counts the reserved bytes in, as for its other shared objects.)
+        let reserve = if self.m.mercury {
+            self.shared.reserve
+        } else {
+            0
+        };
+        let value = self.shared.extern_symbol_offset.get(&g)? + reserve;
         let id = self.m.add_symbol(OutSymbol {
             name: self.res.globals[g as usize].name.to_vec(),
             value,
@@ -464,6 +499,55 @@ impl Builder<'_, '_> {
             section: Some(out),
         }))
     }
+}
+
+/// sm_100+ without -g: nvlink re-finalizes a kernel that calls nothing, and for code compiled
+/// with -G that changes instructions (the barriers before each exit go) and the line tables,
+/// not just scheduling bits; and it cuts removed functions out of line tables. cubin-ld does
+/// neither: refused, not linked otherwise.
+fn refuse_refinalized_debug_kernels(
+    objects: &[InputObject<'_>],
+    liveness: &info::Liveness,
+    opts: &Options,
+) -> Result<()> {
+    if !opts.mercury || opts.debug || opts.relocatable {
+        return Ok(());
+    }
+    for &(oi, si) in &liveness.kernels {
+        let o = &objects[oi];
+        let debug_code = o.cubin.sections.iter().any(|s| s.name == b".debug_info");
+        if debug_code && liveness.edges.get(&(oi, si)).is_none_or(|e| e.is_empty()) {
+            return Err(Error::new(format!(
+                "'{}': kernel '{}' was compiled with -G and calls nothing; nvlink re-finalizes \
+                 such sm_100+ kernels unless linked with -g (as nvcc -G links), which is not \
+                 implemented yet in this version of cubin-ld (inputs are valid)",
+                o.name,
+                String::from_utf8_lossy(o.cubin.sections[si].name).trim_start_matches(".text.")
+            )));
+        }
+    }
+    // Nor does it cut a removed function's sequences out of sm_100+ line tables (nvlink does).
+    for (oi, o) in objects.iter().enumerate() {
+        if !o.cubin.sections.iter().any(|s| s.name == b".debug_line") {
+            continue;
+        }
+        let removed = o
+            .cubin
+            .sections
+            .iter()
+            .enumerate()
+            .find(|(si, s)| o.kind(s) == SectionKind::Text && !liveness.live[oi][*si]);
+        if let Some((_, s)) = removed {
+            return Err(Error::new(format!(
+                "'{}': function '{}' is removed as unreachable, and its line-table entries \
+                 with it; cutting sm_100+ line tables is not implemented yet in this version \
+                 of cubin-ld (inputs are valid; -g keeps every function)",
+                o.name,
+                String::from_utf8_lossy(s.name).trim_start_matches(".text.")
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// The list `map` holds for `key`, empty when it holds none.
@@ -890,6 +974,7 @@ pub fn build<'data>(
             opts.relocatable,
         )
     });
+    refuse_refinalized_debug_kernels(objects, &liveness, opts)?;
     let reserve = if opts.arch_sm >= 90 { 0x400 } else { 0 };
     // -r leaves shared memory as the inputs have it: sections merged by name, references kept.
     if !opts.relocatable {
@@ -1044,7 +1129,11 @@ impl<'a, 'data> Builder<'a, 'data> {
     /// its symbols name any of them.
     fn debug_sections(&mut self, oi: usize) {
         let o = &self.objects[oi];
-        let has_code = o.cubin.sections.iter().any(|s| o.kind(s) == SectionKind::Text);
+        let has_code = o
+            .cubin
+            .sections
+            .iter()
+            .any(|s| o.kind(s) == SectionKind::Text);
         for (si, s) in o.cubin.sections.iter().enumerate() {
             if o.kind(s) == SectionKind::Merged && s.flags & SHF_ALLOC == 0 && self.live[oi][si] {
                 if let Some(out) = self.out_section_for(oi, si) {
@@ -1138,6 +1227,7 @@ impl<'a, 'data> Builder<'a, 'data> {
     /// One pass over an object's symbol table (see [`Pass`]).
     fn symbols_pass(&mut self, oi: usize, pass: Pass) {
         let o = &self.objects[oi];
+        let mut debug_shared_due = false;
         for (i, s) in o.symbols().iter().enumerate().skip(1) {
             let sec = match s.section {
                 SymSection::Index(si) => Some(&o.cubin.sections[si as usize]),
@@ -1197,10 +1287,11 @@ impl<'a, 'data> Builder<'a, 'data> {
                         self.sym_map[oi][i] = Some(self.section_symbol(out));
                     }
                 }
-                // -preserve-relocs: a function using extern shared arrays brings the
-                // `.nv_debug.shared` that covers the reserved bytes.
+                // -preserve-relocs and -g: a function using extern shared arrays brings the
+                // `.nv_debug.shared` that covers the reserved bytes, after the object's other
+                // memory sections and before its debug ones.
                 if self.keep_internals && self.shared.extern_offset.contains_key(&(oi, si)) {
-                    self.debug_shared_section(self.shared.extern_align, self.shared.reserve);
+                    debug_shared_due = true;
                 }
                 continue;
             }
@@ -1213,6 +1304,10 @@ impl<'a, 'data> Builder<'a, 'data> {
                     continue;
                 }
                 let sec = &o.cubin.sections[si];
+                if debug_shared_due && sec.flags & SHF_ALLOC == 0 {
+                    self.debug_shared_section(self.shared.extern_align, self.shared.reserve);
+                    debug_shared_due = false;
+                }
                 if matches!(
                     o.kind(sec),
                     SectionKind::Callgraph | SectionKind::Prototype | SectionKind::Note
@@ -1258,8 +1353,7 @@ impl<'a, 'data> Builder<'a, 'data> {
                             } else {
                                 0
                             };
-                            let sec =
-                                self.debug_shared_section(self.shared.extern_align, size);
+                            let sec = self.debug_shared_section(self.shared.extern_align, size);
                             // -g defines each array there for the debugger, at the largest
                             // offset a kernel sees it at.
                             if self.debug {
@@ -1322,6 +1416,9 @@ impl<'a, 'data> Builder<'a, 'data> {
                 section: None,
             });
             self.sym_map[oi][i] = Some(id);
+        }
+        if debug_shared_due {
+            self.debug_shared_section(self.shared.extern_align, self.shared.reserve);
         }
     }
 
@@ -1874,38 +1971,9 @@ impl<'a, 'data> Builder<'a, 'data> {
                         let p = self.placed[oi].get(ss as usize).copied().flatten();
                         p.map(|p| p.offset.wrapping_add(addend as u64))
                     } else if let Some(sr) = shared_ref {
-                        match sr {
-                            shared::SharedRef::Object(k) => self
-                                .shared
-                                .offset
-                                .get(&k)
-                                .map(|o| o.wrapping_add(addend as u64)),
-                            // Debug information cannot name one kernel's extern area:
-                            // nvlink writes -1 (plus the addend, which holds sm_90's reserve).
-                            // (-g defines the array for the debugger: its value.)
-                            shared::SharedRef::Extern if tsec.flags & SHF_ALLOC == 0 => {
-                                let at = match self.out_sym(oi, r.sym) {
-                                    Some(s) if self.debug => {
-                                        self.m.symbols[s as usize].value
-                                    }
-                                    _ => u64::MAX,
-                                };
-                                Some(at.wrapping_add(addend as u64))
-                            }
-                            shared::SharedRef::Extern if self.debug => self
-                                .res
-                                .sym_global[oi]
-                                .get(r.sym as usize)
-                                .copied()
-                                .flatten()
-                                .and_then(|g| self.shared.extern_symbol_offset.get(&g))
-                                .map(|o| o.wrapping_add(addend as u64)),
-                            shared::SharedRef::Extern => self
-                                .shared
-                                .extern_offset
-                                .get(&(oi, target))
-                                .map(|o| o.wrapping_add(addend as u64)),
-                        }
+                        let code = tsec.flags & SHF_ALLOC != 0;
+                        self.shared_value(oi, code.then_some(target), r.sym, sr)
+                            .map(|v| v.wrapping_add(addend as u64))
                     } else if let Some(slot) = self.resource_slot(oi, target, r.sym) {
                         // Texture/surface reference: the field gets the slot (sm_75–sm_89
                         // count 4-byte words).
@@ -1972,11 +2040,12 @@ impl<'a, 'data> Builder<'a, 'data> {
                         // -preserve-relocs records what was applied, against the same symbol,
                         // with the addend made explicit (REL inputs keep it in the field).
                         // (Extern arrays have no symbol to record against, but under -g.)
-                        let extern_shared = matches!(shared_ref, Some(shared::SharedRef::Extern))
-                            && !self.debug;
+                        let extern_shared =
+                            matches!(shared_ref, Some(shared::SharedRef::Extern)) && !self.debug;
                         // sm_100+ records only shared-memory references (nvlink's sm_100 mode
                         // keeps no debug, constant-bank or texture records).
-                        let unrecorded_on_sm100 = self.m.mercury && shared_ref.is_none();
+                        let unrecorded_on_sm100 =
+                            self.m.mercury && (shared_ref.is_none() || tsec.flags & SHF_ALLOC == 0);
                         if self.preserve_relocs && !extern_shared && !unrecorded_on_sm100 {
                             if let Some(sym) = self.out_sym(oi, r.sym) {
                                 let implicit = if r.addend.is_none() {

@@ -3,8 +3,8 @@
 //! symbol (WEAK, undefined, INTERNAL|SHARED) whose value is where its extern area starts,
 //! `max(align16(static), 0x10)`, and its own references are retargeted to it (device
 //! functions keep the array's name); its `.nv.shared.<k>` grows to `max(align16(static),
-//! 0x20)`; a kernel that reaches extern arrays only through callees gets a 16-byte
-//! `.nv.shared.<k>` of its own; every kernel's `.nv.shared.<k>` is 16-aligned; and the arrays
+//! 0x20)`; a kernel that reaches extern arrays only through callees, or not at all, gets a
+//! 16-byte `.nv.shared.<k>` of its own; every kernel's `.nv.shared.<k>` is 16-aligned; and the arrays
 //! are defined in a 16-byte `.nv_debug.shared`. (Observed on sm_90; the formulas come from
 //! kernels with 4 to 512 bytes of static shared memory.)
 
@@ -23,6 +23,8 @@ pub(crate) enum Use {
     Direct,
     /// Only functions it calls do.
     ThroughCallees,
+    /// Neither (other kernels of the module do).
+    Unused,
 }
 
 /// Which kernels (by text section) use extern arrays, and how.
@@ -52,6 +54,9 @@ pub(crate) fn kernel_uses(
             if let Some(es) = edges.get(&n) {
                 stack.extend(es.iter().copied());
             }
+        }
+        if !direct.is_empty() {
+            out.entry(k).or_insert(Use::Unused);
         }
     }
     out

@@ -146,8 +146,7 @@ pub fn code_refs(
                     }
                     Some(SharedRef::Extern) => {
                         extern_users.insert((oi, target));
-                        if let Some(g) = res.sym_global[oi].get(r.sym as usize).copied().flatten()
-                        {
+                        if let Some(g) = res.sym_global[oi].get(r.sym as usize).copied().flatten() {
                             let v = extern_users_of.entry(g).or_default();
                             if !v.contains(&(oi, target)) {
                                 v.push((oi, target));

@@ -39,7 +39,10 @@ pub fn to_bytes(m: &Module, l: &Layout) -> Vec<u8> {
     put64(&mut h, 0);
     put64(&mut h, l.phoff);
     put64(&mut h, l.shoff);
-    put32(&mut h, crate::arch::EFlags::with_cuinfo_index(m.e_flags, cuinfo_index(m, l)));
+    put32(
+        &mut h,
+        crate::arch::EFlags::with_cuinfo_index(m.e_flags, cuinfo_index(m, l)),
+    );
     put16(&mut h, 64);
     put16(&mut h, 56);
     put16(&mut h, l.phdrs.len() as u16);
