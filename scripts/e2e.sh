@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # End to end with the real build tools: the program in testdata/e2e built with nvcc
-# (-rdc=true, objects, a static library, several -gencode targets) and with CMake
-# (CUDA_SEPARABLE_COMPILATION), once with nvcc's own device linker and once through
+# (-rdc=true, objects, a static library, several -gencode targets, -G debug builds for sm_80,
+# sm_90 and sm_100) and with CMake (CUDA_SEPARABLE_COMPILATION, Release and Debug with -G), once with nvcc's own device linker and once through
 # scripts/nvcc-shim.sh (cubin-ld). The device-link cubins must be equal (cubin-dump
 # --compare, the linker's own note aside), the registration files byte-identical, and the
 # host executables must link. Needs the toolkit (scripts/cuda-toolkit.sh), gcc, and CMake +
@@ -17,13 +17,16 @@ shim=$("$here/scripts/nvcc-shim.sh" "$work/shim" "$C")
 src="$here/testdata/e2e"
 fail=0
 
-same_link() { # LABEL DIR_NVLINK DIR_CUBIN_LD: the kept temporaries of two nvcc -dlink runs
+same_link() { # LABEL DIR_NVLINK DIR_CUBIN_LD [COMPARE_OPTION...]: the kept temporaries of two nvcc -dlink runs
   local label=$1 a=$2 b=$3 n=0 fa fb
+  shift 3
   for fa in "$a"/*.cubin; do
     fb="$b/$(basename "$fa" | sed 's/_nv\./_ld./')"
-    if ! "$dump" --compare --ignore-linker-note "$fa" "$fb" >"$work/diff.txt"; then
+    if ! "$dump" --compare --ignore-linker-note "$@" "$fa" "$fb" >"$work/diff.txt"; then
       echo "e2e: $label: $(basename "$fa") differs:"; head -20 "$work/diff.txt"; fail=1
     fi
+    "$C/bin/cuobjdump" -elf "$fb" >/dev/null 2>"$work/cuobjdump.txt" ||
+      { echo "e2e: $label: cuobjdump cannot read $(basename "$fb"): $(cat "$work/cuobjdump.txt")"; fail=1; }
     n=$((n + 1))
   done
   for fa in "$a"/*.reg.c; do
@@ -54,6 +57,14 @@ dlink library -arch=sm_90 main.o libkh.a
 dlink gencode -gencode arch=compute_75,code=sm_75 -gencode arch=compute_90,code=[sm_90,compute_90] \
   main_multi.o kernels_multi.o helper_multi.o
 dlink wholeprogram -arch=sm_90 "$src/main.cu" -rdc=false
+# Debug builds: -G objects (debug information referring to __constant__ and __device__ data),
+# device-linked with the -g nvcc passes.
+for sm in 80 90 100; do
+  for f in main kernels helper; do
+    "$C/bin/nvcc" -dc -G -arch=sm_$sm "$src/$f.cu" -o "${f}_G$sm.o"
+  done
+  dlink "debug_sm_$sm" -G -arch=sm_$sm "main_G$sm.o" "kernels_G$sm.o" "helper_G$sm.o"
+done
 "$shim" -rdc=true -arch=sm_90 main.o kernels.o helper.o -o app
 [ -x app ] && echo "e2e: nvcc -rdc=true through cubin-ld: host executable linked"
 
@@ -65,15 +76,28 @@ if [ -z "$cmake" ] || [ -z "$ninja" ]; then
   [ -x "$venv/bin/cmake" ] || { python3 -m venv "$venv" && "$venv/bin/pip" install -q cmake ninja; }
   cmake="$venv/bin/cmake"; ninja="$venv/bin/ninja"
 fi
-for which in nv ld; do
-  cc="$C/bin/nvcc"; [ "$which" = ld ] && cc="$shim"
-  "$cmake" -S "$src" -B "cmake.$which" -G Ninja -DCMAKE_MAKE_PROGRAM="$ninja" \
-    -DCMAKE_CUDA_COMPILER="$cc" -DCMAKE_CUDA_ARCHITECTURES=90 >/dev/null
-  "$cmake" --build "cmake.$which" >/dev/null
-  mkdir -p "cmake.$which.x"
-  (cd "cmake.$which.x" && "$C/bin/cuobjdump" -xelf all "../cmake.$which/CMakeFiles/app.dir/cmake_device_link.o" >/dev/null)
-  for f in "cmake.$which.x"/*.cubin; do mv "$f" "${f%.cubin}_$which.cubin"; done
+# Release for sm_90, and Debug (-G -g) for sm_80, sm_90 and sm_100. Both builds use the same
+# build folder, one after the other: -G debug information names the compile folder.
+for config in release debug; do
+  for which in nv ld; do
+    cc="$C/bin/nvcc"; [ "$which" = ld ] && cc="$shim"
+    b="cmake.$config"
+    rm -rf "$b"
+    if [ "$config" = release ]; then
+      extra=(-DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90)
+    else
+      extra=(-DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CUDA_FLAGS_DEBUG=-G -g" "-DCMAKE_CUDA_ARCHITECTURES=80;90;100")
+    fi
+    "$cmake" -S "$src" -B "$b" -G Ninja -DCMAKE_MAKE_PROGRAM="$ninja" \
+      -DCMAKE_CUDA_COMPILER="$cc" "${extra[@]}" >/dev/null
+    "$cmake" --build "$b" >/dev/null
+    mkdir -p "$b.$which.x"
+    (cd "$b.$which.x" && "$C/bin/cuobjdump" -xelf all "../$b/CMakeFiles/app.dir/cmake_device_link.o" >/dev/null)
+    for f in "$b.$which.x"/*.cubin; do mv "$f" "${f%.cubin}_$which.cubin"; done
+  done
+  [ -x "cmake.$config/app" ] && echo "e2e: CMake $config build through cubin-ld: app linked"
+  # (Two builds: -G objects' ptxas notes name each build's own temporary files.)
+  ignore=(); [ "$config" = debug ] && ignore=(--ignore-section .note.nv.tkinfo)
+  same_link "cmake-$config" "cmake.$config.nv.x" "cmake.$config.ld.x" "${ignore[@]}"
 done
-[ -x cmake.ld/app ] && echo "e2e: CMake build through cubin-ld: app linked"
-same_link cmake cmake.nv.x cmake.ld.x
 exit $fail
