@@ -332,3 +332,155 @@ fn dump_callgraph_prints_what_nvlink_prints() {
     }
     assert_eq!(checked, 35);
 }
+
+/// The top byte of e_flags and the index of `.note.nv.cuinfo` in a dump.
+fn eflags_top_and_cuinfo_index(dump: &str) -> (u32, Option<u32>) {
+    let flags = dump
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("flags 0x"))
+        .and_then(|l| u32::from_str_radix(l.split_whitespace().next()?, 16).ok())
+        .unwrap();
+    let index = dump
+        .lines()
+        .filter(|l| l.starts_with("section "))
+        .position(|l| l == "section .note.nv.cuinfo")
+        .map(|i| i as u32 + 1);
+    (flags >> 24, index)
+}
+
+#[test]
+fn eflags_top_byte_is_the_index_of_the_cuinfo_note() {
+    // -lineinfo: two objects' extra debug sections put the note at 10 (nvlink: 0x0a...).
+    for case in [
+        "lineinfo/sm_90",
+        "lineinfo/sm_100",
+        "debug_g/sm_90",
+        "xtu_call/sm_75",
+    ] {
+        let ours = eflags_top_and_cuinfo_index(&link(case, &[]).unwrap());
+        assert_eq!(
+            ours,
+            eflags_top_and_cuinfo_index(&nvlink(case, "default")),
+            "{case}"
+        );
+        assert_eq!(Some(ours.0), ours.1, "{case}");
+    }
+}
+
+#[test]
+fn eflags_top_byte_follows_the_note_in_partial_and_debug_links() {
+    for (case, mode, flags) in [
+        ("lineinfo/sm_90", "r", &["-r"][..]),
+        ("debug_constant/sm_90", "g", &["-g"][..]),
+        (
+            "debug_constant/sm_100",
+            "g_pr",
+            &["-g", "-preserve-relocs"][..],
+        ),
+    ] {
+        let ours = eflags_top_and_cuinfo_index(&link(case, flags).unwrap());
+        assert_eq!(
+            ours,
+            eflags_top_and_cuinfo_index(&nvlink(case, mode)),
+            "{case} {mode}"
+        );
+    }
+}
+
+/// Links one object of a case after `patch` changed its bytes.
+fn link_patched(
+    case_arch: &str,
+    object: &str,
+    patch: impl Fn(&mut Vec<u8>),
+) -> std::process::Output {
+    let d = dir(case_arch);
+    static N: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+    let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let tmp =
+        std::env::temp_dir().join(format!("cubin-ld-rules-patched-{}-{n}", std::process::id()));
+    std::fs::create_dir_all(&tmp).unwrap();
+    let mut bytes = std::fs::read(d.join(object)).unwrap();
+    patch(&mut bytes);
+    let input = tmp.join(object);
+    std::fs::write(&input, bytes).unwrap();
+    let out = tmp.join(format!("{object}.cubin"));
+    let arch = case_arch.rsplit('/').next().unwrap();
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_cubin-ld"))
+        .arg(format!("-arch={arch}"))
+        .arg(&input)
+        .arg("-o")
+        .arg(&out)
+        .output()
+        .unwrap();
+    let _ = std::fs::remove_file(&out);
+    let _ = std::fs::remove_dir_all(&tmp);
+    o
+}
+
+#[test]
+fn an_input_whose_eflags_name_another_section_than_its_cuinfo_note_is_refused() {
+    // (nvlink's words: it takes such an object for one made before CUDA 12.0.)
+    let o = link_patched("debug_leaf/sm_90", "a.o", |b| b[51] += 1);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("Input file '")
+            && err.contains("must be recompiled with toolkit >= Cuda 12.0"),
+        "{err}"
+    );
+}
+
+#[test]
+fn an_input_eflags_top_byte_of_0xff_is_accepted() {
+    let o = link_patched("debug_leaf/sm_90", "a.o", |b| b[51] = 0xff);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+}
+
+#[test]
+fn debug_information_keeps_constant_references_for_the_driver() {
+    let dump = link("debug_constant/sm_90", &[]).unwrap();
+    let kept = item(&dump, "section .rela.debug_info");
+    assert!(
+        kept.iter().any(|l| l.contains("R_CUDA_G64 table+0x0")),
+        "{kept:?}"
+    );
+    assert_eq!(
+        kept,
+        item(
+            &nvlink("debug_constant/sm_90", "default"),
+            "section .rela.debug_info"
+        )
+    );
+}
+
+#[test]
+fn debug_link_keeps_functions_nothing_calls_and_kernels_never_launched() {
+    let plain = link("debug_constant/sm_90", &[]).unwrap();
+    let debug = link("debug_constant/sm_90", &["-g"]).unwrap();
+    assert!(!plain.contains("section .text._Z12never_calledf"));
+    assert!(debug.contains("section .text._Z12never_calledf"));
+}
+
+#[test]
+fn debug_link_defines_extern_shared_arrays_for_the_debugger() {
+    let debug = link("debug_constant/sm_90", &["-g"]).unwrap();
+    let spill = item(&debug, "symbol .symtab spill");
+    assert_eq!(
+        spill,
+        item(&nvlink("debug_constant/sm_90", "g"), "symbol .symtab spill")
+    );
+    assert!(
+        spill.iter().any(|l| l.contains("section .nv_debug.shared")),
+        "{spill:?}"
+    );
+}
+
+#[test]
+fn sm100_code_compiled_without_g_is_refused_under_debug_link() {
+    let e = run("xtu_call/sm_100", &["-g"]).unwrap_err();
+    let text = format!("{e:?}");
+    assert!(
+        text.contains("compiled without -G") && text.contains("not implemented yet"),
+        "{text}"
+    );
+}

@@ -1,0 +1,5 @@
+__device__ int twice(int x)
+{
+    int y = x + x;
+    return y;
+}
