@@ -1,249 +1,521 @@
-//! Command line: nvlink's spellings (`-arch=sm_90`, `-arch sm_90`, `--arch=sm_90`, `-lfoo`,
-//! `-optf file`, …) are rewritten into one canonical `--long[=value]` form, which clap then
-//! parses into [`Args`].
+//! Command line, parsed as nvlink parses its own: every option has a long name (`--arch`) and
+//! usually a short one (`-arch`, `-o`), either spelled with one or two dashes; values follow
+//! as `-o out`, `-o=out` (and joined only for `-lfoo`, `-Ldir`, `-m64`); lists accumulate over
+//! repeats and split at commas; a single value given again with another value warns that the
+//! last one is used; values are checked as nvlink checks them (enumerations, numbers,
+//! booleans). Messages are nvlink's. The table is data: [`OPTIONS`].
 
 use crate::diag::{Error, Result};
-use clap::{ArgAction, Parser};
 use std::path::{Path, PathBuf};
 
-/// nvlink's options: (long name, single-dash alias). The alias column is what nvlink's
-/// `--help` prints in parentheses.
-const OPTIONS: &[(&str, &str)] = &[
-    ("Ofast-compile", "Ofc"),
-    ("Xnvvm", "Xnvvm"),
-    ("Xptxas", "Xptxas"),
-    ("arch", "arch"),
-    ("cpu-arch", "cpu-arch"),
-    ("debug", "g"),
-    ("device-stack-protector", "device-stack-protector"),
-    ("disable-infos", "disable-infos"),
-    ("disable-warnings", "w"),
-    ("dlto", "dlto"),
-    ("dump-callgraph", "dump-callgraph"),
-    ("dump-callgraph-no-demangle", "dump-callgraph-no-demangle"),
-    ("emit-ptx", "emit-ptx"),
-    ("extra-warnings", "extrawarn"),
-    ("gen-host-linker-script", "ghls"),
-    ("help", "h"),
-    ("ignore-host-info", "ignore-host-info"),
-    ("keep-system-libraries", "keep-system-libraries"),
-    ("kernels-used", "kernels-used"),
-    ("library", "l"),
-    ("library-path", "L"),
-    ("link-as-tools-patch", "astoolspatch"),
-    ("link-time-opt", "lto"),
-    ("machine", "m"),
-    ("maxrregcount", "maxrregcount"),
-    ("nvvm-latest", "nvvm-latest"),
-    ("nvvmpath", "nvvmpath"),
-    ("options-file", "optf"),
-    ("output-file", "o"),
-    ("preserve-relocs", "preserve-relocs"),
-    ("register-link-binaries", "register-link-binaries"),
-    ("relocatable-link", "r"),
-    ("report-arch", "report-arch"),
-    ("split-compile", "split-compile"),
-    ("split-compile-extended", "split-compile-extended"),
-    ("suppress-arch-warning", "suppress-arch-warning"),
-    ("suppress-debug-info", "suppress-debug-info"),
-    ("suppress-stack-size-warning", "suppress-stack-size-warning"),
-    ("time", "time"),
-    ("uidx-file", "uidx"),
-    ("use-host-info", "use-host-info"),
-    ("variables-used", "variables-used"),
-    ("verbose", "v"),
-    ("verbose2", "v2"),
-    ("version", "V"),
-    ("warning-as-error", "Werror"),
-    // Options nvcc and CMake pass on the device-link line (nvlink accepts them too).
-    ("host-ccbin", "host-ccbin"),
-    ("shared", "shared"),
+/// What an option takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Takes {
+    Flag,
+    /// One value; given again with another, the last wins (with a warning).
+    Value(Check),
+    /// One value that may be left out (`-ghls`, `-Ofc`): the default, and a following word
+    /// that starts with `-` is not taken.
+    Optional(Check, &'static str),
+    /// Values that accumulate, split at commas.
+    List,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Check {
+    Any,
+    Number,
+    Bool,
+    OneOf(&'static [&'static str]),
+    Arch,
+}
+
+/// One option: long name, short name (`""`: only the long one, and only with two dashes),
+/// what it takes.
+struct Opt {
+    long: &'static str,
+    short: &'static str,
+    takes: Takes,
+}
+
+const fn opt(long: &'static str, short: &'static str, takes: Takes) -> Opt {
+    Opt { long, short, takes }
+}
+
+use Takes::{Flag, List, Optional, Value};
+
+const CPU_ARCHS: &[&str] = &[
+    "AARCH64", "ARMv7", "PPC64LE", "RISCV64", "X86", "X86_64", "unknown",
 ];
 
-/// Options the parser accepts but cubin-ld does not implement; naming one is an error that
-/// says so (rather than a silent difference from nvlink).
-const UNSUPPORTED: &[(&str, &str)] = &[
-    ("Ofast-compile", "it only applies to link-time optimization"),
-    ("Xnvvm", "it only applies to link-time optimization"),
-    ("Xptxas", "it only applies to link-time optimization"),
-    ("dlto", "cubin-ld does not link LTO-IR"),
-    ("link-time-opt", "cubin-ld does not link LTO-IR"),
-    ("emit-ptx", "it only applies to link-time optimization"),
-    ("nvvm-latest", "it only applies to link-time optimization"),
-    ("nvvmpath", "it only applies to link-time optimization"),
-    ("split-compile", "it only applies to link-time optimization"),
-    (
-        "split-compile-extended",
-        "it only applies to link-time optimization",
+/// nvlink 13.5's options (its `--help`), plus what nvcc puts on the device-link line.
+const OPTIONS: &[Opt] = &[
+    opt(
+        "Ofast-compile",
+        "Ofc",
+        Optional(Check::OneOf(&["0", "min", "mid", "max"]), "0"),
     ),
-    (
-        "link-as-tools-patch",
-        "tools-patch links are not implemented",
+    opt("Xnvvm", "Xnvvm", List),
+    opt("Xptxas", "Xptxas", List),
+    opt("arch", "arch", Value(Check::Arch)),
+    opt("cpu-arch", "cpu-arch", Value(Check::OneOf(CPU_ARCHS))),
+    opt("debug", "g", Flag),
+    opt(
+        "device-stack-protector",
+        "device-stack-protector",
+        Value(Check::Bool),
     ),
-    (
+    opt("disable-infos", "disable-infos", Flag),
+    opt("disable-warnings", "w", Flag),
+    opt("dlto", "dlto", Flag),
+    opt("dump-callgraph", "dump-callgraph", Flag),
+    opt(
+        "dump-callgraph-no-demangle",
+        "dump-callgraph-no-demangle",
+        Flag,
+    ),
+    opt("emit-ptx", "emit-ptx", Flag),
+    opt("extra-warnings", "extrawarn", Flag),
+    opt(
         "gen-host-linker-script",
-        "host linker scripts are not implemented",
+        "ghls",
+        Optional(Check::OneOf(&["lcs-abs", "lcs-aug"]), "lcs-abs"),
     ),
-    ("uidx-file", "the UFT/UDT index file format is unknown"),
-    (
-        "time",
-        "use RUST_LOG=cubin_ld=info for per-pass timing instead",
+    opt("help", "h", Flag),
+    opt("ignore-host-info", "ignore-host-info", Flag),
+    opt("keep-system-libraries", "keep-system-libraries", Flag),
+    opt("kernels-used", "kernels-used", List),
+    opt("library", "l", List),
+    opt("library-path", "L", List),
+    opt("link-as-tools-patch", "astoolspatch", Flag),
+    opt("link-time-opt", "lto", Flag),
+    opt("machine", "m", Value(Check::OneOf(&["64"]))),
+    opt("maxrregcount", "maxrregcount", Value(Check::Number)),
+    opt("nvvm-latest", "nvvm-latest", Flag),
+    opt("nvvmpath", "nvvmpath", Value(Check::Any)),
+    opt("options-file", "optf", List),
+    opt("output-file", "o", Value(Check::Any)),
+    opt("preserve-relocs", "preserve-relocs", Flag),
+    opt("register-link-binaries", "", Value(Check::Any)),
+    opt("relocatable-link", "r", Flag),
+    opt("report-arch", "report-arch", Flag),
+    opt("split-compile", "split-compile", Value(Check::Number)),
+    opt(
+        "split-compile-extended",
+        "split-compile-extended",
+        Value(Check::Number),
     ),
+    opt("suppress-arch-warning", "suppress-arch-warning", Flag),
+    opt("suppress-debug-info", "suppress-debug-info", Flag),
+    opt(
+        "suppress-stack-size-warning",
+        "suppress-stack-size-warning",
+        Flag,
+    ),
+    opt("time", "time", Value(Check::Any)),
+    opt("uidx-file", "uidx", Value(Check::Any)),
+    opt("use-host-info", "use-host-info", Flag),
+    opt("variables-used", "variables-used", List),
+    opt("verbose", "v", Flag),
+    opt("verbose2", "v2", Flag),
+    opt("version", "V", Flag),
+    opt("warning-as-error", "Werror", Flag),
+    // What nvcc and CMake pass on the device-link line besides nvlink's own.
+    opt("host-ccbin", "host-ccbin", Value(Check::Any)),
+    opt("shared", "shared", Flag),
 ];
 
-#[derive(Debug, Clone, Default, Parser)]
-#[command(
-    name = "cubin-ld",
-    version,
-    about = "An offline device linker for NVIDIA GPU cubins (a drop-in for nvlink)",
-    long_about = None,
-    disable_version_flag = true,
-    disable_help_flag = true
-)]
+/// Short options that also take their value joined (`-lcudadevrt`, `-L/dir`, `-m64`).
+const JOINED: &[&str] = &["l", "L", "m"];
+
+/// The parsed command line.
+#[derive(Debug, Clone, Default)]
 pub struct Args {
-    /// Target architecture (sm_75 … sm_121, with 'a'/'f' variants)
-    #[arg(long = "arch", value_name = "SM")]
     pub arch: Option<String>,
-    /// Output file
-    #[arg(short = 'o', long = "output-file", value_name = "FILE")]
     pub output: Option<PathBuf>,
-    /// Relocatable link: produce one ET_REL object
-    #[arg(short = 'r', long = "relocatable-link")]
     pub relocatable: bool,
-    /// Record applied relocations in .nv.resolvedrela sections
-    #[arg(long = "preserve-relocs")]
     pub preserve_relocs: bool,
-    /// Library search path
-    #[arg(short = 'L', long = "library-path", value_name = "DIR", value_delimiter = ',', action = ArgAction::Append)]
     pub library_paths: Vec<PathBuf>,
-    /// Library to link (-lfoo finds libfoo.a)
-    #[arg(short = 'l', long = "library", value_name = "LIB", value_delimiter = ',', action = ArgAction::Append)]
     pub libraries: Vec<String>,
-    /// Keep only these kernels (and what they reach); substring match as nvlink
-    #[arg(long = "kernels-used", value_delimiter = ',', action = ArgAction::Append)]
     pub kernels_used: Vec<String>,
-    /// Variables known to be used (accepted; variables are never removed)
-    #[arg(long = "variables-used", value_delimiter = ',', action = ArgAction::Append)]
     pub variables_used: Vec<String>,
-    /// Write the host registration file (.reg.c) nvcc's device-link step includes
-    #[arg(long = "register-link-binaries", value_name = "FILE")]
     pub register_link_binaries: Option<PathBuf>,
-    /// Print per-function resource usage
-    #[arg(short = 'v', long = "verbose")]
     pub verbose: bool,
-    /// More verbose output
-    #[arg(long = "verbose2")]
     pub verbose2: bool,
-    /// Inhibit all warnings
-    #[arg(short = 'w', long = "disable-warnings")]
     pub disable_warnings: bool,
-    /// Treat warnings as errors
-    #[arg(long = "warning-as-error")]
     pub warning_as_error: bool,
-    /// Extra warnings
-    #[arg(long = "extra-warnings")]
     pub extra_warnings: bool,
-    /// Disable informational messages
-    #[arg(long = "disable-infos")]
     pub disable_infos: bool,
-    /// Do not warn when a kernel's stack size cannot be determined (recursion)
-    #[arg(long = "suppress-stack-size-warning")]
     pub suppress_stack_size_warning: bool,
-    /// Do not warn about missing architectures in fatbins
-    #[arg(long = "suppress-arch-warning")]
     pub suppress_arch_warning: bool,
-    /// Drop debug information
-    #[arg(long = "suppress-debug-info")]
     pub suppress_debug_info: bool,
-    /// Print the call graph
-    #[arg(long = "dump-callgraph")]
     pub dump_callgraph: bool,
-    /// Print the call graph without demangling
-    #[arg(long = "dump-callgraph-no-demangle")]
     pub dump_callgraph_no_demangle: bool,
-    /// Keep kernels that host code does not reference
-    #[arg(long = "ignore-host-info")]
     pub ignore_host_info: bool,
-    /// Drop kernels that host code does not reference
-    #[arg(long = "use-host-info")]
     pub use_host_info: bool,
-    /// Keep system libraries (libcudadevrt) even when unused
-    #[arg(long = "keep-system-libraries")]
     pub keep_system_libraries: bool,
-    /// Inputs come from a debug (-G) compile
-    #[arg(short = 'g', long = "debug")]
+    /// `-g`: keep every function, for the debugger (what `nvcc -G` passes).
     pub debug: bool,
-    /// Enable stack protectors (accepted, no effect on a link of cubins)
-    #[arg(long = "device-stack-protector")]
-    pub device_stack_protector: bool,
-    /// Host pointer size in bits (only 64 is supported)
-    #[arg(short = 'm', long = "machine", value_name = "BITS")]
+    pub device_stack_protector: Option<bool>,
     pub machine: Option<u32>,
-    /// Host CPU architecture (recorded, not used)
-    #[arg(long = "cpu-arch")]
     pub cpu_arch: Option<String>,
-    /// Maximum register count (accepted; only used by LTO in nvlink)
-    #[arg(long = "maxrregcount")]
-    pub maxrregcount: Option<u32>,
-    /// Print the architecture of each input
-    #[arg(long = "report-arch")]
+    pub maxrregcount: Option<i64>,
     pub report_arch: bool,
-    /// Host compiler (accepted for nvcc compatibility, not used)
-    #[arg(long = "host-ccbin")]
     pub host_ccbin: Option<String>,
-    /// Shared-library link (accepted for nvcc compatibility)
-    #[arg(long = "shared")]
     pub shared: bool,
-    /// Print help
-    #[arg(short = 'h', long = "help")]
     pub help: bool,
-    /// Print version
-    #[arg(short = 'V', long = "version")]
     pub version: bool,
-
-    // Accepted so that the parser can name them in a clear error.
-    #[arg(long = "Ofast-compile", hide = true)]
+    /// Link-time optimization options: accepted and recorded (a link of cubins has nothing
+    /// to optimize); `-dlto`/`-lto` themselves are refused (`unsupported`).
     pub ofast_compile: Option<String>,
-    #[arg(long = "Xnvvm", hide = true, action = ArgAction::Append)]
     pub xnvvm: Vec<String>,
-    #[arg(long = "Xptxas", hide = true, action = ArgAction::Append)]
     pub xptxas: Vec<String>,
-    #[arg(long = "dlto", hide = true)]
     pub dlto: bool,
-    #[arg(long = "link-time-opt", hide = true)]
     pub lto: bool,
-    #[arg(long = "emit-ptx", hide = true)]
     pub emit_ptx: bool,
-    #[arg(long = "nvvm-latest", hide = true)]
     pub nvvm_latest: bool,
-    #[arg(long = "nvvmpath", hide = true)]
     pub nvvmpath: Option<String>,
-    #[arg(long = "split-compile", hide = true)]
-    pub split_compile: Option<String>,
-    #[arg(long = "split-compile-extended", hide = true)]
-    pub split_compile_extended: Option<String>,
-    #[arg(long = "link-as-tools-patch", hide = true)]
+    pub split_compile: Option<i64>,
+    pub split_compile_extended: Option<i64>,
     pub tools_patch: bool,
-    #[arg(long = "gen-host-linker-script", hide = true)]
+    /// `-ghls`: write a host linker script instead of linking.
     pub ghls: Option<String>,
-    #[arg(long = "uidx-file", hide = true)]
     pub uidx_file: Option<String>,
-    #[arg(long = "time", hide = true)]
+    /// `-time FILE`: phase timings as CSV (`-` for standard output).
     pub time: Option<String>,
-
-    /// Input files: cubins, host objects (nvcc -dc), static libraries, .fatbin and .ptx files
-    #[arg(value_name = "INPUT")]
     pub inputs: Vec<PathBuf>,
-
-    /// Options that were given but are not implemented (filled after parsing).
-    #[arg(skip)]
+    /// Warnings of the parser itself (a value given twice), printed first and never turned
+    /// into errors or silenced, as nvlink's.
+    pub parse_warnings: Vec<String>,
+    /// Options that were given but are not implemented.
     pub unsupported: Vec<String>,
+}
+
+/// Where option files may nest, and how large one may be.
+const MAX_OPTION_FILE_DEPTH: u32 = 16;
+const MAX_OPTION_FILE_BYTES: u64 = 16 << 20;
+
+/// Parses the arguments after the program name.
+pub fn parse(raw: &[String]) -> Result<Args> {
+    let mut p = Parser::default();
+    p.words(raw, 0)?;
+    let mut a = p.args;
+    if a.dlto || a.lto {
+        a.unsupported.push(
+            "link-time optimization (-dlto/-lto) is not supported: cubin-ld does not link \
+             LTO-IR"
+                .into(),
+        );
+    }
+    if a.tools_patch {
+        a.unsupported.push(
+            "option '-astoolspatch' is not supported: tools-patch links are not implemented".into(),
+        );
+    }
+    Ok(a)
+}
+
+#[derive(Default)]
+struct Parser {
+    args: Args,
+    /// The value each single-valued option got, by long name.
+    given: Vec<(&'static str, String)>,
+}
+
+impl Parser {
+    fn words(&mut self, raw: &[String], depth: u32) -> Result<()> {
+        let mut i = 0;
+        while i < raw.len() {
+            let t = &raw[i];
+            i += 1;
+            let Some(body) = t.strip_prefix('-').filter(|b| !b.is_empty()) else {
+                self.args.inputs.push(PathBuf::from(t));
+                continue;
+            };
+            let (name, eq) = match body.split_once('=') {
+                Some((n, v)) => (n, Some(v)),
+                None => (body, None),
+            };
+            let (o, joined) = match lookup(name) {
+                Some(o) => (o, None),
+                None => match JOINED
+                    .iter()
+                    .find(|j| name.starts_with(**j) && !body.starts_with('-'))
+                {
+                    Some(j) => (lookup(j).unwrap(), Some(&body[j.len()..])),
+                    None => return Err(Error::new(format!("Unknown option '{name}'"))),
+                },
+            };
+            // The option as typed, without its value (for messages).
+            let typed = match eq {
+                Some(v) if joined.is_none() => &t[..t.len() - v.len() - 1],
+                _ => t.as_str(),
+            };
+            let value = match (o.takes, joined.or(eq)) {
+                (Flag, Some(_)) => {
+                    return Err(Error::new(format!("no argument expected after '{typed}'")))
+                }
+                (Flag, None) => None,
+                (_, Some(v)) => Some(v.to_string()),
+                (Optional(_, default), None) => match raw.get(i) {
+                    Some(next) if !next.starts_with('-') => {
+                        i += 1;
+                        Some(next.clone())
+                    }
+                    _ => Some(default.to_string()),
+                },
+                (_, None) => match raw.get(i) {
+                    Some(next) => {
+                        i += 1;
+                        Some(next.clone())
+                    }
+                    None => return Err(Error::new(format!("argument expected after '{typed}'"))),
+                },
+            };
+            match (o.takes, value) {
+                (Flag, _) => self.flag(o.long),
+                (List, Some(v)) if o.long == "options-file" => {
+                    for f in v.split(',') {
+                        self.options_file(f, depth)?;
+                    }
+                }
+                (List, Some(v)) => self.list(o.long, &v),
+                (Value(c) | Optional(c, _), Some(v)) => {
+                    check_value(o.long, c, &v)?;
+                    self.value(o.long, v);
+                }
+                (_, None) => unreachable!("a value was taken above"),
+            }
+        }
+        Ok(())
+    }
+
+    fn options_file(&mut self, f: &str, depth: u32) -> Result<()> {
+        if depth >= MAX_OPTION_FILE_DEPTH {
+            return Err(Error::new(format!(
+                "options file '{f}' is nested more than {MAX_OPTION_FILE_DEPTH} deep"
+            )));
+        }
+        let cannot = || Error::new(format!("Could not open options file '{f}'"));
+        let meta = std::fs::metadata(Path::new(f)).map_err(|_| cannot())?;
+        if meta.len() > MAX_OPTION_FILE_BYTES {
+            return Err(Error::new(format!(
+                "options file '{f}' is larger than {} MiB",
+                MAX_OPTION_FILE_BYTES >> 20
+            )));
+        }
+        let text = std::fs::read_to_string(Path::new(f)).map_err(|_| cannot())?;
+        self.words(&split_options_file(&text), depth + 1)
+    }
+
+    fn flag(&mut self, long: &str) {
+        let a = &mut self.args;
+        let f = match long {
+            "debug" => &mut a.debug,
+            "disable-infos" => &mut a.disable_infos,
+            "disable-warnings" => &mut a.disable_warnings,
+            "dlto" => &mut a.dlto,
+            "dump-callgraph" => &mut a.dump_callgraph,
+            "dump-callgraph-no-demangle" => &mut a.dump_callgraph_no_demangle,
+            "emit-ptx" => &mut a.emit_ptx,
+            "extra-warnings" => &mut a.extra_warnings,
+            "help" => &mut a.help,
+            "ignore-host-info" => &mut a.ignore_host_info,
+            "keep-system-libraries" => &mut a.keep_system_libraries,
+            "link-as-tools-patch" => &mut a.tools_patch,
+            "link-time-opt" => &mut a.lto,
+            "nvvm-latest" => &mut a.nvvm_latest,
+            "preserve-relocs" => &mut a.preserve_relocs,
+            "relocatable-link" => &mut a.relocatable,
+            "report-arch" => &mut a.report_arch,
+            "suppress-arch-warning" => &mut a.suppress_arch_warning,
+            "suppress-debug-info" => &mut a.suppress_debug_info,
+            "suppress-stack-size-warning" => &mut a.suppress_stack_size_warning,
+            "use-host-info" => &mut a.use_host_info,
+            "verbose" => &mut a.verbose,
+            "verbose2" => &mut a.verbose2,
+            "version" => &mut a.version,
+            "warning-as-error" => &mut a.warning_as_error,
+            "shared" => &mut a.shared,
+            other => unreachable!("flag '{other}' missing from Parser::flag"),
+        };
+        *f = true;
+    }
+
+    fn list(&mut self, long: &str, v: &str) {
+        let a = &mut self.args;
+        let items = v.split(',').map(String::from);
+        match long {
+            "Xnvvm" => a.xnvvm.extend(items),
+            "Xptxas" => a.xptxas.extend(items),
+            "kernels-used" => a.kernels_used.extend(items),
+            "variables-used" => a.variables_used.extend(items),
+            "library" => a.libraries.extend(items),
+            "library-path" => a.library_paths.extend(items.map(PathBuf::from)),
+            other => unreachable!("list '{other}' missing from Parser::list"),
+        }
+    }
+
+    fn value(&mut self, long: &'static str, v: String) {
+        match self.given.iter_mut().find(|(l, _)| *l == long) {
+            Some((_, old)) if *old != v => {
+                self.args.parse_warnings.push(format!(
+                    "incompatible redefinition for option '{long}', the last value of this \
+                     option was used"
+                ));
+                *old = v.clone();
+            }
+            Some(_) => {}
+            None => self.given.push((long, v.clone())),
+        }
+        let a = &mut self.args;
+        let number = || v.parse::<i64>().ok();
+        match long {
+            "Ofast-compile" => a.ofast_compile = Some(v),
+            "arch" => a.arch = Some(v),
+            "cpu-arch" => a.cpu_arch = Some(v),
+            "device-stack-protector" => a.device_stack_protector = Some(v == "true"),
+            "machine" => a.machine = v.parse().ok(),
+            "maxrregcount" => a.maxrregcount = number(),
+            "nvvmpath" => a.nvvmpath = Some(v),
+            "output-file" => a.output = Some(PathBuf::from(v)),
+            "register-link-binaries" => a.register_link_binaries = Some(PathBuf::from(v)),
+            "split-compile" => a.split_compile = number(),
+            "split-compile-extended" => a.split_compile_extended = number(),
+            "gen-host-linker-script" => a.ghls = Some(v),
+            "time" => a.time = Some(v),
+            "uidx-file" => a.uidx_file = Some(v),
+            "host-ccbin" => a.host_ccbin = Some(v),
+            other => unreachable!("value '{other}' missing from Parser::value"),
+        }
+    }
+}
+
+impl Args {
+    /// Which kernels the link keeps by name: `None` every one (and always under `-r`);
+    /// `-kernels-used` those it names; `-variables-used` alone none.
+    pub fn kernel_filter(&self) -> Option<Vec<String>> {
+        if self.relocatable {
+            None
+        } else if !self.kernels_used.is_empty() {
+            Some(self.kernels_used.clone())
+        } else if !self.variables_used.is_empty() {
+            Some(Vec::new())
+        } else {
+            None
+        }
+    }
+}
+
+/// What nvlink checks of the options before it reads any input, in its order and words;
+/// returns the target.
+pub fn check(a: &Args) -> Result<crate::arch::Arch> {
+    let name = a
+        .arch
+        .as_deref()
+        .ok_or_else(|| Error::new("Unknown arch name '(null)'"))?;
+    let arch = crate::arch::Arch::parse(name)?;
+    if arch.kind == crate::arch::ArchKind::Lto {
+        return Err(Error::new(format!(
+            "Link target of '{name}' is virtual target that is not JIT-able; use 'sm_' target \
+             instead"
+        )));
+    }
+    let lto = a.dlto || a.lto;
+    for (on, name, other) in [
+        (
+            a.dump_callgraph && a.dump_callgraph_no_demangle,
+            "-dump-callgraph",
+            "-dump-callgraph-no-demangle",
+        ),
+        (
+            a.use_host_info && a.ignore_host_info,
+            "-use-host-info",
+            "-ignore-host-info",
+        ),
+        (
+            a.suppress_debug_info && !a.debug,
+            "-suppress-debug-info",
+            "no -g",
+        ),
+        (
+            a.ofast_compile.is_some() && !lto,
+            "--Ofast-compile",
+            "no -dlto",
+        ),
+        (a.emit_ptx && !lto, "-emit-ptx", "no -dlto"),
+        (a.nvvm_latest && !lto, "-nvvm-latest", "no -dlto"),
+    ] {
+        if on {
+            return Err(Error::new(format!(
+                "Conflicting options '{name}' and '{other}'"
+            )));
+        }
+    }
+    if lto && a.nvvmpath.is_none() {
+        return Err(Error::new("-nvvmpath should be specified with -lto"));
+    }
+    if a.output.is_none() {
+        return Err(Error::new("Must specify output file with -o option"));
+    }
+    if a.inputs.is_empty() {
+        return Err(Error::new(
+            "No input files specified; use option --help for more information",
+        ));
+    }
+    if let Some(f) = &a.uidx_file {
+        if !Path::new(f).is_file() {
+            return Err(Error::new(format!("Could not open input file '{f}'")));
+        }
+        return Err(Error::new(
+            "option '-uidx' is not supported: the UFT/UDT index file format is unknown",
+        ));
+    }
+    Ok(arch)
+}
+
+/// The option a name means: `-name` is a long name when it starts with a dash (`--arch`), else
+/// a short name or a long one (`-arch`, `-preserve-relocs`).
+fn lookup(name: &str) -> Option<&'static Opt> {
+    match name.strip_prefix('-') {
+        Some(long) => OPTIONS.iter().find(|o| o.long == long),
+        None => OPTIONS
+            .iter()
+            .find(|o| o.short == name || (o.long == name && !o.short.is_empty())),
+    }
+}
+
+fn check_value(long: &str, c: Check, v: &str) -> Result<()> {
+    let ok = match c {
+        Check::Any => true,
+        Check::Number => {
+            return v
+                .parse::<i64>()
+                .map(|_| ())
+                .map_err(|_| Error::new(format!("'{v}': expected a number")))
+        }
+        Check::Bool => {
+            return match v {
+                "true" | "false" => Ok(()),
+                _ => Err(Error::new(format!("'{v}': expected true or false"))),
+            }
+        }
+        Check::OneOf(set) => set.contains(&v),
+        Check::Arch => crate::arch::Arch::parse(v).is_ok(),
+    };
+    match ok {
+        true => Ok(()),
+        false => Err(Error::new(format!(
+            "Value '{v}' is not defined for option '{long}'"
+        ))),
+    }
 }
 
 /// The options as nvlink records them in its `.note.nv.tkinfo` entry (cubin-ld writes its
 /// own entry the same way, so outputs of the same command line compare byte for byte): a
-/// fixed order, switches followed by two blanks, values by one, lists joined with commas;
-/// `-g` puts the inputs and the output first. Returns (object field, options).
+/// fixed order, short names, switches followed by two blanks, values by one, lists joined
+/// with commas, a value given twice once; `-g` puts the inputs' and the output's file names
+/// first. Returns (object field, options).
 pub fn recorded_options(a: &Args) -> (String, String) {
     let mut s = String::new();
     let mut file = String::new();
@@ -258,15 +530,14 @@ pub fn recorded_options(a: &Args) -> (String, String) {
         }
     };
     let list = |v: &[String]| (!v.is_empty()).then(|| v.join(","));
+    let base = |p: &Path| {
+        p.file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    };
     if a.debug {
-        let out = a
-            .output
-            .as_ref()
-            .map(|p| p.display().to_string())
-            .unwrap_or_default();
-        let inputs: Vec<String> = a.inputs.iter().map(|p| p.display().to_string()).collect();
-        s.push_str(&format!("{} -o {out} -g  ", inputs.join(",")));
-        file = out;
+        let inputs: Vec<String> = a.inputs.iter().map(|p| base(p)).collect();
+        s.push_str(&format!("{} ", inputs.join(",")));
     }
     flag(
         &mut s,
@@ -274,6 +545,11 @@ pub fn recorded_options(a: &Args) -> (String, String) {
         "suppress-stack-size-warning",
     );
     flag(&mut s, a.suppress_arch_warning, "suppress-arch-warning");
+    if a.debug {
+        let out = a.output.as_deref().map(base).unwrap_or_default();
+        s.push_str(&format!("-o {out} -g  "));
+        file = out;
+    }
     value(&mut s, a.arch.clone(), "arch");
     value(&mut s, a.machine.map(|m| m.to_string()), "m");
     value(&mut s, list(&a.libraries), "l");
@@ -284,6 +560,7 @@ pub fn recorded_options(a: &Args) -> (String, String) {
         .collect();
     value(&mut s, list(&paths), "L");
     flag(&mut s, a.verbose, "v");
+    flag(&mut s, a.verbose2, "v2");
     flag(&mut s, a.preserve_relocs, "preserve-relocs");
     flag(&mut s, a.disable_warnings, "w");
     flag(&mut s, a.warning_as_error, "Werror");
@@ -293,7 +570,27 @@ pub fn recorded_options(a: &Args) -> (String, String) {
     value(&mut s, list(&a.variables_used), "variables-used");
     value(&mut s, a.cpu_arch.clone(), "cpu-arch");
     flag(&mut s, a.report_arch, "report-arch");
+    flag(&mut s, a.emit_ptx, "emit-ptx");
     flag(&mut s, a.extra_warnings, "extrawarn");
+    flag(&mut s, a.lto, "lto");
+    flag(&mut s, a.dlto, "dlto");
+    flag(&mut s, a.nvvm_latest, "nvvm-latest");
+    value(&mut s, a.nvvmpath.clone(), "nvvmpath");
+    value(
+        &mut s,
+        a.split_compile.map(|n| n.to_string()),
+        "split-compile",
+    );
+    value(
+        &mut s,
+        a.split_compile_extended.map(|n| n.to_string()),
+        "split-compile-extended",
+    );
+    value(&mut s, a.ofast_compile.clone(), "Ofc");
+    flag(&mut s, a.suppress_debug_info, "suppress-debug-info");
+    flag(&mut s, a.tools_patch, "astoolspatch");
+    value(&mut s, list(&a.xptxas), "Xptxas");
+    value(&mut s, list(&a.xnvvm), "Xnvvm");
     value(
         &mut s,
         a.maxrregcount.map(|m| m.to_string()),
@@ -308,19 +605,13 @@ pub fn recorded_options(a: &Args) -> (String, String) {
     flag(&mut s, a.ignore_host_info, "ignore-host-info");
     flag(&mut s, a.use_host_info, "use-host-info");
     flag(&mut s, a.relocatable, "r");
+    value(
+        &mut s,
+        a.device_stack_protector.map(|b| b.to_string()),
+        "device-stack-protector",
+    );
     (file, s)
 }
-
-fn long_for_alias(alias: &str) -> Option<&'static str> {
-    OPTIONS.iter().find(|(_, a)| *a == alias).map(|(l, _)| *l)
-}
-
-fn is_long(name: &str) -> bool {
-    OPTIONS.iter().any(|(l, _)| *l == name)
-}
-
-/// Single-letter aliases that clap parses itself (`-lfoo`, `-o out`, `-m64`, `-Ldir`).
-const SHORTS: &[char] = &['o', 'r', 'l', 'L', 'v', 'w', 'g', 'h', 'V', 'm'];
 
 /// Splits an options file into arguments as nvlink does: whitespace separates, double quotes
 /// group (nvcc writes every path quoted), a backslash takes the next character literally
@@ -361,141 +652,33 @@ fn split_options_file(text: &str) -> Vec<String> {
     out
 }
 
-/// Rewrites nvlink spellings into canonical `--long[=value]` tokens, expanding options files.
-pub fn normalize(raw: &[String]) -> Result<Vec<String>> {
-    let mut out = Vec::new();
-    normalize_into(raw, &mut out, 0)?;
-    Ok(out)
-}
-
-fn normalize_into(raw: &[String], out: &mut Vec<String>, depth: u32) -> Result<()> {
-    if depth > 16 {
-        return Err(Error::new("options files nest more than 16 deep"));
-    }
-    let mut i = 0;
-    while i < raw.len() {
-        let t = &raw[i];
-        i += 1;
-        if t == "--" {
-            out.extend(raw[i..].iter().cloned());
-            return Ok(());
-        }
-        let (long, value) = if let Some(body) = t.strip_prefix("--") {
-            let (name, value) = split_eq(body);
-            if !is_long(name) {
-                return Err(Error::new(format!("Unknown option '{t}'")));
-            }
-            (name, value)
-        } else if let Some(body) = t.strip_prefix('-').filter(|b| !b.is_empty()) {
-            let (name, value) = split_eq(body);
-            match long_for_alias(name) {
-                Some(l)
-                    if name.chars().count() > 1
-                        || value.is_some()
-                        || !SHORTS.contains(&name.chars().next().unwrap()) =>
-                {
-                    (l, value)
-                }
-                _ if SHORTS.contains(&body.chars().next().unwrap()) => {
-                    out.push(t.clone());
-                    continue;
-                }
-                _ => return Err(Error::new(format!("Unknown option '{t}'"))),
-            }
-        } else {
-            out.push(t.clone());
-            continue;
-        };
-        if long == "options-file" {
-            let files = match value {
-                Some(v) => v.to_string(),
-                None => {
-                    let v = raw
-                        .get(i)
-                        .ok_or_else(|| Error::new(format!("Option '{t}' needs a file name")))?;
-                    i += 1;
-                    v.clone()
-                }
-            };
-            for f in files.split(',') {
-                let text = std::fs::read_to_string(Path::new(f))
-                    .map_err(|e| Error::new(format!("Could not open options file '{f}': {e}")))?;
-                normalize_into(&split_options_file(&text), out, depth + 1)?;
-            }
-            continue;
-        }
-        match value {
-            Some(v) => out.push(format!("--{long}={v}")),
-            None => out.push(format!("--{long}")),
-        }
-    }
-    Ok(())
-}
-
-fn split_eq(s: &str) -> (&str, Option<&str>) {
-    match s.split_once('=') {
-        Some((a, b)) => (a, Some(b)),
-        None => (s, None),
-    }
-}
-
-/// Parses the arguments after the program name.
-pub fn parse(raw: &[String]) -> Result<Args> {
-    let norm = normalize(raw)?;
-    let mut argv = vec!["cubin-ld".to_string()];
-    argv.extend(norm);
-    let mut args = Args::try_parse_from(&argv).map_err(|e| {
-        let msg = e.to_string();
-        let first = msg
-            .lines()
-            .next()
-            .unwrap_or("")
-            .trim_start_matches("error: ")
-            .to_string();
-        Error::new(first)
-    })?;
-    let given = |name: &str| -> bool {
-        match name {
-            "Ofast-compile" => args.ofast_compile.is_some(),
-            "Xnvvm" => !args.xnvvm.is_empty(),
-            "Xptxas" => !args.xptxas.is_empty(),
-            "dlto" => args.dlto,
-            "link-time-opt" => args.lto,
-            "emit-ptx" => args.emit_ptx,
-            "nvvm-latest" => args.nvvm_latest,
-            "nvvmpath" => args.nvvmpath.is_some(),
-            "split-compile" => args.split_compile.is_some(),
-            "split-compile-extended" => args.split_compile_extended.is_some(),
-            "link-as-tools-patch" => args.tools_patch,
-            "gen-host-linker-script" => args.ghls.is_some(),
-            "uidx-file" => args.uidx_file.is_some(),
-            "time" => args.time.is_some(),
-            _ => false,
-        }
-    };
-    let unsupported: Vec<String> = UNSUPPORTED
-        .iter()
-        .filter(|(n, _)| given(n))
-        .map(|(n, why)| format!("option '--{n}' is not supported: {why}"))
-        .collect();
-    args.unsupported = unsupported;
-    if let Some(m) = args.machine {
-        if m != 64 {
-            args.unsupported.push(format!(
-                "option '-m {m}' is not supported: only 64-bit hosts exist for these targets"
-            ));
-        }
-    }
-    Ok(args)
-}
-
+/// `--help`: what cubin-ld accepts, in nvlink's terms.
 pub fn help_text() -> String {
-    use clap::CommandFactory;
-    let mut cmd = Args::command();
-    let mut s = cmd.render_help().to_string();
+    let mut s = String::from(
+        "Usage: cubin-ld [options] <inputs>\n\n\
+         An offline device linker for NVIDIA GPU cubins, a drop-in for nvlink 13.5: it accepts \
+         nvlink's options\nin nvlink's spellings (-arch=sm_90, -arch sm_90, --arch=sm_90, -o out, \
+         -lfoo, -Ldir, -optf FILE).\n\nOptions (long name, short name):\n",
+    );
+    for o in OPTIONS {
+        let value = match o.takes {
+            Flag => String::new(),
+            Value(Check::Arch) => " <sm_XX>".into(),
+            Value(Check::OneOf(set)) | Optional(Check::OneOf(set), _) => {
+                format!(" <{}>", set.join("|"))
+            }
+            Value(Check::Bool) => " <true|false>".into(),
+            Value(Check::Number) => " <N>".into(),
+            Value(_) | Optional(..) => " <value>".into(),
+            List => " <value,...>".into(),
+        };
+        match o.short {
+            "" => s.push_str(&format!("  --{}{value}\n", o.long)),
+            short => s.push_str(&format!("  --{} (-{short}){value}\n", o.long)),
+        }
+    }
     s.push_str(
-        "\nnvlink spellings are accepted: -arch=sm_90, -arch sm_90, --arch=sm_90, -lfoo, -Ldir,\n\
-         -optf FILE, -Werror, -v2, -r, -o FILE. See man cubin-ld(1).\n",
+        "\nSee man cubin-ld(1) for what each does and where cubin-ld differs from nvlink.\n",
     );
     s
 }
@@ -506,6 +689,12 @@ mod tests {
 
     fn p(args: &[&str]) -> Args {
         parse(&args.iter().map(|s| s.to_string()).collect::<Vec<_>>()).unwrap()
+    }
+
+    fn err(args: &[&str]) -> String {
+        parse(&args.iter().map(|s| s.to_string()).collect::<Vec<_>>())
+            .unwrap_err()
+            .to_string()
     }
 
     #[test]
@@ -546,6 +735,12 @@ mod tests {
     }
 
     #[test]
+    fn only_l_capital_l_and_m_take_joined_values() {
+        assert_eq!(err(&["-oout.cubin"]), "Unknown option 'oout.cubin'");
+        assert_eq!(p(&["-m64"]).machine, Some(64));
+    }
+
+    #[test]
     fn single_dash_long_options_are_accepted() {
         let a = p(&[
             "-preserve-relocs",
@@ -563,6 +758,17 @@ mod tests {
     }
 
     #[test]
+    fn register_link_binaries_has_only_its_long_spelling() {
+        assert_eq!(
+            err(&["-register-link-binaries", "r.c"]),
+            "Unknown option 'register-link-binaries'"
+        );
+        assert!(p(&["--register-link-binaries=r.c"])
+            .register_link_binaries
+            .is_some());
+    }
+
+    #[test]
     fn lto_is_an_option_not_a_library() {
         let a = p(&["-lto"]);
         assert!(a.lto && a.libraries.is_empty());
@@ -571,8 +777,159 @@ mod tests {
 
     #[test]
     fn unknown_options_are_named_as_nvlink_names_them() {
-        let e = parse(&["-bogus".to_string()]).unwrap_err();
-        assert_eq!(e.to_string(), "Unknown option '-bogus'");
+        assert_eq!(err(&["-bogus"]), "Unknown option 'bogus'");
+        assert_eq!(err(&["--bogus"]), "Unknown option '-bogus'");
+        assert_eq!(err(&["-bogus=1"]), "Unknown option 'bogus'");
+        assert_eq!(err(&["--"]), "Unknown option '-'");
+    }
+
+    #[test]
+    fn a_lone_dash_is_an_input() {
+        assert_eq!(p(&["-"]).inputs, [PathBuf::from("-")]);
+    }
+
+    #[test]
+    fn a_missing_value_names_the_option_as_typed() {
+        assert_eq!(err(&["-o"]), "argument expected after '-o'");
+        assert_eq!(
+            err(&["--output-file"]),
+            "argument expected after '--output-file'"
+        );
+        assert_eq!(err(&["-arch"]), "argument expected after '-arch'");
+    }
+
+    #[test]
+    fn a_value_given_to_a_switch_is_an_error() {
+        assert_eq!(err(&["--help=1"]), "no argument expected after '--help'");
+    }
+
+    #[test]
+    fn a_value_takes_the_next_word_even_when_it_starts_with_a_dash() {
+        assert_eq!(p(&["-time", "-v"]).time.as_deref(), Some("-v"));
+    }
+
+    #[test]
+    fn optional_values_default_and_leave_options_alone() {
+        let a = p(&["-ghls", "-o", "x.ld"]);
+        assert_eq!(a.ghls.as_deref(), Some("lcs-abs"));
+        assert_eq!(a.output, Some(PathBuf::from("x.ld")));
+        assert_eq!(p(&["-Ofc"]).ofast_compile.as_deref(), Some("0"));
+        assert_eq!(
+            err(&["-ghls", "a.o"]),
+            "Value 'a.o' is not defined for option 'gen-host-linker-script'"
+        );
+    }
+
+    #[test]
+    fn values_are_checked_as_nvlink_checks_them() {
+        assert_eq!(
+            err(&["-arch=sm_91"]),
+            "Value 'sm_91' is not defined for option 'arch'"
+        );
+        assert_eq!(
+            err(&["-arch="]),
+            "Value '' is not defined for option 'arch'"
+        );
+        assert_eq!(
+            err(&["-cpu-arch=x86_64"]),
+            "Value 'x86_64' is not defined for option 'cpu-arch'"
+        );
+        assert_eq!(
+            err(&["-m32"]),
+            "Value '32' is not defined for option 'machine'"
+        );
+        assert_eq!(err(&["-maxrregcount", "abc"]), "'abc': expected a number");
+        assert_eq!(err(&["-split-compile", "x"]), "'x': expected a number");
+        assert_eq!(
+            err(&["-device-stack-protector", "maybe"]),
+            "'maybe': expected true or false"
+        );
+        assert_eq!(
+            p(&["-device-stack-protector=false"]).device_stack_protector,
+            Some(false)
+        );
+    }
+
+    #[test]
+    fn repeating_a_value_with_another_warns_and_the_last_wins() {
+        let a = p(&["-o", "x.cubin", "-o", "y.cubin"]);
+        assert_eq!(a.output, Some(PathBuf::from("y.cubin")));
+        assert_eq!(
+            a.parse_warnings,
+            ["incompatible redefinition for option 'output-file', the last value of this option \
+              was used"]
+        );
+    }
+
+    #[test]
+    fn repeating_a_value_or_a_switch_as_it_was_is_silent() {
+        let a = p(&[
+            "-m64",
+            "-m64",
+            "-arch=sm_90",
+            "-arch",
+            "sm_90",
+            "-g",
+            "-g",
+            "-r",
+            "-r",
+        ]);
+        assert!(a.parse_warnings.is_empty() && a.debug && a.relocatable);
+    }
+
+    #[test]
+    fn lists_accumulate_over_repeats() {
+        let a = p(&[
+            "-kernels-used=k",
+            "-kernels-used=j",
+            "-Xptxas",
+            "-O1",
+            "-Xptxas",
+            "-v",
+        ]);
+        assert_eq!(a.kernels_used, ["k", "j"]);
+        assert_eq!(a.xptxas, ["-O1", "-v"]);
+    }
+
+    #[test]
+    fn options_are_recorded_in_nvlinks_order_with_short_names() {
+        let a = p(&[
+            "--verbose",
+            "-Xptxas",
+            "-O1",
+            "-Xptxas",
+            "-O2",
+            "-L",
+            "/a",
+            "-L",
+            "/a",
+            "-arch=sm_90",
+            "--device-stack-protector=true",
+        ]);
+        assert_eq!(
+            recorded_options(&a).1,
+            "-arch sm_90 -L /a,/a -v  -Xptxas -O1,-O2 -device-stack-protector true "
+        );
+    }
+
+    #[test]
+    fn debug_links_record_file_names_first() {
+        let a = p(&[
+            "-g",
+            "-suppress-arch-warning",
+            "-arch=sm_90",
+            "/x/a.cubin",
+            "./b.cubin",
+            "-o",
+            "sub/out.cubin",
+        ]);
+        assert_eq!(
+            recorded_options(&a),
+            (
+                "out.cubin".to_string(),
+                "a.cubin,b.cubin -suppress-arch-warning  -o out.cubin -g  -arch sm_90 ".to_string()
+            )
+        );
     }
 
     #[test]
@@ -589,6 +946,14 @@ mod tests {
             [PathBuf::from("with space.o"), PathBuf::from("z.o")]
         );
         std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn a_missing_options_file_is_named() {
+        assert_eq!(
+            err(&["-optf", "/nonexistent/opts"]),
+            "Could not open options file '/nonexistent/opts'"
+        );
     }
 
     #[test]

@@ -14,6 +14,7 @@ pub mod diag;
 pub mod dump;
 pub mod elf;
 pub mod graph;
+pub mod host_script;
 pub mod input;
 pub mod layout;
 pub mod merge;
@@ -21,6 +22,7 @@ pub mod object;
 pub mod output;
 pub mod reloc;
 pub mod resolve;
+pub mod timing;
 pub mod write;
 
 use diag::{Error, Result};
@@ -36,6 +38,8 @@ pub struct LinkOutcome {
     pub callgraph: Vec<String>,
     /// `info` lines about the inputs, printed before anything else.
     pub load_infos: Vec<String>,
+    /// What goes to standard output (`-ghls` without `-o`, `-time -`).
+    pub stdout: String,
 }
 
 /// Why a link failed, in the shape nvlink reports it: error lines, then possibly one fatal
@@ -69,6 +73,7 @@ pub fn link(args: &cli::Args) -> std::result::Result<LinkOutcome, Failure> {
         Ok(o) => Ok(LinkOutcome {
             load_infos: early.infos,
             warnings: [early.warnings, o.warnings].concat(),
+            stdout: early.stdout + &o.stdout,
             ..o
         }),
         Err(f) => Err(Failure {
@@ -84,43 +89,44 @@ pub fn link(args: &cli::Args) -> std::result::Result<LinkOutcome, Failure> {
 struct Early {
     infos: Vec<String>,
     warnings: Vec<String>,
+    stdout: String,
 }
 
 fn link_inner(args: &cli::Args, early: &mut Early) -> std::result::Result<LinkOutcome, Failure> {
+    // -ghls writes a host linker script and links nothing.
+    if let Some(kind) = &args.ghls {
+        let script = host_script::generate(kind, args)?;
+        return Ok(LinkOutcome {
+            stdout: script,
+            ..Default::default()
+        });
+    }
+    let arch = cli::check(args)?;
     if let Some(u) = args.unsupported.first() {
         return Err(Error::new(u.clone()).into());
     }
-    // Option pairs nvlink refuses together.
-    for (on, name, other) in [
-        (
-            args.dump_callgraph && args.dump_callgraph_no_demangle,
-            "-dump-callgraph",
-            "-dump-callgraph-no-demangle",
-        ),
-        (
-            args.use_host_info && args.ignore_host_info,
-            "-use-host-info",
-            "-ignore-host-info",
-        ),
-        (
-            args.suppress_debug_info && !args.debug,
-            "-suppress-debug-info",
-            "no -g",
-        ),
-    ] {
-        if on {
-            return Err(Error::new(format!("Conflicting options '{name}' and '{other}'")).into());
-        }
-    }
-    let arch_name = args
-        .arch
-        .as_deref()
-        .ok_or_else(|| Error::new("Unknown arch name '(null)'"))?;
-    let arch = arch::Arch::parse(arch_name)?;
-    if args.inputs.is_empty() {
-        return Err(
-            Error::new("No input files specified; use option --help for more information").into(),
+    if args.use_host_info && !(args.kernels_used.is_empty() && args.variables_used.is_empty()) {
+        early.infos.push(
+            "ignore -use-host-info because -kernels-used or -variables-used is specified".into(),
         );
+    }
+    // nvlink marks -preserve-relocs as unfinished from sm_90 on. (-disable-infos silences
+    // warnings, not infos, in nvlink; -w silences nothing.)
+    let option_warnings: Vec<String> =
+        (args.preserve_relocs && arch.sm >= 90 && !args.disable_infos)
+            .then(|| {
+                format!(
+                    "Option '--preserve-relocs' is not fully implemented for gpu archtecture \
+                 '{arch}' and may not work as expected"
+                )
+            })
+            .into_iter()
+            .collect();
+    if !args.warning_as_error {
+        early.warnings.extend(option_warnings.iter().cloned());
+    }
+    if let Some(t) = &args.time {
+        early.stdout.push_str(&timing::start(t)?);
     }
     let load = tracing::info_span!("load").entered();
     let in_opts = input::Options {
@@ -184,7 +190,7 @@ fn link_inner(args: &cli::Args, early: &mut Early) -> std::result::Result<LinkOu
     };
     drop(load);
     // -Werror fails on a missing architecture before anything is written.
-    if !args.suppress_arch_warning {
+    if !args.suppress_arch_warning && !args.disable_infos {
         if args.warning_as_error && !loaded.arch_warnings.is_empty() {
             return Err(Failure {
                 errors: loaded.arch_warnings.clone(),
@@ -250,16 +256,13 @@ fn link_inner(args: &cli::Args, early: &mut Early) -> std::result::Result<LinkOu
     // inputs are merged (so also when references stay undefined, but not after a multiple
     // definition).
     write_registrations()?;
+    let kernels = args.kernel_filter();
     let mut undefined = errs.undefined;
     if !errs.undefined_functions.is_empty() {
         let live = merge::info::liveness(
             &objects,
             &res,
-            if args.relocatable {
-                &[]
-            } else {
-                &args.kernels_used
-            },
+            kernels.as_deref(),
             host_kernels.as_ref(),
             args.preserve_relocs || args.debug,
             false,
@@ -283,12 +286,7 @@ fn link_inner(args: &cli::Args, early: &mut Early) -> std::result::Result<LinkOu
         arch_sm: arch.sm,
         tool_args: recorded.1,
         tool_file: recorded.0,
-        // -r keeps every kernel, as nvlink's does.
-        kernels_used: if args.relocatable {
-            Vec::new()
-        } else {
-            args.kernels_used.clone()
-        },
+        kernels_used: kernels,
         suppress_stack_size_warning: args.suppress_stack_size_warning,
         dump_callgraph: args.dump_callgraph || args.dump_callgraph_no_demangle,
         preserve_relocs: args.preserve_relocs,
@@ -299,7 +297,11 @@ fn link_inner(args: &cli::Args, early: &mut Early) -> std::result::Result<LinkOu
         relocatable: args.relocatable,
         host_kernels,
     };
-    let built = tracing::info_span!("merge").in_scope(|| merge::build(&objects, &res, &opts))?;
+    let mut built =
+        tracing::info_span!("merge").in_scope(|| merge::build(&objects, &res, &opts))?;
+    if args.disable_infos {
+        built.warnings.clear();
+    }
     if !built.errors.is_empty() {
         return Err(Failure {
             warnings: built.warnings,
@@ -309,9 +311,9 @@ fn link_inner(args: &cli::Args, early: &mut Early) -> std::result::Result<LinkOu
         });
     }
     // -Werror turns every warning into an error (status 255, no output), as nvlink does.
-    if args.warning_as_error && !built.warnings.is_empty() {
+    if args.warning_as_error && !(built.warnings.is_empty() && option_warnings.is_empty()) {
         return Err(Failure {
-            errors: built.warnings,
+            errors: [option_warnings, built.warnings].concat(),
             code: 255,
             ..Default::default()
         });
@@ -333,13 +335,11 @@ fn link_inner(args: &cli::Args, early: &mut Early) -> std::result::Result<LinkOu
         .into());
     }
     let bytes = tracing::info_span!("write").in_scope(|| write::to_bytes(&module, &lay));
-    let out = args
-        .output
-        .clone()
-        .unwrap_or_else(|| std::path::PathBuf::from("a.out"));
+    // (cli::check made sure there is an output file.)
+    let out = args.output.clone().unwrap_or_default();
     write::write_file(&out, &bytes)?;
     let mut infos = Vec::new();
-    if args.verbose || args.verbose2 {
+    if args.verbose {
         infos.extend(resource_report);
     }
     Ok(LinkOutcome {

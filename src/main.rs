@@ -18,6 +18,10 @@ fn main() -> ExitCode {
             return ExitCode::from(1);
         }
     };
+    // The parser's own warnings (a value given twice) come first and stay warnings.
+    for w in &args.parse_warnings {
+        eprintln!("cubin-ld warning : {w}");
+    }
     if args.help {
         print!("{}", cubin_ld::cli::help_text());
         return ExitCode::SUCCESS;
@@ -37,6 +41,7 @@ fn main() -> ExitCode {
     let say = |level: &str, msg: &str| eprintln!("cubin-ld {level}: {msg}{suffix}");
     match cubin_ld::link(&args) {
         Ok(outcome) => {
+            print!("{}", outcome.stdout);
             for i in &outcome.load_infos {
                 say("info    ", i);
             }

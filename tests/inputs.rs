@@ -234,7 +234,9 @@ fn files_nvlink_skips_are_skipped() {
 #[test]
 fn lto_ir_is_refused_clearly() {
     let d = scratch("lto");
-    std::fs::write(d.join("x.ltoir"), b"\xedCN\x7f\x01\x43").unwrap();
+    let mut ltoir = b"\xedCN\x7f\x01\x43".to_vec();
+    ltoir.resize(256, 0);
+    std::fs::write(d.join("x.ltoir"), ltoir).unwrap();
     let o = cubin_ld(&d, &["-arch=sm_90", "x.ltoir", "-o", "o.cubin"]);
     assert_fails(&o, 1, &["does not link LTO-IR"]);
     assert!(!d.join("o.cubin").exists());
@@ -243,9 +245,42 @@ fn lto_ir_is_refused_clearly() {
 #[test]
 fn a_cubin_named_input_must_be_a_device_elf() {
     let d = scratch("notcubin");
-    std::fs::write(d.join("x.cubin"), b"this is not an ELF file at all").unwrap();
+    std::fs::write(
+        d.join("x.cubin"),
+        "this is not an ELF file at all\n".repeat(4),
+    )
+    .unwrap();
     let o = cubin_ld(&d, &["-arch=sm_90", "x.cubin", "-o", "o.cubin"]);
     assert_fails(&o, 1, &["cubin not an elf? ('x.cubin')"]);
+}
+
+#[test]
+fn a_file_shorter_than_any_header_is_refused_whatever_its_name() {
+    // (nvlink: 1 to 55 bytes cannot be opened; an empty file is skipped.)
+    let d = scratch("tiny");
+    copy_objects(&d);
+    for name in ["k.cu", "x.cubin", "x.o", "x"] {
+        std::fs::write(d.join(name), "int x;\n").unwrap();
+        let o = cubin_ld(
+            &d,
+            &["-arch=sm_90", "a.o", "b.o", "c.o", name, "-o", "o.cubin"],
+        );
+        assert_fails(&o, 1, &[&format!("Could not open input file '{name}'")]);
+    }
+    std::fs::write(d.join("empty.o"), "").unwrap();
+    let o = cubin_ld(
+        &d,
+        &[
+            "-arch=sm_90",
+            "a.o",
+            "b.o",
+            "c.o",
+            "empty.o",
+            "-o",
+            "o.cubin",
+        ],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
 }
 
 #[test]

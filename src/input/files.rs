@@ -14,11 +14,15 @@ pub struct MappedFile {
 impl MappedFile {
     /// Maps a file read-only. Empty files are valid (mmap of length 0 is not).
     pub fn open(path: &Path) -> Result<MappedFile> {
-        let file = File::open(path).map_err(|e| {
-            Error::new(format!(
+        // (nvlink's words for a missing file; other failures say why.)
+        let file = File::open(path).map_err(|e| match e.kind() {
+            std::io::ErrorKind::NotFound => {
+                Error::new(format!("Could not open input file '{}'", path.display()))
+            }
+            _ => Error::new(format!(
                 "Could not open input file '{}': {e}",
                 path.display()
-            ))
+            )),
         })?;
         let len = file
             .metadata()

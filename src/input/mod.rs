@@ -90,7 +90,14 @@ fn extension(path: &Path) -> Option<&str> {
     name.rfind('.').map(|i| &name[i + 1..])
 }
 
+/// Files shorter than this (but not empty) are refused before their content is looked at,
+/// whatever their name (nvlink: 1 to 55 bytes fail, an empty file is skipped).
+const MIN_INPUT_BYTES: usize = 56;
+
 fn classify(path: &Path, display: &str, bytes: &[u8]) -> Result<Kind> {
+    if !bytes.is_empty() && bytes.len() < MIN_INPUT_BYTES {
+        return Err(Error::new(format!("Could not open input file '{display}'")));
+    }
     let elf = host::elf_machine(bytes);
     let device = matches!(elf, Some((_, host::EM_CUDA)));
     let is_host = elf.is_some() && !device;

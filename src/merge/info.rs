@@ -61,13 +61,14 @@ pub struct Liveness {
     pub undefined_dead_only: HashSet<u32>,
 }
 
-/// Whether `-kernels-used` names a kernel (a substring of its mangled name; every kernel
-/// when the option is absent).
-fn named_by(kernels_used: &[String], name: &[u8]) -> bool {
-    kernels_used.is_empty()
-        || kernels_used
-            .iter()
+/// Whether the kernel filter keeps a kernel: `None` keeps every one; a list keeps those whose
+/// mangled name contains one of its strings (`-kernels-used`), none when it is empty
+/// (`-variables-used` alone).
+fn named_by(kernels_used: Option<&[String]>, name: &[u8]) -> bool {
+    kernels_used.is_none_or(|ks| {
+        ks.iter()
             .any(|k| name.windows(k.len().max(1)).any(|w| w == k.as_bytes()))
+    })
 }
 
 /// Which input sections the output keeps. `keep_all` keeps every function
@@ -76,7 +77,7 @@ fn named_by(kernels_used: &[String], name: &[u8]) -> bool {
 pub fn liveness(
     objects: &[InputObject<'_>],
     res: &Resolution<'_>,
-    kernels_used: &[String],
+    kernels_used: Option<&[String]>,
     host_kernels: Option<&super::HostKernels>,
     keep_all: bool,
     keep_shared: bool,
@@ -555,7 +556,7 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
     }
     // (-preserve-relocs keeps the kernels -kernels-used does not name, but their stack is
     // not computed, as in nvlink.)
-    let named = |k: SymId| named_by(&opts.kernels_used, &b.m.symbols[k as usize].name);
+    let named = |k: SymId| named_by(opts.kernels_used.as_deref(), &b.m.symbols[k as usize].name);
     for &k in kernels.iter().filter(|&&k| !opts.relocatable && named(k)) {
         let v = match min_stack[&k] {
             Some(d) => d as u32,
@@ -744,7 +745,7 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
             // functions.)
             match o.info_function(s).filter(|&f| {
                 let sym = &o.symbols()[f as usize];
-                InputObject::is_entry(sym) && named_by(&opts.kernels_used, sym.name)
+                InputObject::is_entry(sym) && named_by(opts.kernels_used.as_deref(), sym.name)
             }) {
                 Some(kernel) => order.push((false, kernel as usize, si)),
                 None => order.push((true, si, si)),

@@ -44,8 +44,9 @@ pub struct Options {
     pub tool_args: String,
     /// The tkinfo entry's object field (the output name under -g).
     pub tool_file: String,
-    /// `-kernels-used`: keep only kernels whose (mangled) name contains one of these.
-    pub kernels_used: Vec<String>,
+    /// `-kernels-used`: keep only kernels whose (mangled) name contains one of these (`None`:
+    /// every kernel; an empty list: none, as `-variables-used` alone asks).
+    pub kernels_used: Option<Vec<String>>,
     /// `-suppress-stack-size-warning`.
     pub suppress_stack_size_warning: bool,
     /// `--dump-callgraph`.
@@ -968,7 +969,7 @@ pub fn build<'data>(
         info::liveness(
             objects,
             res,
-            &opts.kernels_used,
+            opts.kernels_used.as_deref(),
             opts.host_kernels.as_ref(),
             opts.preserve_relocs || opts.relocatable || opts.debug,
             opts.relocatable,
