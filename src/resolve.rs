@@ -47,6 +47,9 @@ pub struct Global<'data> {
     /// Some object refers to the name as data (not a function): undefined, it is an error
     /// even when only dead code refers to it.
     pub data_ref: bool,
+    /// For a function: whether its first mention is a kernel (`__global__`); every other
+    /// mention must agree.
+    pub entry: Option<bool>,
 }
 
 pub struct Resolution<'data> {
@@ -128,6 +131,7 @@ pub fn resolve<'data>(
                     first_ref: o.id,
                     is_resource: false,
                     data_ref: false,
+                    entry: None,
                 });
                 (globals.len() - 1) as u32
             });
@@ -137,6 +141,20 @@ pub fn resolve<'data>(
                 s.section == SymSection::Undefined && s.other & crate::elf::STO_CUDA_SHARED != 0;
             if matches!(s.st_type, STT_CUDA_TEXTURE | STT_CUDA_SURFACE) || extern_shared {
                 g.is_resource = true;
+            }
+            // A function declared `__global__` in one file and `__device__` in another.
+            if s.st_type == crate::elf::STT_FUNC {
+                let entry = InputObject::is_entry(s);
+                match g.entry {
+                    None => g.entry = Some(entry),
+                    Some(e) if e != entry => {
+                        errors.duplicates.push(Error::new(format!(
+                            "Function '{}' not declared __global__ in all source files",
+                            String::from_utf8_lossy(s.name)
+                        )));
+                    }
+                    Some(_) => {}
+                }
             }
             if s.section == SymSection::Undefined {
                 g.data_ref |= s.st_type != crate::elf::STT_FUNC;

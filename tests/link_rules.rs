@@ -484,3 +484,21 @@ fn sm100_code_compiled_without_g_is_refused_under_debug_link() {
         "{text}"
     );
 }
+
+#[test]
+fn a_function_global_in_one_file_and_device_in_another_is_an_error() {
+    let f = run("global_mismatch/sm_90", &[]).unwrap_err();
+    assert_eq!(f.code, 1);
+    assert_eq!(
+        f.errors,
+        ["Function 'g_mixed' not declared __global__ in all source files"]
+    );
+    assert_eq!(f.fatal.as_deref(), Some("merge_elf failed"));
+    assert_eq!(
+        nvlink_lines("global_mismatch/sm_90", "default"),
+        [
+            "nvlink error   : Function 'g_mixed' not declared __global__ in all source files",
+            "nvlink fatal   : merge_elf failed"
+        ]
+    );
+}
