@@ -464,8 +464,12 @@ pub fn check(a: &Args) -> Result<crate::arch::Arch> {
         ));
     }
     if let Some(f) = &a.uidx_file {
-        if !Path::new(f).is_file() {
-            return Err(Error::new(format!("Could not open input file '{f}'")));
+        match std::fs::metadata(f) {
+            Ok(m) if m.is_file() && m.len() == 0 => {
+                return Err(Error::new(format!("Could not read file '{f}'")))
+            }
+            Ok(m) if m.is_file() => {}
+            _ => return Err(Error::new(format!("Could not open input file '{f}'"))),
         }
         return Err(Error::new(
             "option '-uidx' is not supported: the UFT/UDT index file format is unknown",
@@ -559,6 +563,16 @@ pub fn recorded_options(a: &Args) -> (String, String) {
         .map(|p| p.display().to_string())
         .collect();
     value(&mut s, list(&paths), "L");
+    // (Under -g nvlink also records the registration file, under its empty short name.)
+    if a.debug {
+        value(
+            &mut s,
+            a.register_link_binaries
+                .as_ref()
+                .map(|p| p.display().to_string()),
+            "",
+        );
+    }
     flag(&mut s, a.verbose, "v");
     flag(&mut s, a.verbose2, "v2");
     flag(&mut s, a.preserve_relocs, "preserve-relocs");

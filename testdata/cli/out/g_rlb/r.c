@@ -1,0 +1,4 @@
+#define NUM_PRELINKED_OBJECTS 3
+DEFINE_REGISTER_FUNC(_tmp_cubin_ld_cli_a_o)
+DEFINE_REGISTER_FUNC(_tmp_cubin_ld_cli_b_o)
+DEFINE_REGISTER_FUNC(_tmp_cubin_ld_cli_c_o)
