@@ -5,7 +5,6 @@
 //! standard output, and the same files: cubins equal by meaning with the same recorded
 //! options, everything else byte for byte (registration ids of cubins made from the folder).
 
-mod common;
 use cubin_ld::compare::{compare_dumps, CompareOptions};
 use std::path::{Path, PathBuf};
 use std::process::Command;
