@@ -392,6 +392,16 @@ impl Parser {
 }
 
 impl Args {
+    /// The options nvlink hands the ptxas that compiles PTX inputs: `-Xptxas`'s, then
+    /// `-maxrregcount`.
+    pub fn ptxas_options(&self) -> Vec<String> {
+        let mut v = self.xptxas.clone();
+        if let Some(n) = self.maxrregcount {
+            v.extend(["-maxrregcount".to_string(), n.to_string()]);
+        }
+        v
+    }
+
     /// Which kernels the link keeps by name: `None` every one (and always under `-r`);
     /// `-kernels-used` those it names; `-variables-used` alone none.
     pub fn kernel_filter(&self) -> Option<Vec<String>> {

@@ -38,6 +38,8 @@ pub struct LinkOutcome {
     pub callgraph: Vec<String>,
     /// `info` lines about the inputs, printed before anything else.
     pub load_infos: Vec<String>,
+    /// What the tools cubin-ld ran said (ptxas's warnings), printed first, as they are.
+    pub tool_messages: Vec<String>,
     /// What goes to standard output (`-ghls` without `-o`, `-time -`).
     pub stdout: String,
 }
@@ -52,6 +54,8 @@ pub struct Failure {
     pub code: u8,
     /// `info` lines about the inputs, printed before anything else.
     pub load_infos: Vec<String>,
+    /// What the tools cubin-ld ran said, printed first, as they are.
+    pub tool_messages: Vec<String>,
 }
 
 impl From<Error> for Failure {
@@ -71,12 +75,14 @@ pub fn link(args: &cli::Args) -> std::result::Result<LinkOutcome, Failure> {
     // What loading reported comes first, whatever happens later.
     match link_inner(args, &mut early) {
         Ok(o) => Ok(LinkOutcome {
+            tool_messages: early.tool_messages,
             load_infos: early.infos,
             warnings: [early.warnings, o.warnings].concat(),
             stdout: early.stdout + &o.stdout,
             ..o
         }),
         Err(f) => Err(Failure {
+            tool_messages: early.tool_messages,
             load_infos: early.infos,
             warnings: [early.warnings, f.warnings].concat(),
             ..f
@@ -87,6 +93,7 @@ pub fn link(args: &cli::Args) -> std::result::Result<LinkOutcome, Failure> {
 /// Messages about the inputs, found while loading them.
 #[derive(Default)]
 struct Early {
+    tool_messages: Vec<String>,
     infos: Vec<String>,
     warnings: Vec<String>,
     stdout: String,
@@ -129,14 +136,19 @@ fn link_inner(args: &cli::Args, early: &mut Early) -> std::result::Result<LinkOu
         early.stdout.push_str(&timing::start(t)?);
     }
     let load = tracing::info_span!("load").entered();
+    let ptxas_options = args.ptxas_options();
     let in_opts = input::Options {
         arch: &arch,
         library_paths: &args.library_paths,
         libraries: &args.libraries,
         register: args.register_link_binaries.is_some(),
+        ptxas_options: &ptxas_options,
     };
     let files = input::map_files(&input::input_paths(&args.inputs, &in_opts))?;
     let loaded = input::load(&files, &in_opts)?;
+    early
+        .tool_messages
+        .extend(loaded.tool_messages.iter().cloned());
     early.infos.extend(loaded.infos.iter().cloned());
     early.warnings.extend(loaded.warnings.iter().cloned());
     // System libraries come last; they are decompressed only when something is left

@@ -42,6 +42,9 @@ fn main() -> ExitCode {
     match cubin_ld::link(&args) {
         Ok(outcome) => {
             print!("{}", outcome.stdout);
+            for l in &outcome.tool_messages {
+                eprintln!("{l}");
+            }
             for i in &outcome.load_infos {
                 say("info    ", i);
             }
@@ -58,6 +61,9 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(f) => {
+            for l in &f.tool_messages {
+                eprintln!("{l}");
+            }
             for i in &f.load_infos {
                 say("info    ", i);
             }

@@ -56,6 +56,8 @@ pub struct Loaded<'a> {
     /// Warnings -Werror turns into errors (missing architectures).
     pub arch_warnings: Vec<String>,
     pub infos: Vec<String>,
+    /// What tools cubin-ld ran said (ptxas's warnings), printed as they are.
+    pub tool_messages: Vec<String>,
     /// Kernel name patterns host code launches (`.nvHRK*` of every host object), each
     /// marked when it comes from a system library (which counts only when linked).
     pub kernel_refs: Vec<(Vec<u8>, bool)>,
@@ -70,6 +72,8 @@ pub struct Options<'o> {
     pub library_paths: &'o [PathBuf],
     pub libraries: &'o [String],
     pub register: bool,
+    /// What nvlink passes on to the ptxas it compiles PTX with (`-Xptxas`, `-maxrregcount`).
+    pub ptxas_options: &'o [String],
 }
 
 /// How nvlink treats an input, from its name and its first bytes.
@@ -171,6 +175,7 @@ struct Piece<'a> {
     registrations: Vec<Registration>,
     arch_warnings: Vec<String>,
     infos: Vec<String>,
+    tool_messages: Vec<String>,
     kernel_refs: Vec<(Vec<u8>, bool)>,
     bare: bool,
 }
@@ -199,6 +204,7 @@ pub fn load<'a>(files: &'a [MappedFile], opts: &Options<'_>) -> Result<Loaded<'a
         }
         loaded.arch_warnings.extend(p.arch_warnings);
         loaded.infos.extend(p.infos);
+        loaded.tool_messages.extend(p.tool_messages);
         loaded.kernel_refs.extend(p.kernel_refs);
         loaded.has_bare_input |= p.bare;
     }
@@ -223,8 +229,9 @@ fn load_file<'a>(f: &'a MappedFile, opts: &Options<'_>) -> Result<Piece<'a>> {
                     return Ok(piece);
                 }
             }
-            let cubin = ptx::compile(&display, bytes, &[], opts.arch)?;
-            piece.add_bare(&f.path, &display, Cow::Owned(cubin), opts);
+            let compiled = ptx::compile(&display, bytes, opts.ptxas_options, opts.arch)?;
+            piece.tool_messages.extend(compiled.messages);
+            piece.add_bare(&f.path, &display, Cow::Owned(compiled.cubin), opts);
         }
         Kind::Fatbin => {
             piece.bare = true;
@@ -375,7 +382,10 @@ impl<'a> Piece<'a> {
                         .collect()
                 })
                 .unwrap_or_default();
-            Cow::Owned(ptx::compile(name, &payload, &options, opts.arch)?)
+            let options = [options, opts.ptxas_options.to_vec()].concat();
+            let compiled = ptx::compile(name, &payload, &options, opts.arch)?;
+            self.tool_messages.extend(compiled.messages);
+            Cow::Owned(compiled.cubin)
         } else {
             payload
         };

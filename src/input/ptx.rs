@@ -27,9 +27,15 @@ fn find_ptxas(name: &str) -> Result<PathBuf> {
         })
 }
 
+/// A compiled PTX input: the cubin, and what ptxas said (nvlink passes its warnings on).
+pub struct Compiled {
+    pub cubin: Vec<u8>,
+    pub messages: Vec<String>,
+}
+
 /// Compiles PTX text for `arch` as a relocatable cubin. `options` are the ptxas options a
-/// fatbin entry recorded (placed first, as nvlink records them).
-pub fn compile(name: &str, text: &[u8], options: &[String], arch: &Arch) -> Result<Vec<u8>> {
+/// fatbin entry recorded (placed first, as nvlink records them) and the command line's.
+pub fn compile(name: &str, text: &[u8], options: &[String], arch: &Arch) -> Result<Compiled> {
     let ptxas = find_ptxas(name)?;
     let text = match text.iter().position(|&c| c == 0) {
         Some(n) => &text[..n],
@@ -60,8 +66,13 @@ pub fn compile(name: &str, text: &[u8], options: &[String], arch: &Arch) -> Resu
                 String::from_utf8_lossy(&out.stderr).trim_end()
             )));
         }
-        std::fs::read(&output)
-            .map_err(|e| Error::new(format!("cannot read '{}': {e}", output.display())))
+        let cubin = std::fs::read(&output)
+            .map_err(|e| Error::new(format!("cannot read '{}': {e}", output.display())))?;
+        let messages = String::from_utf8_lossy(&out.stderr)
+            .lines()
+            .map(str::to_string)
+            .collect();
+        Ok(Compiled { cubin, messages })
     })();
     let _ = std::fs::remove_dir_all(&dir);
     result

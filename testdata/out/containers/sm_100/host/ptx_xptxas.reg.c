@@ -1,0 +1,4 @@
+#define NUM_PRELINKED_OBJECTS 3
+DEFINE_REGISTER_FUNC(_1e0d7f41_4_a_cu_b14a8a16)
+DEFINE_REGISTER_FUNC(_work_main_testdata_out_containers_sm_100_host_b_ptx)
+DEFINE_REGISTER_FUNC(_b404b7ca_4_c_cu_3aa91d0a)

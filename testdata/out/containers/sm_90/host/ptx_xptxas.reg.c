@@ -1,0 +1,4 @@
+#define NUM_PRELINKED_OBJECTS 3
+DEFINE_REGISTER_FUNC(_63b6761f_4_a_cu_b14a8a16)
+DEFINE_REGISTER_FUNC(_work_main_testdata_out_containers_sm_90_host_b_ptx)
+DEFINE_REGISTER_FUNC(_c9bfbe94_4_c_cu_3aa91d0a)
