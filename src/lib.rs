@@ -36,12 +36,19 @@ pub struct LinkOutcome {
     pub infos: Vec<String>,
     /// `--dump-callgraph` lines.
     pub callgraph: Vec<String>,
-    /// `info` lines about the inputs, printed before anything else.
-    pub load_infos: Vec<String>,
-    /// What the tools cubin-ld ran said (ptxas's warnings), printed first, as they are.
-    pub tool_messages: Vec<String>,
+    /// What loading the inputs said, printed before anything else.
+    pub load_messages: Vec<LoadMessage>,
     /// What goes to standard output (`-ghls` without `-o`, `-time -`).
     pub stdout: String,
+}
+
+/// A message from loading the inputs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LoadMessage {
+    /// What a tool cubin-ld ran said (ptxas's warnings), printed as it is.
+    Tool(String),
+    /// An `info` line about an input.
+    Info(String),
 }
 
 /// Why a link failed, in the shape nvlink reports it: error lines, then possibly one fatal
@@ -52,10 +59,8 @@ pub struct Failure {
     pub errors: Vec<String>,
     pub fatal: Option<String>,
     pub code: u8,
-    /// `info` lines about the inputs, printed before anything else.
-    pub load_infos: Vec<String>,
-    /// What the tools cubin-ld ran said, printed first, as they are.
-    pub tool_messages: Vec<String>,
+    /// What loading the inputs said, printed before anything else.
+    pub load_messages: Vec<LoadMessage>,
 }
 
 impl From<Error> for Failure {
@@ -75,15 +80,13 @@ pub fn link(args: &cli::Args) -> std::result::Result<LinkOutcome, Failure> {
     // What loading reported comes first, whatever happens later.
     match link_inner(args, &mut early) {
         Ok(o) => Ok(LinkOutcome {
-            tool_messages: early.tool_messages,
-            load_infos: early.infos,
+            load_messages: early.messages(),
             warnings: [early.warnings, o.warnings].concat(),
             stdout: early.stdout + &o.stdout,
             ..o
         }),
         Err(f) => Err(Failure {
-            tool_messages: early.tool_messages,
-            load_infos: early.infos,
+            load_messages: early.messages(),
             warnings: [early.warnings, f.warnings].concat(),
             ..f
         }),
@@ -97,6 +100,18 @@ struct Early {
     infos: Vec<String>,
     warnings: Vec<String>,
     stdout: String,
+}
+
+impl Early {
+    /// Tools' messages first, then the infos, as nvlink prints them.
+    fn messages(&mut self) -> Vec<LoadMessage> {
+        let tools = std::mem::take(&mut self.tool_messages).into_iter();
+        let infos = std::mem::take(&mut self.infos).into_iter();
+        tools
+            .map(LoadMessage::Tool)
+            .chain(infos.map(LoadMessage::Info))
+            .collect()
+    }
 }
 
 fn link_inner(args: &cli::Args, early: &mut Early) -> std::result::Result<LinkOutcome, Failure> {

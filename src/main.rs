@@ -42,12 +42,7 @@ fn main() -> ExitCode {
     match cubin_ld::link(&args) {
         Ok(outcome) => {
             print!("{}", outcome.stdout);
-            for l in &outcome.tool_messages {
-                eprintln!("{l}");
-            }
-            for i in &outcome.load_infos {
-                say("info    ", i);
-            }
+            print_load_messages(&outcome.load_messages, &say);
             // nvlink prints the warnings, then the -v report, all on stderr.
             for w in &outcome.warnings {
                 say("warning ", w);
@@ -61,12 +56,7 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(f) => {
-            for l in &f.tool_messages {
-                eprintln!("{l}");
-            }
-            for i in &f.load_infos {
-                say("info    ", i);
-            }
+            print_load_messages(&f.load_messages, &say);
             for w in &f.warnings {
                 say("warning ", w);
             }
@@ -77,6 +67,15 @@ fn main() -> ExitCode {
                 eprintln!("cubin-ld fatal   : {fatal}");
             }
             ExitCode::from(f.code)
+        }
+    }
+}
+
+fn print_load_messages(messages: &[cubin_ld::LoadMessage], say: &dyn Fn(&str, &str)) {
+    for m in messages {
+        match m {
+            cubin_ld::LoadMessage::Tool(l) => eprintln!("{l}"),
+            cubin_ld::LoadMessage::Info(i) => say("info    ", i),
         }
     }
 }
