@@ -66,6 +66,14 @@ for sm in 80 90 100; do
   dlink "debug_sm_$sm" -G -arch=sm_$sm "main_G$sm.o" "kernels_G$sm.o" "helper_G$sm.o"
 done
 "$shim" -rdc=true -arch=sm_90 main.o kernels.o helper.o -o app
+# nvcc's other device-linker uses: the host linker script (-hls=gen-lcs) and --time.
+"$C/bin/nvcc" -hls=gen-lcs -o hls_nv.ld
+"$shim" -hls=gen-lcs -o hls_ld.ld
+cmp -s hls_nv.ld hls_ld.ld && echo "e2e: nvcc -hls=gen-lcs: the same host linker script" ||
+  { echo "e2e: nvcc -hls=gen-lcs: the linker scripts differ"; fail=1; }
+"$shim" -dlink --time time.csv -arch=sm_90 main.o kernels.o helper.o -o timed.o &&
+  grep -q "nvlink\|phase name" time.csv && echo "e2e: nvcc --time through cubin-ld: linked" ||
+  { echo "e2e: nvcc --time through cubin-ld failed"; fail=1; }
 [ -x app ] && echo "e2e: nvcc -rdc=true through cubin-ld: host executable linked"
 
 # CMake, as CUDA projects build.
