@@ -68,6 +68,21 @@ for d in "$scratch"/out/*/*/; do
 done
 echo "check-testdata: compared $checked regenerated files with the committed corpus"
 
+# The command-line corpus: nvlink must still say and write what was recorded.
+scripts/gen-cli-testdata.sh -o "$scratch/cli" >/dev/null
+for d in "$scratch"/cli/*/; do
+  name=$(basename "$d"); com="testdata/cli/out/$name"
+  [ -d "$com" ] || { echo "check-testdata: cli/$name: not committed"; fail=1; continue; }
+  for f in "$d"* "$com"/*; do
+    b=$(basename "$f")
+    [ -e "$com/$b" ] && [ -e "$d$b" ] || { echo "check-testdata: cli/$name: $b only on one side"; fail=1; continue; }
+    case "$b" in
+      *.cubin) "$dump" --compare "$com/$b" "$d$b" >/dev/null || { echo "check-testdata: cli/$name/$b differs"; fail=1; } ;;
+      *) cmp -s "$com/$b" "$d$b" || { echo "check-testdata: cli/$name/$b differs"; fail=1; } ;;
+    esac
+  done
+done
+
 shopt -s nullglob
 python3 scripts/check-names.py "$C/bin/cuobjdump" "$dump" testdata/out/*/*/*.o testdata/out/*/*/*.cubin || fail=1
 exit $fail

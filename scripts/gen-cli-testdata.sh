@@ -7,12 +7,14 @@
 # The lines cover every option of `nvlink --help` in its spellings, repeats, bad values, and
 # the exact device-link command lines nvcc and CMake produce.
 #
-#   scripts/gen-cli-testdata.sh
+#   scripts/gen-cli-testdata.sh [-o OUTDIR]     (OUTDIR defaults to testdata/cli/out)
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 C=$("$here/scripts/cuda-toolkit.sh")
 cli="$here/testdata/cli"
-rm -rf "$cli/out"
+out="$cli/out"
+[ "${1:-}" = -o ] && out=$2
+rm -rf "$out"
 # A fixed folder: registration ids of cubin inputs are made from their absolute paths.
 scratch=/tmp/cubin-ld-cli
 while IFS=$'\t' read -r name args; do
@@ -20,12 +22,12 @@ while IFS=$'\t' read -r name args; do
   rm -rf "$scratch"; mkdir -p "$scratch"
   "$here/scripts/cli-scratch.sh" "$scratch"
   (cd "$scratch" && eval "\"$C/bin/nvlink\" $args" >stdout 2>stderr; echo $? >rc) || true
-  mkdir -p "$cli/out/$name"
+  mkdir -p "$out/$name"
   for f in "$scratch"/*; do
     b=$(basename "$f")
     case "$b" in a.o|b.o|c.o|ha.o|hb.o|hc.o|libh.a|empty.o|k.cu|resp.txt|nvcc.optf) continue ;; esac
-    cp "$f" "$cli/out/$name/$b"
+    cp "$f" "$out/$name/$b"
   done
 done <"$cli/lines.tsv"
 rm -rf "$scratch"
-echo "gen-cli-testdata: recorded $(ls "$cli/out" | wc -l) command lines"
+echo "gen-cli-testdata: recorded $(ls "$out" | wc -l) command lines"
