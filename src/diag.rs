@@ -26,6 +26,14 @@ impl Error {
         self
     }
 
+    /// Something valid inputs ask for that cubin-ld refuses rather than link differently
+    /// from nvlink (`what` says what, and where).
+    pub fn not_implemented(what: impl std::fmt::Display) -> Self {
+        Error::new(format!(
+            "{what} is not implemented yet in this version of cubin-ld (inputs are valid)"
+        ))
+    }
+
     pub fn message(&self) -> &str {
         &self.message
     }

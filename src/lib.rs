@@ -389,13 +389,7 @@ fn check_debug_link(
     if !args.debug {
         return Ok(());
     }
-    let not_yet = |what: String| {
-        Error::new(format!(
-            "{what} is not implemented yet in this version of cubin-ld (inputs are valid)"
-        ))
-    };
-    let has =
-        |o: &object::InputObject<'_>, name: &[u8]| o.cubin.sections.iter().any(|s| s.name == name);
+    let not_yet = Error::not_implemented;
     let has_code = |o: &object::InputObject<'_>| {
         o.cubin
             .sections
@@ -405,7 +399,7 @@ fn check_debug_link(
     if arch.is_mercury() {
         if let Some(o) = objects
             .iter()
-            .find(|o| has_code(o) && !has(o, b".debug_info"))
+            .find(|o| has_code(o) && !o.has_section(b".debug_info"))
         {
             return Err(not_yet(format!(
                 "'{}' holds sm_100+ code compiled without -G; rebuilding it for the debugger \

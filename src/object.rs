@@ -111,6 +111,11 @@ impl<'data> InputObject<'data> {
             })
     }
 
+    /// Whether the object has a section of this name (`.debug_info`: compiled with -G).
+    pub fn has_section(&self, name: &[u8]) -> bool {
+        self.cubin.sections.iter().any(|s| s.name == name)
+    }
+
     /// Whether the object has `.nv.compat` records (objects for sm_80 and older have none).
     pub fn has_compat_info(&self) -> bool {
         self.compat_sections().next().is_some()

@@ -104,12 +104,38 @@ fn understood(name: &[u8]) -> bool {
 }
 
 fn not_yet(what: String) -> Error {
-    Error::new(format!(
-        "{what} is not implemented yet in this version of cubin-ld (inputs are valid)"
-    ))
+    Error::not_implemented(what)
 }
 
 impl Builder<'_, '_> {
+    /// Writes a value the link resolves into a Mercury debug section (an ABS64 or ABS32
+    /// field at `offset` of output section `tout`).
+    fn write_debug_value(
+        &mut self,
+        input: &str,
+        tout: SecId,
+        offset: u64,
+        r_type: u32,
+        v: u64,
+    ) -> Result<()> {
+        let width = match r_type {
+            ABS64 => 8,
+            ABS32 => 4,
+            t => {
+                return Err(not_yet(format!(
+                    "'{input}': applying Mercury relocation {}",
+                    crate::reloc::table::name(t).unwrap_or("?")
+                )))
+            }
+        };
+        if let Content::Bytes(bytes) = &mut self.m.sections[tout as usize].content {
+            if let Some(f) = bytes.get_mut(offset as usize..offset as usize + width) {
+                f.copy_from_slice(&v.to_le_bytes()[..width]);
+            }
+        }
+        Ok(())
+    }
+
     /// Builds the Mercury half from the finished main half.
     pub(crate) fn build_mercury(&mut self) -> Result<()> {
         let objects = self.objects;
@@ -698,23 +724,7 @@ impl Builder<'_, '_> {
                             continue;
                         };
                         let v = base.wrapping_add(addend as u64);
-                        let width = match r.r_type {
-                            ABS64 => 8,
-                            ABS32 => 4,
-                            t => {
-                                return Err(not_yet(format!(
-                                    "'{}': applying Mercury relocation {}",
-                                    o.name,
-                                    crate::reloc::table::name(t).unwrap_or("?")
-                                )))
-                            }
-                        };
-                        if let Content::Bytes(bytes) = &mut self.m.sections[tout as usize].content {
-                            if let Some(f) = bytes.get_mut(offset as usize..offset as usize + width)
-                            {
-                                f.copy_from_slice(&v.to_le_bytes()[..width]);
-                            }
-                        }
+                        self.write_debug_value(&o.name, tout, offset, r.r_type, v)?;
                         continue;
                     }
                     let name = isym.name;
@@ -741,23 +751,7 @@ impl Builder<'_, '_> {
                             continue;
                         };
                         let v = v.wrapping_add(addend as u64);
-                        let width = match r.r_type {
-                            ABS64 => 8,
-                            ABS32 => 4,
-                            t => {
-                                return Err(not_yet(format!(
-                                    "'{}': applying Mercury relocation {} to shared memory",
-                                    o.name,
-                                    crate::reloc::table::name(t).unwrap_or("?")
-                                )))
-                            }
-                        };
-                        if let Content::Bytes(bytes) = &mut self.m.sections[tout as usize].content {
-                            if let Some(f) = bytes.get_mut(offset as usize..offset as usize + width)
-                            {
-                                f.copy_from_slice(&v.to_le_bytes()[..width]);
-                            }
-                        }
+                        self.write_debug_value(&o.name, tout, offset, r.r_type, v)?;
                         continue;
                     }
                     let applied_here = code

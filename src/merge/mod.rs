@@ -516,12 +516,12 @@ fn refuse_refinalized_debug_kernels(
     }
     for &(oi, si) in &liveness.kernels {
         let o = &objects[oi];
-        let debug_code = o.cubin.sections.iter().any(|s| s.name == b".debug_info");
-        if debug_code && liveness.edges.get(&(oi, si)).is_none_or(|e| e.is_empty()) {
-            return Err(Error::new(format!(
+        if o.has_section(b".debug_info")
+            && liveness.edges.get(&(oi, si)).is_none_or(|e| e.is_empty())
+        {
+            return Err(Error::not_implemented(format!(
                 "'{}': kernel '{}' was compiled with -G and calls nothing; nvlink re-finalizes \
-                 such sm_100+ kernels unless linked with -g (as nvcc -G links), which is not \
-                 implemented yet in this version of cubin-ld (inputs are valid)",
+                 such sm_100+ kernels unless linked with -g (as nvcc -G links), which",
                 o.name,
                 String::from_utf8_lossy(o.cubin.sections[si].name).trim_start_matches(".text.")
             )));
@@ -529,7 +529,7 @@ fn refuse_refinalized_debug_kernels(
     }
     // Nor does it cut a removed function's sequences out of sm_100+ line tables (nvlink does).
     for (oi, o) in objects.iter().enumerate() {
-        if !o.cubin.sections.iter().any(|s| s.name == b".debug_line") {
+        if !o.has_section(b".debug_line") {
             continue;
         }
         let removed = o
@@ -539,10 +539,9 @@ fn refuse_refinalized_debug_kernels(
             .enumerate()
             .find(|(si, s)| o.kind(s) == SectionKind::Text && !liveness.live[oi][*si]);
         if let Some((_, s)) = removed {
-            return Err(Error::new(format!(
-                "'{}': function '{}' is removed as unreachable, and its line-table entries \
-                 with it; cutting sm_100+ line tables is not implemented yet in this version \
-                 of cubin-ld (inputs are valid; -g keeps every function)",
+            return Err(Error::not_implemented(format!(
+                "'{}': function '{}' is removed as unreachable (-g keeps every function), and \
+                 its line-table entries with it; cutting sm_100+ line tables",
                 o.name,
                 String::from_utf8_lossy(s.name).trim_start_matches(".text.")
             )));
