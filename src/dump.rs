@@ -158,8 +158,8 @@ impl<'a, 'data> Dumper<'a, 'data> {
         };
         let _ = writeln!(
             self.out,
-            "  type {et} machine {} version {} entry {:#x}",
-            h.e_machine, h.e_version, h.e_entry
+            "  type {et} machine {} version {} entry {:#x} phentsize {}",
+            h.e_machine, h.e_version, h.e_entry, h.e_phentsize
         );
         let fl = crate::arch::EFlags { raw: h.e_flags };
         let _ = writeln!(self.out, "  flags {:#010x} {}", h.e_flags, fl.describe());

@@ -502,3 +502,19 @@ fn a_function_global_in_one_file_and_device_in_another_is_an_error() {
         ]
     );
 }
+
+#[test]
+fn sm100_partial_links_write_no_program_header_entry_size() {
+    let header = |dump: &str| {
+        dump.lines()
+            .find(|l| l.contains(" phentsize "))
+            .map(String::from)
+    };
+    for case in ["xtu_call/sm_100", "xtu_call/sm_90"] {
+        let ours = link(case, &["-r"]).unwrap();
+        assert_eq!(header(&ours), header(&nvlink(case, "r")), "{case}");
+    }
+    assert!(header(&link("xtu_call/sm_100", &["-r"]).unwrap())
+        .unwrap()
+        .ends_with("phentsize 0"));
+}

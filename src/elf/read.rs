@@ -22,6 +22,7 @@ pub struct Header {
     pub abi_version: u8,
     pub e_phoff: u64,
     pub e_shoff: u64,
+    pub e_phentsize: u16,
 }
 
 #[derive(Debug, Clone)]
@@ -147,6 +148,7 @@ impl<'data> Cubin<'data> {
             abi_version: ident.abi_version,
             e_phoff: h.e_phoff(e),
             e_shoff: h.e_shoff(e),
+            e_phentsize: h.e_phentsize(e),
         };
         if header.e_machine != EM_CUDA {
             bail!(

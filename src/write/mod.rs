@@ -44,7 +44,15 @@ pub fn to_bytes(m: &Module, l: &Layout) -> Vec<u8> {
         crate::arch::EFlags::with_cuinfo_index(m.e_flags, cuinfo_index(m, l)),
     );
     put16(&mut h, 64);
-    put16(&mut h, 56);
+    // (sm_100+ writes 0 when there is no program header table, as in a partial link.)
+    put16(
+        &mut h,
+        if m.mercury && l.phdrs.is_empty() {
+            0
+        } else {
+            56
+        },
+    );
     put16(&mut h, l.phdrs.len() as u16);
     put16(&mut h, 64);
     let shnum = l.order.len() as u64 + 1;
