@@ -82,9 +82,10 @@ fn one_id_on_two_unified_functions_is_refused() {
 }
 
 #[test]
-fn two_ids_with_one_lookup_key_are_refused() {
+fn two_ids_with_one_lookup_key_link_as_in_nvlink() {
     let d = scratch("key");
-    // Different UUID, same uuid1 ^ uuid2 as a.o's function.
+    // Different UUID, same uuid1 ^ uuid2 as a.o's function: nvlink links it (real programs
+    // have such pairs), and so does cubin-ld.
     let flip = 0x0f0f_0000_0000_00ffu64;
     let b = b_with_uuid(
         &d,
@@ -92,10 +93,8 @@ fn two_ids_with_one_lookup_key_are_refused() {
         0xaaaa_aaaa_aaaa_aaaa ^ flip,
     );
     let (o, out) = partial_link(&d, &b);
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(o.status.code(), Some(1), "{err}");
-    assert!(err.contains("same lookup key"), "{err}");
-    assert!(!out.exists());
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(out.exists());
 }
 
 #[test]
