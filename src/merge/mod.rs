@@ -478,6 +478,12 @@ impl Builder<'_, '_> {
         };
         let in_name = o.cubin.sections.get(si as usize)?.name;
         let (name, size) = (s.name.to_vec(), s.size);
+        // (The first function's object brings `.nv_debug.shared` and its symbol, wherever
+        // the object itself goes, when the section stays for others.)
+        if in_name == b".nv_debug.shared" && self.shared.debug_pool {
+            let sec = self.debug_shared_section(self.shared.debug_align, 0);
+            self.section_symbol(sec);
+        }
         let align = shared::alignment(s.value);
         let out = if in_name.starts_with(b".nv.shared.") {
             *self.by_name.get(in_name)?
@@ -487,6 +493,7 @@ impl Builder<'_, '_> {
                 .by_name
                 .get(&[b".nv.shared.", &tail[..]].concat()[..])?
         } else {
+            let align = align.max(self.shared.debug_align);
             self.debug_shared_section(align, value.saturating_add(size))
         };
         Some(self.m.add_symbol(OutSymbol {
@@ -1009,6 +1016,9 @@ pub fn build<'data>(
         b.place_sections(oi)?;
     }
     b.finish_symbols();
+    if opts.relocatable {
+        b.align_partial_kernel_shared();
+    }
     b.finish_partial_shared();
     drop(symbols_span);
     b.resource_slots()?;

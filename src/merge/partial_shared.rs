@@ -108,6 +108,20 @@ impl Builder<'_, '_> {
         })
     }
 
+    /// `-r`: every kernel's `.nv.shared.<k>` takes at least the alignment of the merged
+    /// `.nv_debug.shared` (its functions' objects), as nvlink's partial link aligns it.
+    pub(crate) fn align_partial_kernel_shared(&mut self) {
+        let Some(&debug) = self.by_name.get(&b".nv_debug.shared"[..]) else {
+            return;
+        };
+        let align = self.m.sections[debug as usize].align;
+        for s in self.m.sections.iter_mut() {
+            if s.name.starts_with(b".nv.shared.") {
+                s.align = s.align.max(align);
+            }
+        }
+    }
+
     /// After placement: sizes and alignments, then the instance symbols (last in the symbol
     /// table, in kernel order).
     pub(crate) fn finish_partial_shared(&mut self) {

@@ -35,10 +35,16 @@ pub struct SharedLayout {
     pub extern_symbol_offset: HashMap<u32, u64>,
     /// Alignment of the extern arrays in use (0 when none is used).
     pub extern_align: u64,
-    /// The kernel that is the only function using an object directly, where there is one.
+    /// The kernel that is the only one to reach an object, where there is one.
     pub home: HashMap<ObjKey, Node>,
     /// Bytes reserved below the static objects (sm_90 and later).
     pub reserve: u64,
+    /// The largest alignment of the objects the inputs keep in `.nv_debug.shared` (functions'
+    /// objects), which the output's `.nv_debug.shared` takes even when some of them end up
+    /// in a kernel's section.
+    pub debug_align: u64,
+    /// Some function's object stays in `.nv_debug.shared` (several kernels reach it).
+    pub debug_pool: bool,
 }
 
 /// The alignment a shared object's (or extern array's) symbol value gives: the value is its
@@ -52,6 +58,14 @@ pub fn alignment(value: u64) -> u64 {
     } else {
         1
     }
+}
+
+/// Whether an input keeps the object in `.nv_debug.shared` (a function's object, not a
+/// kernel's own).
+pub fn in_debug_shared(objects: &[InputObject<'_>], (oi, sym): ObjKey) -> bool {
+    let o = &objects[oi];
+    matches!(o.symbols()[sym as usize].section, SymSection::Index(si)
+        if o.cubin.sections.get(si as usize).is_some_and(|x| x.name == b".nv_debug.shared"))
 }
 
 /// What a symbol reference means for shared memory.
@@ -228,7 +242,24 @@ pub fn layout(
     }
     let size_of = |k: ObjKey| objects[k.0].symbols()[k.1 as usize].size;
     let align_of = |k: ObjKey| alignment(objects[k.0].symbols()[k.1 as usize].value);
+    // nvlink's order (black-box, sm_90): objects several kernels reach first, largest first;
+    // then each kernel's own objects (those only it reaches), by alignment (largest first),
+    // then size (smallest first), then where the kernel reaches them (its own code first).
+    // Objects of different kernels may overlap (the floor below only counts kernels in
+    // common).
+    let (mut objs, own): (Vec<ObjKey>, Vec<ObjKey>) =
+        objs.into_iter().partition(|o| kernels_of[o].len() > 1);
     objs.sort_by_key(|&k| (std::cmp::Reverse(size_of(k)), k));
+    for ki in 0..reach.len() {
+        let mut mine: Vec<ObjKey> = own
+            .iter()
+            .copied()
+            .filter(|o| kernels_of[o][0] == ki)
+            .collect();
+        // (`own` is in reach order already: kernels in order, each's nodes in DFS order.)
+        mine.sort_by_key(|&k| (std::cmp::Reverse(align_of(k)), size_of(k)));
+        objs.extend(mine);
+    }
 
     let mut out = SharedLayout {
         extern_align: if extern_users.is_empty() {
@@ -239,19 +270,21 @@ pub fn layout(
         reserve,
         ..Default::default()
     };
-    let mut users: HashMap<ObjKey, Vec<Node>> = HashMap::new();
-    for (n, v) in &uses {
-        for &o in v {
-            users.entry(o).or_default().push(*n);
+    // An object only one kernel reaches (directly or through callees) is that kernel's.
+    for (o, ks) in &kernels_of {
+        if let [k] = ks[..] {
+            out.home.insert(*o, reach[k].0);
         }
     }
-    for (o, ns) in users {
-        if let [n] = ns[..] {
-            if lv.kernels.contains(&n) {
-                out.home.insert(o, n);
-            }
-        }
-    }
+    out.debug_pool = objs
+        .iter()
+        .any(|k| in_debug_shared(objects, *k) && !out.home.contains_key(k));
+    out.debug_align = objs
+        .iter()
+        .filter(|k| in_debug_shared(objects, **k))
+        .map(|&k| align_of(k))
+        .max()
+        .unwrap_or(1);
     let mut placed: Vec<ObjKey> = Vec::new();
     for &o in &objs {
         let ks = &kernels_of[&o];
@@ -298,7 +331,9 @@ pub fn layout(
         for nd in nodes {
             for &o in list(&uses, nd) {
                 static_end[ki] = static_end[ki].max(out.offset[&o].saturating_add(size_of(o)));
-                align[ki] = align[ki].max(align_of(o));
+                // (A kernel with static objects is aligned for the functions' objects of the
+                // whole module too, as nvlink aligns it.)
+                align[ki] = align[ki].max(align_of(o)).max(out.debug_align);
                 any[ki] = true;
             }
             if extern_users.contains(nd) {
