@@ -390,16 +390,10 @@ fn check_debug_link(
         return Ok(());
     }
     let not_yet = Error::not_implemented;
-    let has_code = |o: &object::InputObject<'_>| {
-        o.cubin
-            .sections
-            .iter()
-            .any(|s| o.kind(s) == object::SectionKind::Text)
-    };
     if arch.is_mercury() {
         if let Some(o) = objects
             .iter()
-            .find(|o| has_code(o) && !o.has_section(b".debug_info"))
+            .find(|o| o.has_code() && !o.has_section(b".debug_info"))
         {
             return Err(not_yet(format!(
                 "'{}' holds sm_100+ code compiled without -G; rebuilding it for the debugger \

@@ -111,6 +111,14 @@ impl<'data> InputObject<'data> {
             })
     }
 
+    /// Whether the object holds any function's code.
+    pub fn has_code(&self) -> bool {
+        self.cubin
+            .sections
+            .iter()
+            .any(|s| self.kind(s) == SectionKind::Text)
+    }
+
     /// Whether the object has a section of this name (`.debug_info`: compiled with -G).
     pub fn has_section(&self, name: &[u8]) -> bool {
         self.cubin.sections.iter().any(|s| s.name == name)

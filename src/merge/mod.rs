@@ -1139,11 +1139,7 @@ impl<'a, 'data> Builder<'a, 'data> {
     /// its symbols name any of them.
     fn debug_sections(&mut self, oi: usize) {
         let o = &self.objects[oi];
-        let has_code = o
-            .cubin
-            .sections
-            .iter()
-            .any(|s| o.kind(s) == SectionKind::Text);
+        let has_code = o.has_code();
         for (si, s) in o.cubin.sections.iter().enumerate() {
             if o.kind(s) == SectionKind::Merged && s.flags & SHF_ALLOC == 0 && self.live[oi][si] {
                 if let Some(out) = self.out_section_for(oi, si) {
