@@ -17,6 +17,9 @@ pub const EICOMPAT_CAN_FASTPATH_FINALIZE: u8 = 0x0b;
 pub const EICOMPAT_INST_TCGEN05_MMA: u8 = 0x05;
 /// `.nv.compat`: the finalizer version, the last record.
 pub const EICOMPAT_FINALIZER_VERSION: u8 = 0x0e;
+/// The instruction-set class the code needs (1 plain, 2 with texture instructions): the
+/// output takes the largest any input has, dead code included.
+pub const EICOMPAT_ISA_CLASS: u8 = 0x02;
 pub const EIATTR_EXTERNS: u8 = 0x0f;
 pub const EIATTR_FRAME_SIZE: u8 = 0x11;
 pub const EIATTR_MIN_STACK_SIZE: u8 = 0x12;

@@ -595,10 +595,10 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
     }
 
     // .nv.compat: the first input's records, with the attributes only later inputs have
-    // inserted before FINALIZER_VERSION, and INST_TCGEN05_MMA (only 'a' objects have it) kept
-    // only when every input has it. Then for the target: the accelerator flag says whether it
-    // is an 'a' target; code built for another SM (sm_100 into sm_103) cannot take the
-    // finalizer's fast path, and an 'a' target with plain inputs keeps only the first
+    // inserted before FINALIZER_VERSION, the largest ISA class of any input, and
+    // INST_TCGEN05_MMA (only 'a' objects have it) kept only when every input has it. Then for
+    // the target: the accelerator flag says whether it is an 'a' target; code built for
+    // another SM (sm_100 into sm_103) cannot take the finalizer's fast path, and an 'a' target with plain inputs keeps only the first
     // fast-path bit.
     let cross = objects.iter().any(|o| o.sm != opts.arch_sm);
     let any_plain = objects.iter().any(|o| !o.is_accelerated());
@@ -636,6 +636,16 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
                 };
                 let first = recs.is_empty();
                 for r in &rs {
+                    if r.attr == nvinfo::EICOMPAT_ISA_CLASS && !first {
+                        let theirs = encode(r.format, r.attr, &r.value);
+                        if let Some((_, ours)) = recs.iter_mut().find(|(a, _)| *a == r.attr) {
+                            if ours.len() == theirs.len() && ours.len() >= 3 && theirs[2] > ours[2]
+                            {
+                                *ours = theirs;
+                            }
+                            continue;
+                        }
+                    }
                     if first || !recs.iter().any(|(a, _)| *a == r.attr) {
                         let at = if first {
                             recs.len()
