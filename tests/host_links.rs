@@ -36,6 +36,10 @@ const RESCHEDULED_BY_NVLINK: &[(&str, &str)] = &[
         "dynpar/sm_1*/*",
         "the child kernel and libcudadevrt's memset/memcpy kernels exit early",
     ),
+    (
+        "dynpar_externs/sm_1*/*",
+        "libcudadevrt's memset/memcpy kernels exit early",
+    ),
     ("early_exit/sm_1*/*", "kernels with bounds checks"),
 ];
 

@@ -731,8 +731,21 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
 
     // The still-undefined externs each function reaches, with and without the possible
     // targets of its indirect calls.
+    // A kernel among the possible targets of an indirect call is a launch (the compiler
+    // marks the child of a dynamic-parallelism launch so): its externs stay its own.
+    let indirect_callees: Adjacency = indirect_targets
+        .iter()
+        .map(|(&f, l)| {
+            let l: Vec<SymId> = l
+                .iter()
+                .copied()
+                .filter(|&t| !is_kernel(&b.m.symbols[t as usize]))
+                .collect();
+            (f, l)
+        })
+        .collect();
     let no_indirect = HashMap::new();
-    let mut externs_all = ExternClosure::new(b, &externs, &indirect_targets);
+    let mut externs_all = ExternClosure::new(b, &externs, &indirect_callees);
     let mut externs_direct = ExternClosure::new(b, &externs, &no_indirect);
 
     // .nv.info.<fn>: per object, kernels first (in symbol-table order: libcudadevrt lists
@@ -802,9 +815,14 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
                             || !is_kernel(&b.m.symbols[*x as usize])
                             || own.contains(x)
                     };
+                    // What indirect targets reach, the names the function lists itself, then
+                    // what its callees reach, there with the launch targets (kernels) first.
                     let mut all: Vec<SymId> = externs_all.get(f).into_iter().filter(keep).collect();
-                    // Launch targets come first.
-                    all.sort_by_key(|x| !is_kernel(&b.m.symbols[*x as usize]));
+                    let callees_part = all
+                        .iter()
+                        .rposition(|x| own.contains(x))
+                        .map_or(0, |i| i + 1);
+                    all[callees_part..].sort_by_key(|x| !is_kernel(&b.m.symbols[*x as usize]));
                     let direct: Vec<SymId> =
                         externs_direct.get(f).into_iter().filter(keep).collect();
                     let via = all.iter().any(|x| !direct.contains(x));
