@@ -161,7 +161,7 @@ fn link_one(case_arch: &str, mode: &str, flags: &[String]) -> Outcome {
             let ours = cubin_ld::dump::dump_bytes(&std::fs::read(&out).unwrap())
                 .unwrap_or_else(|e| panic!("{case_arch}: cubin-ld's output does not parse: {e}"))
                 .text;
-            let d = compare_dumps(
+            let mut d = compare_dumps(
                 &theirs,
                 &ours,
                 &CompareOptions {
@@ -170,6 +170,17 @@ fn link_one(case_arch: &str, mode: &str, flags: &[String]) -> Outcome {
                     ..Default::default()
                 },
             );
+            // The warnings too, as nvlink words and orders them.
+            let nv_log = std::fs::read_to_string(dir.join(format!("{mode}.log"))).unwrap();
+            let our_log = String::from_utf8_lossy(&o.stderr)
+                .replace(&format!("{}/", dir.display()), "");
+            if messages(&nv_log) != messages(&our_log) {
+                d.push(format!(
+                    "messages differ:\n  nvlink: {:?}\n  cubin-ld: {:?}",
+                    messages(&nv_log),
+                    messages(&our_log)
+                ));
+            }
             if d.is_empty() {
                 Outcome::Same
             } else {
@@ -185,6 +196,19 @@ fn link_one(case_arch: &str, mode: &str, flags: &[String]) -> Outcome {
     }
     let _ = std::fs::remove_file(&out);
     result
+}
+
+/// A linker's messages without its name.
+fn messages(log: &str) -> Vec<String> {
+    log.lines()
+        .map(|l| {
+            l.trim()
+                .trim_start_matches("nvlink ")
+                .trim_start_matches("cubin-ld ")
+                .to_string()
+        })
+        .filter(|l| !l.is_empty())
+        .collect()
 }
 
 fn describe(o: &Outcome) -> String {

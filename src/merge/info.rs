@@ -353,9 +353,9 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
                         let Some(c) = b.out_sym(oi, p[1]) else {
                             continue;
                         };
-                        // Possible targets of indirect calls count as callees for registers,
-                        // stack and externs.
-                        calls.push((a, c));
+                        if block == 0 {
+                            calls.push((a, c));
+                        }
                         graph_blocks[block].push((a, c, true));
                     }
                     _ => {
@@ -369,13 +369,46 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
             }
         }
     }
-    let indirect_targets: HashMap<SymId, Vec<SymId>> = grouped(&graph_blocks[3], false)
-        .into_iter()
-        .map(|(a, l)| (a, l.into_iter().map(|(v, _)| v).collect()))
-        .collect();
+    // The possible targets of an indirect call, for registers, stack and externs, are every
+    // function of the link whose address is taken with the call's prototype — not only those the
+    // compiler listed for its own translation unit (nvlink gives a kernel the registers of a
+    // same-prototype function another object puts in a table).
+    let mut by_prototype: HashMap<u32, Vec<SymId>> = HashMap::new();
+    for &(f, id, _) in &graph_blocks[1] {
+        let v = by_prototype.entry(id).or_default();
+        if !v.contains(&f) {
+            v.push(f);
+        }
+    }
+    // Each indirect call site of a function, as the prototype it calls through.
+    let mut indirect_sites: HashMap<SymId, Vec<u32>> = HashMap::new();
+    for &(f, id, _) in &graph_blocks[2] {
+        indirect_sites.entry(f).or_default().push(id);
+        for &t in by_prototype.get(&id).map(Vec::as_slice).unwrap_or(&[]) {
+            calls.push((f, t));
+        }
+    }
+    let mut indirect_targets: Adjacency = HashMap::new();
+    for (&f, sites) in &indirect_sites {
+        let v = indirect_targets.entry(f).or_default();
+        for id in sites {
+            for &t in by_prototype.get(id).map(Vec::as_slice).unwrap_or(&[]) {
+                if !v.contains(&t) {
+                    v.push(t);
+                }
+            }
+        }
+    }
     let mut callees: HashMap<SymId, Vec<SymId>> = HashMap::new();
     for &(a, c) in &calls {
         let v = callees.entry(a).or_default();
+        if !v.contains(&c) {
+            v.push(c);
+        }
+    }
+    let mut direct_callees: HashMap<SymId, Vec<SymId>> = HashMap::new();
+    for &(a, c, _) in &graph_blocks[0] {
+        let v = direct_callees.entry(a).or_default();
         if !v.contains(&c) {
             v.push(c);
         }
@@ -497,10 +530,27 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
         inherited.insert(k, below_attrs[c]);
         let depth = c_depth[c];
         if depth.is_none() && !opts_suppress_stack_warning(opts) {
-            b.warnings.push(format!(
-                "Stack size for entry function '{}' cannot be statically determined",
-                String::from_utf8_lossy(&b.m.symbols[k as usize].name)
-            ));
+            // Once for each callee and each indirect call site through which the stack is
+            // unbounded.
+            let unbounded = |g: SymId| c_depth[graph.comp_of[g as usize]].is_none();
+            let direct = list(&direct_callees, &k)
+                .iter()
+                .filter(|&&g| unbounded(g))
+                .count();
+            let indirect = list(&indirect_sites, &k)
+                .iter()
+                .filter(|id| {
+                    by_prototype
+                        .get(*id)
+                        .is_some_and(|ts| ts.iter().any(|&t| unbounded(t)))
+                })
+                .count();
+            for _ in 0..(direct + indirect).max(1) {
+                b.warnings.push(format!(
+                    "Stack size for entry function '{}' cannot be statically determined",
+                    String::from_utf8_lossy(&b.m.symbols[k as usize].name)
+                ));
+            }
         }
         min_stack.insert(k, depth);
         let bars = below_attrs[c].0.max(own.get(&k).map(|o| o.0).unwrap_or(0)) as u32;
@@ -801,10 +851,12 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
             // still undefined, gathered over the callees.
             // Externs that only the possible targets of indirect calls need make nvlink
             // write a new EXTERNS record at the end instead of updating the old one.
-            // Functions without an EXTERNS record get none.
+            // Functions without an EXTERNS record get none, except kernels (whose indirect
+            // calls may reach another object's functions that have externs).
             // -r keeps the inputs' EXTERNS records as they are.
-            let had_externs =
-                !opts.relocatable && recs.iter().any(|r| r.attr == nvinfo::EIATTR_EXTERNS);
+            let had_externs = !opts.relocatable
+                && (recs.iter().any(|r| r.attr == nvinfo::EIATTR_EXTERNS)
+                    || func.is_some_and(|f| kernel_set.contains(&f)));
             let (list, via_indirect) = match func {
                 Some(f) if had_externs => {
                     // Only kernels keep the kernels their callees name (launch targets);
@@ -1139,7 +1191,8 @@ fn callgraph_report(
     let taken: HashSet<SymId> = address_taken.iter().map(|e| e.0).collect();
     let direct: HashMap<SymId, Vec<(u32, bool)>> = grouped(&blocks[0], true).into_iter().collect();
     let mut out = vec![
-        format!("callgraph for {}:", opts.arch_name),
+        // (the SM, without an 'a' or 'f' suffix)
+        format!("callgraph for sm_{}:", opts.arch_sm),
         "# A: s -> B // s (number A) potentially calls B".to_string(),
         "# s [N]     // s uses N registers".to_string(),
         "# ^s        // s is entry point".to_string(),

@@ -1600,9 +1600,17 @@ impl<'a, 'data> Builder<'a, 'data> {
                 "Function properties for '{}':",
                 String::from_utf8_lossy(name)
             ));
-            out.push(format!(
-                "used {regs} registers, used {bars} barriers, {stack} stack, {smem} bytes smem, {cmem0} bytes cmem[0], 0 bytes lmem"
-            ));
+            // sm_100+ reports shared memory without the reserved bytes and no parameter bank.
+            out.push(if self.m.mercury {
+                let smem = smem.saturating_sub(self.shared.reserve);
+                format!(
+                    "used {regs} registers, used {bars} barriers, {stack} stack, {smem} bytes smem, 0 bytes lmem"
+                )
+            } else {
+                format!(
+                    "used {regs} registers, used {bars} barriers, {stack} stack, {smem} bytes smem, {cmem0} bytes cmem[0], 0 bytes lmem"
+                )
+            });
             // lmem: nvlink 13.5 reported 0 for every kernel of the corpus, frames included;
             // what would make it non-zero is not known.
         }
