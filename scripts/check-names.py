@@ -6,6 +6,7 @@
 
 Exits 1 listing each disagreement. (cuobjdump prints "unknown Attribute" for a few codes;
 those are skipped: cubin-dump's names for them come from public tables.)"""
+import re
 import subprocess
 import sys
 
@@ -39,7 +40,8 @@ def our_view(tool, path):
     out = subprocess.run([tool, path], capture_output=True, text=True, check=True).stdout
     for line in out.splitlines():
         if line.startswith("section "):
-            sec = line.split(" ", 1)[1]
+            # cuobjdump names sections that share a name (local functions' copies) alike.
+            sec = re.sub(r"#[0-9]+$", "", line.split(" ", 1)[1])
             continue
         if not line.startswith(" "):
             sec = None

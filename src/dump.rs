@@ -32,8 +32,14 @@ pub fn dump(c: &Cubin<'_>) -> Result<Dump> {
         out: String::new(),
         unknowns: Unknowns::default(),
         sec_keys: Vec::new(),
+        sym_keys: hashbrown::HashMap::new(),
     };
     d.sec_keys = section_keys(c);
+    d.sym_keys = c
+        .symtabs
+        .iter()
+        .map(|t| (t.section, symbol_keys(t, &d.sec_keys)))
+        .collect();
     d.run()?;
     Ok(Dump {
         text: d.out,
@@ -69,11 +75,47 @@ fn section_keys(c: &Cubin<'_>) -> Vec<String> {
         .collect()
 }
 
+/// Symbol names made unique (`f`, `f#2`, …) in table order, section symbols as
+/// `[section X]`: references to two local functions of one name (one per object) then say
+/// which one they mean.
+fn symbol_keys(t: &SymbolTable<'_>, sec_keys: &[String]) -> Vec<String> {
+    let mut seen = hashbrown::HashMap::<String, u32>::new();
+    t.symbols
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            if i == 0 {
+                return "-".to_string();
+            }
+            let base = if s.st_type == STT_SECTION {
+                match s.section {
+                    SymSection::Index(i) => match sec_keys.get(i as usize) {
+                        Some(k) => format!("[section {k}]"),
+                        None => format!("[section [bad section {i}]]"),
+                    },
+                    _ => "[section ?]".into(),
+                }
+            } else {
+                s.name_str().into_owned()
+            };
+            let n = seen.entry(base.clone()).or_insert(0);
+            *n += 1;
+            if *n == 1 {
+                base
+            } else {
+                format!("{base}#{n}")
+            }
+        })
+        .collect()
+}
+
 struct Dumper<'a, 'data> {
     c: &'a Cubin<'data>,
     out: String,
     unknowns: Unknowns,
     sec_keys: Vec<String>,
+    /// Per symbol table (by its section index): `symbol_keys`.
+    sym_keys: hashbrown::HashMap<u32, Vec<String>>,
 }
 
 fn hex_lines(out: &mut String, bytes: &[u8]) {
@@ -108,8 +150,8 @@ impl<'a, 'data> Dumper<'a, 'data> {
         }
     }
 
-    /// A symbol as relocations and records refer to it: its name, or `[section X]` for a
-    /// section symbol.
+    /// A symbol as relocations and records refer to it: its key in the symbol listing (its
+    /// name, `#n` for the n-th of a name, or `[section X]` for a section symbol).
     fn sym_ref(&self, table: Option<&SymbolTable<'data>>, index: u32) -> String {
         if index == 0 {
             return "-".into();
@@ -117,12 +159,12 @@ impl<'a, 'data> Dumper<'a, 'data> {
         let Some(t) = table else {
             return format!("[symbol {index} without symbol table]");
         };
-        match t.symbols.get(index as usize) {
-            Some(s) if s.st_type == STT_SECTION => match s.section {
-                SymSection::Index(i) => format!("[section {}]", self.sec_name(i)),
-                _ => "[section ?]".into(),
-            },
-            Some(s) => s.name_str().into_owned(),
+        match self
+            .sym_keys
+            .get(&t.section)
+            .and_then(|k| k.get(index as usize))
+        {
+            Some(k) => k.clone(),
             None => format!("[bad symbol {index}]"),
         }
     }
@@ -422,16 +464,8 @@ impl<'a, 'data> Dumper<'a, 'data> {
 
     fn symbols(&mut self, t: &SymbolTable<'data>) {
         let table = self.sec_name(t.section);
-        let mut seen = hashbrown::HashMap::<String, u32>::new();
         for (i, s) in t.symbols.iter().enumerate().skip(1) {
-            let base = if s.st_type == STT_SECTION {
-                self.sym_ref(Some(t), i as u32)
-            } else {
-                s.name_str().into_owned()
-            };
-            let n = seen.entry(base.clone()).or_insert(0);
-            *n += 1;
-            let key = if *n == 1 { base } else { format!("{base}#{n}") };
+            let key = self.sym_ref(Some(t), i as u32);
             let bind = match names::symbol_bind(s.bind) {
                 Some(b) => b.to_string(),
                 None => self.unknown("symbol binding", s.bind as u64),
