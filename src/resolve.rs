@@ -39,6 +39,30 @@ pub const DRIVER_FUNCTIONS: &[&[u8]] = &[
     b"cudaGraphKernelNodeUpdatesApply",
     b"cudaGraphLaunch",
     b"cudaGraphSetConditional",
+    // The device runtime's own entry points into the driver: libcudadevrt's functions call
+    // them, and -preserve-relocs (which keeps those functions) leaves them undefined. Found
+    // in nvlink's -preserve-relocs output of a dynamic-parallelism link; another cnp name
+    // is an undefined reference.
+    b"cnpCtxSynchronize",
+    b"cnpDeviceGetAttribute",
+    b"cnpEventCreate",
+    b"cnpEventDestroy",
+    b"cnpEventRecord",
+    b"cnpFuncGetAttribute",
+    b"cnpGetCacheConfig",
+    b"cnpGetDevice",
+    b"cnpGetDeviceCount",
+    b"cnpGetLastError",
+    b"cnpGetLimit",
+    b"cnpGetParameterBuffer",
+    b"cnpGetParameterBufferV2",
+    b"cnpGetSharedMemConfig",
+    b"cnpLaunchDevice",
+    b"cnpLaunchDeviceV2",
+    b"cnpSetLastError",
+    b"cnpStreamCreate",
+    b"cnpStreamDestroy",
+    b"cnpStreamWaitEvent",
 ];
 
 pub fn provided_by_driver(name: &[u8]) -> bool {
