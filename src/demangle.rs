@@ -130,9 +130,19 @@ impl<'a> Parser<'a> {
                 let c = self.peek()?;
                 if c.is_ascii_digit() {
                     let id = self.source_name()?;
-                    parts.push(id);
+                    // A `static` function's file-scope namespace is not shown, an anonymous
+                    // namespace is `<unnamed>`.
+                    if id.starts_with("_GLOBAL__N_") {
+                        parts.push("<unnamed>".into());
+                    } else if !id.starts_with("_INTERNAL_") {
+                        parts.push(id);
+                    }
                     has_template_args = false;
-                    self.subs.push(parts.join("::"));
+                    // (The nested name itself is no substitution candidate, only its
+                    // prefixes.)
+                    if self.peek() != Some(b'E') {
+                        self.subs.push(parts.join("::"));
+                    }
                 } else if c == b'C' || c == b'D' {
                     self.i += 1;
                     let kind = self.peek()?;
@@ -151,7 +161,9 @@ impl<'a> Parser<'a> {
                     let args = self.template_args()?;
                     *parts.last_mut()? += &args;
                     has_template_args = true;
-                    self.subs.push(parts.join("::"));
+                    if self.peek() != Some(b'E') {
+                        self.subs.push(parts.join("::"));
+                    }
                 } else if c == b'S' {
                     parts.push(self.substitution()?);
                 } else {
@@ -296,6 +308,22 @@ mod tests {
             ("_Zbogus", "_Zbogus"),
         ] {
             assert_eq!(demangle(m), d, "{m}");
+        }
+    }
+
+    #[test]
+    fn static_functions_are_shown_without_their_file_namespace() {
+        for (m, d) in [
+            ("_ZN33_INTERNAL_782a9efa_4_a_cu__Z2kaPf1hEff", "h(float, float)"),
+            ("_ZN34_INTERNAL_815545c4_4_d_cu_a6acf8432ns1hEf", "ns::h(float)"),
+            (
+                "_ZN34_INTERNAL_815545c4_4_d_cu_a6acf84336_GLOBAL__N__815545c4_4_d_cu_a6acf8434anonEf",
+                "<unnamed>::anon(float)",
+            ),
+            // (S1_ is the return type T_: the function's own name is no candidate.)
+            ("_ZN34_INTERNAL_815545c4_4_d_cu_a6acf8432tfIiEET_S1_", "T1 tf<int>(T1)"),
+        ] {
+            assert_eq!(super::demangle(m), d, "{m}");
         }
     }
 
