@@ -512,11 +512,15 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
     let mut over_limit: Option<String> = None;
     let mut min_stack: HashMap<SymId, Option<u64>> = HashMap::new();
     let mut inherited: HashMap<SymId, (u8, bool)> = HashMap::new();
+    // (-preserve-relocs keeps the kernels -kernels-used does not name, but neither raises
+    // their register counts, in the records or in -v's report, nor computes their stack, as
+    // in nvlink.)
+    let named = |k: SymId| named_by(opts.kernels_used.as_deref(), &b.m.symbols[k as usize].name);
     // -r propagates nothing over the call graph: callees may still be undefined.
     for &k in kernels.iter().filter(|_| !opts.relocatable) {
         let c = graph.comp_of[k as usize];
         let own_regs = regs.get(&k).copied().unwrap_or(0);
-        let (callee_regs, heaviest) = below_regs[c];
+        let (callee_regs, heaviest) = if named(k) { below_regs[c] } else { (0, k) };
         if let Some(l) = maxreg.get(&k).copied() {
             if callee_regs > l && over_limit.is_none() {
                 over_limit = Some(format!(
@@ -604,9 +608,6 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
             out_recs.push(rec);
         }
     }
-    // (-preserve-relocs keeps the kernels -kernels-used does not name, but their stack is
-    // not computed, as in nvlink.)
-    let named = |k: SymId| named_by(opts.kernels_used.as_deref(), &b.m.symbols[k as usize].name);
     for &k in kernels.iter().filter(|&&k| !opts.relocatable && named(k)) {
         let v = match min_stack[&k] {
             Some(d) => d as u32,
