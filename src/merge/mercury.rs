@@ -46,6 +46,9 @@ pub fn mercury_name(main: &[u8]) -> Vec<u8> {
         [b".nv.merc.rela", INDICES, k].concat()
     } else if main == b".nv.constant3" {
         b".nv.merc.nv.constant.user".to_vec()
+    } else if main == b".rela.nv.constant3" {
+        // (`__constant__` data holding addresses)
+        b".nv.merc.rela.nv.constant.user".to_vec()
     } else {
         [b".nv.merc", main].concat()
     }
@@ -55,6 +58,8 @@ pub fn mercury_name(main: &[u8]) -> Vec<u8> {
 fn main_name(merc: &[u8]) -> Vec<u8> {
     if merc == b".nv.merc.nv.constant.user" {
         b".nv.constant3".to_vec()
+    } else if merc == b".nv.merc.rela.nv.constant.user" {
+        b".rela.nv.constant3".to_vec()
     } else {
         symbol_name(merc).to_vec()
     }
@@ -609,12 +614,15 @@ impl Builder<'_, '_> {
         let objects = self.objects;
         let mut pending: HashMap<SecId, Vec<OutReloc>> = HashMap::new();
         let mut by_target: HashMap<SecId, SecId> = HashMap::new();
-        let mut resolved_by_target: HashMap<SecId, SecId> = HashMap::new();
+        // (-preserve-relocs keeps one record section per code section name, local
+        // functions' copies sharing the first's: found by the name.)
+        let mut resolved_by_target: HashMap<Vec<u8>, SecId> = HashMap::new();
         for &t in twin.iter().flatten() {
             let s = &self.m.sections[t as usize];
             if let (Content::Relocs { .. }, Info::Section(target)) = (&s.content, s.info) {
                 if s.sh_type == SHT_CUDA_MERC_RESOLVED_RELA {
-                    resolved_by_target.insert(target, t);
+                    let name = &self.m.sections[target as usize].name;
+                    resolved_by_target.insert(super::local_names::real_name(name).to_vec(), t);
                 } else {
                     by_target.insert(target, t);
                 }
@@ -773,7 +781,9 @@ impl Builder<'_, '_> {
                         if let (true, true, Some(&rr)) = (
                             self.preserve_relocs,
                             recorded,
-                            resolved_by_target.get(&tout),
+                            resolved_by_target.get(super::local_names::real_name(
+                                &self.m.sections[tout as usize].name,
+                            )),
                         ) {
                             if let Some(sym) = self.out_sym(oi, r.sym) {
                                 pending.entry(rr).or_default().push(OutReloc {

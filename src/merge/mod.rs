@@ -10,6 +10,7 @@
 //! reverse of the order they were read.
 
 pub mod info;
+mod local_names;
 pub mod mercury;
 mod partial_shared;
 pub mod shared;
@@ -850,8 +851,28 @@ impl Builder<'_, '_> {
     }
 }
 
-/// Builds the executable module.
-pub fn build<'data>(
+/// Builds the output module. Local functions that share a name are merged as the functions
+/// of their own they are to nvlink (`local_names`).
+pub fn build(objects: &[InputObject<'_>], res: &Resolution<'_>, opts: &Options) -> Result<Built> {
+    let aliases = local_names::aliases(objects)?;
+    if aliases.iter().all(|a| a.is_empty()) {
+        return build_module(objects, res, opts);
+    }
+    let objects = local_names::renamed(objects, &aliases);
+    let real =
+        |v: Vec<String>| -> Vec<String> { v.iter().map(|t| local_names::real_text(t)).collect() };
+    match build_module(&objects, res, opts) {
+        Ok(mut b) => {
+            local_names::restore_names(&mut b.module);
+            b.warnings = real(b.warnings);
+            b.errors = real(b.errors);
+            Ok(b)
+        }
+        Err(e) => Err(Error::new(local_names::real_text(&e.to_string()))),
+    }
+}
+
+fn build_module<'data>(
     objects: &[InputObject<'data>],
     res: &Resolution<'data>,
     opts: &Options,
@@ -1638,7 +1659,9 @@ impl<'a, 'data> Builder<'a, 'data> {
                 reloc_section(name, sh_type, target, Vec::new())
             });
             if self.preserve_relocs {
-                let rname = [b".nv.resolvedrela", tname].concat();
+                // (One per name: the records of local functions' copies share their first
+                // copy's, as in nvlink.)
+                let rname = [b".nv.resolvedrela", local_names::real_name(tname)].concat();
                 self.named_section(&rname.clone(), || {
                     reloc_section(rname, SHT_CUDA_RESOLVED_RELA, target, Vec::new())
                 });
@@ -1883,7 +1906,8 @@ impl<'a, 'data> Builder<'a, 'data> {
                     .map_err(|e| e.context(format!("'{}'", o.name)))?;
                 let (out_name, out_type) = (s.name, s.sh_type);
                 // -preserve-relocs records what it applies in `.nv.resolvedrela<target>`.
-                let resolved_name = [b".nv.resolvedrela", tsec.name].concat();
+                let resolved_name =
+                    [b".nv.resolvedrela", local_names::real_name(tsec.name)].concat();
                 for (i, r) in relocs.iter().enumerate() {
                     let r = *r;
                     if r.offset >= tsec.size {
@@ -2023,8 +2047,13 @@ impl<'a, 'data> Builder<'a, 'data> {
                                 self.m.symbols[s as usize].value.wrapping_add(addend as u64);
                             // sm_75–sm_89 constant fields hold `bank << 14 | offset / 4`; the
                             // wider fields of sm_90+ already carry the bank and take bytes.
+                            // sm_75's 21-bit fields hold `bank << 16 | offset`: its REL
+                            // inputs leave the bank to the link (ptxas fills it in for the
+                            // RELA inputs of later SMs).
                             if r.r_type == 64 {
                                 ((bank as u64) << 14) | (offset >> 2)
+                            } else if r.r_type == 66 && r.addend.is_none() {
+                                ((bank as u64) << 16) | offset
                             } else {
                                 offset
                             }
