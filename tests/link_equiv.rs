@@ -172,8 +172,8 @@ fn link_one(case_arch: &str, mode: &str, flags: &[String]) -> Outcome {
             );
             // The warnings too, as nvlink words and orders them.
             let nv_log = std::fs::read_to_string(dir.join(format!("{mode}.log"))).unwrap();
-            let our_log = String::from_utf8_lossy(&o.stderr)
-                .replace(&format!("{}/", dir.display()), "");
+            let our_log =
+                String::from_utf8_lossy(&o.stderr).replace(&format!("{}/", dir.display()), "");
             if messages(&nv_log) != messages(&our_log) {
                 d.push(format!(
                     "messages differ:\n  nvlink: {:?}\n  cubin-ld: {:?}",

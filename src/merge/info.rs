@@ -952,16 +952,20 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
                         });
                     }
                 }
-                // A kernel whose stack cannot be bounded gets CRS_STACK_SIZE = 0xffffffff.
+                // A kernel whose stack cannot be bounded gets CRS_STACK_SIZE = 0xffffffff (in
+                // the place of its own record, if it has one).
                 if let Some(f) = func {
                     if matches!(min_stack.get(&f), Some(None)) {
-                        out.retain(|r| r.bytes[1] != 0x1e);
                         let mut bytes = vec![nvinfo::EIFMT_SVAL, 0x1e, 4, 0];
                         bytes.extend_from_slice(&0xffff_ffffu32.to_le_bytes());
-                        out.push(Rec {
+                        let rec = Rec {
                             bytes,
                             slots: Vec::new(),
-                        });
+                        };
+                        match out.iter_mut().find(|r| r.bytes[1] == 0x1e) {
+                            Some(old) => *old = rec,
+                            None => out.push(rec),
+                        }
                     }
                 }
                 for r in recs.iter().filter(|r| moved_last(r.attr)) {

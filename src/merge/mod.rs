@@ -1515,7 +1515,11 @@ impl<'a, 'data> Builder<'a, 'data> {
             };
             self.placed[oi][si] = Some(Placed { sec: out, offset });
             let kernel_shared = self.relocatable && s.name.starts_with(b".nv.shared.");
-            if o.kind(s) == SectionKind::KernelConstant || kernel_shared {
+            // (ptxas's per-function literal banks, `.nv.constant2.<fn>`, name theirs too.)
+            let function_bank = s.flags & SHF_INFO_LINK != 0
+                && s.info != 0
+                && (SHT_CUDA_CONSTANT_B0..=SHT_CUDA_CONSTANT_B17).contains(&s.sh_type);
+            if o.kind(s) == SectionKind::KernelConstant || kernel_shared || function_bank {
                 // Its sh_info names the kernel's text section.
                 let target = s.info as usize;
                 if let Some(t) = self.out_section_for(oi, target) {
@@ -2041,10 +2045,21 @@ impl<'a, 'data> Builder<'a, 'data> {
                     {
                         // (Debug information keeps its references to `__constant__` data —
                         // R_CUDA_G64, the variable's generic address — for the driver.)
-                        let out = self.out_sym(oi, r.sym);
-                        out.map(|s| {
-                            let offset =
-                                self.m.symbols[s as usize].value.wrapping_add(addend as u64);
+                        // (An internal local — ptxas's `<fn>.const_opt.*` literals — has no
+                        // output symbol: its place in the bank says where it went.)
+                        let value = self
+                            .out_sym(oi, r.sym)
+                            .map(|s| self.m.symbols[s as usize].value)
+                            .or_else(|| match isym.section {
+                                SymSection::Index(ss) => self.placed[oi]
+                                    .get(ss as usize)
+                                    .copied()
+                                    .flatten()
+                                    .map(|p| p.offset.wrapping_add(isym.value)),
+                                _ => None,
+                            });
+                        value.map(|value| {
+                            let offset = value.wrapping_add(addend as u64);
                             // sm_75–sm_89 constant fields hold `bank << 14 | offset / 4`; the
                             // wider fields of sm_90+ already carry the bank and take bytes.
                             // sm_75's 21-bit fields hold `bank << 16 | offset`: its REL
