@@ -457,10 +457,11 @@ impl Builder<'_, '_> {
                 let o = &objects[oi];
                 let ms = o.merc_symbols().and_then(|t| t.get(i));
                 if let Some(ms) = ms.filter(|ms| {
-                    // -r writes an undefined global-memory variable as the main half does.
+                    // -r writes an undefined global-memory variable and an undefined local
+                    // (resolved to -1) as the main half does.
                     !(self.relocatable
                         && ms.section == SymSection::Undefined
-                        && ms.other & STO_CUDA_GLOBAL != 0)
+                        && (ms.other & STO_CUDA_GLOBAL != 0 || super::is_undefined_local(ms)))
                 }) {
                     sym.value = ms.value;
                     sym.size = ms.size;
@@ -765,6 +766,7 @@ impl Builder<'_, '_> {
                     let applied_here = code
                         && (self.constant_bank(oi, r.sym).is_some()
                             || shared_ref.is_some()
+                            || main_sym.is_some_and(super::is_undefined_local)
                             || (!self.relocatable
                                 && main_sym.is_some_and(|m| {
                                     matches!(m.st_type, STT_CUDA_TEXTURE | 11 | STT_CUDA_SURFACE)

@@ -1255,6 +1255,7 @@ impl<'a, 'data> Builder<'a, 'data> {
     fn symbols_pass(&mut self, oi: usize, pass: Pass) {
         let o = &self.objects[oi];
         let mut debug_shared_due = false;
+        let mut undefined_locals: Vec<usize> = Vec::new();
         for (i, s) in o.symbols().iter().enumerate().skip(1) {
             let sec = match s.section {
                 SymSection::Index(si) => Some(&o.cubin.sections[si as usize]),
@@ -1407,6 +1408,10 @@ impl<'a, 'data> Builder<'a, 'data> {
             if InputObject::is_global(s) {
                 continue; // unified placeholders
             }
+            if is_undefined_local(s) {
+                undefined_locals.push(i);
+                continue;
+            }
             // Local data symbols: each brings its section's symbol along (even one that is
             // itself left out, like sm_75's `_param`).
             let SymSection::Index(si) = s.section else {
@@ -1439,6 +1444,24 @@ impl<'a, 'data> Builder<'a, 'data> {
                 size: s.size,
                 bind: STB_LOCAL,
                 st_type: self.lower_symbol_type(s.st_type),
+                other: self.lower_other(s.other),
+                section: None,
+            });
+            self.sym_map[oi][i] = Some(id);
+        }
+        // A partial link keeps an object's undefined locals after its other locals, as
+        // objects with the value they resolve to (-1).
+        for i in undefined_locals {
+            if !self.relocatable {
+                break;
+            }
+            let s = &self.objects[oi].symbols()[i];
+            let id = self.m.add_symbol(OutSymbol {
+                name: s.name.to_vec(),
+                value: u64::MAX,
+                size: s.size,
+                bind: STB_LOCAL,
+                st_type: STT_CUDA_OBJECT,
                 other: self.lower_other(s.other),
                 section: None,
             });
@@ -1995,7 +2018,12 @@ impl<'a, 'data> Builder<'a, 'data> {
                     };
                     let keep_debug_ref =
                         self.relocatable && self.m.mercury && r.r_type == 1 && to_line_table;
-                    let apply_value: Option<u64> = if isym.st_type == STT_SECTION
+                    let apply_value: Option<u64> = if is_undefined_local(isym) {
+                        // libcudadevrt's `.nv.ptx.const0.size`: nothing can define a local,
+                        // and nvlink resolves it to -1 (a partial link keeps the symbol).
+                        // (The references are 32-bit fields.)
+                        Some(u64::from(u32::MAX).wrapping_add(addend as u64) & u64::from(u32::MAX))
+                    } else if isym.st_type == STT_SECTION
                         && tsec.flags & SHF_ALLOC == 0
                         && keep_debug_ref
                     {
@@ -2298,4 +2326,12 @@ fn push_tkinfo(out: &mut Vec<u8>, file: &str, tool: &str, version: &str, branch:
     out.extend_from_slice(&2000u32.to_le_bytes());
     out.extend_from_slice(owner);
     out.extend_from_slice(&desc);
+}
+
+/// A named local symbol no section defines (libcudadevrt's `.nv.ptx.const0.size`).
+pub(crate) fn is_undefined_local(s: &crate::elf::read::Symbol<'_>) -> bool {
+    s.bind == STB_LOCAL
+        && s.section == SymSection::Undefined
+        && s.st_type != STT_SECTION
+        && !s.name.is_empty()
 }
