@@ -1450,7 +1450,7 @@ impl<'a, 'data> Builder<'a, 'data> {
             self.sym_map[oi][i] = Some(id);
         }
         // A partial link keeps an object's undefined locals after its other locals, as
-        // objects with the value they resolve to (-1).
+        // objects with the value they resolve to (set by `relocate`).
         for i in undefined_locals {
             if !self.relocatable {
                 break;
@@ -2019,10 +2019,19 @@ impl<'a, 'data> Builder<'a, 'data> {
                     let keep_debug_ref =
                         self.relocatable && self.m.mercury && r.r_type == 1 && to_line_table;
                     let apply_value: Option<u64> = if is_undefined_local(isym) {
-                        // libcudadevrt's `.nv.ptx.const0.size`: nothing can define a local,
-                        // and nvlink resolves it to -1 (a partial link keeps the symbol).
+                        // libcudadevrt's `.nv.ptx.const0.size`: the size of PTX's constant
+                        // bank 0, the user constants (`.nv.constant3`), -1 without any. A
+                        // partial link keeps the symbol with that value.
+                        let size = self
+                            .by_name
+                            .get(&b".nv.constant3"[..])
+                            .map(|&c| self.m.sections[c as usize].content.size())
+                            .unwrap_or(u64::MAX);
+                        if let Some(out) = self.out_sym(oi, r.sym) {
+                            self.m.symbols[out as usize].value = size;
+                        }
                         // (The references are 32-bit fields.)
-                        Some(u64::from(u32::MAX).wrapping_add(addend as u64) & u64::from(u32::MAX))
+                        Some(size.wrapping_add(addend as u64) & u64::from(u32::MAX))
                     } else if isym.st_type == STT_SECTION
                         && tsec.flags & SHF_ALLOC == 0
                         && keep_debug_ref
