@@ -878,7 +878,9 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
                     all[callees_part..].sort_by_key(|x| !is_kernel(&b.m.symbols[*x as usize]));
                     let direct: Vec<SymId> =
                         externs_direct.get(f).into_iter().filter(keep).collect();
-                    let via = all.iter().any(|x| !direct.contains(x));
+                    // (A kernel without a record of its own gets one at the end too.)
+                    let via = all.iter().any(|x| !direct.contains(x))
+                        || !recs.iter().any(|r| r.attr == nvinfo::EIATTR_EXTERNS);
                     (all, via)
                 }
                 _ => (Vec::new(), false),
@@ -930,7 +932,7 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
                         out.push(rec);
                     }
                 }
-                if via_indirect {
+                if via_indirect && !list.is_empty() {
                     out.push(externs_rec(&list));
                 }
                 // Kernels inherit their callees' barrier count and %ctaid.z use.
