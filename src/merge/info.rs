@@ -859,9 +859,20 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
                 && (recs.iter().any(|r| r.attr == nvinfo::EIATTR_EXTERNS)
                     || func.is_some_and(|f| kernel_set.contains(&f)));
             let (list, via_indirect) = match func {
+                // Another function keeps only the names it lists itself that are still
+                // undefined, and kernels (launch targets): nvlink gathers nothing from its
+                // callees (a record left empty goes).
+                Some(f) if had_externs && !kernel_set.contains(&f) => {
+                    let own: Vec<SymId> = list_of(&externs, f)
+                        .into_iter()
+                        .filter(|&x| {
+                            let s = &b.m.symbols[x as usize];
+                            s.section.is_none() || is_kernel(s)
+                        })
+                        .collect();
+                    (own, false)
+                }
                 Some(f) if had_externs => {
-                    // Only kernels keep the kernels their callees name (launch targets);
-                    // another function keeps just those it names itself.
                     let own = list_of(&externs, f);
                     let keep = |x: &SymId| {
                         kernel_set.contains(&f)
@@ -932,9 +943,6 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
                         out.push(rec);
                     }
                 }
-                if via_indirect && !list.is_empty() {
-                    out.push(externs_rec(&list));
-                }
                 // Kernels inherit their callees' barrier count and %ctaid.z use.
                 if let Some(f) = func.filter(|f| kernel_set.contains(f)) {
                     let (bars, ctaidz) = inherited.get(&f).copied().unwrap_or((0, false));
@@ -969,6 +977,10 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
                             None => out.push(rec),
                         }
                     }
+                }
+                // (after that one)
+                if via_indirect && !list.is_empty() {
+                    out.push(externs_rec(&list));
                 }
                 for r in recs.iter().filter(|r| moved_last(r.attr)) {
                     if let Some(rec) = map_record(b, oi, r) {
