@@ -1394,6 +1394,8 @@ struct ExternClosure<'g> {
     indirect: &'g Adjacency,
     memo: HashMap<SymId, Vec<SymId>>,
     cyclic: HashSet<SymId>,
+    /// Each function's defined callees in the order their externs are gathered.
+    walk: Adjacency,
 }
 
 impl<'g> ExternClosure<'g> {
@@ -1405,6 +1407,17 @@ impl<'g> ExternClosure<'g> {
             .filter(|&i| {
                 let s = &b.m.symbols[i as usize];
                 s.section.is_some() && !is_kernel(s)
+            })
+            .collect();
+        // Callees are gathered in the order of their code among the inputs (nvlink's order
+        // whatever the order of the call-graph entries, which a partial link reverses).
+        let places = b.definition_places();
+        let walk: Adjacency = externs
+            .iter()
+            .map(|(&f, l)| {
+                let mut v: Vec<SymId> = l.iter().copied().filter(|x| defined.contains(x)).collect();
+                v.sort_by_key(|x| places.get(x).copied());
+                (f, v)
             })
             .collect();
         // Edges: indirect targets, then the defined functions named in EXTERNS.
@@ -1461,7 +1474,7 @@ impl<'g> ExternClosure<'g> {
                 for &x in list.iter().filter(|x| !defined.contains(*x)) {
                     push(x, &mut out);
                 }
-                for &x in list.iter().rev().filter(|x| defined.contains(*x)) {
+                for &x in list_of(&walk, f).iter() {
                     for &y in memo
                         .get(&x)
                         .map(|v: &Vec<SymId>| v.as_slice())
@@ -1479,6 +1492,7 @@ impl<'g> ExternClosure<'g> {
             indirect,
             memo,
             cyclic,
+            walk,
         }
     }
 
@@ -1486,7 +1500,7 @@ impl<'g> ExternClosure<'g> {
         if !self.cyclic.contains(&f) {
             return self.memo.get(&f).cloned().unwrap_or_default();
         }
-        transitive_walk(f, self.externs, self.indirect, &self.defined)
+        transitive_walk(f, self.externs, &self.walk, self.indirect, &self.defined)
     }
 }
 
@@ -1495,6 +1509,7 @@ impl<'g> ExternClosure<'g> {
 fn transitive_walk(
     f: SymId,
     externs: &Adjacency,
+    walk: &Adjacency,
     indirect: &Adjacency,
     defined: &HashSet<SymId>,
 ) -> Vec<SymId> {
@@ -1528,10 +1543,9 @@ fn transitive_walk(
                 }
             }
             Step::Defined(g) => {
-                for &x in list(externs, &g).iter() {
-                    if defined.contains(&x) {
-                        stack.push(Step::Enter(x));
-                    }
+                // (pushed last first: entered in `walk` order)
+                for &x in list(walk, &g).iter().rev() {
+                    stack.push(Step::Enter(x));
                 }
             }
         }
