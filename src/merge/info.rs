@@ -426,6 +426,17 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
 
     // What each kept function's own `.nv.info.<fn>` says, read once.
     let facts = function_facts(b)?;
+    // Where each function's `.nv.info.<fn>` is among the inputs.
+    let mut info_place: HashMap<SymId, (usize, usize)> = HashMap::new();
+    for (oi, o) in objects.iter().enumerate() {
+        for (si, s) in o.cubin.sections.iter().enumerate() {
+            if o.kind(s) == SectionKind::InfoFn && b.is_live(oi, si) {
+                if let Some(f) = o.info_function(s).and_then(|f| b.out_sym(oi, f)) {
+                    info_place.entry(f).or_insert((oi, si));
+                }
+            }
+        }
+    }
     // A kernel's register limit from its launch bounds (EIATTR_MAXREG_COUNT).
     let maxreg: HashMap<SymId, u32> = facts
         .iter()
@@ -943,25 +954,6 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
                         out.push(rec);
                     }
                 }
-                // Kernels inherit their callees' barrier count and %ctaid.z use.
-                if let Some(f) = func.filter(|f| kernel_set.contains(f)) {
-                    let (bars, ctaidz) = inherited.get(&f).copied().unwrap_or((0, false));
-                    let own_bars = out.iter_mut().find(|r| r.bytes[1] == 0x4c);
-                    match own_bars {
-                        Some(r) => r.bytes[2] = r.bytes[2].max(bars),
-                        None if bars > 0 => out.push(Rec {
-                            bytes: vec![nvinfo::EIFMT_BVAL, 0x4c, bars, 0],
-                            slots: Vec::new(),
-                        }),
-                        None => {}
-                    }
-                    if ctaidz && !out.iter().any(|r| r.bytes[1] == 0x04) {
-                        out.push(Rec {
-                            bytes: vec![nvinfo::EIFMT_NVAL, 0x04, 0, 0],
-                            slots: Vec::new(),
-                        });
-                    }
-                }
                 // A kernel whose stack cannot be bounded gets CRS_STACK_SIZE = 0xffffffff (in
                 // the place of its own record, if it has one).
                 if let Some(f) = func {
@@ -978,9 +970,50 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
                         }
                     }
                 }
-                // (after that one)
+                // Kernels inherit their callees' barrier count: nvlink adds it as it reads the
+                // callee's records, so before the EXTERNS record when a callee's
+                // `.nv.info.<fn>` comes first in the input (ptxas's order), after it otherwise
+                // (a partial link's reversed order).
+                let callee_first = func.is_some_and(|f| {
+                    crate::merge::list(&direct_callees, &f).iter().any(|g| {
+                        info_place
+                            .get(g)
+                            .is_some_and(|&(go, gs)| go == oi && gs < si)
+                    })
+                });
+                let inherit = |out: &mut Vec<Rec>| {
+                    if let Some(f) = func.filter(|f| kernel_set.contains(f)) {
+                        let (bars, _) = inherited.get(&f).copied().unwrap_or((0, false));
+                        let own_bars = out.iter_mut().find(|r| r.bytes[1] == 0x4c);
+                        match own_bars {
+                            Some(r) => r.bytes[2] = r.bytes[2].max(bars),
+                            None if bars > 0 => out.push(Rec {
+                                bytes: vec![nvinfo::EIFMT_BVAL, 0x4c, bars, 0],
+                                slots: Vec::new(),
+                            }),
+                            None => {}
+                        }
+                    }
+                };
+                if callee_first {
+                    inherit(&mut out);
+                }
+                // The EXTERNS record the link adds.
                 if via_indirect && !list.is_empty() {
                     out.push(externs_rec(&list));
+                }
+                if !callee_first {
+                    inherit(&mut out);
+                }
+                // (%ctaid.z use comes last.)
+                if let Some(f) = func.filter(|f| kernel_set.contains(f)) {
+                    let (_, ctaidz) = inherited.get(&f).copied().unwrap_or((0, false));
+                    if ctaidz && !out.iter().any(|r| r.bytes[1] == 0x04) {
+                        out.push(Rec {
+                            bytes: vec![nvinfo::EIFMT_NVAL, 0x04, 0, 0],
+                            slots: Vec::new(),
+                        });
+                    }
                 }
                 for r in recs.iter().filter(|r| moved_last(r.attr)) {
                     if let Some(rec) = map_record(b, oi, r) {
