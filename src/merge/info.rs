@@ -545,21 +545,21 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
         inherited.insert(k, below_attrs[c]);
         let depth = c_depth[c];
         if depth.is_none() && !opts_suppress_stack_warning(opts) {
-            // Once for each callee and each indirect call site through which the stack is
-            // unbounded.
+            // Once for each callee through which the stack is unbounded, and at each indirect
+            // call site once for each such possible target.
             let unbounded = |g: SymId| c_depth[graph.comp_of[g as usize]].is_none();
             let direct = list(&direct_callees, &k)
                 .iter()
                 .filter(|&&g| unbounded(g))
                 .count();
-            let indirect = list(&indirect_sites, &k)
+            let indirect: usize = list(&indirect_sites, &k)
                 .iter()
-                .filter(|id| {
+                .map(|id| {
                     by_prototype
-                        .get(*id)
-                        .is_some_and(|ts| ts.iter().any(|&t| unbounded(t)))
+                        .get(id)
+                        .map_or(0, |ts| ts.iter().filter(|&&t| unbounded(t)).count())
                 })
-                .count();
+                .sum();
             for _ in 0..(direct + indirect).max(1) {
                 b.warnings.push(format!(
                     "Stack size for entry function '{}' cannot be statically determined",
