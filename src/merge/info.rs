@@ -449,6 +449,10 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
         .map(|(&f, x)| (f, (x.barriers, x.ctaidz)))
         .collect();
     let kernel_set: HashSet<SymId> = kernels.iter().copied().collect();
+    let sole_kernel = match kernels.as_slice() {
+        [k] => Some(*k),
+        _ => None,
+    };
     // Facts over everything a function reaches, in one pass over the call graph's strongly
     // connected components (sinks first): the register maximum (and the function holding it),
     // the deepest stack (None through recursion), barriers and %ctaid.z use.
@@ -901,8 +905,21 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
                     let direct: Vec<SymId> =
                         externs_direct.get(f).into_iter().filter(keep).collect();
                     // (A kernel without a record of its own gets one at the end too.)
-                    let via = all.iter().any(|x| !direct.contains(x))
+                    let mut via = all.iter().any(|x| !direct.contains(x))
                         || !recs.iter().any(|r| r.attr == nvinfo::EIATTR_EXTERNS);
+                    // The only kernel of a link also gets the names every address-taken
+                    // function reaches, after its own, in a new record (nvlink's, whether or
+                    // not it calls through a pointer; with two kernels neither does).
+                    if sole_kernel == Some(f) {
+                        for &(t, _, _) in &graph_blocks[1] {
+                            for x in externs_all.get(t) {
+                                if keep(&x) && !all.contains(&x) {
+                                    all.push(x);
+                                    via = true;
+                                }
+                            }
+                        }
+                    }
                     (all, via)
                 }
                 _ => (Vec::new(), false),
