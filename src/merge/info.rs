@@ -90,10 +90,49 @@ pub fn liveness(
     // functions whose address is stored in data.
     let mut edges: HashMap<(usize, usize), Vec<(usize, usize)>> = HashMap::new();
     let mut roots: Vec<(usize, usize)> = Vec::new();
+    // Functions whose address data holds: kept, but what they call only counts once a live
+    // indirect call could reach them (see below).
+    let mut data_roots: Vec<(usize, usize)> = Vec::new();
+    // From the call graphs: each address-taken function's prototype, and each function's
+    // indirect call sites' prototypes (the prototype strings).
+    let mut taken_proto: HashMap<(usize, usize), Vec<&[u8]>> = HashMap::new();
+    let mut calls_through: HashMap<(usize, usize), Vec<&[u8]>> = HashMap::new();
     let mut undefined_refs: Vec<((usize, usize), u32)> = Vec::new();
     for (oi, o) in objects.iter().enumerate() {
         for (si, s) in o.cubin.sections.iter().enumerate() {
             match o.kind(s) {
+                SectionKind::Callgraph => {
+                    let strtab = o
+                        .cubin
+                        .sections
+                        .get(o.symtab_index() as usize)
+                        .and_then(|st| o.cubin.section(st.link))
+                        .map(|t| t.bytes())
+                        .unwrap_or(&[]);
+                    let w: Vec<u32> = s
+                        .bytes()
+                        .chunks_exact(4)
+                        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                        .collect();
+                    let mut block = 0usize;
+                    for p in w.chunks_exact(2) {
+                        if p[0] == 0 && p[1] >= 0xffff_fffc {
+                            block = (0xffff_ffff - p[1]) as usize;
+                            continue;
+                        }
+                        let (Some(f), Some(proto)) = (
+                            defining_text(objects, res, oi, p[0]),
+                            crate::elf::read::cstr_at(strtab, p[1]),
+                        ) else {
+                            continue;
+                        };
+                        match block {
+                            1 => taken_proto.entry(f).or_default().push(proto),
+                            2 => calls_through.entry(f).or_default().push(proto),
+                            _ => {}
+                        }
+                    }
+                }
                 SectionKind::Text => {
                     if let Some(f) = o.text_function(s) {
                         let sym = &o.symbols()[f as usize];
@@ -134,7 +173,7 @@ pub fn liveness(
                                 edges.entry((oi, target)).or_default().push(callee);
                             }
                         } else {
-                            roots.push(callee);
+                            data_roots.push(callee);
                         }
                         let _ = is_call(r.r_type);
                     }
@@ -159,14 +198,41 @@ pub fn liveness(
             }
         }
     }
+    // What code reaches from the roots; then the functions data points at, whose callees
+    // count only when a live indirect call site has their prototype (nvlink keeps such a
+    // function but drops what it calls when nothing could call it; a function the call
+    // graphs say nothing about counts as callable).
     let mut stack = roots;
-    while let Some(n) = stack.pop() {
-        if live_text.insert(n) {
-            if let Some(es) = edges.get(&n) {
-                stack.extend(es.iter().copied());
+    let mut pending: Vec<(usize, usize)> = Vec::new();
+    let mut live_protos: HashSet<&[u8]> = HashSet::new();
+    loop {
+        while let Some(n) = stack.pop() {
+            if live_text.insert(n) {
+                if let Some(es) = edges.get(&n) {
+                    stack.extend(es.iter().copied());
+                }
+                live_protos.extend(calls_through.get(&n).into_iter().flatten().copied());
             }
         }
+        for n in data_roots.drain(..) {
+            if !live_text.contains(&n) {
+                pending.push(n);
+            }
+        }
+        let (now, later): (Vec<_>, Vec<_>) = pending.drain(..).partition(|n| {
+            live_text.contains(n)
+                || taken_proto
+                    .get(n)
+                    .is_none_or(|ps| ps.iter().any(|p| live_protos.contains(p)))
+        });
+        pending = later;
+        if now.is_empty() {
+            break;
+        }
+        stack.extend(now.into_iter().filter(|n| !live_text.contains(n)));
     }
+    // (kept, not followed)
+    live_text.extend(pending);
 
     let mut live = Vec::with_capacity(objects.len());
     for (oi, o) in objects.iter().enumerate() {
