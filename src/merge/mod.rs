@@ -1949,8 +1949,31 @@ impl<'a, 'data> Builder<'a, 'data> {
                 // -preserve-relocs records what it applies in `.nv.resolvedrela<target>`.
                 let resolved_name =
                     [b".nv.resolvedrela", local_names::real_name(tsec.name)].concat();
+                // The extents of weak data objects this link discarded for another object's
+                // copy (a virtual table every file defines): their bytes stay, but nvlink
+                // leaves their addresses unrelocated.
+                let discarded: Vec<(u64, u64)> =
+                    if tsec.flags & SHF_ALLOC != 0 && tsec.flags & SHF_EXECINSTR == 0 {
+                        o.symbols()
+                            .iter()
+                            .enumerate()
+                            .filter(|(i, x)| {
+                                x.section == SymSection::Index(target as u32)
+                                    && x.bind == STB_WEAK
+                                    && x.st_type != STT_FUNC
+                                    && x.size > 0
+                                    && !self.res.is_winner(oi as u32, *i as u32)
+                            })
+                            .map(|(_, x)| (x.value, x.value + x.size))
+                            .collect()
+                    } else {
+                        Vec::new()
+                    };
                 for (i, r) in relocs.iter().enumerate() {
                     let r = *r;
+                    if discarded.iter().any(|&(a, e)| (a..e).contains(&r.offset)) {
+                        continue;
+                    }
                     if r.offset >= tsec.size {
                         return Err(Error::new(format!(
                             "'{}': relocation section '{}' entry {i}: offset {:#x} is past the end \
