@@ -394,6 +394,8 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
     // The call graph over output function symbols.
     let mut calls: Vec<(SymId, SymId)> = Vec::new();
     let mut address_taken_seen: HashSet<(SymId, u32)> = HashSet::new();
+    // The object whose list brought each address-taken entry's group.
+    let mut taken_group: Vec<usize> = Vec::new();
     let mut graph_blocks: [Vec<(SymId, u32, bool)>; 4] = Default::default();
     for (oi, o) in objects.iter().enumerate() {
         for s in &o.cubin.sections {
@@ -406,6 +408,7 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
                 .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
                 .collect();
             let mut block = 0usize;
+            let mut taken_prev: Option<(SymId, u32)> = None;
             for p in w.chunks_exact(2) {
                 if p[0] == 0 && p[1] >= 0xffff_fffc {
                     block = (0xffff_ffff - p[1]) as usize;
@@ -424,11 +427,28 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
                         }
                         graph_blocks[block].push((a, c, true));
                     }
+                    1 => {
+                        // Each address-taken function once. One a later object adds joins
+                        // the group of the entry its object lists before it, at the end of
+                        // that group (nvlink merges the objects' lists so); with none
+                        // before it, a group of its own at the end.
+                        let id = b.prototype_id(oi, p[1]);
+                        let list = &mut graph_blocks[1];
+                        if address_taken_seen.insert((a, id)) {
+                            let group = taken_prev
+                                .and_then(|k| list.iter().position(|e| (e.0, e.1) == k))
+                                .map_or(oi, |i| taken_group[i]);
+                            let at = taken_group
+                                .iter()
+                                .rposition(|&g| g == group)
+                                .map_or(list.len(), |i| i + 1);
+                            list.insert(at, (a, id, false));
+                            taken_group.insert(at, group);
+                        }
+                        taken_prev = Some((a, id));
+                    }
                     _ => {
                         let id = b.prototype_id(oi, p[1]);
-                        if block == 1 && !address_taken_seen.insert((a, id)) {
-                            continue; // each address-taken function once
-                        }
                         graph_blocks[block].push((a, id, false))
                     }
                 }
@@ -1215,13 +1235,16 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
                 let id = u32::from_le_bytes([p[4], p[5], p[6], p[7]]);
                 if let Some(out) = b.out_sym(oi, sym) {
                     // Entries stay for functions the driver provides and for those called
-                    // directly; functions only reached indirectly lose theirs.
-                    // Under -preserve-relocs every function that is not address-taken
-                    // keeps its entry, reachable or not.
-                    let wanted = b.m.symbols[out as usize].section.is_none()
-                        || direct_callees.contains(&out)
-                        || ((opts.preserve_relocs || opts.relocatable || opts.debug)
-                            && !address_taken.contains(&out));
+                    // directly; address-taken functions lose theirs (the call graph's
+                    // address-taken block holds their prototype), called directly or not.
+                    // Under -preserve-relocs every other function keeps its entry,
+                    // reachable or not.
+                    let wanted = !address_taken.contains(&out)
+                        && (b.m.symbols[out as usize].section.is_none()
+                            || direct_callees.contains(&out)
+                            || opts.preserve_relocs
+                            || opts.relocatable
+                            || opts.debug);
                     if wanted && proto_seen.insert(out) {
                         let id = b.prototype_id(oi, id);
                         proto.push((out, id));
