@@ -93,6 +93,8 @@ pub fn liveness(
     // Functions whose address data holds: kept, but what they call only counts once a live
     // indirect call could reach them (see below).
     let mut data_roots: Vec<(usize, usize)> = Vec::new();
+    // The kernels alone (what -preserve-relocs would keep if it removed dead code).
+    let mut entry_roots: Vec<(usize, usize)> = Vec::new();
     // From the call graphs: each address-taken function's prototype, and each function's
     // indirect call sites' prototypes (the prototype strings).
     let mut taken_proto: HashMap<(usize, usize), Vec<&[u8]>> = HashMap::new();
@@ -137,17 +139,35 @@ pub fn liveness(
                     if let Some(f) = o.text_function(s) {
                         let sym = &o.symbols()[f as usize];
                         // -preserve-relocs keeps every function (nothing is dead).
-                        let root = InputObject::is_entry(sym) && wanted(oi, sym.name) || keep_all;
-                        if root && res.is_winner(oi as u32, f) {
+                        let entry = InputObject::is_entry(sym) && wanted(oi, sym.name);
+                        if (entry || keep_all) && res.is_winner(oi as u32, f) {
                             roots.push((oi, si));
+                        }
+                        if entry && res.is_winner(oi as u32, f) {
+                            entry_roots.push((oi, si));
                         }
                     }
                 }
                 SectionKind::Reloc => {
-                    let target = s.info as usize;
-                    let Some(t) = o.cubin.sections.get(target) else {
+                    let mut target = s.info as usize;
+                    let Some(mut t) = o.cubin.sections.get(target) else {
                         continue;
                     };
+                    // A function's own literal bank (`.nv.constant2.<fn>`, whose jump tables
+                    // hold code addresses) speaks for the function's code.
+                    if t.flags & SHF_INFO_LINK != 0
+                        && (SHT_CUDA_CONSTANT_B0..=SHT_CUDA_CONSTANT_B17).contains(&t.sh_type)
+                    {
+                        if let Some(code) = o
+                            .cubin
+                            .sections
+                            .get(t.info as usize)
+                            .filter(|c| o.kind(c) == SectionKind::Text)
+                        {
+                            target = t.info as usize;
+                            t = code;
+                        }
+                    }
                     let from_code = o.kind(t) == SectionKind::Text;
                     if !from_code && t.flags & SHF_ALLOC == 0 {
                         continue; // debug information keeps nothing alive
@@ -202,6 +222,7 @@ pub fn liveness(
     // count only when a live indirect call site has their prototype (nvlink keeps such a
     // function but drops what it calls when nothing could call it; a function the call
     // graphs say nothing about counts as callable).
+    let data_roots_all = data_roots.clone();
     let mut stack = roots;
     let mut pending: Vec<(usize, usize)> = Vec::new();
     let mut live_protos: HashSet<&[u8]> = HashSet::new();
@@ -233,6 +254,24 @@ pub fn liveness(
     }
     // (kept, not followed)
     live_text.extend(pending);
+    // -preserve-relocs keeps every function, but a function's literal bank only when the
+    // function is reachable (nvlink drops a dead function's `.nv.constant2.<fn>`; -r keeps
+    // them all).
+    let reached_text: HashSet<(usize, usize)> = if keep_all && !keep_shared {
+        let mut seen = HashSet::new();
+        let mut stack = entry_roots;
+        stack.extend(data_roots_all.iter().copied());
+        while let Some(n) = stack.pop() {
+            if seen.insert(n) {
+                if let Some(es) = edges.get(&n) {
+                    stack.extend(es.iter().copied());
+                }
+            }
+        }
+        seen
+    } else {
+        live_text.clone()
+    };
 
     let mut live = Vec::with_capacity(objects.len());
     for (oi, o) in objects.iter().enumerate() {
@@ -259,6 +298,16 @@ pub fn liveness(
                     Some(t) => !matches!(o.kind(t), SectionKind::Other | SectionKind::Null),
                     None => false,
                 },
+                // (A function's own literal bank goes with it.)
+                SectionKind::Merged
+                    if s.flags & SHF_INFO_LINK != 0
+                        && (SHT_CUDA_CONSTANT_B0..=SHT_CUDA_CONSTANT_B17).contains(&s.sh_type)
+                        && secs
+                            .get(s.info as usize)
+                            .is_some_and(|c| o.kind(c) == SectionKind::Text) =>
+                {
+                    text_live(s.info as usize) && reached_text.contains(&(oi, s.info as usize))
+                }
                 SectionKind::Merged => true,
                 _ => {
                     (s.sh_type == SHT_CUDA_RESERVED_SHARED

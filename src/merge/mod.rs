@@ -2125,11 +2125,17 @@ impl<'a, 'data> Builder<'a, 'data> {
                             .out_sym(oi, r.sym)
                             .map(|s| self.m.symbols[s as usize].value)
                             .or_else(|| match isym.section {
-                                SymSection::Index(ss) => self.placed[oi]
-                                    .get(ss as usize)
-                                    .copied()
-                                    .flatten()
-                                    .map(|p| p.offset.wrapping_add(isym.value)),
+                                // (A dead function's literal bank that -preserve-relocs drops
+                                // still gets its offsets written into the kept code, as if
+                                // placed at 0.)
+                                SymSection::Index(ss) => Some(
+                                    self.placed[oi]
+                                        .get(ss as usize)
+                                        .copied()
+                                        .flatten()
+                                        .map_or(0, |p| p.offset)
+                                        .wrapping_add(isym.value),
+                                ),
                                 _ => None,
                             });
                         value.map(|value| {
