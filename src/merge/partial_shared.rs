@@ -56,6 +56,10 @@ pub(crate) fn kernel_uses(
         let mut seen: HashSet<Node> = HashSet::new();
         let mut stack = vec![k];
         while let Some(n) = stack.pop() {
+            // (a kernel it launches does not count)
+            if n != k && kernels.contains(&n) {
+                continue;
+            }
             if !seen.insert(n) {
                 continue;
             }

@@ -245,13 +245,18 @@ pub fn layout(
         return SharedLayout::default(); // no shared memory in the module
     }
 
-    // What each kernel reaches.
+    // What each kernel reaches (a kernel it launches keeps its shared memory to itself:
+    // black-box, sm_75–sm_100, testdata shared_launch).
+    let kernel_set: HashSet<Node> = lv.kernels.iter().copied().collect();
     let mut reach: Vec<(Node, Vec<Node>)> = Vec::new();
     for &k in &lv.kernels {
         let mut seen: HashSet<Node> = HashSet::new();
         let mut order = Vec::new();
         let mut st = vec![k];
         while let Some(n) = st.pop() {
+            if n != k && kernel_set.contains(&n) {
+                continue;
+            }
             if seen.insert(n) {
                 order.push(n);
                 if let Some(es) = lv.edges.get(&n) {
