@@ -492,6 +492,21 @@ pub fn layout(
             }
         }
     }
+    // With extern arrays in use and a pool, every kernel, shared memory or not, gets a
+    // `.nv.shared.<kernel>` (the reserved bytes at least) aligned for the pool; those without
+    // static objects then go when that alignment is above 16, as above (black-box, default
+    // links, sm_75, sm_90, sm_100; testdata shared_pool_align, shared_pool_launch... see
+    // shared_pool_all).
+    if !extern_users.is_empty() && out.pool_align > 0 {
+        for (k, nodes) in &reach {
+            let e = out.kernel.entry(*k).or_insert((reserve, 1));
+            e.1 = e.1.max(out.pool_align);
+            let no_static = !nodes.iter().any(|nd| !list(&uses, nd).is_empty());
+            if no_static && out.pool_align > 16 && arch_sm != 90 && !dropped_kernels.contains(k) {
+                dropped_kernels.push(*k);
+            }
+        }
+    }
     for k in dropped_kernels {
         if out.kernel.get(&k).is_some_and(|e| e.0 <= reserve) {
             out.kernel.remove(&k);

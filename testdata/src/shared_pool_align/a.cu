@@ -34,3 +34,6 @@ __global__ void k_static(int *o)
     __syncthreads();
     o[0] = s[(threadIdx.x + 1) % 3];
 }
+// A kernel using no shared memory: sm_90 gives it a .nv.shared.<kernel> aligned for the
+// pool (see shared_pool_all); the others give it none, the pool asking for more than 16.
+__global__ void k_plain(int *o) { o[0] = 7; }
