@@ -41,6 +41,10 @@ const RESCHEDULED_BY_NVLINK: &[(&str, &str)] = &[
         "libcudadevrt's memset/memcpy kernels exit early",
     ),
     ("early_exit/sm_1*/*", "kernels with bounds checks"),
+    (
+        "shared_launch/sm_1*/*",
+        "libcudadevrt's memset/memcpy kernels exit early",
+    ),
 ];
 
 fn out_dir() -> PathBuf {

@@ -44,6 +44,15 @@ const ONE_STEP_REFERENCE: &[(&str, &str)] = &[
     ),
 ];
 
+/// Cases where nvlink's own partial link of the separate partial links differs from its
+/// one-step partial link, as cubin-ld's does (both match nvlink's), as `case/` prefixes.
+const SEPARATE_DIFFERS_IN_NVLINK: &[(&str, &str)] = &[(
+    "shared_launch/",
+    "a kernel's 16-byte .nv.shared that -r makes for an area reached only through callees \
+     is padded again when the partial links are joined (0x20; one step: 0x10), by nvlink as \
+     by cubin-ld",
+)];
+
 fn known(label: &str) -> bool {
     KNOWN_DIFFERENT.iter().any(|(p, _)| label.starts_with(p))
 }
@@ -249,7 +258,11 @@ fn a_partial_link_of_separate_partial_links_equals_a_one_step_partial_link() {
             continue;
         }
         let inputs = inputs_of(&dir);
-        if inputs.len() < 2 {
+        if inputs.len() < 2
+            || SEPARATE_DIFFERS_IN_NVLINK
+                .iter()
+                .any(|(p, _)| label(&dir).starts_with(p))
+        {
             continue;
         }
         let tag = label(&dir).replace('/', "-");

@@ -133,7 +133,18 @@ pub(crate) struct Builder<'a, 'data> {
     /// -r with extern shared arrays: how each kernel uses them, its `.nv.shared.<k>` (with
     /// the static bytes the input had), and its instance symbol.
     partial_shared: HashMap<(usize, usize), partial_shared::Use>,
-    partial_shared_sections: HashMap<(usize, usize), (SecId, u64)>,
+    /// -r: each kernel's `.nv.shared.<k>`, with its input size and the sizes of its objects
+    /// added up.
+    partial_shared_sections: HashMap<(usize, usize), (SecId, u64, u64)>,
+    /// -r: the alignment of the extern arrays (at least 16; 0 when none is used) and that of
+    /// the output's `.nv_debug.shared` (0 when there is none).
+    partial_extern_align: u64,
+    partial_debug_align: u64,
+    partial_debug_objects: u64,
+    partial_extern_align_of: HashMap<(usize, usize), u64>,
+    /// -preserve-relocs: symbols of functions' objects whose kernel's `.nv.shared.<k>` is
+    /// made later (the kernel is in a later object).
+    pending_shared_symbols: HashMap<(usize, usize), Vec<SymId>>,
     partial_instances: HashMap<(usize, usize), SymId>,
     /// Undefined globals only removed code refers to (left out of the symbol table).
     undefined_dead_only: hashbrown::HashSet<u32>,
@@ -408,6 +419,31 @@ impl Builder<'_, '_> {
         id
     }
 
+    /// The alignment extern arrays give `.nv_debug.shared`: 16 at most, or that of nvlink's
+    /// pool of functions' objects when there is one (which includes theirs).
+    fn extern_debug_align(&self) -> u64 {
+        self.shared.extern_align.min(16).max(self.shared.pool_align)
+    }
+
+    /// A function's object (its input section `in_name`) makes the `.nv_debug.shared` that
+    /// the extern arrays in use bring anyway, where nvlink makes it: with the first object
+    /// that has one.
+    fn early_debug_shared(&mut self, in_name: &[u8]) {
+        if self.relocatable
+            || in_name != b".nv_debug.shared"
+            || self.shared.extern_align == 0
+            || (self.shared.pool_align > 16 && !self.keep_internals)
+        {
+            return;
+        }
+        let size = if self.keep_internals || self.m.mercury {
+            self.shared.reserve
+        } else {
+            0
+        };
+        self.debug_shared_section(self.extern_debug_align(), size);
+    }
+
     /// -preserve-relocs: the symbol of a static shared object, an internal local at its
     /// laid-out offset in the `.nv.shared.<kernel>` of the one kernel that uses it directly,
     /// or else in `.nv_debug.shared` (which then spans every such object). None for objects
@@ -479,20 +515,47 @@ impl Builder<'_, '_> {
         };
         let in_name = o.cubin.sections.get(si as usize)?.name;
         let (name, size) = (s.name.to_vec(), s.size);
+        self.early_debug_shared(in_name);
         // (The first function's object brings `.nv_debug.shared` and its symbol, wherever
         // the object itself goes, when the section stays for others.)
         if in_name == b".nv_debug.shared" && self.shared.debug_pool {
             let sec = self.debug_shared_section(self.shared.debug_align, 0);
             self.section_symbol(sec);
+        } else if in_name == b".nv_debug.shared"
+            && self.shared.extern_align > 0
+            && !self.m.mercury
+            && self.shared.reserve > 0
+        {
+            // (So does it when extern arrays keep the section, with a symbol, for the
+            // reserved bytes: sm_90.)
+            self.debug_shared_section(self.extern_debug_align(), self.shared.reserve);
         }
         let align = shared::alignment(s.value);
         let out = if in_name.starts_with(b".nv.shared.") {
             *self.by_name.get(in_name)?
         } else if let Some(&(koi, ksi)) = self.shared.home.get(&k) {
             let tail = sec_name_tail(self.objects[koi].cubin.sections[ksi].name);
-            *self
-                .by_name
-                .get(&[b".nv.shared.", &tail[..]].concat()[..])?
+            match self.by_name.get(&[b".nv.shared.", &tail[..]].concat()[..]) {
+                Some(&sec) => sec,
+                None => {
+                    // (The kernel comes in a later object: the symbol stays here, naming
+                    // the kernel's section once it is made, as nvlink's does.)
+                    let id = self.m.add_symbol(OutSymbol {
+                        name,
+                        value,
+                        size,
+                        bind: STB_LOCAL,
+                        st_type: STT_OBJECT,
+                        other: u8::from(!self.debug),
+                        section: None,
+                    });
+                    self.pending_shared_symbols
+                        .entry((koi, ksi))
+                        .or_default()
+                        .push(id);
+                    return Some(id);
+                }
+            }
         } else {
             let align = align.max(self.shared.debug_align);
             self.debug_shared_section(align, value.saturating_add(size))
@@ -508,6 +571,85 @@ impl Builder<'_, '_> {
             section: Some(out),
         }))
     }
+}
+
+/// An input from a partial link whose `.nv_debug.shared` defines extern arrays and holds
+/// functions' static objects too (which nvlink's `-r` pads, see partial_shared.rs): nvlink
+/// lays those objects out again differently when it finishes such an input with a pool of
+/// objects (testdata shared_pool_align: the round trip puts f_home's object at 0x40), and
+/// sizes `.nv_debug.shared` anew when such an input meets another one's under `-r`; cubin-ld
+/// follows neither: refused.
+fn refuse_padded_partial_debug_shared(
+    objects: &[InputObject<'_>],
+    layout: &shared::SharedLayout,
+    opts: &Options,
+) -> Result<()> {
+    let debug_of = |o: &InputObject<'_>| {
+        o.cubin
+            .sections
+            .iter()
+            .position(|s| s.name == b".nv_debug.shared")
+    };
+    let with_debug = objects.iter().filter(|o| debug_of(o).is_some()).count();
+    for o in objects {
+        let Some(si) = debug_of(o) else {
+            continue;
+        };
+        let in_debug = |x: &Symbol<'_>| x.section == SymSection::Index(si as u32);
+        let arrays = o.symbols().iter().any(|x| {
+            in_debug(x) && x.size == 0 && x.bind != STB_LOCAL && x.other & STO_CUDA_SHARED != 0
+        });
+        let objs = o
+            .symbols()
+            .iter()
+            .any(|x| in_debug(x) && x.size > 0 && x.st_type != STT_SECTION);
+        if !(arrays && objs) {
+            continue;
+        }
+        let refused = if opts.relocatable {
+            with_debug > 1
+        } else {
+            layout.pool_align > 0 && layout.extern_align > 0
+        };
+        if refused {
+            return Err(Error::not_implemented(format!(
+                "'{}': a partial link's .nv_debug.shared holding both extern __shared__ arrays \
+                 and functions' static __shared__ objects, {}",
+                o.name,
+                if opts.relocatable {
+                    "linked -r with another object's .nv_debug.shared"
+                } else {
+                    "finished with some of those objects in no kernel or in several"
+                }
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// sm_90 -preserve-relocs (or -g) with extern shared arrays in use: nvlink gives a function
+/// that no kernel reaches static objects in `.nv_debug.shared` but then also gives kernels
+/// that use no shared memory a `.nv.shared.<kernel>` and the arrays a symbol at 0x3ff, which
+/// cubin-ld does not follow (black-box; sm_75 and sm_100 link as cubin-ld does): refused.
+fn refuse_unreached_shared_sm90(
+    objects: &[InputObject<'_>],
+    layout: &shared::SharedLayout,
+    opts: &Options,
+) -> Result<()> {
+    if opts.arch_sm != 90 || !(opts.preserve_relocs || opts.debug) || layout.extern_align == 0 {
+        return Ok(());
+    }
+    if let Some(&(oi, si)) = layout.unreached_users.first() {
+        let o = &objects[oi];
+        return Err(Error::not_implemented(format!(
+            "'{}': static __shared__ memory of '{}', which no kernel calls, next to extern \
+             __shared__ arrays under {} for sm_90",
+            o.name,
+            String::from_utf8_lossy(o.cubin.sections[si].name),
+            if opts.debug { "-g" } else { "-preserve-relocs" }
+        )));
+    }
+    Ok(())
 }
 
 /// sm_100+ without -g: nvlink re-finalizes a kernel that calls nothing, and for code compiled
@@ -901,6 +1043,11 @@ fn build_module<'data>(
         undefined_dead_only: hashbrown::HashSet::new(),
         partial_shared: HashMap::new(),
         partial_shared_sections: HashMap::new(),
+        partial_extern_align: 0,
+        partial_debug_align: 0,
+        partial_debug_objects: 0,
+        partial_extern_align_of: HashMap::new(),
+        pending_shared_symbols: HashMap::new(),
         partial_instances: HashMap::new(),
         warnings: Vec::new(),
         errors: Vec::new(),
@@ -1006,12 +1153,21 @@ fn build_module<'data>(
     let reserve = if opts.arch_sm >= 90 { 0x400 } else { 0 };
     // -r leaves shared memory as the inputs have it: sections merged by name, references kept.
     if !opts.relocatable {
-        b.shared = tracing::info_span!("shared")
-            .in_scope(|| shared::layout(objects, res, &liveness, reserve, opts.debug));
+        b.shared = tracing::info_span!("shared").in_scope(|| {
+            shared::layout(objects, res, &liveness, reserve, opts.debug, opts.arch_sm)
+        });
+        refuse_unreached_shared_sm90(objects, &b.shared, opts)?;
     }
+    refuse_padded_partial_debug_shared(objects, &b.shared, opts)?;
     if opts.relocatable {
         b.partial_shared =
             partial_shared::kernel_uses(&b, &liveness.live, &liveness.kernels, &liveness.edges);
+        (
+            b.partial_extern_align,
+            b.partial_debug_align,
+            b.partial_debug_objects,
+            b.partial_extern_align_of,
+        ) = partial_shared::alignments(&b, &liveness.live);
     }
     b.live = liveness.live;
     b.undefined_dead_only = liveness.undefined_dead_only;
@@ -1223,6 +1379,13 @@ impl<'a, 'data> Builder<'a, 'data> {
             if size > reserved_only {
                 self.section_symbol(sh);
             }
+            for id in self
+                .pending_shared_symbols
+                .remove(&(oi, si))
+                .unwrap_or_default()
+            {
+                self.m.symbols[id as usize].section = Some(sh);
+            }
         }
         // -r: the kernel's own `.nv.shared.<kernel>`, as the input has it.
         if self.relocatable {
@@ -1242,7 +1405,16 @@ impl<'a, 'data> Builder<'a, 'data> {
                         self.section_symbol(sh);
                     }
                     let size = self.objects[oi].cubin.sections[k].size;
-                    self.partial_shared_sections.insert((oi, si), (sh, size));
+                    let objects = self.objects[oi]
+                        .symbols()
+                        .iter()
+                        .filter(|x| {
+                            x.section == SymSection::Index(k as u32) && x.st_type != STT_SECTION
+                        })
+                        .map(|x| x.size)
+                        .fold(0u64, u64::saturating_add);
+                    self.partial_shared_sections
+                        .insert((oi, si), (sh, size, objects));
                 }
                 None => self.partial_kernel_shared((oi, si), out, name),
             }
@@ -1333,7 +1505,7 @@ impl<'a, 'data> Builder<'a, 'data> {
                 }
                 let sec = &o.cubin.sections[si];
                 if debug_shared_due && sec.flags & SHF_ALLOC == 0 {
-                    self.debug_shared_section(self.shared.extern_align, self.shared.reserve);
+                    self.debug_shared_section(self.extern_debug_align(), self.shared.reserve);
                     debug_shared_due = false;
                 }
                 if matches!(
@@ -1373,7 +1545,10 @@ impl<'a, 'data> Builder<'a, 'data> {
                 };
                 match kind {
                     Some(shared::SharedRef::Extern) => {
-                        if self.shared.extern_align > 0 {
+                        // (none when nvlink's pool of functions' objects asks for more than
+                        // 16-byte alignment, in a link that drops them)
+                        let dropped = self.shared.pool_align > 16 && !self.keep_internals;
+                        if self.shared.extern_align > 0 && !dropped {
                             // -preserve-relocs (and sm_100+) size it to cover the reserved
                             // bytes.
                             let size = if self.keep_internals || self.m.mercury {
@@ -1381,7 +1556,8 @@ impl<'a, 'data> Builder<'a, 'data> {
                             } else {
                                 0
                             };
-                            let sec = self.debug_shared_section(self.shared.extern_align, size);
+                            // (The arrays align it to 16 at most, as nvlink's.)
+                            let sec = self.debug_shared_section(self.extern_debug_align(), size);
                             // -g defines each array there for the debugger, at the largest
                             // offset a kernel sees it at.
                             if self.debug {
@@ -1424,6 +1600,8 @@ impl<'a, 'data> Builder<'a, 'data> {
             // -preserve-relocs, which keeps them at their laid-out offsets for its records.
             if shared && self.keep_internals {
                 self.sym_map[oi][i] = self.preserved_shared_symbol((oi, i as u32));
+            } else if shared && s.st_type != STT_SECTION {
+                self.early_debug_shared(sec.name);
             }
             if !self.live[oi][si as usize] {
                 continue;
@@ -1468,7 +1646,7 @@ impl<'a, 'data> Builder<'a, 'data> {
             self.sym_map[oi][i] = Some(id);
         }
         if debug_shared_due {
-            self.debug_shared_section(self.shared.extern_align, self.shared.reserve);
+            self.debug_shared_section(self.extern_debug_align(), self.shared.reserve);
         }
     }
 

@@ -1,16 +1,28 @@
-//! `-r` with extern `__shared__` arrays (sm_75–sm_90), as nvlink's partial link writes them:
-//! each kernel whose own code refers to an extern array gets an `externsharedinstance`
-//! symbol (WEAK, undefined, INTERNAL|SHARED) whose value is where its extern area starts,
-//! `max(align16(static), 0x10)`, and its own references are retargeted to it (device
-//! functions keep the array's name); its `.nv.shared.<k>` grows to `max(align16(static),
-//! 0x20)`; a kernel that reaches extern arrays only through callees, or not at all, gets a
-//! 16-byte `.nv.shared.<k>` of its own; every kernel's `.nv.shared.<k>` is 16-aligned; and the arrays
-//! are defined in a 16-byte `.nv_debug.shared`. (Observed on sm_90; the formulas come from
-//! kernels with 4 to 512 bytes of static shared memory.)
+//! `-r` and shared memory, as nvlink's partial link writes it (observed on sm_75, sm_90,
+//! sm_100 and sm_120, which agree; testdata extern_shared_r, extern_shared_r_pad).
+//!
+//! Let A be the alignment of the extern `__shared__` arrays the code uses (at least 16) and D
+//! that of the output's `.nv_debug.shared` (the largest of A and of the inputs'
+//! `.nv_debug.shared`, which hold device functions' static objects):
+//! - the arrays are defined in `.nv_debug.shared`, at value A; it is at least A-aligned and
+//!   follows the rule of kernels below: M bytes of the inputs' objects become D + (their
+//!   sizes added up) when M <= D (D bytes when there are none);
+//! - each kernel whose own code refers to an extern array gets an `externsharedinstance`
+//!   symbol (WEAK, undefined, INTERNAL|SHARED) whose value is where its extern area starts,
+//!   x = `max(alignA'(static), A')` with A' the alignment of the arrays its own code uses, and its own references are retargeted to it (device
+//!   functions keep the array's name); its `.nv.shared.<k>` is y = alignD(x) bytes, or 2D
+//!   when y <= D;
+//! - every other kernel's own `.nv.shared.<k>` of S input bytes is D + (the sizes of its
+//!   objects) bytes when S <= D, else S (with or without extern arrays: a function's
+//!   `__align__(64)` object makes a kernel's 64 bytes 128);
+//! - a kernel without static objects that reaches the arrays only through callees, or not at
+//!   all, gets a 16-byte `.nv.shared.<k>` when D is 16, and none otherwise;
+//! - every kernel's `.nv.shared.<k>` is at least D-aligned (16 with extern arrays).
 
 use super::{shared, Builder};
 use crate::elf::read::SymSection;
 use crate::elf::*;
+use crate::layout::align_up;
 use crate::output::*;
 use hashbrown::{HashMap, HashSet};
 
@@ -44,6 +56,10 @@ pub(crate) fn kernel_uses(
         let mut seen: HashSet<Node> = HashSet::new();
         let mut stack = vec![k];
         while let Some(n) = stack.pop() {
+            // (a kernel it launches does not count)
+            if n != k && kernels.contains(&n) {
+                continue;
+            }
             if !seen.insert(n) {
                 continue;
             }
@@ -62,8 +78,52 @@ pub(crate) fn kernel_uses(
     out
 }
 
-fn align16(n: u64) -> u64 {
-    n.div_ceil(16) * 16
+/// A and D (see the module's notes): the extern arrays' alignment (0 when none is used) and
+/// the output `.nv_debug.shared`'s (0 when there is none); and the sizes of the inputs'
+/// `.nv_debug.shared` objects added up.
+pub(crate) fn alignments(
+    b: &Builder<'_, '_>,
+    live: &[Vec<bool>],
+) -> (u64, u64, u64, HashMap<Node, u64>) {
+    let (extern_align, of) = if b.partial_shared.is_empty() {
+        (0, HashMap::new())
+    } else {
+        let refs = shared::code_refs(b.objects(), b.res, live);
+        (refs.extern_align.max(16), refs.extern_align_of)
+    };
+    let debug = b
+        .objects()
+        .iter()
+        .flat_map(|o| o.cubin.sections.iter())
+        .filter(|s| s.name == b".nv_debug.shared")
+        .map(|s| s.align.max(1))
+        .max()
+        .unwrap_or(0);
+    let mut objects = 0u64;
+    for o in b.objects() {
+        for x in o.symbols() {
+            if let SymSection::Index(si) = x.section {
+                if x.st_type != STT_SECTION
+                    && o.cubin.sections.get(si as usize).map(|s| s.name)
+                        == Some(&b".nv_debug.shared"[..])
+                {
+                    objects = objects.saturating_add(x.size);
+                }
+            }
+        }
+    }
+    (extern_align, extern_align.max(debug), objects, of)
+}
+
+/// The `.nv.shared.<k>` of a kernel whose own code refers to extern arrays, which start at
+/// `x` in it: `x` rounded up to D, or 2D when that is no more than D.
+fn direct_size(x: u64, debug_align: u64) -> u64 {
+    let y = align_up(x, debug_align.max(1));
+    if y <= debug_align {
+        debug_align.saturating_mul(2)
+    } else {
+        y
+    }
 }
 
 impl Builder<'_, '_> {
@@ -72,12 +132,24 @@ impl Builder<'_, '_> {
         let Some(&u) = self.partial_shared.get(&node) else {
             return;
         };
-        let size = if u == Use::Direct { 0x20 } else { 0x10 };
+        let d = self.partial_debug_align;
+        let size = if u == Use::Direct {
+            let own = self
+                .partial_extern_align_of
+                .get(&node)
+                .copied()
+                .unwrap_or(1);
+            direct_size(own.max(16), d)
+        } else if d == 16 {
+            0x10
+        } else {
+            return;
+        };
         let sh = self.named_section(&name.clone(), || OutSection {
             name,
             sh_type: SHT_CUDA_SHARED,
             flags: SHF_WRITE | SHF_ALLOC | SHF_INFO_LINK,
-            align: 16,
+            align: d,
             entsize: 0,
             link: Link::None,
             info: Info::Section(text),
@@ -89,27 +161,33 @@ impl Builder<'_, '_> {
         if u == Use::Direct {
             self.section_symbol(sh);
         }
-        self.partial_shared_sections.insert(node, (sh, 0));
+        self.partial_shared_sections.insert(node, (sh, 0, 0));
     }
 
-    /// The 16-byte `.nv_debug.shared` that defines the extern arrays.
+    /// The `.nv_debug.shared` that defines the extern arrays (A bytes, A-aligned).
     pub(crate) fn partial_debug_shared(&mut self) -> SecId {
-        self.named_section(b".nv_debug.shared", || OutSection {
+        let a = self.partial_extern_align.max(16);
+        let id = self.named_section(b".nv_debug.shared", || OutSection {
             name: b".nv_debug.shared".to_vec(),
             sh_type: SHT_CUDA_SHARED,
             flags: SHF_WRITE | SHF_ALLOC,
-            align: 16,
+            align: a,
             entsize: 0,
             link: Link::None,
             info: Info::None,
-            content: Content::NoBits(0x10),
+            content: Content::NoBits(0),
             group: Group::Shared,
             section_symbol: None,
-        })
+        });
+        let sec = &mut self.m.sections[id as usize];
+        sec.align = sec.align.max(a);
+        id
     }
 
     /// `-r`: every kernel's `.nv.shared.<k>` takes at least the alignment of the merged
-    /// `.nv_debug.shared` (its functions' objects), as nvlink's partial link aligns it.
+    /// `.nv_debug.shared` (its functions' objects), as nvlink's partial link aligns it; a
+    /// kernel that does not refer to extern arrays itself has D bytes added below its
+    /// objects when its input's are no more than D.
     pub(crate) fn align_partial_kernel_shared(&mut self) {
         let Some(&debug) = self.by_name.get(&b".nv_debug.shared"[..]) else {
             return;
@@ -118,6 +196,25 @@ impl Builder<'_, '_> {
         for s in self.m.sections.iter_mut() {
             if s.name.starts_with(b".nv.shared.") {
                 s.align = s.align.max(align);
+            }
+        }
+        let d = self.partial_debug_align;
+        // With extern arrays, `.nv_debug.shared` follows the same rule as a kernel's.
+        if self.partial_extern_align > 0 {
+            if let Content::NoBits(n) = &mut self.m.sections[debug as usize].content {
+                if *n <= d {
+                    *n = d.saturating_add(self.partial_debug_objects);
+                }
+            }
+        }
+        for (node, &(sec, size, objects)) in &self.partial_shared_sections {
+            if size == 0 || self.partial_shared.get(node) == Some(&Use::Direct) {
+                continue;
+            }
+            if let Content::NoBits(n) = &mut self.m.sections[sec as usize].content {
+                if size <= d {
+                    *n = d.saturating_add(if objects > 0 { objects } else { size });
+                }
             }
         }
     }
@@ -150,20 +247,29 @@ impl Builder<'_, '_> {
         kernels.sort_unstable();
         for (_, node) in kernels {
             let static_size = match self.partial_shared_sections.get(&node) {
-                Some(&(_, s)) => s,
+                Some(&(_, s, _)) => s,
                 None => 0,
             };
+            // (A here is that of the arrays the kernel's own code uses.)
+            let a = self
+                .partial_extern_align_of
+                .get(&node)
+                .copied()
+                .unwrap_or(1)
+                .max(16);
+            let d = self.partial_debug_align;
+            let x = align_up(static_size, a).max(a);
             // A kernel from a partial link keeps its instance's offset (its `.nv.shared.<k>`
             // is already sized for it).
             let kept = self.input_instance_value(node);
-            if let Some(&(sec, _)) = self.partial_shared_sections.get(&node) {
+            if let Some(&(sec, _, _)) = self.partial_shared_sections.get(&node) {
                 if let Content::NoBits(n) = &mut self.m.sections[sec as usize].content {
-                    *n = align16(static_size).max(0x20);
+                    *n = direct_size(x, d);
                 }
             }
             let id = self.m.add_symbol(OutSymbol {
                 name: b"externsharedinstance".to_vec(),
-                value: kept.unwrap_or(align16(static_size).max(0x10)),
+                value: kept.unwrap_or(x),
                 size: 0,
                 bind: STB_WEAK,
                 st_type: STT_CUDA_OBJECT,

@@ -45,6 +45,12 @@ pub struct SharedLayout {
     pub debug_align: u64,
     /// Some function's object stays in `.nv_debug.shared` (several kernels reach it).
     pub debug_pool: bool,
+    /// When some function's object of the inputs is in no kernel's section or in several:
+    /// the largest alignment of all of them and of the extern arrays in use, which every
+    /// kernel with static objects takes (1 otherwise).
+    pub pool_align: u64,
+    /// Functions with static objects that no kernel reaches (kept by -preserve-relocs).
+    pub unreached_users: Vec<Node>,
 }
 
 /// The alignment a shared object's (or extern array's) symbol value gives: the value is its
@@ -116,6 +122,24 @@ pub fn classify(
     }
 }
 
+/// The largest alignment of the extern arrays a partial link's output defines (in its
+/// `.nv_debug.shared`, empty, valued at their alignment); 16 when it defines none.
+fn partial_array_align(o: &InputObject<'_>) -> u64 {
+    o.symbols()
+        .iter()
+        .filter(|x| {
+            x.size == 0
+                && x.bind != STB_LOCAL
+                && x.other & STO_CUDA_SHARED != 0
+                && matches!(x.section, SymSection::Index(si)
+                    if o.cubin.sections.get(si as usize)
+                        .is_some_and(|s| s.name == b".nv_debug.shared"))
+        })
+        .map(|x| alignment(x.value))
+        .max()
+        .unwrap_or(16)
+}
+
 /// What the live code refers to in shared memory.
 pub struct CodeRefs {
     /// The shared objects each function (text section) uses.
@@ -126,6 +150,8 @@ pub struct CodeRefs {
     pub extern_users_of: HashMap<u32, Vec<Node>>,
     /// The largest alignment those arrays ask for.
     pub extern_align: u64,
+    /// Per function using extern arrays: the largest alignment of those it uses.
+    pub extern_align_of: HashMap<Node, u64>,
 }
 
 /// Scans the relocations of live code for shared-memory references.
@@ -138,6 +164,7 @@ pub fn code_refs(
     let mut extern_users: HashSet<Node> = HashSet::new();
     let mut extern_users_of: HashMap<u32, Vec<Node>> = HashMap::new();
     let mut extern_align = 1u64;
+    let mut extern_align_of: HashMap<Node, u64> = HashMap::new();
     for (oi, o) in objects.iter().enumerate() {
         for (si, s) in o.cubin.sections.iter().enumerate() {
             if o.kind(s) != SectionKind::Reloc || !live[oi][si] {
@@ -167,14 +194,20 @@ pub fn code_refs(
                             }
                         }
                         // (A partial link's per-kernel instance symbol holds an offset,
-                        // not an alignment; its arrays are 16-aligned.)
+                        // not an alignment: max(alignA(static), A) for arrays aligned A, so
+                        // its lowest set bit bounds A, and is A for a kernel without static
+                        // objects. Taken as their alignment, at least 16 and at most that of
+                        // the arrays the partial link defines.)
                         let sym = &o.symbols()[r.sym as usize];
                         let align = if sym.name.starts_with(INSTANCE) {
-                            16
+                            let low = sym.value & sym.value.wrapping_neg();
+                            alignment(low).min(partial_array_align(o)).max(16)
                         } else {
                             alignment(sym.value)
                         };
                         extern_align = extern_align.max(align);
+                        let a = extern_align_of.entry((oi, target)).or_insert(1);
+                        *a = (*a).max(align);
                     }
                     None => {}
                 }
@@ -187,6 +220,7 @@ pub fn code_refs(
         extern_users,
         extern_users_of,
         extern_align,
+        extern_align_of,
     }
 }
 
@@ -198,24 +232,31 @@ pub fn layout(
     lv: &Liveness,
     reserve: u64,
     debug: bool,
+    arch_sm: u32,
 ) -> SharedLayout {
     let CodeRefs {
         uses,
         extern_users,
         extern_users_of,
         extern_align,
+        extern_align_of,
     } = code_refs(objects, res, &lv.live);
     if uses.is_empty() && extern_users.is_empty() {
         return SharedLayout::default(); // no shared memory in the module
     }
 
-    // What each kernel reaches.
+    // What each kernel reaches (a kernel it launches keeps its shared memory to itself:
+    // black-box, sm_75–sm_100, testdata shared_launch).
+    let kernel_set: HashSet<Node> = lv.kernels.iter().copied().collect();
     let mut reach: Vec<(Node, Vec<Node>)> = Vec::new();
     for &k in &lv.kernels {
         let mut seen: HashSet<Node> = HashSet::new();
         let mut order = Vec::new();
         let mut st = vec![k];
         while let Some(n) = st.pop() {
+            if n != k && kernel_set.contains(&n) {
+                continue;
+            }
             if seen.insert(n) {
                 order.push(n);
                 if let Some(es) = lv.edges.get(&n) {
@@ -240,6 +281,23 @@ pub fn layout(
             }
         }
     }
+    // Functions kept without a kernel reaching them (-preserve-relocs keeps them all) have
+    // their objects laid out too, in no kernel's section (black-box, sm_75–sm_100: at offset
+    // 0 of `.nv_debug.shared`; testdata shared_unreached).
+    let mut unreached: Vec<&Node> = uses
+        .keys()
+        .filter(|n| !reach.iter().any(|(_, nodes)| nodes.contains(n)))
+        .collect();
+    unreached.sort_unstable();
+    let unreached_users: Vec<Node> = unreached.iter().map(|n| **n).collect();
+    for n in unreached {
+        for &o in list(&uses, n) {
+            kernels_of.entry(o).or_default();
+            if !objs.contains(&o) {
+                objs.push(o);
+            }
+        }
+    }
     let size_of = |k: ObjKey| objects[k.0].symbols()[k.1 as usize].size;
     let align_of = |k: ObjKey| alignment(objects[k.0].symbols()[k.1 as usize].value);
     // nvlink's order (black-box, sm_90): objects several kernels reach first, largest first;
@@ -248,7 +306,7 @@ pub fn layout(
     // Objects of different kernels may overlap (the floor below only counts kernels in
     // common).
     let (mut objs, own): (Vec<ObjKey>, Vec<ObjKey>) =
-        objs.into_iter().partition(|o| kernels_of[o].len() > 1);
+        objs.into_iter().partition(|o| kernels_of[o].len() != 1);
     objs.sort_by_key(|&k| (std::cmp::Reverse(size_of(k)), k));
     for ki in 0..reach.len() {
         let mut mine: Vec<ObjKey> = own
@@ -262,6 +320,7 @@ pub fn layout(
     }
 
     let mut out = SharedLayout {
+        unreached_users,
         extern_align: if extern_users.is_empty() {
             0
         } else {
@@ -285,6 +344,32 @@ pub fn layout(
         .map(|&k| align_of(k))
         .max()
         .unwrap_or(1);
+    // Every function's object of the inputs, reached or not: when one of them is in no
+    // kernel's section or in several (nvlink's pool), every kernel with static objects is
+    // aligned for all of them and for the extern arrays in use; and when that asks for more
+    // than 16 bytes, the link has no `.nv_debug.shared` (black-box, sm_75–sm_100, default
+    // links; testdata shared_pool_align).
+    let mut all_debug: Vec<ObjKey> = Vec::new();
+    for (oi, o) in objects.iter().enumerate() {
+        for (i, x) in o.symbols().iter().enumerate() {
+            if x.st_type != STT_SECTION && x.size > 0 && in_debug_shared(objects, (oi, i as u32)) {
+                all_debug.push((oi, i as u32));
+            }
+        }
+    }
+    if all_debug.iter().any(|k| !out.home.contains_key(k)) {
+        let extern_in_use = if extern_users.is_empty() {
+            1
+        } else {
+            extern_align
+        };
+        out.pool_align = all_debug
+            .iter()
+            .map(|&k| align_of(k))
+            .max()
+            .unwrap_or(1)
+            .max(extern_in_use);
+    }
     let mut placed: Vec<ObjKey> = Vec::new();
     for &o in &objs {
         let ks = &kernels_of[&o];
@@ -326,28 +411,31 @@ pub fn layout(
     let mut static_end = vec![0u64; n];
     let mut align = vec![1u64; n];
     let mut uses_extern = vec![false; n];
+    // (the alignment of the arrays each kernel reaches)
+    let mut kernel_extern_align = vec![1u64; n];
     let mut any = vec![false; n];
     for (ki, (_, nodes)) in reach.iter().enumerate() {
         for nd in nodes {
             for &o in list(&uses, nd) {
                 static_end[ki] = static_end[ki].max(out.offset[&o].saturating_add(size_of(o)));
-                // (A kernel with static objects is aligned for the functions' objects of the
-                // whole module too, as nvlink aligns it.)
-                align[ki] = align[ki].max(align_of(o)).max(out.debug_align);
+                align[ki] = align[ki].max(align_of(o)).max(out.pool_align);
                 any[ki] = true;
             }
             if extern_users.contains(nd) {
                 uses_extern[ki] = true;
                 any[ki] = true;
-                align[ki] = align[ki].max(extern_align);
+                let a = extern_align_of.get(nd).copied().unwrap_or(1);
+                kernel_extern_align[ki] = kernel_extern_align[ki].max(a);
+                align[ki] = align[ki].max(a);
             }
         }
     }
     let mut group_offset: HashMap<usize, u64> = HashMap::new();
+    let mut dropped_kernels: Vec<Node> = Vec::new();
     for ki in 0..n {
         if uses_extern[ki] {
             let g = find(&mut group, ki);
-            let v = align_up(static_end[ki], extern_align);
+            let v = align_up(static_end[ki], kernel_extern_align[ki]);
             let e = group_offset.entry(g).or_insert(0);
             *e = (*e).max(v);
         }
@@ -356,13 +444,29 @@ pub fn layout(
         if !any[ki] {
             continue;
         }
+        // A kernel with no static objects whose arrays ask for more than 16-byte alignment
+        // gets no `.nv.shared.<kernel>` of its own (unless `-g` gives it bytes), except on
+        // sm_90 (black-box, sm_75–sm_120, default, -preserve-relocs and -g links; testdata
+        // extern_shared_align).
+        let no_static = !reach[ki].1.iter().any(|nd| !list(&uses, nd).is_empty());
+        let dropped = no_static && kernel_extern_align[ki] > 16 && arch_sm != 90;
         let base = if uses_extern[ki] {
             group_offset[&find(&mut group, ki)]
         } else {
             static_end[ki]
         };
+        if dropped {
+            dropped_kernels.push(reach[ki].0);
+        }
+        // (A kernel with static objects that uses extern arrays too is sized up to its own
+        // alignment, the pool's included; the arrays stay where they are.)
+        let size = if uses_extern[ki] && static_end[ki] > 0 {
+            align_up(base, align[ki])
+        } else {
+            base
+        };
         out.kernel
-            .insert(reach[ki].0, (base.saturating_add(reserve), align[ki]));
+            .insert(reach[ki].0, (size.saturating_add(reserve), align[ki]));
         if uses_extern[ki] {
             for nd in reach[ki].1.iter().filter(|nd| extern_users.contains(*nd)) {
                 out.extern_offset.insert(*nd, base);
@@ -386,6 +490,26 @@ pub fn layout(
             if let (Some(&at), Some(entry)) = (furthest, out.kernel.get_mut(k)) {
                 entry.0 = entry.0.max(at.saturating_add(reserve));
             }
+        }
+    }
+    // With extern arrays in use and a pool, every kernel, shared memory or not, gets a
+    // `.nv.shared.<kernel>` (the reserved bytes at least) aligned for the pool; those without
+    // static objects then go when that alignment is above 16, as above (black-box, default
+    // links, sm_75, sm_90, sm_100; testdata shared_pool_align, shared_pool_launch... see
+    // shared_pool_all).
+    if !extern_users.is_empty() && out.pool_align > 0 {
+        for (k, nodes) in &reach {
+            let e = out.kernel.entry(*k).or_insert((reserve, 1));
+            e.1 = e.1.max(out.pool_align);
+            let no_static = !nodes.iter().any(|nd| !list(&uses, nd).is_empty());
+            if no_static && out.pool_align > 16 && arch_sm != 90 && !dropped_kernels.contains(k) {
+                dropped_kernels.push(*k);
+            }
+        }
+    }
+    for k in dropped_kernels {
+        if out.kernel.get(&k).is_some_and(|e| e.0 <= reserve) {
+            out.kernel.remove(&k);
         }
     }
     out
