@@ -653,19 +653,7 @@ impl Builder<'_, '_> {
                 // holds the same bytes).
                 let main_twin = self.input_section_by_name(oi, &main_name(tsec.name));
                 let discarded: Vec<(u64, u64)> = match main_twin {
-                    Some(mt) if !code && !debug => o
-                        .symbols()
-                        .iter()
-                        .enumerate()
-                        .filter(|(i, x)| {
-                            x.section == SymSection::Index(mt as u32)
-                                && x.bind == STB_WEAK
-                                && x.st_type != STT_FUNC
-                                && x.size > 0
-                                && !self.res.is_winner(oi as u32, *i as u32)
-                        })
-                        .map(|(_, x)| (x.value, x.value + x.size))
-                        .collect(),
+                    Some(mt) if !code && !debug => self.discarded_weak_data(oi, mt),
                     _ => Vec::new(),
                 };
                 for r in relocs {

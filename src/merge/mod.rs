@@ -1998,6 +1998,24 @@ impl<'a, 'data> Builder<'a, 'data> {
             .map(|p| p.sec)
     }
 
+    /// The extents of the weak data objects in section `si` of object `oi` that this link
+    /// discarded for another object's copy.
+    pub(crate) fn discarded_weak_data(&self, oi: usize, si: usize) -> Vec<(u64, u64)> {
+        self.objects[oi]
+            .symbols()
+            .iter()
+            .enumerate()
+            .filter(|(i, x)| {
+                x.section == SymSection::Index(si as u32)
+                    && x.bind == STB_WEAK
+                    && x.st_type != STT_FUNC
+                    && x.size > 0
+                    && !self.res.is_winner(oi as u32, *i as u32)
+            })
+            .map(|(_, x)| (x.value, x.value + x.size))
+            .collect()
+    }
+
     /// Where each output symbol is defined among the inputs: (object, section), in input order.
     pub(crate) fn definition_places(&self) -> HashMap<SymId, (usize, u32)> {
         let mut out = HashMap::new();
@@ -2132,18 +2150,7 @@ impl<'a, 'data> Builder<'a, 'data> {
                 // leaves their addresses unrelocated.
                 let discarded: Vec<(u64, u64)> =
                     if tsec.flags & SHF_ALLOC != 0 && tsec.flags & SHF_EXECINSTR == 0 {
-                        o.symbols()
-                            .iter()
-                            .enumerate()
-                            .filter(|(i, x)| {
-                                x.section == SymSection::Index(target as u32)
-                                    && x.bind == STB_WEAK
-                                    && x.st_type != STT_FUNC
-                                    && x.size > 0
-                                    && !self.res.is_winner(oi as u32, *i as u32)
-                            })
-                            .map(|(_, x)| (x.value, x.value + x.size))
-                            .collect()
+                        self.discarded_weak_data(oi, target)
                     } else {
                         Vec::new()
                     };
