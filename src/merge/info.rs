@@ -443,8 +443,6 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
     // The call graph over output function symbols.
     let mut calls: Vec<(SymId, SymId)> = Vec::new();
     let mut address_taken_seen: HashSet<(SymId, u32)> = HashSet::new();
-    // The object whose list brought each address-taken entry's group.
-    let mut taken_group: Vec<usize> = Vec::new();
     let mut graph_blocks: [Vec<(SymId, u32, bool)>; 4] = Default::default();
     for (oi, o) in objects.iter().enumerate() {
         for s in &o.cubin.sections {
@@ -457,10 +455,14 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
                 .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
                 .collect();
             let mut block = 0usize;
-            let mut taken_prev: Option<(SymId, u32)> = None;
+            let mut taken_in: Vec<(u32, u32)> = Vec::new();
             for p in w.chunks_exact(2) {
                 if p[0] == 0 && p[1] >= 0xffff_fffc {
                     block = (0xffff_ffff - p[1]) as usize;
+                    continue;
+                }
+                if block == 1 {
+                    taken_in.push((p[0], p[1]));
                     continue;
                 }
                 let Some(a) = b.out_sym(oi, p[0]).filter(|_| def_is_live(b, oi, p[0])) else {
@@ -476,34 +478,28 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
                         }
                         graph_blocks[block].push((a, c, true));
                     }
-                    1 => {
-                        // Each address-taken function once. One a later object adds joins
-                        // the group of the entry its object lists before it, at the end of
-                        // that group (nvlink merges the objects' lists so); with none
-                        // before it, a group of its own at the end.
-                        let id = b.prototype_id(oi, p[1]);
-                        let list = &mut graph_blocks[1];
-                        if address_taken_seen.insert((a, id)) {
-                            let group = taken_prev
-                                .and_then(|k| list.iter().position(|e| (e.0, e.1) == k))
-                                .map_or(oi, |i| taken_group[i]);
-                            let at = taken_group
-                                .iter()
-                                .rposition(|&g| g == group)
-                                .map_or(list.len(), |i| i + 1);
-                            list.insert(at, (a, id, false));
-                            taken_group.insert(at, group);
-                        }
-                        taken_prev = Some((a, id));
-                    }
                     _ => {
                         let id = b.prototype_id(oi, p[1]);
                         graph_blocks[block].push((a, id, false))
                     }
                 }
             }
+            for (sym, proto) in taken_in {
+                let Some(a) = b.out_sym(oi, sym).filter(|_| def_is_live(b, oi, sym)) else {
+                    continue;
+                };
+                let id = b.prototype_id(oi, proto);
+                if address_taken_seen.insert((a, id)) {
+                    graph_blocks[1].push((a, id, false));
+                }
+            }
         }
     }
+    // nvlink lists address-taken functions in the order their symbols first appear among the
+    // inputs (an undefined reference in an earlier object counts), whatever order the
+    // compiler wrote the call-graph entries in.
+    let first_seen = b.first_appearance(graph_blocks[1].iter().map(|e| e.0));
+    graph_blocks[1].sort_by_key(|e| first_seen.get(&e.0).copied().unwrap_or(usize::MAX));
     // The possible targets of an indirect call, for registers, stack and externs, are every
     // function of the link whose address is taken with the call's prototype — not only those the
     // compiler listed for its own translation unit (nvlink gives a kernel the registers of a

@@ -23,7 +23,7 @@ use crate::layout::align_up;
 use crate::object::{InputObject, SectionKind};
 use crate::output::*;
 use crate::resolve::{Resolution, UNIFIED_PLACEHOLDERS};
-use hashbrown::HashMap;
+use hashbrown::{HashMap, HashSet};
 
 /// The order in which nvlink turns an object's symbols into output symbols and sections
 /// (observed through the output's symbol and section order): code first (text sections and
@@ -2017,6 +2017,28 @@ impl<'a, 'data> Builder<'a, 'data> {
     }
 
     /// Where each output symbol is defined among the inputs: (object, section), in input order.
+    /// The rank of each of `syms` by where its symbol first appears among the inputs
+    /// (object order, then symbol-table order; undefined references count).
+    pub(crate) fn first_appearance(
+        &self,
+        syms: impl Iterator<Item = SymId>,
+    ) -> HashMap<SymId, usize> {
+        let wanted: HashSet<SymId> = syms.collect();
+        let mut out = HashMap::new();
+        if wanted.is_empty() {
+            return out;
+        }
+        for sym in self.sym_map.iter().flatten().flatten() {
+            if wanted.contains(sym) && !out.contains_key(sym) {
+                out.insert(*sym, out.len());
+                if out.len() == wanted.len() {
+                    break;
+                }
+            }
+        }
+        out
+    }
+
     pub(crate) fn definition_places(&self) -> HashMap<SymId, (usize, u32)> {
         let mut out = HashMap::new();
         for (oi, map) in self.sym_map.iter().enumerate() {

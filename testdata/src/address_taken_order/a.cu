@@ -1,6 +1,7 @@
 // Address-taken functions across objects (found by scripts/fuzz-equiv): the call graph's
-// address-taken block merges the objects' lists — c.cu's f1, new, goes right after f9, the
-// entry c.cu lists before it — and .nv.prototype drops the entries of address-taken
+// address-taken block lists the functions where their symbols first appear among the inputs —
+// c.cu takes f1's address, but it goes where a.cu's symbol table names it (see
+// address_taken_symbol_order) — and .nv.prototype drops the entries of address-taken
 // functions even when they are also called directly (b.cu calls f1).
 __device__ __noinline__ int f7(int x) { return x + 7; }
 __device__ __noinline__ int f9(int x) { return x * 9; }
