@@ -1055,16 +1055,6 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
                 }
                 _ => (Vec::new(), false),
             };
-            let externs_rec = |list: &[SymId]| {
-                let mut bytes = vec![nvinfo::EIFMT_SVAL, nvinfo::EIATTR_EXTERNS];
-                bytes.extend_from_slice(&((list.len() * 4) as u16).to_le_bytes());
-                let mut slots = Vec::new();
-                for &x in list {
-                    slots.push((bytes.len(), x));
-                    bytes.extend_from_slice(&[0; 4]);
-                }
-                Rec { bytes, slots }
-            };
             // The same rules make the Mercury copy of the records (sm_100+).
             let transform = |recs: &[nvinfo::Record<'_>]| -> Vec<Rec> {
                 let mut out = Vec::new();
@@ -1118,50 +1108,43 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
                         }
                     }
                 }
-                // Kernels inherit their callees' barrier count: nvlink adds it as it reads the
-                // callee's records, so before the EXTERNS record when a callee's
-                // `.nv.info.<fn>` comes first in the input (ptxas's order), after it otherwise
-                // (a partial link's reversed order).
-                let callee_first = func.is_some_and(|f| {
-                    crate::merge::list(&direct_callees, &f).iter().any(|g| {
-                        info_place
-                            .get(g)
-                            .is_some_and(|&(go, gs)| go == oi && gs < si)
-                    })
-                });
-                let inherit = |out: &mut Vec<Rec>| {
-                    if let Some(f) = func.filter(|f| kernel_set.contains(f)) {
-                        let (bars, _) = inherited.get(&f).copied().unwrap_or((0, false));
-                        let own_bars = out.iter_mut().find(|r| r.bytes[1] == 0x4c);
-                        match own_bars {
-                            Some(r) => r.bytes[2] = r.bytes[2].max(bars),
-                            None if bars > 0 => out.push(Rec {
-                                bytes: vec![nvinfo::EIFMT_BVAL, 0x4c, bars, 0],
-                                slots: Vec::new(),
-                            }),
-                            None => {}
+                // Kernels inherit their callees' barrier count and %ctaid.z use. nvlink adds
+                // them as it reads the sections of callees that come after the kernel's among
+                // the inputs (a partial link lists the kernel first), in the order it meets
+                // them; the rest after all sections are read: the barrier count, the EXTERNS
+                // record the link adds, then %ctaid.z.
+                let added_externs = via_indirect && !list.is_empty();
+                let mut pending: Vec<u8> = Vec::new();
+                if let Some(f) = func.filter(|f| kernel_set.contains(f)) {
+                    let (bars, ctaidz) = inherited.get(&f).copied().unwrap_or((0, false));
+                    if bars > 0 {
+                        pending.push(0x4c);
+                    }
+                    if added_externs {
+                        pending.push(EIATTR_EXTERNS_ADDED);
+                    }
+                    if ctaidz {
+                        pending.push(0x04);
+                    }
+                    if !pending.is_empty() {
+                        for (attr, g) in read_after(f, (oi, si), &succ, &info_place, &facts) {
+                            // (a callee's EXTERNS counts when it names what the kernel's lists)
+                            if attr == EIATTR_EXTERNS_ADDED
+                                && !facts[&g].externs.iter().any(|e| list.contains(e))
+                            {
+                                continue;
+                            }
+                            if let Some(k) = pending.iter().position(|&a| a == attr) {
+                                pending.remove(k);
+                                inherit_record(&mut out, attr, bars, &list);
+                            }
                         }
                     }
-                };
-                if callee_first {
-                    inherit(&mut out);
-                }
-                // The EXTERNS record the link adds.
-                if via_indirect && !list.is_empty() {
-                    out.push(externs_rec(&list));
-                }
-                if !callee_first {
-                    inherit(&mut out);
-                }
-                // (%ctaid.z use comes last.)
-                if let Some(f) = func.filter(|f| kernel_set.contains(f)) {
-                    let (_, ctaidz) = inherited.get(&f).copied().unwrap_or((0, false));
-                    if ctaidz && !out.iter().any(|r| r.bytes[1] == 0x04) {
-                        out.push(Rec {
-                            bytes: vec![nvinfo::EIFMT_NVAL, 0x04, 0, 0],
-                            slots: Vec::new(),
-                        });
+                    for attr in pending {
+                        inherit_record(&mut out, attr, bars, &list);
                     }
+                } else if added_externs {
+                    out.push(externs_rec(&list));
                 }
                 for r in recs.iter().filter(|r| moved_last(r.attr)) {
                     if let Some(rec) = map_record(b, oi, r) {
@@ -1494,6 +1477,73 @@ fn function_info_section(name: &[u8], info: Info, content: Content) -> OutSectio
     }
 }
 
+/// Stands for the EXTERNS record a link adds, in the order of a kernel's added records.
+const EIATTR_EXTERNS_ADDED: u8 = 0;
+
+/// An EXTERNS record naming `list` (the symbols' indexes written with the output).
+fn externs_rec(list: &[SymId]) -> Rec {
+    let mut bytes = vec![nvinfo::EIFMT_SVAL, nvinfo::EIATTR_EXTERNS];
+    bytes.extend_from_slice(&((list.len() * 4) as u16).to_le_bytes());
+    let mut slots = Vec::new();
+    for &x in list {
+        slots.push((bytes.len(), x));
+        bytes.extend_from_slice(&[0; 4]);
+    }
+    Rec { bytes, slots }
+}
+
+/// Gives a kernel the inherited barrier count (`attr` 0x4c, raising its own), %ctaid.z use
+/// (0x04) or the EXTERNS record the link adds, unless it has the record already.
+fn inherit_record(out: &mut Vec<Rec>, attr: u8, bars: u8, externs: &[SymId]) {
+    if attr == EIATTR_EXTERNS_ADDED {
+        out.push(externs_rec(externs));
+        return;
+    }
+    match (attr, out.iter_mut().find(|r| r.bytes[1] == attr)) {
+        (0x4c, Some(r)) => r.bytes[2] = r.bytes[2].max(bars),
+        (_, Some(_)) => {}
+        (0x4c, None) => out.push(Rec {
+            bytes: vec![nvinfo::EIFMT_BVAL, 0x4c, bars, 0],
+            slots: Vec::new(),
+        }),
+        (_, None) => out.push(Rec {
+            bytes: vec![nvinfo::EIFMT_NVAL, 0x04, 0, 0],
+            slots: Vec::new(),
+        }),
+    }
+}
+
+/// The inherited records (0x4c barriers, 0x04 %ctaid.z, EXTERNS) kernel `f` meets in the
+/// sections of the functions it reaches that come after its own `.nv.info.<fn>` (at
+/// `place`), in input order, each with the function it is met in.
+fn read_after(
+    f: SymId,
+    place: (usize, usize),
+    succ: &[Vec<usize>],
+    info_place: &HashMap<SymId, (usize, usize)>,
+    facts: &HashMap<SymId, FunctionFacts>,
+) -> Vec<(u8, SymId)> {
+    let mut seen: HashSet<usize> = HashSet::new();
+    let mut stack = vec![f as usize];
+    let mut later: Vec<((usize, usize), SymId)> = Vec::new();
+    while let Some(g) = stack.pop() {
+        for &h in &succ[g] {
+            if seen.insert(h) {
+                stack.push(h);
+                if let Some(&p) = info_place.get(&(h as SymId)).filter(|&&p| p > place) {
+                    later.push((p, h as SymId));
+                }
+            }
+        }
+    }
+    later.sort_unstable();
+    later
+        .into_iter()
+        .filter_map(|(_, g)| facts.get(&g).map(|x| (g, x)))
+        .flat_map(|(g, x)| x.inherited_order.iter().map(move |&a| (a, g)))
+        .collect()
+}
+
 /// What one function's `.nv.info.<fn>` records say, as far as the link needs it.
 #[derive(Default)]
 struct FunctionFacts {
@@ -1505,6 +1555,9 @@ struct FunctionFacts {
     barriers: u8,
     /// EIATTR_CTAIDZ_USED.
     ctaidz: bool,
+    /// The order of its EIATTR_NUM_BARRIERS (0x4c), EIATTR_CTAIDZ_USED (0x04) and EXTERNS
+    /// records (a partial link reverses ptxas's).
+    inherited_order: Vec<u8>,
 }
 
 /// Reads the `.nv.info.<fn>` records of every kept function once.
@@ -1525,9 +1578,16 @@ fn function_facts(b: &Builder<'_, '_>) -> Result<HashMap<SymId, FunctionFacts>> 
             for r in recs {
                 match (r.attr, r.value) {
                     (0x1b, Value::Half(h)) => x.maxreg = Some(h as u32),
-                    (0x4c, Value::Byte(n)) => x.barriers = x.barriers.max(n),
-                    (0x04, _) => x.ctaidz = true,
+                    (0x4c, Value::Byte(n)) => {
+                        x.inherited_order.push(0x4c);
+                        x.barriers = x.barriers.max(n);
+                    }
+                    (0x04, _) => {
+                        x.inherited_order.push(0x04);
+                        x.ctaidz = true;
+                    }
                     (nvinfo::EIATTR_EXTERNS, Value::Bytes(p)) => {
+                        x.inherited_order.push(EIATTR_EXTERNS_ADDED);
                         x.externs.extend(
                             (0..p.len() / 4).filter_map(|k| b.out_sym(oi, u32_at(p, 4 * k))),
                         );

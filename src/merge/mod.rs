@@ -172,6 +172,8 @@ pub(crate) struct Builder<'a, 'data> {
     debug: bool,
     /// `-r` (see `Options::relocatable`).
     relocatable: bool,
+    /// sm_90+ final links name the kernels' parameter banks after an object's debug sections.
+    param_banks_after_debug: bool,
     /// (relocation section, parameter bank) of every kernel, for texture/surface slots (sm_100+
     /// makes the relocation section when it adds the slots: `None` until then).
     resource_banks: Vec<(Option<SecId>, SecId)>,
@@ -800,6 +802,38 @@ fn sec_name_tail(name: &[u8]) -> Vec<u8> {
     name.strip_prefix(b".text.").unwrap_or(name).to_vec()
 }
 
+/// The order in which an object's section symbols name output sections: among the leading
+/// local symbols (those before the first global), the memory sections' before the others
+/// (debug sections) — nvlink's -r output lists a `.debug_frame` before later objects' data,
+/// which its final link names after them — and, with `param_banks_last` (sm_90+ final
+/// links), the kernels' parameter banks after both; then the rest in table order (sm_90+
+/// objects put their parameter banks' after the globals).
+fn section_symbol_order(o: &InputObject, param_banks_last: bool) -> Vec<usize> {
+    let syms = o.symbols();
+    let lead = syms
+        .iter()
+        .skip(1)
+        .position(|s| s.bind != STB_LOCAL)
+        .map_or(syms.len(), |p| p + 1);
+    let rank = |i: &usize| match syms[*i].section {
+        SymSection::Index(si) => {
+            let sec = &o.cubin.sections[si as usize];
+            if param_banks_last && o.kind(sec) == SectionKind::KernelConstant {
+                2
+            } else if sec.flags & SHF_ALLOC == 0 {
+                1
+            } else {
+                0
+            }
+        }
+        _ => 0,
+    };
+    let mut order: Vec<usize> = (1..lead).collect();
+    order.sort_by_key(rank);
+    order.extend(lead..syms.len());
+    order
+}
+
 /// The entries of a `.debug_frame`: (offset, end, is_cie). Stops at anything that does not
 /// parse.
 fn frame_entries(b: &[u8]) -> Vec<(usize, usize, bool)> {
@@ -1070,6 +1104,7 @@ fn build_module<'data>(
         keep_internals: opts.preserve_relocs || opts.debug,
         debug: opts.debug,
         relocatable: opts.relocatable,
+        param_banks_after_debug: !opts.relocatable && opts.arch_sm >= 90,
         resource_slots: HashMap::new(),
         resource_base: HashMap::new(),
         cleared: Vec::new(),
@@ -1428,7 +1463,14 @@ impl<'a, 'data> Builder<'a, 'data> {
         let o = &self.objects[oi];
         let mut debug_shared_due = false;
         let mut undefined_locals: Vec<usize> = Vec::new();
-        for (i, s) in o.symbols().iter().enumerate().skip(1) {
+        let syms = o.symbols();
+        let order: Vec<usize> = if pass == Pass::SectionSymbols {
+            section_symbol_order(o, self.param_banks_after_debug)
+        } else {
+            (1..syms.len()).collect()
+        };
+        for i in order {
+            let s = &syms[i];
             let sec = match s.section {
                 SymSection::Index(si) => Some(&o.cubin.sections[si as usize]),
                 _ => None,

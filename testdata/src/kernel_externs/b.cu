@@ -1,5 +1,7 @@
-// The same through a partial link: a kernel that inherits a barrier count and gets an
-// EXTERNS record from its callee gets the EXTERNS record first.
+// A kernel that inherits a barrier count, %ctaid.z use and an EXTERNS record from its callees:
+// nvlink adds them as it reads the callees' .nv.info sections that follow the kernel's (a
+// partial link's order: in the callees' record order), the rest afterwards (barriers, EXTERNS,
+// %ctaid.z).
 #include <cassert>
 #include <cooperative_groups.h>
 __device__ __noinline__ int synced(int x)
