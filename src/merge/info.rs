@@ -1041,7 +1041,9 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
                     // The only kernel of a link also gets the names every address-taken
                     // function reaches, after its own, in a new record (nvlink's, whether or
                     // not it calls through a pointer; with two kernels neither does).
+                    // (So do names its callees reach: a new record whenever they add any.)
                     if sole_kernel == Some(f) {
+                        via |= all.iter().any(|x| !own.contains(x));
                         for &(t, _, _) in &graph_blocks[1] {
                             for x in externs_all.get(t) {
                                 if keep(&x) && !all.contains(&x) {

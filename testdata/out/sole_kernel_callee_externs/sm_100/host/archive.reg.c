@@ -1,0 +1,3 @@
+#define NUM_PRELINKED_OBJECTS 2
+DEFINE_REGISTER_FUNC(_a96adfa0_4_a_cu_e8d3ce5b)
+DEFINE_REGISTER_FUNC(_bbdf704e_4_b_cu_fae0ffd2)
