@@ -1110,11 +1110,10 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
                         }
                     }
                 }
-                // Kernels inherit their callees' barrier count and %ctaid.z use. nvlink adds
-                // them as it reads the sections of callees that come after the kernel's among
-                // the inputs (a partial link lists the kernel first), in the order it meets
-                // them; the rest after all sections are read: the barrier count, the EXTERNS
-                // record the link adds, then %ctaid.z.
+                // Kernels inherit their callees' barrier count, %ctaid.z use and EXTERNS (the
+                // record the link adds), after their own records, in the order nvlink meets
+                // them walking the callees (a partial link reverses each function's records);
+                // what no callee's records bring comes last: barriers, EXTERNS, %ctaid.z.
                 let added_externs = via_indirect && !list.is_empty();
                 let mut pending: Vec<u8> = Vec::new();
                 if let Some(f) = func.filter(|f| kernel_set.contains(f)) {
@@ -1129,7 +1128,7 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
                         pending.push(0x04);
                     }
                     if !pending.is_empty() {
-                        for (attr, g) in read_after(f, (oi, si), &succ, &info_place, &facts) {
+                        for (attr, g) in inherited_events(f, &succ, &facts) {
                             // (a callee's EXTERNS counts when it names what the kernel's lists)
                             if attr == EIATTR_EXTERNS_ADDED
                                 && !facts[&g].externs.iter().any(|e| list.contains(e))
@@ -1515,35 +1514,36 @@ fn inherit_record(out: &mut Vec<Rec>, attr: u8, bars: u8, externs: &[SymId]) {
     }
 }
 
-/// The inherited records (0x4c barriers, 0x04 %ctaid.z, EXTERNS) kernel `f` meets in the
-/// sections of the functions it reaches that come after its own `.nv.info.<fn>` (at
-/// `place`), in input order, each with the function it is met in.
-fn read_after(
+/// The inherited records (0x4c barriers, 0x04 %ctaid.z, EXTERNS) in the order nvlink meets
+/// them for kernel `f`: depth first through its callees in call-graph order, a function's own
+/// records (in their order) after its callees', each with the function it is met in.
+fn inherited_events(
     f: SymId,
-    place: (usize, usize),
     succ: &[Vec<usize>],
-    info_place: &HashMap<SymId, (usize, usize)>,
     facts: &HashMap<SymId, FunctionFacts>,
 ) -> Vec<(u8, SymId)> {
+    let mut out = Vec::new();
     let mut seen: HashSet<usize> = HashSet::new();
-    let mut stack = vec![f as usize];
-    let mut later: Vec<((usize, usize), SymId)> = Vec::new();
-    while let Some(g) = stack.pop() {
-        for &h in &succ[g] {
+    seen.insert(f as usize);
+    // (function, index of its next callee)
+    let mut stack: Vec<(usize, usize)> = vec![(f as usize, 0)];
+    while let Some(top) = stack.last_mut() {
+        let (g, next) = *top;
+        if let Some(&h) = succ[g].get(next) {
+            top.1 += 1;
             if seen.insert(h) {
-                stack.push(h);
-                if let Some(&p) = info_place.get(&(h as SymId)).filter(|&&p| p > place) {
-                    later.push((p, h as SymId));
-                }
+                stack.push((h, 0));
+            }
+            continue;
+        }
+        stack.pop();
+        if g != f as usize {
+            if let Some(x) = facts.get(&(g as SymId)) {
+                out.extend(x.inherited_order.iter().map(|&a| (a, g as SymId)));
             }
         }
     }
-    later.sort_unstable();
-    later
-        .into_iter()
-        .filter_map(|(_, g)| facts.get(&g).map(|x| (g, x)))
-        .flat_map(|(g, x)| x.inherited_order.iter().map(move |&a| (a, g)))
-        .collect()
+    out
 }
 
 /// What one function's `.nv.info.<fn>` records say, as far as the link needs it.
