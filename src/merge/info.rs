@@ -1033,8 +1033,16 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
                         .rposition(|x| own.contains(x))
                         .map_or(0, |i| i + 1);
                     all[callees_part..].sort_by_key(|x| !is_kernel(&b.m.symbols[*x as usize]));
-                    let direct: Vec<SymId> =
+                    // What the function reaches without its own indirect calls (those of its
+                    // callees count: only the function's own sites make a new record).
+                    let mut direct: Vec<SymId> =
                         externs_direct.get(f).into_iter().filter(keep).collect();
+                    for c in own.iter().filter(|c| {
+                        let s = &b.m.symbols[**c as usize];
+                        s.section.is_some() && !is_kernel(s)
+                    }) {
+                        direct.extend(externs_all.get(*c));
+                    }
                     // (A kernel without a record of its own gets one at the end too.)
                     let mut via = all.iter().any(|x| !direct.contains(x))
                         || !recs.iter().any(|r| r.attr == nvinfo::EIATTR_EXTERNS);
