@@ -945,6 +945,16 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
     let mut externs_all = ExternClosure::new(b, &externs, &indirect_callees);
     let mut externs_direct = ExternClosure::new(b, &externs, &no_indirect);
 
+    // The address-taken functions in the reverse of the call graph's list: the order the only
+    // kernel of a link gathers their externs in.
+    let mut taken_seen: HashSet<SymId> = HashSet::new();
+    let taken_reversed: Vec<SymId> = graph_blocks[1]
+        .iter()
+        .rev()
+        .map(|e| e.0)
+        .filter(|&f| taken_seen.insert(f))
+        .collect();
+
     // .nv.info.<fn>: per object, kernels first (in symbol-table order: libcudadevrt lists
     // their records in the reverse order), then the other functions (in section order).
     for (oi, o) in objects.iter().enumerate() {
@@ -1052,7 +1062,7 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
                     // (So do names its callees reach: a new record whenever they add any.)
                     if sole_kernel == Some(f) {
                         via |= all.iter().any(|x| !own.contains(x));
-                        for &(t, _, _) in &graph_blocks[1] {
+                        for &t in &taken_reversed {
                             for x in externs_all.get(t) {
                                 if keep(&x) && !all.contains(&x) {
                                     all.push(x);
