@@ -5,8 +5,8 @@
 //! the `.nv.constant2.<kernel>` of each kernel that reaches the function, at one offset for
 //! all of them (the code refers to its literals at a fixed place). Observed from nvlink 13.5
 //! (black-box, sm_89–sm_120; testdata constant_optimizer):
-//! - the banks are placed in the reverse of their order among the inputs (objects in link
-//!   order, sections in header order), a kernel's own bank as any other;
+//! - kernels' own banks come first (at 0), then functions' banks in the reverse of their
+//!   order among the inputs (objects in link order, sections in header order);
 //! - each goes above the end of every bank of the kernels that reach it, as laid out so far
 //!   (gaps are not reused); a kernel's bank is as long as its last piece, the gaps zeroed;
 //! - the function's own bank, its section symbol and its `<fn>.const_opt.*` symbols leave
@@ -97,8 +97,16 @@ pub fn layout(objects: &[InputObject<'_>], lv: &Liveness) -> Result<LiteralLayou
             }
         }
     }
+    // Kernels' own banks first (each at 0), then functions' in reverse input order.
+    let own = |&((oi, _), t): &(Node, usize)| kernel_set.contains(&(oi, t));
+    let order: Vec<(Node, usize)> = banks
+        .iter()
+        .filter(|b| own(b))
+        .chain(banks.iter().rev().filter(|b| !own(b)))
+        .copied()
+        .collect();
     let mut end: HashMap<Node, u64> = HashMap::new();
-    for &((oi, si), t) in banks.iter().rev() {
+    for ((oi, si), t) in order {
         let s = &objects[oi].cubin.sections[si];
         let Some(kernels) = reached_by.get(&(oi, t)).filter(|k| !k.is_empty()) else {
             // (-preserve-relocs keeps functions no kernel reaches; nvlink drops their banks,
