@@ -33,6 +33,9 @@ pub const SHT_CUDA_CONSTANT_B17: u32 = 0x7000_0075;
 pub const SHT_CUDA_MERC_CONSTANT_USER: u32 = 0x7000_007c;
 pub const SHT_CUDA_MERC_IMAGE_HEADER_INDICES: u32 = 0x7000_0079;
 pub const SHT_CUDA_MERC_RELA: u32 = 0x7000_0082;
+/// A function's Mercury literal bank (`.nv.merc.nv.constant.optimizer.<fn>`, the twin of
+/// `.nv.constant2.<fn>`).
+pub const SHT_CUDA_MERC_CONSTANT_OPTIMIZER: u32 = 0x7000_0084;
 pub const SHT_CUDA_MERC_INFO: u32 = 0x7000_0083;
 pub const SHT_CUDA_MERC_SYMTAB: u32 = 0x7000_0085;
 pub const SHT_CUDA_COMPAT_INFO: u32 = 0x7000_0086;

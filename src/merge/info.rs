@@ -1345,6 +1345,8 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
     if let Some(p) = pr_id {
         b.make_section_symbol(p);
     }
+    // (the kernels' literal banks the link made: `literal_banks`)
+    b.literal_bank_symbols();
     if let Some(r) = ra {
         b.make_section_symbol(r);
     }

@@ -20,6 +20,7 @@
 //!   (`reloc::capsule`); `-preserve-relocs` records the shared-memory ones in
 //!   `.nv.merc.nv.resolvedrela<text>`, as the main half does.
 
+use super::literal_banks::MERC_PREFIX;
 use super::Builder;
 use crate::diag::{Error, Result};
 use crate::elf::read::SymSection;
@@ -44,6 +45,11 @@ pub fn mercury_name(main: &[u8]) -> Vec<u8> {
         [b".nv.merc", INDICES, k].concat()
     } else if let Some(k) = main.strip_prefix(b".rela.nv.constant0.") {
         [b".nv.merc.rela", INDICES, k].concat()
+    } else if let Some(f) = main.strip_prefix(b".nv.constant2.") {
+        // A function's (or kernel's) literal bank (`literal_banks`).
+        [MERC_PREFIX, f].concat()
+    } else if let Some(f) = main.strip_prefix(b".rela.nv.constant2.") {
+        [b".nv.merc.rela", &MERC_PREFIX[b".nv.merc".len()..], f].concat()
     } else if main == b".nv.constant3" {
         b".nv.merc.nv.constant.user".to_vec()
     } else if main == b".rela.nv.constant3" {
@@ -60,6 +66,10 @@ fn main_name(merc: &[u8]) -> Vec<u8> {
         b".nv.constant3".to_vec()
     } else if merc == b".nv.merc.rela.nv.constant.user" {
         b".rela.nv.constant3".to_vec()
+    } else if let Some(f) = merc.strip_prefix(MERC_PREFIX) {
+        [b".nv.constant2.", f].concat()
+    } else if let Some(f) = merc.strip_prefix(b".nv.merc.rela.nv.constant.optimizer.") {
+        [b".rela.nv.constant2.", f].concat()
     } else {
         symbol_name(merc).to_vec()
     }
@@ -104,6 +114,8 @@ fn understood(name: &[u8]) -> bool {
                 | b".nv.merc.nv.constant.user"
         )
         || name.starts_with(b".nv.merc.nv.shared.reserved.")
+        // Functions' literal banks (`literal_banks`).
+        || name.starts_with(MERC_PREFIX)
         || name.starts_with(b".nv.merc.debug_")
         || name.starts_with(b".nv.merc.nv_debug_")
 }
@@ -181,6 +193,7 @@ impl Builder<'_, '_> {
                 first_input.entry(s.name).or_insert(s);
             }
         }
+        let any_literal_twin = first_input.keys().any(|n| n.starts_with(MERC_PREFIX));
         for &id in &order {
             let s = &self.m.sections[id as usize];
             let name = mercury_name(&s.name);
@@ -250,7 +263,20 @@ impl Builder<'_, '_> {
                     twin[id as usize] = Some(new);
                     continue;
                 }
+                // A kernel's literal bank, its pieces filled in by `place_merc_literal_bank`.
+                (Content::Bytes(b), _)
+                    if self.literal.out_banks.contains(&id) && any_literal_twin =>
+                {
+                    (
+                        SHT_CUDA_MERC_CONSTANT_OPTIMIZER,
+                        Content::Bytes(vec![0; b.len()]),
+                    )
+                }
                 _ if !first_input.contains_key(&name[..]) => continue,
+                // -r: a literal bank as it is.
+                (Content::Bytes(_), _) if name.starts_with(MERC_PREFIX) => {
+                    (SHT_CUDA_MERC_CONSTANT_OPTIMIZER, Content::Bytes(Vec::new()))
+                }
                 (_, Group::Text) => (
                     SHT_CUDA_CAPMERC_TEXT,
                     Content::MercCode {
@@ -327,6 +353,7 @@ impl Builder<'_, '_> {
         let placed = self.place_mercury(&twin)?;
         self.mercury_symbols(&twin, &placed)?;
         self.relocate_mercury(&twin, &placed)?;
+        self.relocate_merc_literal_banks(&twin)?;
         self.patch_capsules(&placed)?;
         self.image_header_indices(&twin);
         // A main relocation section the link emptied is written when its twin is not.
@@ -364,6 +391,12 @@ impl Builder<'_, '_> {
         for (oi, o) in objects.iter().enumerate() {
             for (si, s) in o.cubin.sections.iter().enumerate() {
                 if !is_mercury_section(s.name) {
+                    continue;
+                }
+                if s.name.starts_with(MERC_PREFIX) && !self.relocatable {
+                    if let Some(p) = self.place_merc_literal_bank(oi, si, twin)? {
+                        placed[oi].insert(si, p);
+                    }
                     continue;
                 }
                 let main_name = main_name(s.name);
@@ -642,6 +675,10 @@ impl Builder<'_, '_> {
                     continue;
                 };
                 let tsec = &o.cubin.sections[target];
+                // (Literal banks' entries: `relocate_merc_literal_banks`.)
+                if tsec.name.starts_with(MERC_PREFIX) && !self.relocatable {
+                    continue;
+                }
                 let code = tsec.sh_type == SHT_CUDA_CAPMERC_TEXT;
                 // Debug information (capsule code carries no SHF_ALLOC either).
                 let debug = !code && tsec.flags & SHF_ALLOC == 0;

@@ -10,6 +10,7 @@
 //! reverse of the order they were read.
 
 pub mod info;
+mod literal_banks;
 mod local_names;
 pub mod mercury;
 mod partial_shared;
@@ -161,6 +162,8 @@ pub(crate) struct Builder<'a, 'data> {
     func_node_seen: hashbrown::HashSet<u32>,
     /// Shared memory offsets and per-kernel sizes.
     shared: shared::SharedLayout,
+    /// Functions' literal banks in their kernels' banks (final links).
+    literal: literal_banks::LiteralLayout,
     /// The module has texture/surface references.
     has_resources: bool,
     /// `-preserve-relocs`: keep a record of applied relocations.
@@ -245,6 +248,10 @@ impl<'a, 'data> Builder<'a, 'data> {
     fn out_section_for(&mut self, oi: usize, si: usize) -> Option<SecId> {
         let o = &self.objects[oi];
         let s = o.cubin.sections.get(si)?;
+        // (A function's literal bank goes into its kernels' banks: `place_literal_bank`.)
+        if self.is_callee_literal_bank(oi, si) {
+            return None;
+        }
         let kind = o.kind(s);
         let group = match kind {
             SectionKind::Text => Group::Text,
@@ -1090,6 +1097,7 @@ fn build_module<'data>(
         func_nodes: Vec::new(),
         func_node_seen: hashbrown::HashSet::new(),
         shared: shared::SharedLayout::default(),
+        literal: literal_banks::LiteralLayout::default(),
         // -r leaves texture/surface references to the final link (no slots, fields kept).
         // (-r leaves texture/surface references to the final link: no slots, fields kept;
         // references no code makes, as in nvlink's -r output, get no slots either.)
@@ -1194,6 +1202,9 @@ fn build_module<'data>(
         refuse_unreached_shared_sm90(objects, &b.shared, opts)?;
     }
     refuse_padded_partial_debug_shared(objects, &b.shared, opts)?;
+    if !opts.relocatable {
+        b.literal = literal_banks::layout(objects, &liveness)?;
+    }
     if opts.relocatable {
         b.partial_shared =
             partial_shared::kernel_uses(&b, &liveness.live, &liveness.kernels, &liveness.edges);
@@ -1696,7 +1707,7 @@ impl<'a, 'data> Builder<'a, 'data> {
     fn place_sections(&mut self, oi: usize) -> Result<()> {
         let o = &self.objects[oi];
         for (si, s) in o.cubin.sections.iter().enumerate() {
-            if !self.live[oi][si] {
+            if !self.live[oi][si] || self.place_literal_bank(oi, si)? {
                 continue;
             }
             let Some(out) = self.out_section_for(oi, si) else {
@@ -2398,6 +2409,10 @@ impl<'a, 'data> Builder<'a, 'data> {
                                 ((bank as u64) << 14) | (offset >> 2)
                             } else if r.r_type == 66 && r.addend.is_none() {
                                 ((bank as u64) << 16) | offset
+                            } else if r.r_type == 66 {
+                                // (The bank above stays: the offset is 16 bits, wrapping —
+                                // ptxas's `<fn>.const_opt.*` references carry -0x8000.)
+                                offset & 0xffff
                             } else {
                                 offset
                             }

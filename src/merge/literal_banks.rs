@@ -1,0 +1,422 @@
+//! Functions' literal banks: ptxas's per-function `.nv.constant2.<fn>` (double constants,
+//! sm_100+ switch jump tables; in the Mercury half `.nv.merc.nv.constant.optimizer.<fn>`).
+//!
+//! Constant bank 2 is per kernel, so a final link lays every function's literal bank out in
+//! the `.nv.constant2.<kernel>` of each kernel that reaches the function, at one offset for
+//! all of them (the code refers to its literals at a fixed place). Observed from nvlink 13.5
+//! (black-box, sm_89–sm_120; testdata constant_optimizer):
+//! - kernels' own banks come first (at 0), then functions' banks in the reverse of their
+//!   order among the inputs (objects in link order, sections in header order);
+//! - each goes above the end of every bank of the kernels that reach it, as laid out so far
+//!   (gaps are not reused); a kernel's bank is as long as its last piece, the gaps zeroed;
+//! - the function's own bank, its section symbol and its `<fn>.const_opt.*` symbols leave
+//!   the output; a kernel that gets a bank only through its callees gets it (and its empty
+//!   relocation section) where its first piece is placed;
+//! - the Mercury twin `.nv.merc.nv.constant.optimizer.<kernel>` holds the same pieces at the
+//!   same offsets; each piece's `R_MERCURY_PROG_REL32` jump-table entries are kept for the
+//!   driver, once per kernel, in placement order: a kernel's own bank's in reverse reading
+//!   order, a function's one `const_opt` symbol at a time, the last symbol first.
+//!
+//! `-r` keeps the banks as they are.
+
+use super::info::{Liveness, Node};
+use super::{Builder, Placed};
+use crate::diag::{Error, Result};
+use crate::elf::read::SymSection;
+use crate::elf::*;
+use crate::layout::align_up;
+use crate::object::{InputObject, SectionKind};
+use crate::output::*;
+use hashbrown::{HashMap, HashSet};
+
+const BANK2: u32 = SHT_CUDA_CONSTANT_B0 + 2;
+const PREFIX: &[u8] = b".nv.constant2.";
+/// The Mercury twins' name prefix.
+pub const MERC_PREFIX: &[u8] = b".nv.merc.nv.constant.optimizer.";
+
+#[derive(Debug, Default)]
+pub struct LiteralLayout {
+    /// Per literal bank (object, section): its offset and the kernels (text nodes) holding it.
+    pub place: HashMap<Node, (u64, Vec<Node>)>,
+    /// The banks in placement order.
+    pub order: Vec<Node>,
+    /// The output banks this layout made or filled.
+    pub out_banks: HashSet<SecId>,
+    /// The banks it made, whose section symbols come after the call graph's.
+    made: Vec<SecId>,
+    /// Whether the kernels' banks exist yet.
+    banks_made: bool,
+}
+
+/// The text section a literal bank belongs to (`.nv.constant2.<fn>`, its sh_info naming the
+/// function's code), if the section is one.
+pub fn bank_function(o: &InputObject<'_>, s: &Section<'_>) -> Option<usize> {
+    if s.sh_type != BANK2 || s.flags & SHF_INFO_LINK == 0 || !s.name.starts_with(PREFIX) {
+        return None;
+    }
+    let t = o.cubin.sections.get(s.info as usize)?;
+    (s.info != 0 && o.kind(t) == SectionKind::Text).then_some(s.info as usize)
+}
+
+/// The output bank's name for a kernel whose code is `text` (`.text.<k>`).
+fn kernel_bank_name(text: &[u8]) -> Vec<u8> {
+    [PREFIX, text.strip_prefix(b".text.").unwrap_or(text)].concat()
+}
+
+/// Lays the live literal banks out (final links only).
+pub fn layout(objects: &[InputObject<'_>], lv: &Liveness) -> Result<LiteralLayout> {
+    let mut banks: Vec<(Node, usize)> = Vec::new();
+    for (oi, o) in objects.iter().enumerate() {
+        for (si, s) in o.cubin.sections.iter().enumerate() {
+            if let Some(t) = bank_function(o, s) {
+                if lv.live[oi][si] {
+                    banks.push(((oi, si), t));
+                }
+            }
+        }
+    }
+    let mut out = LiteralLayout::default();
+    if banks.is_empty() {
+        return Ok(out);
+    }
+    // What each kernel reaches (not through other kernels).
+    let kernel_set: HashSet<Node> = lv.kernels.iter().copied().collect();
+    let mut reached_by: HashMap<Node, Vec<Node>> = HashMap::new();
+    for &k in &lv.kernels {
+        let mut seen: HashSet<Node> = HashSet::new();
+        let mut st = vec![k];
+        while let Some(n) = st.pop() {
+            if n != k && kernel_set.contains(&n) {
+                continue;
+            }
+            if seen.insert(n) {
+                reached_by.entry(n).or_default().push(k);
+                if let Some(es) = lv.edges.get(&n) {
+                    st.extend(es.iter().copied());
+                }
+            }
+        }
+    }
+    // Kernels' own banks first (each at 0), then functions' in reverse input order.
+    let own = |&((oi, _), t): &(Node, usize)| kernel_set.contains(&(oi, t));
+    let order: Vec<(Node, usize)> = banks
+        .iter()
+        .filter(|b| own(b))
+        .chain(banks.iter().rev().filter(|b| !own(b)))
+        .copied()
+        .collect();
+    let mut end: HashMap<Node, u64> = HashMap::new();
+    for ((oi, si), t) in order {
+        let s = &objects[oi].cubin.sections[si];
+        let Some(kernels) = reached_by.get(&(oi, t)).filter(|k| !k.is_empty()) else {
+            // (-preserve-relocs keeps functions no kernel reaches; nvlink drops their banks,
+            // which the liveness pass already did.)
+            return Err(Error::not_implemented(format!(
+                "'{}': the literal bank '{}' of a function no kernel reaches",
+                objects[oi].name,
+                s.name_str()
+            )));
+        };
+        let top = kernels
+            .iter()
+            .map(|k| end.get(k).copied().unwrap_or(0))
+            .max();
+        let off = align_up(top.unwrap_or(0), s.align.max(1));
+        for &k in kernels {
+            end.insert(k, off + s.size);
+        }
+        out.place.insert((oi, si), (off, kernels.clone()));
+        out.order.push((oi, si));
+    }
+    Ok(out)
+}
+
+impl Builder<'_, '_> {
+    /// The section symbols of the kernels' banks the layout made (after the call graph's).
+    pub(crate) fn literal_bank_symbols(&mut self) {
+        for id in std::mem::take(&mut self.literal.made) {
+            self.section_symbol(id);
+        }
+    }
+
+    /// The output bank of kernel `k` (made, with its relocation section and section symbol,
+    /// on first use; `like` is an input bank to take the type from).
+    fn kernel_literal_bank(&mut self, k: Node, like: (usize, usize)) -> Option<SecId> {
+        let kt = self.objects[k.0].cubin.sections.get(k.1)?;
+        let name = kernel_bank_name(kt.name);
+        let text = self.out_section_for(k.0, k.1)?;
+        if let Some(&id) = self.by_name.get(&name) {
+            // (a kernel's own bank: its sh_info names the kernel's code)
+            let sec = &mut self.m.sections[id as usize];
+            sec.info = Info::Section(text);
+            sec.flags |= SHF_INFO_LINK;
+            return Some(id);
+        }
+        let s = &self.objects[like.0].cubin.sections[like.1];
+        let (sh_type, flags) = self.lower_type(s.sh_type, s.flags);
+        let id = self.named_section(&name.clone(), || OutSection {
+            name: name.clone(),
+            sh_type,
+            flags: flags | SHF_INFO_LINK,
+            align: s.align,
+            entsize: s.entsize,
+            link: Link::None,
+            info: Info::Section(text),
+            content: Content::Bytes(Vec::new()),
+            group: Group::Constants,
+            section_symbol: None,
+        });
+        self.literal.made.push(id);
+        // (nvlink writes the kernel's relocation section, empty, for its Mercury twin.)
+        if self.m.mercury {
+            let rname = [b".rela", &name[..]].concat();
+            self.named_section(&rname.clone(), || {
+                super::reloc_section(rname, SHT_RELA, id, Vec::new())
+            });
+        }
+        Some(id)
+    }
+
+    /// Places a literal bank in its kernels' banks; false when it is no laid-out bank.
+    pub(crate) fn place_literal_bank(&mut self, oi: usize, si: usize) -> Result<bool> {
+        let Some((off, kernels)) = self.literal.place.get(&(oi, si)).cloned() else {
+            return Ok(false);
+        };
+        // The kernels' banks are made in placement order, when the first piece is placed.
+        if !self.literal.banks_made {
+            self.literal.banks_made = true;
+            for b in self.literal.order.clone() {
+                for k in self.literal.place[&b].1.clone() {
+                    self.kernel_literal_bank(k, b);
+                }
+            }
+        }
+        let s = &self.objects[oi].cubin.sections[si];
+        // The main half's jump tables hold resolved offsets: relocations are not expected.
+        for r in &self.objects[oi].cubin.sections {
+            if r.info as usize == si && matches!(r.sh_type, SHT_REL | SHT_RELA) && r.size > 0 {
+                return Err(Error::not_implemented(format!(
+                    "'{}': relocations in the literal bank '{}' ('{}')",
+                    self.objects[oi].name,
+                    s.name_str(),
+                    r.name_str()
+                )));
+            }
+        }
+        let bytes = s.bytes().to_vec();
+        let align = s.align;
+        let mut first = None;
+        for k in kernels {
+            let Some(out) = self.kernel_literal_bank(k, (oi, si)) else {
+                continue;
+            };
+            first.get_or_insert(out);
+            self.literal.out_banks.insert(out);
+            let os = &mut self.m.sections[out as usize];
+            os.align = os.align.max(align);
+            if let Content::Bytes(b) = &mut os.content {
+                let end = off as usize + bytes.len();
+                if b.len() < end {
+                    b.resize(end, 0);
+                }
+                b[off as usize..end].copy_from_slice(&bytes);
+            }
+        }
+        if let Some(sec) = first {
+            self.placed[oi][si] = Some(Placed { sec, offset: off });
+        }
+        Ok(true)
+    }
+
+    /// Whether an input section is a function's literal bank this link lays out in its
+    /// kernels' banks (not a kernel's own, which keeps its section).
+    pub(crate) fn is_callee_literal_bank(&self, oi: usize, si: usize) -> bool {
+        self.literal.place.get(&(oi, si)).is_some_and(|(_, ks)| {
+            let o = &self.objects[oi];
+            let t = bank_function(o, &o.cubin.sections[si]);
+            !(ks.len() == 1 && t == Some(ks[0].1) && ks[0].0 == oi)
+        })
+    }
+
+    /// Mercury half: copies an input's `.nv.merc.nv.constant.optimizer.<fn>` into the twins of
+    /// its kernels' banks. Returns where it went (the first kernel's), or None when the main
+    /// bank is not laid out here.
+    pub(crate) fn place_merc_literal_bank(
+        &mut self,
+        oi: usize,
+        si: usize,
+        twin: &[Option<SecId>],
+    ) -> Result<Option<(SecId, u64)>> {
+        let o = &self.objects[oi];
+        let s = &o.cubin.sections[si];
+        let Some(fname) = s.name.strip_prefix(MERC_PREFIX) else {
+            return Ok(None);
+        };
+        let main = [PREFIX, fname].concat();
+        let Some(main_in) = self.input_section_by_name(oi, &main) else {
+            return Err(Error::not_implemented(format!(
+                "'{}': the Mercury section '{}' without its main twin '{}'",
+                o.name,
+                s.name_str(),
+                String::from_utf8_lossy(&main)
+            )));
+        };
+        let Some((off, kernels)) = self.literal.place.get(&(oi, main_in)).cloned() else {
+            return Ok(None);
+        };
+        let ms = &o.cubin.sections[main_in];
+        if s.size != ms.size {
+            return Err(Error::not_implemented(format!(
+                "'{}': the Mercury section '{}' whose size differs from its main twin's",
+                o.name,
+                s.name_str()
+            )));
+        }
+        let bytes = s.bytes().to_vec();
+        let mut first = None;
+        for k in kernels {
+            let kt = self.objects[k.0].cubin.sections[k.1].name;
+            let Some(&main_out) = self.by_name.get(&kernel_bank_name(kt)) else {
+                continue;
+            };
+            let Some(out) = twin.get(main_out as usize).copied().flatten() else {
+                continue;
+            };
+            first.get_or_insert(out);
+            if let Content::Bytes(b) = &mut self.m.sections[out as usize].content {
+                let end = off as usize + bytes.len();
+                if b.len() < end {
+                    b.resize(end, 0);
+                }
+                b[off as usize..end].copy_from_slice(&bytes);
+            }
+        }
+        Ok(first.map(|f| (f, off)))
+    }
+
+    /// Mercury half: the literal banks' relocations (jump-table entries), once per kernel
+    /// holding the bank, appended to the kernels' `.nv.merc.rela.nv.constant.optimizer.<k>`.
+    pub(crate) fn relocate_merc_literal_banks(&mut self, twin: &[Option<SecId>]) -> Result<()> {
+        let objects = self.objects;
+        let order = self.literal.order.clone();
+        // The Mercury relocation section of each output bank twin.
+        let mut rela_of: HashMap<SecId, SecId> = HashMap::new();
+        for (id, s) in self.m.sections.iter().enumerate() {
+            if let (Content::Relocs { .. }, Info::Section(t), SHT_CUDA_MERC_RELA) =
+                (&s.content, s.info, s.sh_type)
+            {
+                rela_of.insert(t, id as SecId);
+            }
+        }
+        for (oi, si) in order {
+            let o = &objects[oi];
+            let Some((off, kernels)) = self.literal.place.get(&(oi, si)).cloned() else {
+                continue;
+            };
+            let main = &o.cubin.sections[si];
+            let merc_name = [MERC_PREFIX, &main.name[PREFIX.len()..]].concat();
+            let Some(msi) = self.input_section_by_name(oi, &merc_name) else {
+                continue;
+            };
+            let Some(rsi) = o
+                .cubin
+                .sections
+                .iter()
+                .position(|r| r.sh_type == SHT_CUDA_MERC_RELA && r.info as usize == msi)
+            else {
+                continue;
+            };
+            let Some(msyms) = o.merc_symbols() else {
+                continue;
+            };
+            let relocs = o
+                .cubin
+                .relocations(&o.cubin.sections[rsi])
+                .map_err(|e| e.context(format!("'{}'", o.name)))?;
+            let what = |m: &str| {
+                Error::not_implemented(format!(
+                    "'{}': relocation section '{}': {m}",
+                    o.name,
+                    o.cubin.sections[rsi].name_str()
+                ))
+            };
+            // A function's bank goes one `const_opt` symbol at a time, the last first; a
+            // kernel's own as a whole; each piece's entries in reverse reading order.
+            let own = self
+                .literal
+                .place
+                .get(&(oi, si))
+                .is_some_and(|(_, ks)| ks.len() == 1 && ks[0] == (oi, main.info as usize));
+            let mut pieces: Vec<(u64, u64)> = if own {
+                vec![(0, main.size)]
+            } else {
+                let mut v: Vec<(u64, u64)> = msyms
+                    .iter()
+                    .filter(|m| {
+                        m.section == SymSection::Index(msi as u32)
+                            && m.st_type != STT_SECTION
+                            && m.name.windows(11).any(|w| w == b".const_opt.")
+                    })
+                    .map(|m| (m.value, m.value + m.size))
+                    .collect();
+                v.sort_unstable();
+                v.reverse();
+                v
+            };
+            if pieces.is_empty() {
+                pieces.push((0, main.size));
+            }
+            let mut entries: Vec<(u64, u32, u32, i64)> = Vec::new();
+            let mut covered = 0usize;
+            for &(a, e) in &pieces {
+                for r in relocs.iter().rev().filter(|r| (a..e).contains(&r.offset)) {
+                    covered += 1;
+                    let isym = msyms
+                        .get(r.sym as usize)
+                        .ok_or_else(|| what("a bad symbol"))?;
+                    if r.r_type != 0x10008 || isym.st_type != STT_FUNC {
+                        return Err(what(&format!(
+                            "{} to '{}'",
+                            crate::reloc::table::name(r.r_type).unwrap_or("?"),
+                            String::from_utf8_lossy(isym.name)
+                        )));
+                    }
+                    entries.push((r.offset, r.r_type, r.sym, r.addend.unwrap_or(0)));
+                }
+            }
+            if covered != relocs.len() {
+                return Err(what("entries outside its const_opt symbols"));
+            }
+            for k in kernels {
+                let kt = objects[k.0].cubin.sections[k.1].name;
+                let Some(&main_out) = self.by_name.get(&kernel_bank_name(kt)) else {
+                    continue;
+                };
+                let Some(tw) = twin.get(main_out as usize).copied().flatten() else {
+                    continue;
+                };
+                let Some(&rela) = rela_of.get(&tw) else {
+                    return Err(what("no relocation section for the kernel's bank"));
+                };
+                let mut add = Vec::new();
+                for &(offset, r_type, sym, addend) in &entries {
+                    let Some(sym) = self.out_sym(oi, sym) else {
+                        return Err(what("a removed function"));
+                    };
+                    add.push(OutReloc {
+                        offset: offset + off,
+                        r_type,
+                        sym: Some(sym),
+                        addend,
+                    });
+                }
+                if let Content::Relocs { entries: e, .. } =
+                    &mut self.m.sections[rela as usize].content
+                {
+                    e.extend(add);
+                }
+            }
+        }
+        Ok(())
+    }
+}
