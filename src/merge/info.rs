@@ -1038,6 +1038,21 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
                     // What indirect targets reach, the names the function lists itself, then
                     // what its callees reach, there with the launch targets (kernels) first.
                     let mut all: Vec<SymId> = externs_all.get(f).into_iter().filter(keep).collect();
+                    // (A name the function lists itself stays among its own names, in its own
+                    // order, though an indirect target reaches it too.)
+                    if let Some(first_own) = all.iter().position(|x| own.contains(x)) {
+                        let mut keyed: Vec<((u8, usize), SymId)> = all
+                            .iter()
+                            .enumerate()
+                            .map(|(i, &x)| match own.iter().position(|&o| o == x) {
+                                Some(p) => ((1, p), x),
+                                None if i < first_own => ((0, i), x),
+                                None => ((2, i), x),
+                            })
+                            .collect();
+                        keyed.sort_by_key(|e| e.0);
+                        all = keyed.into_iter().map(|e| e.1).collect();
+                    }
                     let callees_part = all
                         .iter()
                         .rposition(|x| own.contains(x))
