@@ -1039,14 +1039,16 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
                     // what its callees reach, there with the launch targets (kernels) first.
                     let mut all: Vec<SymId> = externs_all.get(f).into_iter().filter(keep).collect();
                     // (A name the function lists itself stays among its own names, in its own
-                    // order, though an indirect target reaches it too.)
+                    // order, though an indirect target reaches it too; a kernel among others
+                    // lists its own names before those only indirect targets reach.)
+                    let sole = sole_kernel == Some(f);
                     if let Some(first_own) = all.iter().position(|x| own.contains(x)) {
                         let mut keyed: Vec<((u8, usize), SymId)> = all
                             .iter()
                             .enumerate()
                             .map(|(i, &x)| match own.iter().position(|&o| o == x) {
                                 Some(p) => ((1, p), x),
-                                None if i < first_own => ((0, i), x),
+                                None if i < first_own && sole => ((0, i), x),
                                 None => ((2, i), x),
                             })
                             .collect();
@@ -1068,8 +1070,9 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
                     }) {
                         direct.extend(externs_all.get(*c));
                     }
-                    // (A kernel without a record of its own gets one at the end too.)
-                    let mut via = all.iter().any(|x| !direct.contains(x))
+                    // (A kernel without a record of its own gets one at the end too; a kernel
+                    // among others gets what indirect targets reach in its own record.)
+                    let mut via = (sole && all.iter().any(|x| !direct.contains(x)))
                         || !recs.iter().any(|r| r.attr == nvinfo::EIATTR_EXTERNS);
                     // The only kernel of a link also gets the names every address-taken
                     // function reaches, after its own, in a new record (nvlink's, whether or

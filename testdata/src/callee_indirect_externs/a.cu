@@ -1,7 +1,7 @@
 // A kernel whose callee (f7) calls through a pointer that may reach malloc and free (f9):
-// nvlink updates the kernel's own EXTERNS record in place; only the kernel's own indirect
-// call sites make it write a new record at the end (indirect_prototype, virtual) (found by
-// scripts/fuzz-equiv).
+// nvlink updates the kernel's own EXTERNS record in place (only the sole kernel of a link
+// gets a new record at the end for what indirect calls reach: virtual, virtual_among_kernels)
+// (found by scripts/fuzz-equiv).
 __device__ int f7(int);
 __device__ int f8(int);
 __device__ __noinline__ int f1(int x) { return f7(x); }
