@@ -503,9 +503,10 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
     // The possible targets of an indirect call, for registers, stack and externs, are every
     // function of the link whose address is taken with the call's prototype — not only those the
     // compiler listed for its own translation unit (nvlink gives a kernel the registers of a
-    // same-prototype function another object puts in a table).
+    // same-prototype function another object puts in a table). They are listed in the reverse
+    // of the call graph's address-taken list, the order nvlink gathers their externs in.
     let mut by_prototype: HashMap<u32, Vec<SymId>> = HashMap::new();
-    for &(f, id, _) in &graph_blocks[1] {
+    for &(f, id, _) in graph_blocks[1].iter().rev() {
         let v = by_prototype.entry(id).or_default();
         if !v.contains(&f) {
             v.push(f);
