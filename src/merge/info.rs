@@ -53,6 +53,9 @@ pub struct Liveness {
     pub live: Vec<Vec<bool>>,
     /// Calls and address references from each function's code.
     pub edges: HashMap<Node, Vec<Node>>,
+    /// The possible targets of each function's indirect calls: the address-taken functions
+    /// with a prototype one of its call sites calls through (in input order).
+    pub indirect: HashMap<Node, Vec<Node>>,
     /// Kernels that are kept, in input order.
     pub kernels: Vec<Node>,
     /// Undefined globals (by id) that live code refers to.
@@ -328,9 +331,36 @@ pub fn liveness(
         .map(|(_, g)| *g)
         .filter(|g| !undefined_from_live.contains(g))
         .collect();
+    // Indirect call sites' possible targets, by prototype.
+    let mut taken_by_proto: HashMap<&[u8], Vec<Node>> = HashMap::new();
+    let mut taken_nodes: Vec<&Node> = taken_proto.keys().collect();
+    taken_nodes.sort_unstable();
+    for n in taken_nodes {
+        for p in &taken_proto[n] {
+            let v = taken_by_proto.entry(p).or_default();
+            if !v.contains(n) {
+                v.push(*n);
+            }
+        }
+    }
+    let indirect: HashMap<Node, Vec<Node>> = calls_through
+        .iter()
+        .map(|(n, ps)| {
+            let mut v: Vec<Node> = Vec::new();
+            for p in ps {
+                for t in taken_by_proto.get(p).map(Vec::as_slice).unwrap_or(&[]) {
+                    if !v.contains(t) {
+                        v.push(*t);
+                    }
+                }
+            }
+            (*n, v)
+        })
+        .collect();
     Liveness {
         live,
         edges,
+        indirect,
         kernels,
         undefined_from_live,
         undefined_dead_only,

@@ -262,6 +262,10 @@ pub fn layout(
                 if let Some(es) = lv.edges.get(&n) {
                     st.extend(es.iter().copied());
                 }
+                // (and what its calls through pointers may reach: testdata shared_indirect)
+                if let Some(es) = lv.indirect.get(&n) {
+                    st.extend(es.iter().copied().filter(|t| lv.live[t.0][t.1]));
+                }
             }
         }
         reach.push((k, order));
