@@ -530,16 +530,35 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
     // compiler wrote the call-graph entries in.
     let first_seen = b.first_appearance(graph_blocks[1].iter().map(|e| e.0));
     graph_blocks[1].sort_by_key(|e| first_seen.get(&e.0).copied().unwrap_or(usize::MAX));
+    // Where each function's `.nv.info.<fn>` is among the inputs.
+    let mut info_place: HashMap<SymId, (usize, usize)> = HashMap::new();
+    for (oi, o) in objects.iter().enumerate() {
+        for (si, s) in o.cubin.sections.iter().enumerate() {
+            if o.kind(s) == SectionKind::InfoFn && b.is_live(oi, si) {
+                if let Some(f) = o.info_function(s).and_then(|f| b.out_sym(oi, f)) {
+                    info_place.entry(f).or_insert((oi, si));
+                }
+            }
+        }
+    }
+    // The address-taken functions in the order of their `.nv.info.<fn>` sections among the
+    // inputs: the order nvlink gathers their externs in (whatever the call graph's order).
+    let mut taken_by_info: Vec<SymId> = graph_blocks[1].iter().map(|e| e.0).collect();
+    taken_by_info.sort_by_key(|f| info_place.get(f).copied().unwrap_or((usize::MAX, 0)));
+    let mut taken_seen: HashSet<SymId> = HashSet::new();
+    taken_by_info.retain(|&f| taken_seen.insert(f));
     // The possible targets of an indirect call, for registers, stack and externs, are every
     // function of the link whose address is taken with the call's prototype — not only those the
     // compiler listed for its own translation unit (nvlink gives a kernel the registers of a
-    // same-prototype function another object puts in a table). They are listed in the reverse
-    // of the call graph's address-taken list, the order nvlink gathers their externs in.
+    // same-prototype function another object puts in a table); in that order.
+    let mut prototypes_of: HashMap<SymId, Vec<u32>> = HashMap::new();
+    for &(f, id, _) in &graph_blocks[1] {
+        prototypes_of.entry(f).or_default().push(id);
+    }
     let mut by_prototype: HashMap<u32, Vec<SymId>> = HashMap::new();
-    for &(f, id, _) in graph_blocks[1].iter().rev() {
-        let v = by_prototype.entry(id).or_default();
-        if !v.contains(&f) {
-            v.push(f);
+    for &f in &taken_by_info {
+        for &id in crate::merge::list(&prototypes_of, &f) {
+            by_prototype.entry(id).or_default().push(f);
         }
     }
     // Each indirect call site of a function, as the prototype it calls through.
@@ -588,17 +607,6 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
 
     // What each kept function's own `.nv.info.<fn>` says, read once.
     let facts = function_facts(b)?;
-    // Where each function's `.nv.info.<fn>` is among the inputs.
-    let mut info_place: HashMap<SymId, (usize, usize)> = HashMap::new();
-    for (oi, o) in objects.iter().enumerate() {
-        for (si, s) in o.cubin.sections.iter().enumerate() {
-            if o.kind(s) == SectionKind::InfoFn && b.is_live(oi, si) {
-                if let Some(f) = o.info_function(s).and_then(|f| b.out_sym(oi, f)) {
-                    info_place.entry(f).or_insert((oi, si));
-                }
-            }
-        }
-    }
     // A kernel's register limit from its launch bounds (EIATTR_MAXREG_COUNT).
     let maxreg: HashMap<SymId, u32> = facts
         .iter()
@@ -976,16 +984,6 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
     let mut externs_all = ExternClosure::new(b, &externs, &indirect_callees);
     let mut externs_direct = ExternClosure::new(b, &externs, &no_indirect);
 
-    // The address-taken functions in the reverse of the call graph's list: the order the only
-    // kernel of a link gathers their externs in.
-    let mut taken_seen: HashSet<SymId> = HashSet::new();
-    let taken_reversed: Vec<SymId> = graph_blocks[1]
-        .iter()
-        .rev()
-        .map(|e| e.0)
-        .filter(|&f| taken_seen.insert(f))
-        .collect();
-
     // .nv.info.<fn>: per object, kernels first (in symbol-table order: libcudadevrt lists
     // their records in the reverse order), then the other functions (in section order).
     for (oi, o) in objects.iter().enumerate() {
@@ -1111,7 +1109,7 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
                     // (So do names its callees reach: a new record whenever they add any.)
                     if sole_kernel == Some(f) {
                         via |= all.iter().any(|x| !own.contains(x));
-                        for &t in &taken_reversed {
+                        for &t in &taken_by_info {
                             for x in externs_all.get(t) {
                                 if keep(&x) && !all.contains(&x) {
                                     all.push(x);

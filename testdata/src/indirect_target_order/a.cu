@@ -1,6 +1,6 @@
 // A kernel among others calling through a table of f3 (malloc, free) and dead11 (assert):
-// nvlink gathers the possible targets' externs in the reverse of the call graph's
-// address-taken list: [__assertfail, malloc, free] (found by scripts/fuzz-equiv).
+// nvlink gathers the possible targets' externs in the order of their .nv.info sections (dead11
+// first), not the call graph's: [__assertfail, malloc, free] (found by scripts/fuzz-equiv).
 #include <cassert>
 __device__ int f3(int);
 __device__ int dead11(int);

@@ -1,6 +1,6 @@
-// The only kernel of a link gathers the externs of the address-taken functions in the reverse
-// of the call graph's address-taken list (f3, dead11): dead11's __assertfail first, then f3's
-// malloc and free — in its final link of a partial link too (found by scripts/fuzz-equiv).
+// The only kernel of a link gathers the externs of the address-taken functions in the order of
+// their .nv.info sections (ptxas writes dead11's first), not the call graph's (f3, dead11):
+// __assertfail, then malloc and free — in a final link of a partial link too (fuzz-equiv).
 #include <cassert>
 __device__ int f3(int);
 __global__ void k5(int *);
