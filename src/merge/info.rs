@@ -954,10 +954,28 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
     // EXTERNS of each function, as the inputs list them (callees and undefined names), then
     // the callees the call graph adds (a partial link's output lists only what was still
     // undefined, its callees' externs are reached through the calls).
+    // (A defined function an EXTERNS record names but the function does not call — ptxas
+    // names one whose address only the object's data holds — leads nowhere: nvlink follows
+    // calls.)
+    let mut called: HashSet<(SymId, SymId)> = HashSet::new();
+    for &(f, c, _) in &graph_blocks[0] {
+        called.insert((f, c));
+    }
     let mut externs: Adjacency = facts
         .iter()
         .filter(|(_, x)| !x.externs.is_empty())
-        .map(|(&f, x)| (f, x.externs.clone()))
+        .map(|(&f, x)| {
+            let l: Vec<SymId> = x
+                .externs
+                .iter()
+                .copied()
+                .filter(|&c| {
+                    let s = &b.m.symbols[c as usize];
+                    s.section.is_none() || is_kernel(s) || called.contains(&(f, c))
+                })
+                .collect();
+            (f, l)
+        })
         .collect();
     for &(f, c, _) in &graph_blocks[0] {
         if b.m.symbols[c as usize].section.is_some() && !list(&externs, &f).contains(&c) {
