@@ -1,8 +1,8 @@
 //! sm_100+ line tables: `.debug_line` and `.nv_debug_line_sass` (code compiled with
 //! `-lineinfo` or `-G`).
 //!
-//! Observed from nvlink 13.5 (black-box, sm_100/sm_120; testdata line_table_cut and
-//! line_table_order, found by scripts/fuzz-equiv seeds 5 and 8):
+//! Observed from nvlink 13.5 (black-box, sm_100/sm_120; testdata line_table_order,
+//! line_table_cut and line_table_cut_g, found by scripts/fuzz-equiv seeds 5 and 8):
 //! - each object's line program is a list of sequences (each from a `DW_LNE_set_address`,
 //!   relocated against its function, to its `DW_LNE_end_sequence`); nvlink copies them
 //!   byte for byte, but
@@ -452,7 +452,7 @@ impl Builder<'_, '_> {
         Ok(())
     }
 
-    /// The output offset of input offset `off` of a line table rewritten here (`Ok(None)`:
+    /// The output offset of input offset `off` of a line table rewritten here (`None`:
     /// cut out); `off` itself for any other section.
     pub(crate) fn line_table_offset(&self, oi: usize, si: usize, off: u64) -> Option<u64> {
         match self.line_rewrites.get(&(oi, si)) {

@@ -2,7 +2,7 @@
 //! its PTX registers. One record per function: its name, a u32 count, then that many
 //! entries (u32, register name, u16, u8, u8, u32 start, u32 end: a code range).
 //!
-//! Observed from nvlink 13.5 (black-box, sm_100/sm_120; testdata line_table_cut, found by
+//! Observed from nvlink 13.5 (black-box, sm_100/sm_120; testdata line_table_cut_g, found by
 //! scripts/fuzz-equiv seeds 5 and 8): the records of the functions a link removes (unreachable
 //! ones in a final link, and in every link the copies of weak functions discarded for an
 //! earlier object's) stay, with every entry's range zeroed; the rest is copied as it is.
