@@ -17,10 +17,7 @@ use std::process::Command;
 
 /// Links cubin-ld refuses as not implemented yet, as `case/sm_XX/name` patterns (a trailing
 /// `*` in a part matches any rest), each with the reason.
-const NOT_IMPLEMENTED_YET: &[(&str, &str)] = &[(
-    "debug_constant/sm_1*/*",
-    "sm_100+ without -g: nvlink cuts the removed never_called out of the line tables",
-)];
+const NOT_IMPLEMENTED_YET: &[(&str, &str)] = &[];
 
 /// Links known to differ from nvlink's, as patterns, with the reason (see link_equiv.rs).
 const KNOWN_DIFFERENT: &[(&str, &str)] = &[(

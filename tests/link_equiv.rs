@@ -44,10 +44,6 @@ const RESCHEDULED_BY_NVLINK: &[&str] = &["early_exit/sm_1*/*", "dynpar/sm_1*/*"]
 /// Links cubin-ld refuses as not implemented yet, as `case/sm_XX/mode` patterns.
 const NOT_IMPLEMENTED_YET: &[(&str, &str)] = &[
     (
-        "debug_constant/sm_1*/default",
-        "sm_100+ without -g: nvlink cuts the removed never_called out of the line tables",
-    ),
-    (
         "debug_leaf/sm_1*/default",
         "sm_100+ without -g: nvlink re-finalizes a -G kernel that calls nothing",
     ),

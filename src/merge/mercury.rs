@@ -741,12 +741,11 @@ impl Builder<'_, '_> {
                             if let Some(&(_, base)) = placed[oi].get(&(ss as usize)) {
                                 addend = addend.wrapping_add(base as i64);
                             }
-                            let main_twin = match o.cubin.sections.get(ss as usize) {
-                                Some(m) => self
-                                    .input_section_by_name(oi, &main_name(m.name))
-                                    .and_then(|i| self.placed[oi][i]),
+                            let main_si = match o.cubin.sections.get(ss as usize) {
+                                Some(m) => self.input_section_by_name(oi, &main_name(m.name)),
                                 None => None,
                             };
+                            let main_twin = main_si.and_then(|i| self.placed[oi][i]);
                             // The main twin relocation's addend (a partial link's output has
                             // rebased the two halves' addends differently).
                             let main_rela = [b".rela", &main_name(tsec.name)[..]].concat();
@@ -758,6 +757,10 @@ impl Builder<'_, '_> {
                                 })
                                 .flatten()
                                 .unwrap_or(r.addend.unwrap_or(0));
+                            // (where the main twin's cut line table moved it)
+                            let main_addend = main_si
+                                .and_then(|i| self.line_table_offset(oi, i, main_addend as u64))
+                                .map_or(main_addend, |v| v as i64);
                             // (-r leaves the field alone.)
                             if let (Some(p), Content::Bytes(bytes), false) = (
                                 main_twin,

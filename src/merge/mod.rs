@@ -10,10 +10,12 @@
 //! reverse of the order they were read.
 
 pub mod info;
+mod line_tables;
 mod literal_banks;
 mod local_names;
 pub mod mercury;
 mod partial_shared;
+mod reg_sass;
 pub mod shared;
 mod unified;
 
@@ -201,6 +203,8 @@ pub(crate) struct Builder<'a, 'data> {
     pub(crate) capsule_values: Vec<(usize, usize, u64, u64)>,
     /// -r: the unified function/data tables (`unified`).
     unified: unified::Tables,
+    /// sm_100+: line tables as the output holds them, by (object, section) (`line_tables`).
+    line_rewrites: HashMap<(usize, usize), line_tables::Rewrite>,
 }
 
 fn is_text(o: &InputObject<'_>, s: &Section<'_>) -> bool {
@@ -663,8 +667,8 @@ fn refuse_unreached_shared_sm90(
 
 /// sm_100+ without -g: nvlink re-finalizes a kernel that calls nothing, and for code compiled
 /// with -G that changes instructions (the barriers before each exit go) and the line tables,
-/// not just scheduling bits; and it cuts removed functions out of line tables. cubin-ld does
-/// neither: refused, not linked otherwise.
+/// not just scheduling bits. cubin-ld does not: refused, not linked otherwise. (It cuts
+/// removed functions out of line tables as nvlink does: `line_tables`.)
 fn refuse_refinalized_debug_kernels(
     objects: &[InputObject<'_>],
     liveness: &info::Liveness,
@@ -683,26 +687,6 @@ fn refuse_refinalized_debug_kernels(
                  such sm_100+ kernels unless linked with -g (as nvcc -G links), which",
                 o.name,
                 String::from_utf8_lossy(o.cubin.sections[si].name).trim_start_matches(".text.")
-            )));
-        }
-    }
-    // Nor does it cut a removed function's sequences out of sm_100+ line tables (nvlink does).
-    for (oi, o) in objects.iter().enumerate() {
-        if !o.has_section(b".debug_line") {
-            continue;
-        }
-        let removed = o
-            .cubin
-            .sections
-            .iter()
-            .enumerate()
-            .find(|(si, s)| o.kind(s) == SectionKind::Text && !liveness.live[oi][*si]);
-        if let Some((_, s)) = removed {
-            return Err(Error::not_implemented(format!(
-                "'{}': function '{}' is removed as unreachable (-g keeps every function), and \
-                 its line-table entries with it; cutting sm_100+ line tables",
-                o.name,
-                String::from_utf8_lossy(s.name).trim_start_matches(".text.")
             )));
         }
     }
@@ -1118,6 +1102,7 @@ fn build_module<'data>(
         cleared: Vec::new(),
         capsule_values: Vec::new(),
         unified: unified::Tables::default(),
+        line_rewrites: HashMap::new(),
         merc_sections: objects
             .iter()
             .map(|o| {
@@ -1235,9 +1220,12 @@ fn build_module<'data>(
         }
         b.reserve_relocation_sections(oi);
     }
+    b.line_rewrites = b.line_table_rewrites()?;
     for oi in 0..objects.len() {
         b.place_sections(oi)?;
     }
+    b.patch_line_string_bases()?;
+    b.clear_removed_reg_sass()?;
     b.finish_symbols();
     if opts.relocatable {
         b.align_partial_kernel_shared();
@@ -1719,7 +1707,10 @@ impl<'a, 'data> Builder<'a, 'data> {
                 Content::Bytes(bytes) => {
                     let off = align_up(bytes.len() as u64, s.align);
                     bytes.resize(off as usize, 0);
-                    bytes.extend_from_slice(s.bytes());
+                    match self.line_rewrites.get(&(oi, si)) {
+                        Some(rw) => bytes.extend_from_slice(&rw.bytes),
+                        None => bytes.extend_from_slice(s.bytes()),
+                    }
                     if s.name == b".debug_frame" && off > 0 {
                         rebase_unrelocated_cie_pointers(o, si, &mut bytes[off as usize..], off);
                     }
@@ -2230,7 +2221,12 @@ impl<'a, 'data> Builder<'a, 'data> {
                         Vec::new()
                     };
                 for (i, r) in relocs.iter().enumerate() {
-                    let r = *r;
+                    let mut r = *r;
+                    // (sm_100+ line tables move their sequences and cut some out.)
+                    match self.line_table_offset(oi, target, r.offset) {
+                        Some(off) => r.offset = off,
+                        None => continue,
+                    }
                     if discarded.iter().any(|&(a, e)| (a..e).contains(&r.offset)) {
                         continue;
                     }
@@ -2315,6 +2311,24 @@ impl<'a, 'data> Builder<'a, 'data> {
                     };
                     let keep_debug_ref =
                         self.relocatable && self.m.mercury && r.r_type == 1 && to_line_table;
+                    if let SymSection::Index(ss) = isym.section {
+                        if isym.st_type == STT_SECTION
+                            && self.line_rewrites.contains_key(&(oi, ss as usize))
+                        {
+                            addend = self
+                                .line_table_offset(oi, ss as usize, addend as u64)
+                                .filter(|_| r.addend.is_some())
+                                .ok_or_else(|| {
+                                    Error::not_implemented(format!(
+                                        "'{}': '{}' entry {i} refers to a part of a line table \
+                                         the link cuts out (or holds its addend in the field); \
+                                         such references",
+                                        o.name,
+                                        s.name_str()
+                                    ))
+                                })? as i64;
+                        }
+                    }
                     let apply_value: Option<u64> = if is_undefined_local(isym) {
                         // libcudadevrt's `.nv.ptx.const0.size`: the size of PTX's constant
                         // bank 0, the user constants (`.nv.constant3`), -1 without any. A
@@ -2529,7 +2543,9 @@ impl<'a, 'data> Builder<'a, 'data> {
                 &self.m.sections[target as usize].name[..],
                 b".debug_line" | b".nv_debug_line_sass"
             );
-            if !(self.m.mercury && line_table) {
+            if self.m.mercury && line_table {
+                entries.sort_by_key(|r| r.offset);
+            } else {
                 entries.reverse();
             }
             if let Some(&id) = self.by_name.get(&name) {

@@ -1,0 +1,135 @@
+//! sm_100+ `.nv_debug_info_reg_sass` (code compiled with `-G`): where each function keeps
+//! its PTX registers. One record per function: its name, a u32 count, then that many
+//! entries (u32, register name, u16, u8, u8, u32 start, u32 end: a code range).
+//!
+//! Observed from nvlink 13.5 (black-box, sm_100/sm_120; testdata line_table_cut_g, found by
+//! scripts/fuzz-equiv seeds 5 and 8): the records of the functions a link removes (unreachable
+//! ones in a final link, and in every link the copies of weak functions discarded for an
+//! earlier object's) stay, with every entry's range zeroed; the rest is copied as it is.
+//! sm_75–sm_90 keep the ranges. The section has no relocations: records are found by name.
+//! Anything that does not parse as such records is refused when a range would have to go.
+
+use super::Builder;
+use crate::diag::{Error, Result};
+use crate::elf::read::SymSection;
+use crate::elf::*;
+use crate::output::Content;
+
+const NAME: &[u8] = b".nv_debug_info_reg_sass";
+
+/// A record: its function's name and where its entries' ranges are (offsets in the section).
+struct Record<'b> {
+    name: &'b [u8],
+    ranges: Vec<usize>,
+}
+
+fn records(b: &[u8]) -> std::result::Result<Vec<Record<'_>>, String> {
+    let string_end = |at: usize| -> Option<usize> {
+        let n = b.get(at..)?.iter().position(|&x| x == 0)?;
+        Some(at + n + 1)
+    };
+    let u32_at = |at: usize| -> Option<u32> {
+        let x = b.get(at..at + 4)?;
+        Some(u32::from_le_bytes([x[0], x[1], x[2], x[3]]))
+    };
+    let mut out = Vec::new();
+    let mut at = 0usize;
+    while at < b.len() {
+        let bad = |what: &str| format!("record at {at:#x}: {what}");
+        let end = string_end(at).ok_or_else(|| bad("unterminated name"))?;
+        let name = &b[at..end - 1];
+        let count = u32_at(end).ok_or_else(|| bad("truncated count"))?;
+        let mut p = end + 4;
+        let mut ranges = Vec::new();
+        for _ in 0..count {
+            let e = string_end(p + 4).ok_or_else(|| bad("truncated entry"))?;
+            if e + 12 > b.len() {
+                return Err(bad("truncated entry"));
+            }
+            ranges.push(e + 4);
+            p = e + 12;
+        }
+        out.push(Record { name, ranges });
+        at = p;
+    }
+    Ok(out)
+}
+
+impl Builder<'_, '_> {
+    /// sm_100+: zeroes the code ranges of removed functions in the output's
+    /// `.nv_debug_info_reg_sass` (see the module comment).
+    pub(crate) fn clear_removed_reg_sass(&mut self) -> Result<()> {
+        if !self.m.mercury {
+            return Ok(());
+        }
+        let mut zero: Vec<(u32, usize)> = Vec::new();
+        for (oi, o) in self.objects.iter().enumerate() {
+            let Some(si) = o.cubin.sections.iter().position(|s| s.name == NAME) else {
+                continue;
+            };
+            let Some(at) = self.placed[oi][si] else {
+                continue;
+            };
+            // The object's functions the link removes, by name.
+            let removed: Vec<&[u8]> = o
+                .symbols()
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| s.st_type == STT_FUNC && matches!(s.section, SymSection::Index(_)))
+                .filter(|&(i, _)| {
+                    self.removed_function(oi, i as u32, true)
+                        || self.discarded_copy(oi, i as u32, true)
+                })
+                .map(|(_, s)| s.name)
+                .collect();
+            if removed.is_empty() {
+                continue;
+            }
+            let recs = records(o.cubin.sections[si].bytes()).map_err(|what| {
+                Error::not_implemented(format!(
+                    "'{}': section '{}': {what}; clearing a removed function's entries in such \
+                     a section",
+                    o.name,
+                    String::from_utf8_lossy(NAME)
+                ))
+            })?;
+            for r in &recs {
+                if removed.contains(&r.name) {
+                    zero.extend(r.ranges.iter().map(|&f| (at.sec, at.offset as usize + f)));
+                }
+            }
+        }
+        for (sec, f) in zero {
+            if let Content::Bytes(b) = &mut self.m.sections[sec as usize].content {
+                if let Some(x) = b.get_mut(f..f + 8) {
+                    x.fill(0);
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_records() {
+        let mut b = b"f\0".to_vec();
+        b.extend_from_slice(&2u32.to_le_bytes());
+        for r in [&b"%r1\0"[..], b"%rd12\0"] {
+            b.extend_from_slice(&0u32.to_le_bytes());
+            b.extend_from_slice(r);
+            b.extend_from_slice(&[0, 0, 0, 5, 0x10, 0, 0, 0, 0x20, 0, 0, 0]);
+        }
+        b.extend_from_slice(b"g\0\0\0\0\0");
+        let rs = records(&b).unwrap();
+        assert_eq!(rs.len(), 2);
+        assert_eq!(rs[0].name, b"f");
+        assert_eq!(rs[0].ranges, vec![18, 40]);
+        assert_eq!(&b[18..26], &[0x10, 0, 0, 0, 0x20, 0, 0, 0]);
+        assert!(rs[1].ranges.is_empty());
+        assert!(records(b"f\0\x01\0\0\0").is_err());
+    }
+}
