@@ -244,7 +244,8 @@ impl Builder<'_, '_> {
                 kernels.push((id, node));
             }
         }
-        kernels.sort_unstable();
+        // (in the order of the kernels' code among the inputs, whatever their symbols' order)
+        kernels.sort_unstable_by_key(|&(_, node)| node);
         for (_, node) in kernels {
             let static_size = match self.partial_shared_sections.get(&node) {
                 Some(&(_, s, _)) => s,
