@@ -799,25 +799,44 @@ fn sec_name_tail(name: &[u8]) -> Vec<u8> {
 /// which its final link names after them — and, with `param_banks_last` (sm_90+ final
 /// links), the kernels' parameter banks after both; then the rest in table order (sm_90+
 /// objects put their parameter banks' after the globals).
-fn section_symbol_order(o: &InputObject, param_banks_last: bool) -> Vec<usize> {
+fn section_symbol_order(o: &InputObject, param_banks_last: bool, relocatable: bool) -> Vec<usize> {
     let syms = o.symbols();
     let lead = syms
         .iter()
         .skip(1)
         .position(|s| s.bind != STB_LOCAL)
         .map_or(syms.len(), |p| p + 1);
+    // A final link names a data section where its first variable's symbol is (nvlink's -r
+    // output lists .nv.global, .nv.constant3, then a later object's .nv.global.init; finished,
+    // they follow their variables: .nv.global, .nv.global.init, .nv.constant3).
+    let mut first_variable: HashMap<u32, usize> = HashMap::new();
+    if !relocatable {
+        for (i, s) in syms.iter().enumerate().skip(1) {
+            if let SymSection::Index(si) = s.section {
+                if s.st_type != STT_SECTION && s.st_type != STT_FUNC {
+                    first_variable.entry(si).or_insert(i);
+                }
+            }
+        }
+    }
     let rank = |i: &usize| match syms[*i].section {
         SymSection::Index(si) => {
             let sec = &o.cubin.sections[si as usize];
-            if param_banks_last && o.kind(sec) == SectionKind::KernelConstant {
-                2
+            let kind = o.kind(sec);
+            if param_banks_last && kind == SectionKind::KernelConstant {
+                (2, *i)
             } else if sec.flags & SHF_ALLOC == 0 {
-                1
+                (1, *i)
+            } else if syms[*i].st_type == STT_SECTION
+                && kind != SectionKind::KernelConstant
+                && !is_text(o, sec)
+            {
+                (0, first_variable.get(&si).copied().unwrap_or(*i))
             } else {
-                0
+                (0, *i)
             }
         }
-        _ => 0,
+        _ => (0, *i),
     };
     let mut order: Vec<usize> = (1..lead).collect();
     order.sort_by_key(rank);
@@ -1464,7 +1483,7 @@ impl<'a, 'data> Builder<'a, 'data> {
         let mut undefined_locals: Vec<usize> = Vec::new();
         let syms = o.symbols();
         let order: Vec<usize> = if pass == Pass::SectionSymbols {
-            section_symbol_order(o, self.param_banks_after_debug)
+            section_symbol_order(o, self.param_banks_after_debug, self.relocatable)
         } else {
             (1..syms.len()).collect()
         };
