@@ -225,7 +225,6 @@ pub fn liveness(
     // count only when a live indirect call site has their prototype (nvlink keeps such a
     // function but drops what it calls when nothing could call it; a function the call
     // graphs say nothing about counts as callable).
-    let data_roots_all = data_roots.clone();
     let mut stack = roots;
     let mut pending: Vec<(usize, usize)> = Vec::new();
     let mut live_protos: HashSet<&[u8]> = HashSet::new();
@@ -257,25 +256,52 @@ pub fn liveness(
     }
     // (kept, not followed)
     live_text.extend(pending);
-    // -preserve-relocs keeps every function, but a function's literal bank only when the
-    // function is reachable (nvlink drops a dead function's `.nv.constant2.<fn>`; -r keeps
-    // them all).
-    let reached_text: HashSet<(usize, usize)> = if keep_all && !keep_shared {
+    // Indirect call sites' possible targets, by prototype.
+    let mut taken_by_proto: HashMap<&[u8], Vec<Node>> = HashMap::new();
+    let mut taken_nodes: Vec<&Node> = taken_proto.keys().collect();
+    taken_nodes.sort_unstable();
+    for n in taken_nodes {
+        for p in &taken_proto[n] {
+            let v = taken_by_proto.entry(p).or_default();
+            if !v.contains(n) {
+                v.push(*n);
+            }
+        }
+    }
+    let indirect: HashMap<Node, Vec<Node>> = calls_through
+        .iter()
+        .map(|(n, ps)| {
+            let mut v: Vec<Node> = Vec::new();
+            for p in ps {
+                for t in taken_by_proto.get(p).map(Vec::as_slice).unwrap_or(&[]) {
+                    if !v.contains(t) {
+                        v.push(*t);
+                    }
+                }
+            }
+            (*n, v)
+        })
+        .collect();
+    // A function's literal bank stays only when a kernel reaches the function, through calls
+    // or calls through pointers (nvlink drops the bank of a dead function -preserve-relocs
+    // keeps, and of one only data points at; -r keeps them all).
+    let reached_text: HashSet<(usize, usize)> = if keep_shared {
+        live_text.clone()
+    } else {
         let mut seen = HashSet::new();
         let mut stack = entry_roots;
-        stack.extend(data_roots_all.iter().copied());
         while let Some(n) = stack.pop() {
             if seen.insert(n) {
                 if let Some(es) = edges.get(&n) {
                     stack.extend(es.iter().copied());
                 }
+                if let Some(es) = indirect.get(&n) {
+                    stack.extend(es.iter().copied().filter(|t| live_text.contains(t)));
+                }
             }
         }
         seen
-    } else {
-        live_text.clone()
     };
-
     let mut live = Vec::with_capacity(objects.len());
     for (oi, o) in objects.iter().enumerate() {
         let secs = &o.cubin.sections;
@@ -330,32 +356,6 @@ pub fn liveness(
         .iter()
         .map(|(_, g)| *g)
         .filter(|g| !undefined_from_live.contains(g))
-        .collect();
-    // Indirect call sites' possible targets, by prototype.
-    let mut taken_by_proto: HashMap<&[u8], Vec<Node>> = HashMap::new();
-    let mut taken_nodes: Vec<&Node> = taken_proto.keys().collect();
-    taken_nodes.sort_unstable();
-    for n in taken_nodes {
-        for p in &taken_proto[n] {
-            let v = taken_by_proto.entry(p).or_default();
-            if !v.contains(n) {
-                v.push(*n);
-            }
-        }
-    }
-    let indirect: HashMap<Node, Vec<Node>> = calls_through
-        .iter()
-        .map(|(n, ps)| {
-            let mut v: Vec<Node> = Vec::new();
-            for p in ps {
-                for t in taken_by_proto.get(p).map(Vec::as_slice).unwrap_or(&[]) {
-                    if !v.contains(t) {
-                        v.push(*t);
-                    }
-                }
-            }
-            (*n, v)
-        })
         .collect();
     Liveness {
         live,

@@ -94,6 +94,9 @@ pub fn layout(objects: &[InputObject<'_>], lv: &Liveness) -> Result<LiteralLayou
                 if let Some(es) = lv.edges.get(&n) {
                     st.extend(es.iter().copied());
                 }
+                if let Some(es) = lv.indirect.get(&n) {
+                    st.extend(es.iter().copied().filter(|t| lv.live[t.0][t.1]));
+                }
             }
         }
     }
