@@ -188,8 +188,10 @@ impl Builder<'_, '_> {
         // The kernels' banks are made in placement order, when the first piece is placed.
         if !self.literal.banks_made {
             self.literal.banks_made = true;
+            // (A piece several kernels reach makes their banks in the reverse of the kernels'
+            // code order: testdata literal_bank_kernel_order.)
             for b in self.literal.order.clone() {
-                for k in self.literal.place[&b].1.clone() {
+                for k in self.literal.place[&b].1.clone().into_iter().rev() {
                     self.kernel_literal_bank(k, b);
                 }
             }
