@@ -58,10 +58,38 @@ pub struct Liveness {
     pub indirect: HashMap<Node, Vec<Node>>,
     /// Kernels that are kept, in input order.
     pub kernels: Vec<Node>,
+    /// The same, for lookups.
+    kernel_set: HashSet<Node>,
     /// Undefined globals (by id) that live code refers to.
     pub undefined_from_live: HashSet<u32>,
     /// Undefined globals only removed code refers to: they leave the symbol table.
     pub undefined_dead_only: HashSet<u32>,
+}
+
+impl Liveness {
+    /// The functions kernel `k` reaches, in depth-first order from it: through calls and
+    /// address references from code, and what its calls through pointers may reach (live
+    /// targets), not through other kernels (a launched kernel keeps its own).
+    pub fn kernel_reach(&self, k: Node) -> Vec<Node> {
+        let mut seen: HashSet<Node> = HashSet::new();
+        let mut order = Vec::new();
+        let mut st = vec![k];
+        while let Some(n) = st.pop() {
+            if n != k && self.kernel_set.contains(&n) {
+                continue;
+            }
+            if seen.insert(n) {
+                order.push(n);
+                if let Some(es) = self.edges.get(&n) {
+                    st.extend(es.iter().copied());
+                }
+                if let Some(es) = self.indirect.get(&n) {
+                    st.extend(es.iter().copied().filter(|t| self.live[t.0][t.1]));
+                }
+            }
+        }
+        order
+    }
 }
 
 /// Whether the kernel filter keeps a kernel: `None` keeps every one; a list keeps those whose
@@ -357,11 +385,13 @@ pub fn liveness(
         .map(|(_, g)| *g)
         .filter(|g| !undefined_from_live.contains(g))
         .collect();
+    let kernel_set = kernels.iter().copied().collect();
     Liveness {
         live,
         edges,
         indirect,
         kernels,
+        kernel_set,
         undefined_from_live,
         undefined_dead_only,
     }

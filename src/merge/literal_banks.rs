@@ -83,21 +83,8 @@ pub fn layout(objects: &[InputObject<'_>], lv: &Liveness) -> Result<LiteralLayou
     let kernel_set: HashSet<Node> = lv.kernels.iter().copied().collect();
     let mut reached_by: HashMap<Node, Vec<Node>> = HashMap::new();
     for &k in &lv.kernels {
-        let mut seen: HashSet<Node> = HashSet::new();
-        let mut st = vec![k];
-        while let Some(n) = st.pop() {
-            if n != k && kernel_set.contains(&n) {
-                continue;
-            }
-            if seen.insert(n) {
-                reached_by.entry(n).or_default().push(k);
-                if let Some(es) = lv.edges.get(&n) {
-                    st.extend(es.iter().copied());
-                }
-                if let Some(es) = lv.indirect.get(&n) {
-                    st.extend(es.iter().copied().filter(|t| lv.live[t.0][t.1]));
-                }
-            }
+        for n in lv.kernel_reach(k) {
+            reached_by.entry(n).or_default().push(k);
         }
     }
     // Kernels' own banks first (each at 0), then functions' in reverse input order.

@@ -247,29 +247,12 @@ pub fn layout(
 
     // What each kernel reaches (a kernel it launches keeps its shared memory to itself:
     // black-box, sm_75–sm_100, testdata shared_launch).
-    let kernel_set: HashSet<Node> = lv.kernels.iter().copied().collect();
-    let mut reach: Vec<(Node, Vec<Node>)> = Vec::new();
-    for &k in &lv.kernels {
-        let mut seen: HashSet<Node> = HashSet::new();
-        let mut order = Vec::new();
-        let mut st = vec![k];
-        while let Some(n) = st.pop() {
-            if n != k && kernel_set.contains(&n) {
-                continue;
-            }
-            if seen.insert(n) {
-                order.push(n);
-                if let Some(es) = lv.edges.get(&n) {
-                    st.extend(es.iter().copied());
-                }
-                // (and what its calls through pointers may reach: testdata shared_indirect)
-                if let Some(es) = lv.indirect.get(&n) {
-                    st.extend(es.iter().copied().filter(|t| lv.live[t.0][t.1]));
-                }
-            }
-        }
-        reach.push((k, order));
-    }
+    // (and what its calls through pointers may reach: testdata shared_indirect)
+    let reach: Vec<(Node, Vec<Node>)> = lv
+        .kernels
+        .iter()
+        .map(|&k| (k, lv.kernel_reach(k)))
+        .collect();
     let mut kernels_of: HashMap<ObjKey, Vec<usize>> = HashMap::new();
     let mut objs: Vec<ObjKey> = Vec::new();
     for (ki, (_, nodes)) in reach.iter().enumerate() {
