@@ -1013,8 +1013,8 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
         }
     }
 
-    // The still-undefined externs each function reaches, with and without the possible
-    // targets of its indirect calls.
+    // The still-undefined externs each function reaches, the possible targets of its indirect
+    // calls included.
     // A kernel among the possible targets of an indirect call is a launch (the compiler
     // marks the child of a dynamic-parallelism launch so): its externs stay its own.
     let indirect_callees: Adjacency = indirect_targets
@@ -1028,9 +1028,7 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
             (f, l)
         })
         .collect();
-    let no_indirect = HashMap::new();
     let mut externs_all = ExternClosure::new(b, &externs, &indirect_callees);
-    let mut externs_direct = ExternClosure::new(b, &externs, &no_indirect);
 
     // .nv.info.<fn>: per object, kernels first (in symbol-table order: libcudadevrt lists
     // their records in the reverse order), then the other functions (in section order).
@@ -1137,20 +1135,9 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
                         .rposition(|x| own.contains(x))
                         .map_or(0, |i| i + 1);
                     all[callees_part..].sort_by_key(|x| !is_kernel(&b.m.symbols[*x as usize]));
-                    // What the function reaches without its own indirect calls (those of its
-                    // callees count: only the function's own sites make a new record).
-                    let mut direct: Vec<SymId> =
-                        externs_direct.get(f).into_iter().filter(keep).collect();
-                    for c in own.iter().filter(|c| {
-                        let s = &b.m.symbols[**c as usize];
-                        s.section.is_some() && !is_kernel(s)
-                    }) {
-                        direct.extend(externs_all.get(*c));
-                    }
                     // (A kernel without a record of its own gets one at the end too; a kernel
                     // among others gets what indirect targets reach in its own record.)
-                    let mut via = (sole && all.iter().any(|x| !direct.contains(x)))
-                        || !recs.iter().any(|r| r.attr == nvinfo::EIATTR_EXTERNS);
+                    let mut via = !recs.iter().any(|r| r.attr == nvinfo::EIATTR_EXTERNS);
                     // The only kernel of a link also gets the names every address-taken
                     // function reaches, after its own, in a new record (nvlink's, whether or
                     // not it calls through a pointer; with two kernels neither does).
