@@ -602,7 +602,7 @@ impl Builder<'_, '_> {
     /// instructions the capsule keeps a record for (see `reloc::capsule`).
     fn patch_capsules(&mut self, placed: &[HashMap<usize, (SecId, u64)>]) -> Result<()> {
         let values = std::mem::take(&mut self.capsule_values);
-        for (oi, text, offset, value) in values {
+        for (oi, text, offset, r_type, value) in values {
             let o = &self.objects[oi];
             let text_name = o.cubin.sections[text].name;
             let Some(cap) = self.input_section_by_name(oi, &mercury_name(text_name)) else {
@@ -623,7 +623,8 @@ impl Builder<'_, '_> {
                 ))
             };
             use crate::reloc::capsule::{value_field, CapsuleError};
-            let Some(at) = value_field(code, offset / 16).map_err(|e| match e {
+            let sass = o.cubin.sections[text].bytes();
+            let Some(at) = value_field(code, sass, offset / 16, r_type).map_err(|e| match e {
                 CapsuleError::Damaged(m) => context(Error::new(m)),
                 CapsuleError::Unknown(m) => {
                     context(not_yet(format!("writing a linked value into it ({m})")))

@@ -199,8 +199,8 @@ pub(crate) struct Builder<'a, 'data> {
     /// of removed functions.
     cleared: Vec<(SecId, u64)>,
     /// sm_100+: values the link wrote into SASS code, to be written into the capsule Mercury
-    /// code too (object, input `.text` section, offset in it, value).
-    pub(crate) capsule_values: Vec<(usize, usize, u64, u64)>,
+    /// code too (object, input `.text` section, offset in it, relocation type, value).
+    pub(crate) capsule_values: Vec<(usize, usize, u64, u32, u64)>,
     /// -r: the unified function/data tables (`unified`).
     unified: unified::Tables,
     /// sm_100+: line tables as the output holds them, by (object, section) (`line_tables`).
@@ -2403,7 +2403,8 @@ impl<'a, 'data> Builder<'a, 'data> {
                                 .resource_bank(oi, target)
                                 .and_then(|b| self.resource_base.get(&b).copied());
                             let v = slot.wrapping_sub(base.unwrap_or(0));
-                            self.capsule_values.push((oi, target, r.offset, v));
+                            self.capsule_values
+                                .push((oi, target, r.offset, r.r_type, v));
                         }
                         continue;
                     } else if let Some(bank) = self
@@ -2470,7 +2471,8 @@ impl<'a, 'data> Builder<'a, 'data> {
                         crate::reloc::patch::write(bytes, offset, fields, old.wrapping_add(v))
                             .map_err(|e| e.context(format!("'{}'", o.name)))?;
                         if self.m.mercury && tsec.flags & SHF_EXECINSTR != 0 {
-                            self.capsule_values.push((oi, target, r.offset, v));
+                            self.capsule_values
+                                .push((oi, target, r.offset, r.r_type, v));
                         }
                         // -preserve-relocs records what was applied, against the same symbol,
                         // with the addend made explicit (REL inputs keep it in the field).

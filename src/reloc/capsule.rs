@@ -34,16 +34,44 @@ use CapsuleError::{Damaged, Unknown};
 
 /// Where in capsule `code` the value of a relocation on SASS instruction `instr` (its byte
 /// offset in `.text` / 16) goes: `Ok(None)` when the instruction has no capsule record.
-pub fn value_field(code: &[u8], instr: u64) -> Result<Option<usize>> {
+/// `sass` is the function's `.text` in the same input, `r_type` the relocation's type.
+pub fn value_field(code: &[u8], sass: &[u8], instr: u64, r_type: u32) -> Result<Option<usize>> {
+    let class = Field::of(r_type);
+    if class == Field::Immediate {
+        return Ok(None);
+    }
     let u32_at = |at: usize| -> Result<u32> {
         code.get(at..at + 4)
             .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
             .ok_or_else(|| Damaged("capsule code is truncated".into()))
     };
     let n = u64::from(u32_at(8)?);
-    if instr >= n {
+    // The bitmap counts Mercury instructions. The finalizer adds `NOP`s between them (after
+    // calls, for alignment), which the SASS numbering counts and the bitmap does not. Where it
+    // added more (grid syncs gain dummy loads and out-of-line slow paths) the numbering is not
+    // known: nvlink still finds the record (it writes into it), by a mapping no experiment
+    // has pinned down.
+    let instructions = sass_instructions(sass);
+    let nops = |upto: u64| {
+        sass.chunks_exact(16)
+            .take(upto as usize)
+            .filter(|i| i[..8] == NOP)
+            .count() as u64
+    };
+    let m = instructions - nops(instructions);
+    if n != m {
+        return Err(Unknown(format!(
+            "the capsule describes {n} instructions where the SASS has {m} (not counting \
+             NOPs), so which record holds instruction {instr}'s value is not known"
+        )));
+    }
+    let sass_instr = instr;
+    let instr = instr - nops(instr);
+    if instr >= n || sass.get(16 * sass_instr as usize..16 * sass_instr as usize + 8) == Some(&NOP)
+    {
         return Err(Damaged(format!(
-            "relocated instruction {instr} is past the {n} instructions the capsule describes"
+            "relocated instruction {sass_instr} is not one of the {n} instructions the \
+             capsule describes"
         )));
     }
     let words = n.div_ceil(32) as usize;
@@ -52,7 +80,12 @@ pub fn value_field(code: &[u8], instr: u64) -> Result<Option<usize>> {
         .ok_or_else(|| Damaged("capsule code is truncated".into()))?;
     let has_record = |i: u64| bitmap[(i / 8) as usize] & (1 << (i % 8)) == 0;
     if !has_record(instr) {
-        return Ok(None);
+        return match class {
+            Field::ConstantLoad => Err(Unknown(format!(
+                "instruction {sass_instr} loads a constant but has no capsule record"
+            ))),
+            _ => Ok(None),
+        };
     }
     let index = (0..instr).filter(|&i| has_record(i)).count();
     let mut at = 12 + 4 * words;
@@ -71,6 +104,42 @@ pub fn value_field(code: &[u8], instr: u64) -> Result<Option<usize>> {
         at = body + size;
     }
     unreachable!("the loop returns at its last iteration")
+}
+
+/// What a relocated field is, for the capsule.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Field {
+    /// An instruction's immediate operand (`MOV R, imm`: shared-memory and constant
+    /// addresses): the SASS alone carries such instructions, in every link tried, so the
+    /// capsule needs nothing whatever its instruction numbering.
+    Immediate,
+    /// The constant-bank offset of a constant load: always has a record.
+    ConstantLoad,
+    Other,
+}
+
+impl Field {
+    fn of(r_type: u32) -> Field {
+        match crate::reloc::table::name(r_type).unwrap_or("") {
+            "R_CUDA_ABS32_32" | "R_CUDA_ABS16_32" => Field::Immediate,
+            name if name.starts_with("R_CUDA_CONST_FIELD") => Field::ConstantLoad,
+            _ => Field::Other,
+        }
+    }
+}
+
+/// The low half of a SASS `NOP` (the high half holds its scheduling bits).
+const NOP: [u8; 8] = [0x18, 0x79, 0, 0, 0, 0, 0, 0];
+
+/// The number of SASS instructions in `sass`, up to and including the closing branch: the
+/// padding `NOP`s after it are not counted.
+fn sass_instructions(sass: &[u8]) -> u64 {
+    let padding = sass
+        .chunks_exact(16)
+        .rev()
+        .take_while(|i| i[..8] == NOP)
+        .count();
+    (sass.len() / 16 - padding) as u64
 }
 
 /// The record starting at `at`: where its body starts (after any prefixes) and the body's size.
@@ -119,6 +188,24 @@ mod tests {
         c
     }
 
+    /// R_CUDA_CONST_FIELD22_37, the constant offset of an sm_100 `LDC`.
+    const LDC: u32 = 115;
+    /// R_CUDA_ABS32_32, an immediate (`MOV R, imm32`).
+    const MOV: u32 = 55;
+
+    /// SASS of as many instructions as capsule `c` describes, then padding.
+    fn sass_for(c: &[u8]) -> Vec<u8> {
+        sass(u32::from_le_bytes([c[8], c[9], c[10], c[11]]) as usize)
+    }
+
+    fn sass(instructions: usize) -> Vec<u8> {
+        let mut s = vec![0x47u8; 16 * instructions];
+        for _ in 0..3 {
+            s.extend([0x18, 0x79, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+        }
+        s
+    }
+
     fn unit(kind: u8, sub: u8, units: usize) -> Vec<u8> {
         let mut r = vec![0u8; 16 * units];
         r[0] = kind;
@@ -131,14 +218,34 @@ mod tests {
         let ldc = unit(2, 0x22, 2);
         let c = capsule(4, &[2], &[&unit(1, 0x0b, 1), &ldc, &unit(2, 0x38, 2)]);
         // Instruction 1 is the second record, after the header, bitmap and one 16-byte record.
-        assert_eq!(value_field(&c, 1).unwrap(), Some(16 + 16 + 0x1c));
+        assert_eq!(
+            value_field(&c, &sass_for(&c), 1, LDC).unwrap(),
+            Some(16 + 16 + 0x1c)
+        );
     }
 
     #[test]
     fn instructions_carried_by_the_sass_need_no_capsule_change() {
         let c = capsule(4, &[0, 2], &[&unit(2, 0x22, 2), &unit(2, 0x38, 2)]);
-        assert_eq!(value_field(&c, 2).unwrap(), None);
-        assert_eq!(value_field(&c, 0).unwrap(), None);
+        let other = 56; // R_CUDA_ABS32_LO_32
+        assert_eq!(value_field(&c, &sass_for(&c), 2, other).unwrap(), None);
+        assert_eq!(value_field(&c, &sass_for(&c), 0, other).unwrap(), None);
+    }
+
+    #[test]
+    fn a_constant_load_the_capsule_has_no_record_for_is_refused() {
+        let c = capsule(2, &[0], &[&unit(2, 0x22, 2)]);
+        assert!(matches!(
+            value_field(&c, &sass_for(&c), 0, LDC),
+            Err(Unknown(_))
+        ));
+    }
+
+    #[test]
+    fn immediates_need_nothing_whatever_the_numbering() {
+        // More SASS than capsule instructions: the numbering is not known.
+        let c = capsule(2, &[], &[&unit(2, 0x22, 2)]);
+        assert_eq!(value_field(&c, &sass(5), 3, MOV).unwrap(), None);
     }
 
     #[test]
@@ -155,27 +262,72 @@ mod tests {
                 &[0x42, 0x33, 0, 0x0e],
             ],
         );
-        assert_eq!(value_field(&c, 2).unwrap(), Some(16 + 4 + 18 + 0x1c));
+        assert_eq!(
+            value_field(&c, &sass_for(&c), 2, LDC).unwrap(),
+            Some(16 + 4 + 18 + 0x1c)
+        );
         let mut prefixed_ldc = vec![0xd1, 0x04];
         prefixed_ldc.extend(unit(2, 0x22, 2));
         let c = capsule(2, &[], &[&prefixed_ldc]);
-        assert_eq!(value_field(&c, 0).unwrap(), Some(16 + 2 + 0x1c));
+        assert_eq!(
+            value_field(&c, &sass_for(&c), 0, LDC).unwrap(),
+            Some(16 + 2 + 0x1c)
+        );
     }
 
     #[test]
     fn records_of_unknown_kinds_are_refused() {
         let c = capsule(2, &[], &[&unit(1, 0x0b, 1)]);
-        assert!(matches!(value_field(&c, 0), Err(Unknown(_))));
+        assert!(matches!(
+            value_field(&c, &sass_for(&c), 0, LDC),
+            Err(Unknown(_))
+        ));
         let c = capsule(2, &[], &[&[0x80, 0, 0, 0]]);
-        assert!(matches!(value_field(&c, 0), Err(Unknown(_))));
+        assert!(matches!(
+            value_field(&c, &sass_for(&c), 0, LDC),
+            Err(Unknown(_))
+        ));
+    }
+
+    #[test]
+    fn padding_nops_after_the_closing_branch_are_not_instructions() {
+        assert_eq!(sass_instructions(&sass(5)), 5);
+        assert_eq!(sass_instructions(&[]), 0);
+    }
+
+    #[test]
+    fn nops_the_finalizer_added_are_not_capsule_instructions() {
+        // Mercury: 0 (record), 1 (LDC, record); SASS: 0, NOP, 1.
+        let c = capsule(2, &[], &[&unit(1, 0x0b, 1), &unit(2, 0x22, 2)]);
+        let mut s = sass(1);
+        s.splice(
+            16..16,
+            [0x18, 0x79, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+        );
+        s.splice(32..32, [0x47; 16]);
+        assert_eq!(value_field(&c, &s, 2, LDC).unwrap(), Some(16 + 16 + 0x1c));
+        assert!(matches!(value_field(&c, &s, 1, LDC), Err(Damaged(_))));
+    }
+
+    #[test]
+    fn a_capsule_counting_fewer_instructions_than_the_sass_is_refused() {
+        // (Expanded instructions: the SASS numbering is not the bitmap's.)
+        let c = capsule(2, &[], &[&unit(2, 0x22, 2)]);
+        assert!(matches!(value_field(&c, &sass(3), 0, LDC), Err(Unknown(_))));
     }
 
     #[test]
     fn damaged_capsules_are_errors_not_panics() {
-        assert!(matches!(value_field(&[], 0), Err(Damaged(_))));
-        assert!(matches!(value_field(&[0; 12], 0), Err(Damaged(_))));
+        assert!(matches!(value_field(&[], &[], 0, LDC), Err(Damaged(_))));
+        assert!(matches!(
+            value_field(&[0; 12], &[], 0, LDC),
+            Err(Damaged(_))
+        ));
         let mut c = capsule(40, &[], &[&unit(2, 0x22, 2)]);
         c.truncate(30);
-        assert!(matches!(value_field(&c, 3), Err(Damaged(_))));
+        assert!(matches!(
+            value_field(&c, &sass_for(&c), 3, LDC),
+            Err(Damaged(_))
+        ));
     }
 }
