@@ -1809,28 +1809,19 @@ impl<'g> ExternClosure<'g> {
                     out.push(x);
                 }
             };
-            for &t in list(indirect, &f) {
-                for &x in memo
-                    .get(&t)
+            // Defined callees' names first (depth first), then what indirect targets reach,
+            // then the function's own undefined names.
+            for &x in list_of(&walk, f).iter().chain(list(indirect, &f)) {
+                for &y in memo
+                    .get(&x)
                     .map(|v: &Vec<SymId>| v.as_slice())
                     .unwrap_or(&[])
                 {
-                    push(x, &mut out);
+                    push(y, &mut out);
                 }
             }
-            if let Some(list) = externs.get(&f) {
-                for &x in list.iter().filter(|x| !defined.contains(*x)) {
-                    push(x, &mut out);
-                }
-                for &x in list_of(&walk, f).iter() {
-                    for &y in memo
-                        .get(&x)
-                        .map(|v: &Vec<SymId>| v.as_slice())
-                        .unwrap_or(&[])
-                    {
-                        push(y, &mut out);
-                    }
-                }
+            for &x in list(externs, &f).iter().filter(|x| !defined.contains(*x)) {
+                push(x, &mut out);
             }
             memo.insert(f, out);
         }
@@ -1852,8 +1843,9 @@ impl<'g> ExternClosure<'g> {
     }
 }
 
-/// The still-undefined externs a function reaches: its own first, then its callees' in the
-/// order its EXTERNS list names them.
+/// The still-undefined externs a function reaches, as `ExternClosure` gathers them, through
+/// cycles: its defined callees' first (depth first, in `walk` order), then its indirect
+/// targets', then its own.
 fn transitive_walk(
     f: SymId,
     externs: &Adjacency,
@@ -1876,12 +1868,12 @@ fn transitive_walk(
                 if !seen.insert(g) {
                     continue;
                 }
-                // Pushed in reverse: indirect targets' externs first, then own, then callees'.
-                stack.push(Step::Defined(g));
+                // Pushed in reverse: callees' externs first, then indirect targets', then own.
                 stack.push(Step::Own(g));
                 for &t in list(indirect, &g).iter().rev() {
                     stack.push(Step::Enter(t));
                 }
+                stack.push(Step::Defined(g));
             }
             Step::Own(g) => {
                 for &x in list(externs, &g) {
@@ -1899,4 +1891,38 @@ fn transitive_walk(
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn externs_gather_callees_then_indirect_targets_then_own_names() {
+        // f (0) calls the defined g (1) and may call t (2) through a pointer; f also calls
+        // malloc (10) itself, g calls vprintf (12), t calls free (11).
+        let externs: Adjacency = [(0, vec![1, 10]), (1, vec![12]), (2, vec![11])]
+            .into_iter()
+            .collect();
+        let walk: Adjacency = [(0, vec![1])].into_iter().collect();
+        let indirect: Adjacency = [(0, vec![2])].into_iter().collect();
+        let defined: HashSet<SymId> = [0, 1, 2].into_iter().collect();
+        assert_eq!(
+            transitive_walk(0, &externs, &walk, &indirect, &defined),
+            vec![12, 11, 10]
+        );
+    }
+
+    #[test]
+    fn externs_of_a_cycle_are_gathered_once() {
+        // f (0) and g (1) call each other; each calls one undefined name.
+        let externs: Adjacency = [(0, vec![1, 10]), (1, vec![0, 11])].into_iter().collect();
+        let walk: Adjacency = [(0, vec![1]), (1, vec![0])].into_iter().collect();
+        let defined: HashSet<SymId> = [0, 1].into_iter().collect();
+        let none = Adjacency::default();
+        assert_eq!(
+            transitive_walk(0, &externs, &walk, &none, &defined),
+            vec![11, 10]
+        );
+    }
 }
