@@ -1204,6 +1204,15 @@ fn build_module<'data>(
             shared::layout(objects, res, &liveness, reserve, opts.debug, opts.arch_sm)
         });
         refuse_unreached_shared_sm90(objects, &b.shared, opts)?;
+        if let Some((oi, si)) = b.shared.mixed_partial_area {
+            let o = &objects[oi];
+            return Err(Error::not_implemented(format!(
+                "'{}': a partial link's empty __shared__ area of kernel '{}' next to static \
+                 __shared__ objects its calls reach",
+                o.name,
+                String::from_utf8_lossy(o.cubin.sections[si].name).trim_start_matches(".text.")
+            )));
+        }
     }
     refuse_padded_partial_debug_shared(objects, &b.shared, opts)?;
     if !opts.relocatable {

@@ -51,6 +51,8 @@ pub struct SharedLayout {
     pub pool_align: u64,
     /// Functions with static objects that no kernel reaches (kept by -preserve-relocs).
     pub unreached_users: Vec<Node>,
+    /// A kernel whose partial link's area without objects meets other static objects.
+    pub mixed_partial_area: Option<Node>,
 }
 
 /// The alignment a shared object's (or extern array's) symbol value gives: the value is its
@@ -120,6 +122,43 @@ pub fn classify(
         }
         _ => None,
     }
+}
+
+/// Per kernel: the `.nv.shared.<kernel>` of a partial link's output that defines no object
+/// (its section symbol, size and alignment).
+fn partial_kernel_areas(
+    objects: &[InputObject<'_>],
+    lv: &Liveness,
+) -> HashMap<Node, (ObjKey, u64, u64)> {
+    let mut out = HashMap::new();
+    for &(oi, ti) in &lv.kernels {
+        let o = &objects[oi];
+        let Some(si) = o.cubin.sections.iter().position(|s| {
+            s.sh_type == SHT_CUDA_SHARED
+                && s.info as usize == ti
+                && s.flags & SHF_INFO_LINK != 0
+                && s.name.starts_with(b".nv.shared.")
+        }) else {
+            continue;
+        };
+        let sec = &o.cubin.sections[si];
+        let in_it = |x: &crate::elf::read::Symbol<'_>| x.section == SymSection::Index(si as u32);
+        if sec.size == 0
+            || o.symbols()
+                .iter()
+                .any(|x| in_it(x) && x.st_type != STT_SECTION)
+        {
+            continue;
+        }
+        if let Some(sym) = o
+            .symbols()
+            .iter()
+            .position(|x| in_it(x) && x.st_type == STT_SECTION)
+        {
+            out.insert((oi, ti), ((oi, sym as u32), sec.size, sec.align.max(1)));
+        }
+    }
+    out
 }
 
 /// The largest alignment of the extern arrays a partial link's output defines (in its
@@ -241,10 +280,6 @@ pub fn layout(
         extern_align,
         extern_align_of,
     } = code_refs(objects, res, &lv.live);
-    if uses.is_empty() && extern_users.is_empty() {
-        return SharedLayout::default(); // no shared memory in the module
-    }
-
     // What each kernel reaches (a kernel it launches keeps its shared memory to itself:
     // black-box, sm_75–sm_100, testdata shared_launch).
     // (and what its calls through pointers may reach: testdata shared_indirect)
@@ -253,6 +288,44 @@ pub fn layout(
         .iter()
         .map(|&k| (k, lv.kernel_reach(k)))
         .collect();
+    let mut uses = uses;
+    // A partial link's kernel area with no object in it (nvlink's `-r` pads a kernel that
+    // uses only extern arrays so: twice their alignment) stays whole in nvlink's final link,
+    // the arrays after it (black-box, sm_75–sm_120; testdata partial_extern_only): taken as
+    // one object, the kernel's first, named by its section symbol. Only where that kernel is
+    // the only one with shared memory: with others, nvlink finishing its own partial link
+    // moves every kernel's arrays to one offset (see tests/round_trip.rs, extern_shared),
+    // which cubin-ld does not follow.
+    let mut blobs = partial_kernel_areas(objects, lv);
+    let with_shared = reach
+        .iter()
+        .filter(|(k, nodes)| {
+            blobs.contains_key(k)
+                || nodes
+                    .iter()
+                    .any(|n| uses.contains_key(n) || extern_users.contains(n))
+        })
+        .count();
+    if with_shared > 1 {
+        blobs.clear();
+    }
+    for (&node, &(key, _, _)) in &blobs {
+        uses.entry(node).or_default().insert(0, key);
+    }
+    if uses.is_empty() && extern_users.is_empty() {
+        return SharedLayout::default(); // no shared memory in the module
+    }
+
+    // (Where such an area meets other objects of the kernel, where nvlink puts them is not
+    // known: refused.)
+    let mixed_partial_area = reach
+        .iter()
+        .find(|(k, nodes)| {
+            blobs.get(k).is_some_and(|&(key, _, _)| {
+                nodes.iter().flat_map(|n| list(&uses, n)).any(|&o| o != key)
+            })
+        })
+        .map(|(k, _)| *k);
     let mut kernels_of: HashMap<ObjKey, Vec<usize>> = HashMap::new();
     let mut objs: Vec<ObjKey> = Vec::new();
     for (ki, (_, nodes)) in reach.iter().enumerate() {
@@ -285,8 +358,21 @@ pub fn layout(
             }
         }
     }
-    let size_of = |k: ObjKey| objects[k.0].symbols()[k.1 as usize].size;
-    let align_of = |k: ObjKey| alignment(objects[k.0].symbols()[k.1 as usize].value);
+    let blob_of: HashMap<ObjKey, (u64, u64)> = blobs
+        .values()
+        .map(|&(k, size, align)| (k, (size, align)))
+        .collect();
+    let size_of = |k: ObjKey| {
+        blob_of
+            .get(&k)
+            .map_or_else(|| objects[k.0].symbols()[k.1 as usize].size, |b| b.0)
+    };
+    let align_of = |k: ObjKey| {
+        blob_of.get(&k).map_or_else(
+            || alignment(objects[k.0].symbols()[k.1 as usize].value),
+            |b| b.1,
+        )
+    };
     // nvlink's order (black-box, sm_90): objects several kernels reach first, largest first;
     // then each kernel's own objects (those only it reaches), by alignment (largest first),
     // then size (smallest first), then where the kernel reaches them (its own code first).
@@ -308,6 +394,7 @@ pub fn layout(
 
     let mut out = SharedLayout {
         unreached_users,
+        mixed_partial_area,
         extern_align: if extern_users.is_empty() {
             0
         } else {
