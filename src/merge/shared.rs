@@ -292,21 +292,18 @@ pub fn layout(
     // A partial link's kernel area with no object in it (nvlink's `-r` pads a kernel that
     // uses only extern arrays so: twice their alignment) stays whole in nvlink's final link,
     // the arrays after it (black-box, sm_75–sm_120; testdata partial_extern_only): taken as
-    // one object, the kernel's first, named by its section symbol. Only where that kernel is
-    // the only one with shared memory: with others, nvlink finishing its own partial link
-    // moves every kernel's arrays to one offset (see tests/round_trip.rs, extern_shared),
-    // which cubin-ld does not follow.
+    // one object, the kernel's first, named by its section symbol. Only where every kernel
+    // with shared memory has such an area (testdata partial_extern_pair): next to kernels
+    // with static objects, nvlink finishing its own partial link moves every kernel's arrays
+    // to one offset (see tests/round_trip.rs, extern_shared), which cubin-ld does not follow.
     let mut blobs = partial_kernel_areas(objects, lv);
-    let with_shared = reach
-        .iter()
-        .filter(|(k, nodes)| {
-            blobs.contains_key(k)
-                || nodes
-                    .iter()
-                    .any(|n| uses.contains_key(n) || extern_users.contains(n))
-        })
-        .count();
-    if with_shared > 1 {
+    let all_areas = reach.iter().all(|(k, nodes)| {
+        blobs.contains_key(k)
+            || !nodes
+                .iter()
+                .any(|n| uses.contains_key(n) || extern_users.contains(n))
+    });
+    if !all_areas {
         blobs.clear();
     }
     for (&node, &(key, _, _)) in &blobs {
