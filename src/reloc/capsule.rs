@@ -5,7 +5,9 @@
 //! What black-box experiments (objects compiled from our own sources, linked by nvlink,
 //! compared byte for byte) show of the layout, and all this module relies on:
 //! - a 12-byte header: the main-half `.text` section index (u32, fixed by the writer), a u32
-//!   of flags, and `n`, the number of SASS instructions in the main `.text` (u32);
+//!   of flags, and `n`, the number of Mercury instructions: the SASS's, but for the `NOP`s the
+//!   finalizer added (and, where it expanded instructions, fewer: see
+//!   `docs/research/capsule-numbering.md`);
 //! - a bitmap of `n` bits (in whole u32 words): bit `i` set means instruction `i` is carried
 //!   by the SASS alone; a clear bit means the capsule holds a record for it. The records
 //!   follow the bitmap, one per clear bit in instruction order (the last instruction, the
