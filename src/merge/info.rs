@@ -1809,19 +1809,28 @@ impl<'g> ExternClosure<'g> {
                     out.push(x);
                 }
             };
-            // Defined callees' names first (depth first), then what indirect targets reach,
-            // then the function's own undefined names.
-            for &x in list_of(&walk, f).iter().chain(list(indirect, &f)) {
-                for &y in memo
-                    .get(&x)
+            for &t in list(indirect, &f) {
+                for &x in memo
+                    .get(&t)
                     .map(|v: &Vec<SymId>| v.as_slice())
                     .unwrap_or(&[])
                 {
-                    push(y, &mut out);
+                    push(x, &mut out);
                 }
             }
-            for &x in list(externs, &f).iter().filter(|x| !defined.contains(*x)) {
-                push(x, &mut out);
+            if let Some(list) = externs.get(&f) {
+                for &x in list.iter().filter(|x| !defined.contains(*x)) {
+                    push(x, &mut out);
+                }
+                for &x in list_of(&walk, f).iter() {
+                    for &y in memo
+                        .get(&x)
+                        .map(|v: &Vec<SymId>| v.as_slice())
+                        .unwrap_or(&[])
+                    {
+                        push(y, &mut out);
+                    }
+                }
             }
             memo.insert(f, out);
         }
@@ -1843,9 +1852,8 @@ impl<'g> ExternClosure<'g> {
     }
 }
 
-/// The still-undefined externs a function reaches, as `ExternClosure` gathers them, through
-/// cycles: its defined callees' first (depth first, in `walk` order), then its indirect
-/// targets', then its own.
+/// The still-undefined externs a function reaches: its own first, then its callees' in the
+/// order its EXTERNS list names them.
 fn transitive_walk(
     f: SymId,
     externs: &Adjacency,
@@ -1868,12 +1876,12 @@ fn transitive_walk(
                 if !seen.insert(g) {
                     continue;
                 }
-                // Pushed in reverse: callees' externs first, then indirect targets', then own.
+                // Pushed in reverse: indirect targets' externs first, then own, then callees'.
+                stack.push(Step::Defined(g));
                 stack.push(Step::Own(g));
                 for &t in list(indirect, &g).iter().rev() {
                     stack.push(Step::Enter(t));
                 }
-                stack.push(Step::Defined(g));
             }
             Step::Own(g) => {
                 for &x in list(externs, &g) {
@@ -1898,7 +1906,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn externs_gather_callees_then_indirect_targets_then_own_names() {
+    fn externs_gather_indirect_targets_then_own_names_then_callees() {
         // f (0) calls the defined g (1) and may call t (2) through a pointer; f also calls
         // malloc (10) itself, g calls vprintf (12), t calls free (11).
         let externs: Adjacency = [(0, vec![1, 10]), (1, vec![12]), (2, vec![11])]
@@ -1909,7 +1917,7 @@ mod tests {
         let defined: HashSet<SymId> = [0, 1, 2].into_iter().collect();
         assert_eq!(
             transitive_walk(0, &externs, &walk, &indirect, &defined),
-            vec![12, 11, 10]
+            vec![11, 10, 12]
         );
     }
 
@@ -1922,7 +1930,7 @@ mod tests {
         let none = Adjacency::default();
         assert_eq!(
             transitive_walk(0, &externs, &walk, &none, &defined),
-            vec![11, 10]
+            vec![10, 11]
         );
     }
 }
