@@ -20,16 +20,10 @@ use std::process::Command;
 const NOT_IMPLEMENTED_YET: &[(&str, &str)] = &[];
 
 /// Links known to differ from nvlink's, as patterns, with the reason (see link_equiv.rs).
-const KNOWN_DIFFERENT: &[(&str, &str)] = &[
-    (
-        "weak_strong/sm_1*/*",
-        "nvlink gives the strong winner's main-half frame the Mercury CIE and an empty FDE",
-    ),
-    (
-        "externs_callee_before_indirect/sm_*/*",
-        "EXTERNS order through a callee's virtual destructors (see link_equiv.rs)",
-    ),
-];
+const KNOWN_DIFFERENT: &[(&str, &str)] = &[(
+    "weak_strong/sm_1*/*",
+    "nvlink gives the strong winner's main-half frame the Mercury CIE and an empty FDE",
+)];
 
 /// Links whose code nvlink re-schedules (sm_100+: kernels with an early exit get the
 /// scoreboards whole-program ptxas would give them; cubin-ld keeps ptxas's -rdc scheduling,

@@ -21,22 +21,7 @@ const KNOWN_DIFFERENT: &[(&str, &str)] = &[
     ("texref_ptx/sm_8*/r", TEXREF_R),
     ("texref_ptx/sm_90/r", TEXREF_R),
     ("unified_ptx/sm_1*/r", UNIFIED_R),
-    (
-        "externs_callee_before_indirect/sm_*/default",
-        EXTERNS_CALLEE_FIRST,
-    ),
-    (
-        "externs_callee_before_indirect/sm_*/pr",
-        EXTERNS_CALLEE_FIRST,
-    ),
 ];
-
-const EXTERNS_CALLEE_FIRST: &str =
-    "the sole kernel's EXTERNS through a callee that calls through virtual destructors: nvlink \
-     lists the names the callee's direct callee reaches first ([malloc, free]); cubin-ld puts \
-     what the callee's indirect targets reach first ([free, malloc]). Putting callees first \
-     breaks fuzz seeds 2, 9, 18 and 26; the rule that fits all is not known (found by \
-     scripts/fuzz-equiv, seed 29)";
 
 const UNIFIED_R: &str = "sm_100+ -r with unified functions: nvlink re-lays out each jump \
      slot (.nv.uft.rel.<fn> and its capsule) and writes a stale sh_link in the unified \

@@ -12,25 +12,13 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// Round trips known to differ, as `case` prefixes of `case/sm_XX`, with the reason.
-const KNOWN_DIFFERENT: &[(&str, &str)] = &[
-    (
-        "externs_callee_before_indirect/",
-        "EXTERNS order through a callee's virtual destructors (see link_equiv.rs)",
-    ),
-    (
-        "virtual/",
-        "a kernel whose externs come partly through indirect-call targets, finished from a \
-         partial link: nvlink lists its own extern first ([malloc, free]); cubin-ld keeps the \
-         one-step link's order ([free, malloc])",
-    ),
-    (
-        "debug_constant/",
-        "finished from a partial link, the frame of the unreachable never_called keeps its \
+const KNOWN_DIFFERENT: &[(&str, &str)] = &[(
+    "debug_constant/",
+    "finished from a partial link, the frame of the unreachable never_called keeps its \
          address range (the partial output has no UNUSED_CLEAR relocation left to clear it, \
          where the one-step link clears it) and the constant banks are listed in another \
          order in the code segment",
-    ),
-];
+)];
 
 /// Cases whose nvlink round trip is lossy, compared with the one-step link instead (the
 /// tool notes aside: a partial link drops the inputs' ptxas records).

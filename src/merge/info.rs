@@ -1017,7 +1017,7 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
     // calls included.
     // A kernel among the possible targets of an indirect call is a launch (the compiler
     // marks the child of a dynamic-parallelism launch so): its externs stay its own.
-    let indirect_callees: Adjacency = indirect_targets
+    let mut indirect_callees: Adjacency = indirect_targets
         .iter()
         .map(|(&f, l)| {
             let l: Vec<SymId> = l
@@ -1028,7 +1028,22 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
             (f, l)
         })
         .collect();
-    let mut externs_all = ExternClosure::new(b, &externs, &indirect_callees);
+    // A function with no indirect call site of its own (its calls were devirtualized) may
+    // still list indirect targets in the call graph: nvlink gathers their externs too
+    // (black-box, sm_75: a `delete` through a known type; testdata indirect_listed_targets).
+    {
+        for &(f, t, _) in &graph_blocks[3] {
+            let t = t as SymId;
+            if is_kernel(&b.m.symbols[t as usize]) || indirect_sites.contains_key(&f) {
+                continue;
+            }
+            let v = indirect_callees.entry(f).or_default();
+            if !v.contains(&t) {
+                v.push(t);
+            }
+        }
+    }
+    let mut externs_all = ExternClosure::new(b, &externs, &indirect_callees, info_place.clone());
 
     // .nv.info.<fn>: per object, kernels first (in symbol-table order: libcudadevrt lists
     // their records in the reverse order), then the other functions (in section order).
@@ -1110,8 +1125,9 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
                             || !is_kernel(&b.m.symbols[*x as usize])
                             || own.contains(x)
                     };
-                    // What indirect targets reach, the names the function lists itself, then
-                    // what its callees reach, there with the launch targets (kernels) first.
+                    // What the function reaches, in `.nv.info` order (`ExternClosure`), then
+                    // reordered below: its own names as it lists them, launch targets (kernels)
+                    // first among the rest.
                     let mut all: Vec<SymId> = externs_all.get(f).into_iter().filter(keep).collect();
                     // (A name the function lists itself stays among its own names, in its own
                     // order, though an indirect target reaches it too; a kernel among others
@@ -1725,9 +1741,6 @@ fn grouped(entries: &[(SymId, u32, bool)], dedup: bool) -> Vec<(SymId, Vec<(u32,
     out
 }
 
-/// Memoized [`transitive_externs`]: a function's list is built from its callees' lists when no
-/// recursion is involved (then it is the same list, in the same order), and by a full walk
-/// otherwise.
 fn is_kernel(s: &OutSymbol) -> bool {
     s.st_type == STT_FUNC && s.other & STO_CUDA_ENTRY != 0
 }
@@ -1736,165 +1749,86 @@ fn list_of(adj: &Adjacency, f: SymId) -> Vec<SymId> {
     adj.get(&f).cloned().unwrap_or_default()
 }
 
+/// The still-undefined names (and launched kernels) each function reaches, for EXTERNS.
+///
+/// nvlink gathers them function by function in the order of the functions' `.nv.info.<fn>`
+/// sections among the inputs, each function's own names in its record's order, over every
+/// function reached through calls and the possible targets of indirect calls (black-box,
+/// sm_75–sm_120: testdata virtual, externs_callee_before_indirect, fuzz seeds 2, 18, 29).
 struct ExternClosure<'g> {
     defined: HashSet<SymId>,
     externs: &'g Adjacency,
     indirect: &'g Adjacency,
-    memo: HashMap<SymId, Vec<SymId>>,
-    cyclic: HashSet<SymId>,
-    /// Each function's defined callees in the order their externs are gathered.
-    walk: Adjacency,
+    info_place: HashMap<SymId, (usize, usize)>,
 }
 
 impl<'g> ExternClosure<'g> {
-    fn new(b: &Builder<'_, '_>, externs: &'g Adjacency, indirect: &'g Adjacency) -> Self {
-        let n = b.m.symbols.len();
+    fn new(
+        b: &Builder<'_, '_>,
+        externs: &'g Adjacency,
+        indirect: &'g Adjacency,
+        info_place: HashMap<SymId, (usize, usize)>,
+    ) -> Self {
         // Kernels stay in EXTERNS as they are named (a dynamic-parallelism launch needs the
         // child's handle), like undefined names; other defined functions are walked through.
-        let defined: HashSet<SymId> = (0..n as SymId)
+        let defined: HashSet<SymId> = (0..b.m.symbols.len() as SymId)
             .filter(|&i| {
                 let s = &b.m.symbols[i as usize];
                 s.section.is_some() && !is_kernel(s)
             })
             .collect();
-        // Callees are gathered in the order of their code among the inputs (nvlink's order
-        // whatever the order of the call-graph entries, which a partial link reverses).
-        let places = b.definition_places();
-        let walk: Adjacency = externs
-            .iter()
-            .map(|(&f, l)| {
-                let mut v: Vec<SymId> = l.iter().copied().filter(|x| defined.contains(x)).collect();
-                v.sort_by_key(|x| places.get(x).copied());
-                (f, v)
-            })
-            .collect();
-        // Edges: indirect targets, then the defined functions named in EXTERNS.
-        let succ: Vec<Vec<usize>> = (0..n as SymId)
-            .map(|f| {
-                let mut v: Vec<usize> = indirect
-                    .get(&f)
-                    .map(|l| l.iter().map(|&x| x as usize).collect())
-                    .unwrap_or_default();
-                if let Some(l) = externs.get(&f) {
-                    v.extend(
-                        l.iter()
-                            .filter(|x| defined.contains(*x))
-                            .map(|&x| x as usize),
-                    );
-                }
-                v
-            })
-            .collect();
-        let g = crate::graph::sccs(&succ);
-        let mut cyclic = HashSet::new();
-        let mut memo = HashMap::new();
-        for (c, comp) in g.comps.iter().enumerate() {
-            if g.is_cyclic(c, &succ) {
-                // Members of a cycle (and what reaches them) take the walking path.
-                cyclic.extend(comp.iter().map(|&x| x as SymId));
-                continue;
-            }
-            let f = comp[0] as SymId;
-            if succ[comp[0]]
-                .iter()
-                .any(|&x| cyclic.contains(&(x as SymId)))
-            {
-                cyclic.insert(f);
-                continue;
-            }
-            let mut out: Vec<SymId> = Vec::new();
-            let mut seen: HashSet<SymId> = HashSet::new();
-            let mut push = |x: SymId, out: &mut Vec<SymId>| {
-                if seen.insert(x) {
-                    out.push(x);
-                }
-            };
-            for &t in list(indirect, &f) {
-                for &x in memo
-                    .get(&t)
-                    .map(|v: &Vec<SymId>| v.as_slice())
-                    .unwrap_or(&[])
-                {
-                    push(x, &mut out);
-                }
-            }
-            if let Some(list) = externs.get(&f) {
-                for &x in list.iter().filter(|x| !defined.contains(*x)) {
-                    push(x, &mut out);
-                }
-                for &x in list_of(&walk, f).iter() {
-                    for &y in memo
-                        .get(&x)
-                        .map(|v: &Vec<SymId>| v.as_slice())
-                        .unwrap_or(&[])
-                    {
-                        push(y, &mut out);
-                    }
-                }
-            }
-            memo.insert(f, out);
-        }
         ExternClosure {
             defined,
             externs,
             indirect,
-            memo,
-            cyclic,
-            walk,
+            info_place,
         }
     }
 
     fn get(&mut self, f: SymId) -> Vec<SymId> {
-        if !self.cyclic.contains(&f) {
-            return self.memo.get(&f).cloned().unwrap_or_default();
-        }
-        transitive_walk(f, self.externs, &self.walk, self.indirect, &self.defined)
+        externs_by_info(
+            f,
+            self.externs,
+            self.indirect,
+            &self.defined,
+            &self.info_place,
+        )
     }
 }
 
-/// The still-undefined externs a function reaches: its own first, then its callees' in the
-/// order its EXTERNS list names them.
-fn transitive_walk(
+/// What `f` reaches through the defined functions its EXTERNS adjacency names and through
+/// `indirect` targets, gathered in `.nv.info` order (`info_place`; functions without one last,
+/// by id): each reached function's names that are not `defined`, in its own order, once.
+fn externs_by_info(
     f: SymId,
     externs: &Adjacency,
-    walk: &Adjacency,
     indirect: &Adjacency,
     defined: &HashSet<SymId>,
+    info_place: &HashMap<SymId, (usize, usize)>,
 ) -> Vec<SymId> {
-    // An explicit stack instead of recursion: deep call chains must not overflow.
-    enum Step {
-        Enter(SymId),
-        Own(SymId),
-        Defined(SymId),
-    }
-    let mut out = Vec::new();
     let mut seen: HashSet<SymId> = HashSet::new();
-    let mut stack = vec![Step::Enter(f)];
-    while let Some(step) = stack.pop() {
-        match step {
-            Step::Enter(g) => {
-                if !seen.insert(g) {
-                    continue;
-                }
-                // Pushed in reverse: indirect targets' externs first, then own, then callees'.
-                stack.push(Step::Defined(g));
-                stack.push(Step::Own(g));
-                for &t in list(indirect, &g).iter().rev() {
-                    stack.push(Step::Enter(t));
-                }
-            }
-            Step::Own(g) => {
-                for &x in list(externs, &g) {
-                    if !defined.contains(&x) && !out.contains(&x) {
-                        out.push(x);
-                    }
-                }
-            }
-            Step::Defined(g) => {
-                // (pushed last first: entered in `walk` order)
-                for &x in list(walk, &g).iter().rev() {
-                    stack.push(Step::Enter(x));
-                }
+    let mut stack = vec![f];
+    let mut reached = Vec::new();
+    while let Some(g) = stack.pop() {
+        if !seen.insert(g) {
+            continue;
+        }
+        reached.push(g);
+        stack.extend(list(indirect, &g).iter().copied());
+        stack.extend(list(externs, &g).iter().filter(|x| defined.contains(*x)));
+    }
+    reached.sort_by_key(|g| {
+        info_place
+            .get(g)
+            .copied()
+            .unwrap_or((usize::MAX, *g as usize))
+    });
+    let mut out = Vec::new();
+    let mut listed: HashSet<SymId> = HashSet::new();
+    for g in reached {
+        for &x in list(externs, &g) {
+            if !defined.contains(&x) && listed.insert(x) {
+                out.push(x);
             }
         }
     }
@@ -1906,31 +1840,46 @@ mod tests {
     use super::*;
 
     #[test]
-    fn externs_gather_indirect_targets_then_own_names_then_callees() {
-        // f (0) calls the defined g (1) and may call t (2) through a pointer; f also calls
-        // malloc (10) itself, g calls vprintf (12), t calls free (11).
-        let externs: Adjacency = [(0, vec![1, 10]), (1, vec![12]), (2, vec![11])]
+    fn externs_are_gathered_in_info_order_over_everything_reached() {
+        // f (0) calls g (1) and may call t (2) through a pointer; f names malloc (10), g names
+        // vprintf (12) and free (11), t names free. Their `.nv.info` sections: t, g, f.
+        let externs: Adjacency = [(0, vec![1, 10]), (1, vec![12, 11]), (2, vec![11])]
             .into_iter()
             .collect();
-        let walk: Adjacency = [(0, vec![1])].into_iter().collect();
         let indirect: Adjacency = [(0, vec![2])].into_iter().collect();
         let defined: HashSet<SymId> = [0, 1, 2].into_iter().collect();
+        let place: HashMap<SymId, (usize, usize)> = [(2, (0, 1)), (1, (0, 2)), (0, (1, 0))]
+            .into_iter()
+            .collect();
         assert_eq!(
-            transitive_walk(0, &externs, &walk, &indirect, &defined),
-            vec![11, 10, 12]
+            externs_by_info(0, &externs, &indirect, &defined, &place),
+            vec![11, 12, 10]
         );
     }
 
     #[test]
     fn externs_of_a_cycle_are_gathered_once() {
-        // f (0) and g (1) call each other; each calls one undefined name.
+        // f (0) and g (1) call each other; each names one undefined name.
         let externs: Adjacency = [(0, vec![1, 10]), (1, vec![0, 11])].into_iter().collect();
-        let walk: Adjacency = [(0, vec![1]), (1, vec![0])].into_iter().collect();
         let defined: HashSet<SymId> = [0, 1].into_iter().collect();
+        let place: HashMap<SymId, (usize, usize)> =
+            [(0, (0, 2)), (1, (0, 1))].into_iter().collect();
         let none = Adjacency::default();
         assert_eq!(
-            transitive_walk(0, &externs, &walk, &none, &defined),
-            vec![10, 11]
+            externs_by_info(0, &externs, &none, &defined, &place),
+            vec![11, 10]
+        );
+    }
+
+    #[test]
+    fn kernels_named_stay_names() {
+        // f (0) launches the kernel k (5): not walked through, listed.
+        let externs: Adjacency = [(0, vec![5, 10])].into_iter().collect();
+        let defined: HashSet<SymId> = [0].into_iter().collect();
+        let none = Adjacency::default();
+        assert_eq!(
+            externs_by_info(0, &externs, &none, &defined, &HashMap::new()),
+            vec![5, 10]
         );
     }
 }

@@ -2111,19 +2111,6 @@ impl<'a, 'data> Builder<'a, 'data> {
         out
     }
 
-    pub(crate) fn definition_places(&self) -> HashMap<SymId, (usize, u32)> {
-        let mut out = HashMap::new();
-        for (oi, map) in self.sym_map.iter().enumerate() {
-            for (i, sym) in map.iter().enumerate() {
-                let Some(sym) = *sym else { continue };
-                if let SymSection::Index(si) = self.objects[oi].symbols()[i].section {
-                    out.entry(sym).or_insert((oi, si));
-                }
-            }
-        }
-        out
-    }
-
     pub(crate) fn objects(&self) -> &'a [InputObject<'data>] {
         self.objects
     }
