@@ -125,37 +125,55 @@ pub fn classify(
 }
 
 /// Per kernel: the `.nv.shared.<kernel>` of a partial link's output that defines no object
-/// (its section symbol, size and alignment).
+/// (its section symbol, size and alignment). One pass over each object's sections, and over
+/// its symbols only where it has such a section (partial links' outputs).
 fn partial_kernel_areas(
     objects: &[InputObject<'_>],
     lv: &Liveness,
 ) -> HashMap<Node, (ObjKey, u64, u64)> {
+    let kernels: HashSet<Node> = lv.kernels.iter().copied().collect();
     let mut out = HashMap::new();
-    for &(oi, ti) in &lv.kernels {
-        let o = &objects[oi];
-        let Some(si) = o.cubin.sections.iter().position(|s| {
-            s.sh_type == SHT_CUDA_SHARED
-                && s.info as usize == ti
+    for (oi, o) in objects.iter().enumerate() {
+        // Each kernel's first such section (none when it is empty) → the kernel's text.
+        let mut first: HashMap<usize, u32> = HashMap::new();
+        for (si, s) in o.cubin.sections.iter().enumerate() {
+            if s.sh_type == SHT_CUDA_SHARED
                 && s.flags & SHF_INFO_LINK != 0
                 && s.name.starts_with(b".nv.shared.")
-        }) else {
-            continue;
-        };
-        let sec = &o.cubin.sections[si];
-        let in_it = |x: &crate::elf::read::Symbol<'_>| x.section == SymSection::Index(si as u32);
-        if sec.size == 0
-            || o.symbols()
-                .iter()
-                .any(|x| in_it(x) && x.st_type != STT_SECTION)
-        {
+                && kernels.contains(&(oi, s.info as usize))
+            {
+                first.entry(s.info as usize).or_insert(si as u32);
+            }
+        }
+        let areas: HashMap<u32, usize> = first
+            .into_iter()
+            .filter(|&(_, si)| o.cubin.sections[si as usize].size > 0)
+            .map(|(ti, si)| (si, ti))
+            .collect();
+        if areas.is_empty() {
             continue;
         }
-        if let Some(sym) = o
-            .symbols()
-            .iter()
-            .position(|x| in_it(x) && x.st_type == STT_SECTION)
-        {
-            out.insert((oi, ti), ((oi, sym as u32), sec.size, sec.align.max(1)));
+        let mut section_symbol: HashMap<u32, u32> = HashMap::new();
+        let mut with_objects: HashSet<u32> = HashSet::new();
+        for (i, x) in o.symbols().iter().enumerate() {
+            let SymSection::Index(si) = x.section else {
+                continue;
+            };
+            if !areas.contains_key(&si) {
+                continue;
+            }
+            if x.st_type == STT_SECTION {
+                section_symbol.entry(si).or_insert(i as u32);
+            } else {
+                with_objects.insert(si);
+            }
+        }
+        for (si, ti) in areas {
+            let (Some(&sym), false) = (section_symbol.get(&si), with_objects.contains(&si)) else {
+                continue;
+            };
+            let sec = &o.cubin.sections[si as usize];
+            out.insert((oi, ti), ((oi, sym), sec.size, sec.align.max(1)));
         }
     }
     out
@@ -280,6 +298,10 @@ pub fn layout(
         extern_align,
         extern_align_of,
     } = code_refs(objects, res, &lv.live);
+    let mut blobs = partial_kernel_areas(objects, lv);
+    if uses.is_empty() && extern_users.is_empty() && blobs.is_empty() {
+        return SharedLayout::default(); // no shared memory in the module
+    }
     // What each kernel reaches (a kernel it launches keeps its shared memory to itself:
     // black-box, sm_75–sm_100, testdata shared_launch).
     // (and what its calls through pointers may reach: testdata shared_indirect)
@@ -296,7 +318,6 @@ pub fn layout(
     // with shared memory has such an area (testdata partial_extern_pair): next to kernels
     // with static objects, nvlink finishing its own partial link moves every kernel's arrays
     // to one offset (see tests/round_trip.rs, extern_shared), which cubin-ld does not follow.
-    let mut blobs = partial_kernel_areas(objects, lv);
     let all_areas = reach.iter().all(|(k, nodes)| {
         blobs.contains_key(k)
             || !nodes
