@@ -987,10 +987,6 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
     // (A defined function an EXTERNS record names but the function does not call — ptxas
     // names one whose address only the object's data holds — leads nowhere: nvlink follows
     // calls.)
-    let mut called: HashSet<(SymId, SymId)> = HashSet::new();
-    for &(f, c, _) in &graph_blocks[0] {
-        called.insert((f, c));
-    }
     let mut externs: Adjacency = facts
         .iter()
         .filter(|(_, x)| !x.externs.is_empty())
@@ -1001,7 +997,7 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
                 .copied()
                 .filter(|&c| {
                     let s = &b.m.symbols[c as usize];
-                    s.section.is_none() || is_kernel(s) || called.contains(&(f, c))
+                    s.section.is_none() || is_kernel(s) || list(&direct_callees, &f).contains(&c)
                 })
                 .collect();
             (f, l)
@@ -1031,16 +1027,14 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
     // A function with no indirect call site of its own (its calls were devirtualized) may
     // still list indirect targets in the call graph: nvlink gathers their externs too
     // (black-box, sm_75: a `delete` through a known type; testdata indirect_listed_targets).
-    {
-        for &(f, t, _) in &graph_blocks[3] {
-            let t = t as SymId;
-            if is_kernel(&b.m.symbols[t as usize]) || indirect_sites.contains_key(&f) {
-                continue;
-            }
-            let v = indirect_callees.entry(f).or_default();
-            if !v.contains(&t) {
-                v.push(t);
-            }
+    for &(f, t, _) in &graph_blocks[3] {
+        let t = t as SymId;
+        if is_kernel(&b.m.symbols[t as usize]) || indirect_sites.contains_key(&f) {
+            continue;
+        }
+        let v = indirect_callees.entry(f).or_default();
+        if !v.contains(&t) {
+            v.push(t);
         }
     }
     let externs_all = ExternClosure::new(b, &externs, &indirect_callees, &info_place);
@@ -1806,6 +1800,8 @@ impl ExternClosure {
         let g = crate::graph::sccs(&succ);
         let mut reached: Vec<HashMap<SymId, NameKey>> = Vec::with_capacity(g.comps.len());
         for (c, comp) in g.comps.iter().enumerate() {
+            // (each component it reaches merged once, however many edges lead there)
+            let mut merged: HashSet<usize> = HashSet::new();
             let mut names: HashMap<SymId, NameKey> = HashMap::new();
             let mut merge = |x: SymId, key: NameKey| {
                 names
@@ -1824,7 +1820,7 @@ impl ExternClosure {
                 }
                 for &t in &succ[f] {
                     let tc = g.comp_of[t];
-                    if tc != c {
+                    if tc != c && merged.insert(tc) {
                         for (&x, &key) in &reached[tc] {
                             merge(x, key);
                         }
