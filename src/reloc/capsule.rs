@@ -53,14 +53,20 @@ pub fn value_field(code: &[u8], sass: &[u8], instr: u64, r_type: u32) -> Result<
     // added more (grid syncs gain dummy loads and out-of-line slow paths) the numbering is not
     // known: nvlink still finds the record (it writes into it), by a mapping no experiment
     // has pinned down.
+    // One pass: the NOPs before the relocated instruction, and in the whole function.
     let instructions = sass_instructions(sass);
-    let nops = |upto: u64| {
-        sass.chunks_exact(16)
-            .take(upto as usize)
-            .filter(|i| i[..8] == NOP)
-            .count() as u64
-    };
-    let m = instructions - nops(instructions);
+    let (mut nops, mut nops_before) = (0u64, 0u64);
+    for (i, ins) in sass
+        .chunks_exact(16)
+        .take(instructions as usize)
+        .enumerate()
+    {
+        if i as u64 == instr {
+            nops_before = nops;
+        }
+        nops += u64::from(ins[..8] == NOP);
+    }
+    let m = instructions - nops;
     if n != m {
         return Err(Unknown(format!(
             "the capsule describes {n} instructions where the SASS has {m} (not counting \
@@ -68,7 +74,7 @@ pub fn value_field(code: &[u8], sass: &[u8], instr: u64, r_type: u32) -> Result<
         )));
     }
     let sass_instr = instr;
-    let instr = instr - nops(instr);
+    let instr = instr - nops_before;
     if instr >= n || sass.get(16 * sass_instr as usize..16 * sass_instr as usize + 8) == Some(&NOP)
     {
         return Err(Damaged(format!(
@@ -97,7 +103,7 @@ pub fn value_field(code: &[u8], sass: &[u8], instr: u64, r_type: u32) -> Result<
             return match (code[body], code.get(body + 1)) {
                 (2, Some(0x22)) => Ok(Some(body + 0x1c)),
                 (kind, sub) => Err(Unknown(format!(
-                    "instruction {instr} has a capsule record of a kind whose value field is \
+                    "instruction {sass_instr} has a capsule record of a kind whose value field is \
                      not known ({kind:#04x} {:#04x})",
                     sub.copied().unwrap_or(0)
                 ))),
