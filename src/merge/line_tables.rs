@@ -131,10 +131,14 @@ fn units(b: &[u8]) -> std::result::Result<Vec<Unit>, String> {
         // minimum_instruction_length, (v4: maximum_operations_per_instruction),
         // default_is_stmt, line_base, line_range, opcode_base.
         let base_at = fields + if version >= 4 { 5 } else { 4 };
-        let opcode_base = *b
-            .get(base_at)
-            .filter(|_| base_at < program)
-            .ok_or_else(|| bad("truncated header"))?;
+        // (a byte of the header, before the line program)
+        let header_byte = |p: usize| {
+            b.get(p)
+                .copied()
+                .filter(|_| p < program)
+                .ok_or_else(|| bad("truncated header"))
+        };
+        let opcode_base = header_byte(base_at)?;
         let lengths = b
             .get(base_at + 1..base_at + usize::from(opcode_base.max(1)))
             .filter(|_| base_at + usize::from(opcode_base) <= program)
@@ -146,21 +150,11 @@ fn units(b: &[u8]) -> std::result::Result<Vec<Unit>, String> {
             let n = b.get(p..program)?.iter().position(|&x| x == 0)?;
             Some(p + n + 1)
         };
-        while *b
-            .get(p)
-            .filter(|_| p < program)
-            .ok_or_else(|| bad("truncated header"))?
-            != 0
-        {
+        while header_byte(p)? != 0 {
             p = string_end(p).ok_or_else(|| bad("truncated directory table"))?;
         }
         p += 1;
-        while *b
-            .get(p)
-            .filter(|_| p < program)
-            .ok_or_else(|| bad("truncated header"))?
-            != 0
-        {
+        while header_byte(p)? != 0 {
             p = string_end(p).ok_or_else(|| bad("truncated file table"))?;
             for _ in 0..3 {
                 p = leb_end(b, p)
