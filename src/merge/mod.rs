@@ -665,6 +665,24 @@ fn refuse_unreached_shared_sm90(
     Ok(())
 }
 
+/// Finishing a partial link: a kernel's area nvlink's `-r` padded for extern arrays, next to
+/// static objects its calls reach. Where nvlink puts them is not known: refused.
+fn refuse_mixed_partial_area(
+    objects: &[InputObject<'_>],
+    layout: &shared::SharedLayout,
+) -> Result<()> {
+    let Some((oi, si)) = layout.mixed_partial_area else {
+        return Ok(());
+    };
+    let o = &objects[oi];
+    Err(Error::not_implemented(format!(
+        "'{}': a partial link's empty __shared__ area of kernel '{}' next to static \
+         __shared__ objects its calls reach",
+        o.name,
+        String::from_utf8_lossy(o.cubin.sections[si].name).trim_start_matches(".text.")
+    )))
+}
+
 /// sm_100+ without -g: nvlink re-finalizes a kernel that calls nothing, and for code compiled
 /// with -G that changes instructions (the barriers before each exit go) and the line tables,
 /// not just scheduling bits. cubin-ld does not: refused, not linked otherwise. (It cuts
@@ -1204,15 +1222,7 @@ fn build_module<'data>(
             shared::layout(objects, res, &liveness, reserve, opts.debug, opts.arch_sm)
         });
         refuse_unreached_shared_sm90(objects, &b.shared, opts)?;
-        if let Some((oi, si)) = b.shared.mixed_partial_area {
-            let o = &objects[oi];
-            return Err(Error::not_implemented(format!(
-                "'{}': a partial link's empty __shared__ area of kernel '{}' next to static \
-                 __shared__ objects its calls reach",
-                o.name,
-                String::from_utf8_lossy(o.cubin.sections[si].name).trim_start_matches(".text.")
-            )));
-        }
+        refuse_mixed_partial_area(objects, &b.shared)?;
     }
     refuse_padded_partial_debug_shared(objects, &b.shared, opts)?;
     if !opts.relocatable {
