@@ -17,6 +17,7 @@ pub mod graph;
 pub mod host_script;
 pub mod input;
 pub mod layout;
+pub mod liveness;
 pub mod merge;
 pub mod object;
 pub mod output;
@@ -284,23 +285,27 @@ fn link_inner(args: &cli::Args, early: &mut Early) -> std::result::Result<LinkOu
     // definition).
     write_registrations()?;
     let kernels = args.kernel_filter();
-    let mut undefined = errs.undefined;
-    if !errs.undefined_functions.is_empty() {
-        let live = merge::info::liveness(
+    let live = tracing::info_span!("liveness").in_scope(|| {
+        liveness::liveness(
             &objects,
             &res,
-            kernels.as_deref(),
-            host_kernels.as_ref(),
-            args.preserve_relocs || args.debug,
-            false,
-        );
-        undefined.extend(
-            errs.undefined_functions
-                .into_iter()
-                .filter(|(g, _)| live.undefined_from_live.contains(g)),
-        );
-        undefined.sort_by_key(|(g, _)| *g);
-    }
+            &liveness::Roots {
+                kernels_used: kernels.as_deref(),
+                host_kernels: host_kernels.as_ref(),
+                keep_all: args.preserve_relocs || args.relocatable || args.debug,
+                keep_shared: args.relocatable,
+            },
+        )
+    });
+    // Only references from code the link keeps are errors (nvlink ignores what dead
+    // functions call, e.g. libcudadevrt's unused entry points).
+    let mut undefined = errs.undefined;
+    undefined.extend(
+        errs.undefined_functions
+            .into_iter()
+            .filter(|(g, _)| live.undefined_from_live.contains(g)),
+    );
+    undefined.sort_by_key(|(g, _)| *g);
     if !undefined.is_empty() {
         return Err(Failure {
             errors: undefined.iter().map(|(_, e)| e.to_string()).collect(),
@@ -322,10 +327,9 @@ fn link_inner(args: &cli::Args, early: &mut Early) -> std::result::Result<LinkOu
         mercury: arch.is_mercury(),
         accelerated: arch.variant == arch::Variant::Accelerated,
         relocatable: args.relocatable,
-        host_kernels,
     };
     let mut built =
-        tracing::info_span!("merge").in_scope(|| merge::build(&objects, &res, &opts))?;
+        tracing::info_span!("merge").in_scope(|| merge::build(&objects, &res, &live, &opts))?;
     if args.disable_infos {
         built.warnings.clear();
     }

@@ -160,7 +160,7 @@ impl<'data> InputObject<'data> {
         use crate::elf::*;
         let name = s.name;
         // sm_100+'s Mercury copy is built apart from the main half (`merge::mercury`).
-        if crate::merge::mercury::is_mercury_section(name) {
+        if crate::elf::names::is_mercury_section(name) {
             return SectionKind::Other;
         }
         match s.sh_type {

@@ -4,6 +4,11 @@
 
 use super::*;
 
+/// Whether a section belongs to the Mercury half (sm_100+: `.nv.merc.*`, `.nv.capmerc.*`).
+pub fn is_mercury_section(name: &[u8]) -> bool {
+    name.starts_with(b".nv.merc.") || name.starts_with(b".nv.capmerc.")
+}
+
 pub fn section_type(t: u32) -> Option<&'static str> {
     Some(match t {
         SHT_NULL => "NULL",

@@ -19,12 +19,12 @@
 //!
 //! `-r` keeps the banks as they are.
 
-use super::info::{Liveness, Node};
 use super::{Builder, Placed};
 use crate::diag::{Error, Result};
 use crate::elf::read::SymSection;
 use crate::elf::*;
 use crate::layout::align_up;
+use crate::liveness::{Liveness, Node};
 use crate::object::{InputObject, SectionKind};
 use crate::output::*;
 use hashbrown::{HashMap, HashSet};

@@ -23,16 +23,12 @@
 use super::literal_banks::MERC_PREFIX;
 use super::Builder;
 use crate::diag::{Error, Result};
+use crate::elf::names::is_mercury_section;
 use crate::elf::read::SymSection;
 use crate::elf::*;
 use crate::layout::align_up;
 use crate::output::*;
 use hashbrown::HashMap;
-
-/// Whether a section belongs to the Mercury half.
-pub fn is_mercury_section(name: &[u8]) -> bool {
-    name.starts_with(b".nv.merc.") || name.starts_with(b".nv.capmerc.")
-}
 
 /// The Mercury counterpart's name of a main-half section name.
 pub fn mercury_name(main: &[u8]) -> Vec<u8> {

@@ -23,6 +23,7 @@ use crate::diag::{Error, Result};
 use crate::elf::read::SymSection;
 use crate::elf::*;
 use crate::layout::align_up;
+use crate::liveness::Liveness;
 use crate::object::{InputObject, SectionKind};
 use crate::output::*;
 use crate::resolve::{Resolution, UNIFIED_PLACEHOLDERS};
@@ -71,27 +72,9 @@ pub struct Options {
     /// CUDA section and symbol types are not lowered, shared memory is not laid out, stack
     /// sizes stay the inputs' MAX_STACK_SIZE records, and no program headers are written.
     pub relocatable: bool,
-    /// Host information (`.nvHRK*`): only the kernels host code launches are kept.
-    pub host_kernels: Option<HostKernels>,
 }
 
-/// The kernels host code launches, as the host objects' glob patterns; objects marked
-/// `exempt` (a used system library) keep all their kernels.
-#[derive(Debug, Clone, Default)]
-pub struct HostKernels {
-    pub patterns: Vec<Vec<u8>>,
-    pub exempt: Vec<bool>,
-}
-
-impl HostKernels {
-    pub fn launched(&self, object: usize, name: &[u8]) -> bool {
-        self.exempt.get(object).copied().unwrap_or(false)
-            || self
-                .patterns
-                .iter()
-                .any(|p| crate::input::host::glob_match(p, name))
-    }
-}
+pub use crate::liveness::HostKernels;
 
 /// A function as `--dump-callgraph` numbers it: a global name, or one object's local.
 #[derive(Debug, Clone, Copy)]
@@ -131,8 +114,8 @@ pub(crate) struct Builder<'a, 'data> {
     sym_map: Vec<Vec<Option<SymId>>>,
     /// Output symbol of each global.
     global_sym: Vec<Option<SymId>>,
-    /// Per object, per input section: is it kept.
-    live: Vec<Vec<bool>>,
+    /// Per object, per input section: is it kept (`liveness`).
+    live: &'a [Vec<bool>],
     /// -r with extern shared arrays: how each kernel uses them, its `.nv.shared.<k>` (with
     /// the static bytes the input had), and its instance symbol.
     partial_shared: HashMap<(usize, usize), partial_shared::Use>,
@@ -150,7 +133,7 @@ pub(crate) struct Builder<'a, 'data> {
     pending_shared_symbols: HashMap<(usize, usize), Vec<SymId>>,
     partial_instances: HashMap<(usize, usize), SymId>,
     /// Undefined globals only removed code refers to (left out of the symbol table).
-    undefined_dead_only: hashbrown::HashSet<u32>,
+    undefined_dead_only: &'a hashbrown::HashSet<u32>,
     pub(crate) warnings: Vec<String>,
     /// Link errors (nvlink's `error` lines; the link fails with status 255).
     pub(crate) errors: Vec<String>,
@@ -279,7 +262,7 @@ impl<'a, 'data> Builder<'a, 'data> {
             // sm_110's reserved shared memory (`.nv.shared.reserved.<n>`).
             SectionKind::Other
                 if s.sh_type == SHT_CUDA_RESERVED_SHARED
-                    && !mercury::is_mercury_section(s.name) =>
+                    && !crate::elf::names::is_mercury_section(s.name) =>
             {
                 Group::ReservedShared
             }
@@ -689,7 +672,7 @@ fn refuse_mixed_partial_area(
 /// removed functions out of line tables as nvlink does: `line_tables`.)
 fn refuse_refinalized_debug_kernels(
     objects: &[InputObject<'_>],
-    liveness: &info::Liveness,
+    liveness: &Liveness,
     opts: &Options,
 ) -> Result<()> {
     if !opts.mercury || opts.debug || opts.relocatable {
@@ -1057,15 +1040,21 @@ impl Builder<'_, '_> {
 
 /// Builds the output module. Local functions that share a name are merged as the functions
 /// of their own they are to nvlink (`local_names`).
-pub fn build(objects: &[InputObject<'_>], res: &Resolution<'_>, opts: &Options) -> Result<Built> {
+pub fn build(
+    objects: &[InputObject<'_>],
+    res: &Resolution<'_>,
+    liveness: &Liveness,
+    opts: &Options,
+) -> Result<Built> {
     let aliases = local_names::aliases(objects)?;
     if aliases.iter().all(|a| a.is_empty()) {
-        return build_module(objects, res, opts);
+        return build_module(objects, res, liveness, opts);
     }
     let objects = local_names::renamed(objects, &aliases);
     let real =
         |v: Vec<String>| -> Vec<String> { v.iter().map(|t| local_names::real_text(t)).collect() };
-    match build_module(&objects, res, opts) {
+    // (Liveness reads symbol names and indices, never these section names.)
+    match build_module(&objects, res, liveness, opts) {
         Ok(mut b) => {
             local_names::restore_names(&mut b.module);
             b.warnings = real(b.warnings);
@@ -1079,6 +1068,7 @@ pub fn build(objects: &[InputObject<'_>], res: &Resolution<'_>, opts: &Options) 
 fn build_module<'data>(
     objects: &[InputObject<'data>],
     res: &Resolution<'data>,
+    liveness: &Liveness,
     opts: &Options,
 ) -> Result<Built> {
     let mut b = Builder {
@@ -1101,8 +1091,8 @@ fn build_module<'data>(
             .map(|o| vec![None; o.symbols().len()])
             .collect(),
         global_sym: vec![None; res.globals.len()],
-        live: Vec::new(),
-        undefined_dead_only: hashbrown::HashSet::new(),
+        live: &liveness.live,
+        undefined_dead_only: &liveness.undefined_dead_only,
         partial_shared: HashMap::new(),
         partial_shared_sections: HashMap::new(),
         partial_extern_align: 0,
@@ -1148,7 +1138,7 @@ fn build_module<'data>(
                     .iter()
                     .enumerate()
                     .filter(|_| opts.mercury)
-                    .filter(|(_, s)| mercury::is_mercury_section(s.name))
+                    .filter(|(_, s)| crate::elf::names::is_mercury_section(s.name))
                     .map(|(i, s)| (s.name, i))
                     .collect()
             })
@@ -1204,29 +1194,18 @@ fn build_module<'data>(
         });
     }
 
-    let liveness = tracing::info_span!("liveness").in_scope(|| {
-        info::liveness(
-            objects,
-            res,
-            opts.kernels_used.as_deref(),
-            opts.host_kernels.as_ref(),
-            opts.preserve_relocs || opts.relocatable || opts.debug,
-            opts.relocatable,
-        )
-    });
-    refuse_refinalized_debug_kernels(objects, &liveness, opts)?;
+    refuse_refinalized_debug_kernels(objects, liveness, opts)?;
     let reserve = if opts.arch_sm >= 90 { 0x400 } else { 0 };
     // -r leaves shared memory as the inputs have it: sections merged by name, references kept.
     if !opts.relocatable {
-        b.shared = tracing::info_span!("shared").in_scope(|| {
-            shared::layout(objects, res, &liveness, reserve, opts.debug, opts.arch_sm)
-        });
+        b.shared = tracing::info_span!("shared")
+            .in_scope(|| shared::layout(objects, res, liveness, reserve, opts.debug, opts.arch_sm));
         refuse_unreached_shared_sm90(objects, &b.shared, opts)?;
         refuse_mixed_partial_area(objects, &b.shared)?;
     }
     refuse_padded_partial_debug_shared(objects, &b.shared, opts)?;
     if !opts.relocatable {
-        b.literal = literal_banks::layout(objects, &liveness)?;
+        b.literal = literal_banks::layout(objects, liveness)?;
     }
     if opts.relocatable {
         b.partial_shared =
@@ -1238,8 +1217,6 @@ fn build_module<'data>(
             b.partial_extern_align_of,
         ) = partial_shared::alignments(&b, &liveness.live);
     }
-    b.live = liveness.live;
-    b.undefined_dead_only = liveness.undefined_dead_only;
     b.create_notes(opts)?;
     let symbols_span = tracing::info_span!("symbols").entered();
     for oi in 0..objects.len() {

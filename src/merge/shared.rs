@@ -10,11 +10,11 @@
 //! Under `-preserve-relocs` the objects keep internal local symbols at their offsets: in the
 //! `.nv.shared.<kernel>` of the one kernel using them directly, else in `.nv_debug.shared`.
 
-use super::info::{Liveness, Node};
 use super::list;
 use crate::elf::read::SymSection;
 use crate::elf::*;
 use crate::layout::align_up;
+use crate::liveness::{Liveness, Node};
 use crate::object::{InputObject, SectionKind};
 use crate::resolve::Resolution;
 use hashbrown::{HashMap, HashSet};

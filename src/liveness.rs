@@ -1,0 +1,503 @@
+//! Liveness: which input sections the output keeps. Losing weak copies go, and so do device
+//! functions no root reaches. The roots are the kernels the link keeps (all of them, those
+//! `-kernels-used` names, or those host code launches), every function under `-r`,
+//! `-preserve-relocs` and `-g`, and functions whose address data holds. Computed once, before
+//! the undefined-reference check (only references from live code are errors), and read by every
+//! later pass.
+
+use crate::elf::read::SymSection;
+use crate::elf::*;
+use crate::object::{InputObject, SectionKind};
+use crate::resolve::Resolution;
+use hashbrown::{HashMap, HashSet};
+
+/// A function's code: (object, text section index).
+pub type Node = (usize, usize);
+
+/// What liveness found: the kept sections, the code reference graph and the kernels.
+pub struct Liveness {
+    pub live: Vec<Vec<bool>>,
+    /// Calls and address references from each function's code.
+    pub edges: HashMap<Node, Vec<Node>>,
+    /// The possible targets of each function's indirect calls: the address-taken functions
+    /// with a prototype one of its call sites calls through (in input order).
+    pub indirect: HashMap<Node, Vec<Node>>,
+    /// Kernels that are kept, in input order.
+    pub kernels: Vec<Node>,
+    /// The same, for lookups.
+    kernel_set: HashSet<Node>,
+    /// Undefined globals (by id) that live code refers to.
+    pub undefined_from_live: HashSet<u32>,
+    /// Undefined globals only removed code refers to: they leave the symbol table.
+    pub undefined_dead_only: HashSet<u32>,
+}
+
+impl Liveness {
+    /// The functions kernel `k` reaches, in depth-first order from it: through calls and
+    /// address references from code, and what its calls through pointers may reach (live
+    /// targets), not through other kernels (a launched kernel keeps its own).
+    pub fn kernel_reach(&self, k: Node) -> Vec<Node> {
+        let mut seen: HashSet<Node> = HashSet::new();
+        let mut order = Vec::new();
+        let mut st = vec![k];
+        while let Some(n) = st.pop() {
+            if n != k && self.kernel_set.contains(&n) {
+                continue;
+            }
+            if seen.insert(n) {
+                order.push(n);
+                if let Some(es) = self.edges.get(&n) {
+                    st.extend(es.iter().copied());
+                }
+                if let Some(es) = self.indirect.get(&n) {
+                    st.extend(es.iter().copied().filter(|t| self.live[t.0][t.1]));
+                }
+            }
+        }
+        order
+    }
+}
+
+/// The kernels host code launches, as the host objects' glob patterns; objects marked
+/// `exempt` (a used system library) keep all their kernels.
+#[derive(Debug, Clone, Default)]
+pub struct HostKernels {
+    pub patterns: Vec<Vec<u8>>,
+    pub exempt: Vec<bool>,
+}
+
+impl HostKernels {
+    pub fn launched(&self, object: usize, name: &[u8]) -> bool {
+        self.exempt.get(object).copied().unwrap_or(false)
+            || self
+                .patterns
+                .iter()
+                .any(|p| crate::input::host::glob_match(p, name))
+    }
+}
+
+/// What decides the roots and what stays whole.
+pub struct Roots<'a> {
+    /// `-kernels-used` (see `named_by`).
+    pub kernels_used: Option<&'a [String]>,
+    /// Host information (`.nvHRK*`): only the kernels host code launches are roots.
+    pub host_kernels: Option<&'a HostKernels>,
+    /// Every function is a root (-preserve-relocs, -r, -g).
+    pub keep_all: bool,
+    /// The inputs' shared-memory sections stay as they are (-r, which does not lay shared
+    /// memory out), and so do every live function's literal banks.
+    pub keep_shared: bool,
+}
+
+/// Whether the kernel filter keeps a kernel: `None` keeps every one; a list keeps those whose
+/// mangled name contains one of its strings (`-kernels-used`), none when it is empty
+/// (`-variables-used` alone).
+pub fn named_by(kernels_used: Option<&[String]>, name: &[u8]) -> bool {
+    kernels_used.is_none_or(|ks| {
+        ks.iter()
+            .any(|k| name.windows(k.len().max(1)).any(|w| w == k.as_bytes()))
+    })
+}
+
+/// The text section (object, section index) that defines a symbol, following resolution.
+fn defining_text(
+    objects: &[InputObject<'_>],
+    res: &Resolution<'_>,
+    oi: usize,
+    sym: u32,
+) -> Option<(usize, usize)> {
+    let (o, s) = match res.sym_global[oi].get(sym as usize).copied().flatten() {
+        Some(g) => {
+            let d = res.globals[g as usize].def?;
+            (d.obj as usize, d.sym)
+        }
+        None => (oi, sym),
+    };
+    let obj = &objects[o];
+    let symbol = obj.symbols().get(s as usize)?;
+    if symbol.st_type != STT_FUNC {
+        return None;
+    }
+    match symbol.section {
+        SymSection::Index(si)
+            if obj.kind(&obj.cubin.sections[si as usize]) == SectionKind::Text =>
+        {
+            Some((o, si as usize))
+        }
+        _ => None,
+    }
+}
+
+/// Which input sections the output keeps.
+pub fn liveness(objects: &[InputObject<'_>], res: &Resolution<'_>, roots: &Roots<'_>) -> Liveness {
+    // -kernels-used keeps the kernels whose mangled name contains one of the strings.
+    let wanted = |oi: usize, name: &[u8]| {
+        named_by(roots.kernels_used, name)
+            && roots.host_kernels.is_none_or(|h| h.launched(oi, name))
+    };
+    let g = CodeGraph::scan(objects, res, &wanted, roots.keep_all);
+    let kernels = kept_kernels(objects, res, &wanted);
+    let live_text = g.reach();
+    let indirect = g.indirect_targets();
+    // A function's literal bank stays only when a kernel reaches the function, through calls
+    // or calls through pointers (nvlink drops the bank of a dead function -preserve-relocs
+    // keeps, and of one only data points at; -r keeps them all).
+    let reached_text = if roots.keep_shared {
+        live_text.clone()
+    } else {
+        reached_from(&g.entry_roots, &g.edges, &indirect, &live_text)
+    };
+    let live = objects
+        .iter()
+        .enumerate()
+        .map(|(oi, o)| live_sections(oi, o, res, &live_text, &reached_text, roots.keep_shared))
+        .collect();
+    let undefined_from_live: HashSet<u32> = g
+        .undefined_refs
+        .iter()
+        .filter(|(from, _)| live_text.contains(from))
+        .map(|(_, g)| *g)
+        .collect();
+    let undefined_dead_only = g
+        .undefined_refs
+        .iter()
+        .map(|(_, g)| *g)
+        .filter(|g| !undefined_from_live.contains(g))
+        .collect();
+    let kernel_set = kernels.iter().copied().collect();
+    Liveness {
+        live,
+        edges: g.edges,
+        indirect,
+        kernels,
+        kernel_set,
+        undefined_from_live,
+        undefined_dead_only,
+    }
+}
+
+/// The code reference graph over text sections, as the inputs' relocations and call graphs
+/// give it.
+#[derive(Default)]
+struct CodeGraph<'data> {
+    /// Calls and address references from code.
+    edges: HashMap<Node, Vec<Node>>,
+    /// Kernels the link keeps, and every function when all are kept.
+    roots: Vec<Node>,
+    /// Functions whose address data holds: kept, but what they call only counts once a live
+    /// indirect call could reach them (see `reach`).
+    data_roots: Vec<Node>,
+    /// The kernels alone (what -preserve-relocs would keep if it removed dead code).
+    entry_roots: Vec<Node>,
+    /// From the call graphs: each address-taken function's prototypes, and each function's
+    /// indirect call sites' prototypes (the prototype strings).
+    taken_proto: HashMap<Node, Vec<&'data [u8]>>,
+    calls_through: HashMap<Node, Vec<&'data [u8]>>,
+    /// References from code to undefined globals: (function, global id).
+    undefined_refs: Vec<(Node, u32)>,
+}
+
+impl<'data> CodeGraph<'data> {
+    fn scan(
+        objects: &[InputObject<'data>],
+        res: &Resolution<'_>,
+        wanted: &dyn Fn(usize, &[u8]) -> bool,
+        keep_all: bool,
+    ) -> Self {
+        let mut g = CodeGraph::default();
+        for (oi, o) in objects.iter().enumerate() {
+            for (si, s) in o.cubin.sections.iter().enumerate() {
+                match o.kind(s) {
+                    SectionKind::Callgraph => g.read_callgraph(objects, res, oi, si),
+                    SectionKind::Text => {
+                        if let Some(f) = o.text_function(s) {
+                            let sym = &o.symbols()[f as usize];
+                            // -preserve-relocs keeps every function (nothing is dead).
+                            let entry = InputObject::is_entry(sym) && wanted(oi, sym.name);
+                            if (entry || keep_all) && res.is_winner(oi as u32, f) {
+                                g.roots.push((oi, si));
+                            }
+                            if entry && res.is_winner(oi as u32, f) {
+                                g.entry_roots.push((oi, si));
+                            }
+                        }
+                    }
+                    SectionKind::Reloc => g.read_relocations(objects, res, oi, si),
+                    _ => {}
+                }
+            }
+        }
+        g
+    }
+
+    /// The prototypes of one `.nv.callgraph`'s address-taken functions (block 1) and
+    /// indirect call sites (block 2).
+    fn read_callgraph(
+        &mut self,
+        objects: &[InputObject<'data>],
+        res: &Resolution<'_>,
+        oi: usize,
+        si: usize,
+    ) {
+        let o = &objects[oi];
+        let s = &o.cubin.sections[si];
+        let strtab = o
+            .cubin
+            .sections
+            .get(o.symtab_index() as usize)
+            .and_then(|st| o.cubin.section(st.link))
+            .map(|t| t.bytes())
+            .unwrap_or(&[]);
+        let w: Vec<u32> = s
+            .bytes()
+            .chunks_exact(4)
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect();
+        let mut block = 0usize;
+        for p in w.chunks_exact(2) {
+            if p[0] == 0 && p[1] >= 0xffff_fffc {
+                block = (0xffff_ffff - p[1]) as usize;
+                continue;
+            }
+            let (Some(f), Some(proto)) = (
+                defining_text(objects, res, oi, p[0]),
+                crate::elf::read::cstr_at(strtab, p[1]),
+            ) else {
+                continue;
+            };
+            match block {
+                1 => self.taken_proto.entry(f).or_default().push(proto),
+                2 => self.calls_through.entry(f).or_default().push(proto),
+                _ => {}
+            }
+        }
+    }
+
+    /// The edges one relocation section adds: from code, calls and address references (and
+    /// references to undefined globals); from allocated data, roots.
+    fn read_relocations(
+        &mut self,
+        objects: &[InputObject<'data>],
+        res: &Resolution<'_>,
+        oi: usize,
+        si: usize,
+    ) {
+        let o = &objects[oi];
+        let s = &o.cubin.sections[si];
+        let mut target = s.info as usize;
+        let Some(mut t) = o.cubin.sections.get(target) else {
+            return;
+        };
+        // A function's own literal bank (`.nv.constant2.<fn>`, whose jump tables hold code
+        // addresses) speaks for the function's code.
+        if is_function_literal_bank(t) {
+            if let Some(code) = o
+                .cubin
+                .sections
+                .get(t.info as usize)
+                .filter(|c| o.kind(c) == SectionKind::Text)
+            {
+                target = t.info as usize;
+                t = code;
+            }
+        }
+        let from_code = o.kind(t) == SectionKind::Text;
+        if !from_code && t.flags & SHF_ALLOC == 0 {
+            return; // debug information keeps nothing alive
+        }
+        let Ok(relocs) = o.cubin.relocations(s) else {
+            return;
+        };
+        for r in relocs {
+            if from_code {
+                if let Some(g) = res.sym_global[oi].get(r.sym as usize).copied().flatten() {
+                    if res.globals[g as usize].def.is_none() {
+                        self.undefined_refs.push(((oi, target), g));
+                    }
+                }
+            }
+            let Some(callee) = defining_text(objects, res, oi, r.sym) else {
+                continue;
+            };
+            if from_code {
+                if callee != (oi, target) {
+                    self.edges.entry((oi, target)).or_default().push(callee);
+                }
+            } else {
+                self.data_roots.push(callee);
+            }
+        }
+    }
+
+    /// What code reaches from the roots; then the functions data points at, whose callees
+    /// count only when a live indirect call site has their prototype (nvlink keeps such a
+    /// function but drops what it calls when nothing could call it; a function the call
+    /// graphs say nothing about counts as callable).
+    fn reach(&self) -> HashSet<Node> {
+        let mut live_text: HashSet<Node> = HashSet::new();
+        let mut stack = self.roots.clone();
+        let mut data_roots = self.data_roots.clone();
+        let mut pending: Vec<Node> = Vec::new();
+        let mut live_protos: HashSet<&[u8]> = HashSet::new();
+        loop {
+            while let Some(n) = stack.pop() {
+                if live_text.insert(n) {
+                    if let Some(es) = self.edges.get(&n) {
+                        stack.extend(es.iter().copied());
+                    }
+                    live_protos.extend(self.calls_through.get(&n).into_iter().flatten().copied());
+                }
+            }
+            for n in data_roots.drain(..) {
+                if !live_text.contains(&n) {
+                    pending.push(n);
+                }
+            }
+            let (now, later): (Vec<_>, Vec<_>) = pending.drain(..).partition(|n| {
+                live_text.contains(n)
+                    || self
+                        .taken_proto
+                        .get(n)
+                        .is_none_or(|ps| ps.iter().any(|p| live_protos.contains(p)))
+            });
+            pending = later;
+            if now.is_empty() {
+                break;
+            }
+            stack.extend(now.into_iter().filter(|n| !live_text.contains(n)));
+        }
+        // (kept, not followed)
+        live_text.extend(pending);
+        live_text
+    }
+
+    /// Indirect call sites' possible targets, by prototype, in input order.
+    fn indirect_targets(&self) -> HashMap<Node, Vec<Node>> {
+        let mut taken_by_proto: HashMap<&[u8], Vec<Node>> = HashMap::new();
+        let mut taken_nodes: Vec<&Node> = self.taken_proto.keys().collect();
+        taken_nodes.sort_unstable();
+        for n in taken_nodes {
+            for p in &self.taken_proto[n] {
+                let v = taken_by_proto.entry(p).or_default();
+                if !v.contains(n) {
+                    v.push(*n);
+                }
+            }
+        }
+        self.calls_through
+            .iter()
+            .map(|(n, ps)| {
+                let mut v: Vec<Node> = Vec::new();
+                for p in ps {
+                    for t in taken_by_proto.get(p).map(Vec::as_slice).unwrap_or(&[]) {
+                        if !v.contains(t) {
+                            v.push(*t);
+                        }
+                    }
+                }
+                (*n, v)
+            })
+            .collect()
+    }
+}
+
+/// The kernels the link keeps, in input order.
+fn kept_kernels(
+    objects: &[InputObject<'_>],
+    res: &Resolution<'_>,
+    wanted: &dyn Fn(usize, &[u8]) -> bool,
+) -> Vec<Node> {
+    let mut kernels = Vec::new();
+    for (oi, o) in objects.iter().enumerate() {
+        for (si, s) in o.cubin.sections.iter().enumerate() {
+            if let Some(f) = o
+                .text_function(s)
+                .filter(|_| o.kind(s) == SectionKind::Text)
+            {
+                let sym = &o.symbols()[f as usize];
+                if InputObject::is_entry(sym) && res.is_winner(oi as u32, f) && wanted(oi, sym.name)
+                {
+                    kernels.push((oi, si));
+                }
+            }
+        }
+    }
+    kernels
+}
+
+/// What the kernels reach through calls and live possible targets of calls through pointers.
+fn reached_from(
+    kernels: &[Node],
+    edges: &HashMap<Node, Vec<Node>>,
+    indirect: &HashMap<Node, Vec<Node>>,
+    live_text: &HashSet<Node>,
+) -> HashSet<Node> {
+    let mut seen = HashSet::new();
+    let mut stack = kernels.to_vec();
+    while let Some(n) = stack.pop() {
+        if seen.insert(n) {
+            if let Some(es) = edges.get(&n) {
+                stack.extend(es.iter().copied());
+            }
+            if let Some(es) = indirect.get(&n) {
+                stack.extend(es.iter().copied().filter(|t| live_text.contains(t)));
+            }
+        }
+    }
+    seen
+}
+
+/// A constant bank that belongs to one function (`.nv.constant2.<fn>`, linked to its code).
+fn is_function_literal_bank(s: &crate::elf::read::Section<'_>) -> bool {
+    s.flags & SHF_INFO_LINK != 0
+        && (SHT_CUDA_CONSTANT_B0..=SHT_CUDA_CONSTANT_B17).contains(&s.sh_type)
+}
+
+/// Which of one object's sections stay: a function's own sections go with its code.
+fn live_sections(
+    oi: usize,
+    o: &InputObject<'_>,
+    res: &Resolution<'_>,
+    live_text: &HashSet<Node>,
+    reached_text: &HashSet<Node>,
+    keep_shared: bool,
+) -> Vec<bool> {
+    let secs = &o.cubin.sections;
+    let text_live = |si: usize| -> bool {
+        match o.text_function(&secs[si]) {
+            Some(f) => res.is_winner(oi as u32, f) && live_text.contains(&(oi, si)),
+            None => false,
+        }
+    };
+    secs.iter()
+        .enumerate()
+        .map(|(si, s)| match o.kind(s) {
+            SectionKind::Text => text_live(si),
+            SectionKind::InfoFn | SectionKind::KernelConstant => {
+                (s.info as usize) < secs.len()
+                    && o.kind(&secs[s.info as usize]) == SectionKind::Text
+                    && text_live(s.info as usize)
+            }
+            SectionKind::Reloc => match secs.get(s.info as usize) {
+                Some(t) if o.kind(t) == SectionKind::Text => text_live(s.info as usize),
+                Some(t) => !matches!(o.kind(t), SectionKind::Other | SectionKind::Null),
+                None => false,
+            },
+            // (A function's own literal bank goes with it.)
+            SectionKind::Merged
+                if is_function_literal_bank(s)
+                    && secs
+                        .get(s.info as usize)
+                        .is_some_and(|c| o.kind(c) == SectionKind::Text) =>
+            {
+                text_live(s.info as usize) && reached_text.contains(&(oi, s.info as usize))
+            }
+            SectionKind::Merged => true,
+            _ => {
+                (s.sh_type == SHT_CUDA_RESERVED_SHARED
+                    && !crate::elf::names::is_mercury_section(s.name))
+                    || (keep_shared && s.sh_type == SHT_CUDA_SHARED)
+            }
+        })
+        .collect()
+}
