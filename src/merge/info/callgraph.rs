@@ -1,0 +1,327 @@
+//! The call graph: read from the inputs' `.nv.callgraph` sections over output symbols, and
+//! written back as the output's `.nv.callgraph` and `.nv.prototype`.
+
+use super::records::*;
+use crate::elf::*;
+use crate::merge::{Builder, Options};
+use crate::object::SectionKind;
+use crate::output::*;
+use hashbrown::{HashMap, HashSet};
+
+/// The link's call graph over output function symbols.
+pub(super) struct CallGraph {
+    /// The inputs' four blocks, merged: calls (caller, callee), address-taken functions
+    /// (function, prototype id), indirect call sites (caller, prototype id) and the indirect
+    /// targets the compiler listed (caller, target); `true` where the second is a symbol.
+    pub blocks: [Vec<(SymId, u32, bool)>; 4],
+    /// Where each function's `.nv.info.<fn>` is among the inputs (object, section).
+    pub info_place: HashMap<SymId, (usize, usize)>,
+    /// The address-taken functions in the order of their `.nv.info.<fn>` sections among the
+    /// inputs: the order nvlink gathers their externs in (whatever the call graph's order).
+    pub taken_by_info: Vec<SymId>,
+    /// The address-taken functions of each prototype, in that order.
+    pub by_prototype: HashMap<u32, Vec<SymId>>,
+    /// Each indirect call site of a function, as the prototype it calls through.
+    pub indirect_sites: HashMap<SymId, Vec<u32>>,
+    /// The possible targets of each function's indirect calls.
+    pub indirect_targets: Adjacency,
+    /// What each function calls: directly, and through pointers (the possible targets).
+    pub callees: HashMap<SymId, Vec<SymId>>,
+    /// What each function calls directly.
+    pub direct_callees: HashMap<SymId, Vec<SymId>>,
+}
+
+/// Reads the inputs' call graphs (and registers the prototypes they name).
+pub(super) fn read(b: &mut Builder<'_, '_>) -> CallGraph {
+    let objects = b.objects();
+    let graph_blocks = read_blocks(b);
+    let mut calls: Vec<(SymId, SymId)> = graph_blocks[0].iter().map(|&(a, c, _)| (a, c)).collect();
+    // Where each function's `.nv.info.<fn>` is among the inputs.
+    let mut info_place: HashMap<SymId, (usize, usize)> = HashMap::new();
+    for (oi, o) in objects.iter().enumerate() {
+        for (si, s) in o.cubin.sections.iter().enumerate() {
+            if o.kind(s) == SectionKind::InfoFn && b.is_live(oi, si) {
+                if let Some(f) = o.info_function(s).and_then(|f| b.out_sym(oi, f)) {
+                    info_place.entry(f).or_insert((oi, si));
+                }
+            }
+        }
+    }
+    // The address-taken functions in the order of their `.nv.info.<fn>` sections among the
+    // inputs: the order nvlink gathers their externs in (whatever the call graph's order).
+    let mut taken_by_info: Vec<SymId> = graph_blocks[1].iter().map(|e| e.0).collect();
+    taken_by_info.sort_by_key(|f| info_place.get(f).copied().unwrap_or((usize::MAX, 0)));
+    let mut taken_seen: HashSet<SymId> = HashSet::new();
+    taken_by_info.retain(|&f| taken_seen.insert(f));
+    // The possible targets of an indirect call, for registers, stack and externs, are every
+    // function of the link whose address is taken with the call's prototype — not only those the
+    // compiler listed for its own translation unit (nvlink gives a kernel the registers of a
+    // same-prototype function another object puts in a table); in that order.
+    let mut prototypes_of: HashMap<SymId, Vec<u32>> = HashMap::new();
+    for &(f, id, _) in &graph_blocks[1] {
+        prototypes_of.entry(f).or_default().push(id);
+    }
+    let mut by_prototype: HashMap<u32, Vec<SymId>> = HashMap::new();
+    for &f in &taken_by_info {
+        for &id in crate::merge::list(&prototypes_of, &f) {
+            by_prototype.entry(id).or_default().push(f);
+        }
+    }
+    // Each indirect call site of a function, as the prototype it calls through.
+    let mut indirect_sites: HashMap<SymId, Vec<u32>> = HashMap::new();
+    for &(f, id, _) in &graph_blocks[2] {
+        indirect_sites.entry(f).or_default().push(id);
+        for &t in by_prototype.get(&id).map(Vec::as_slice).unwrap_or(&[]) {
+            calls.push((f, t));
+        }
+    }
+    let mut indirect_targets: Adjacency = HashMap::new();
+    for (&f, sites) in &indirect_sites {
+        let v = indirect_targets.entry(f).or_default();
+        for id in sites {
+            for &t in by_prototype.get(id).map(Vec::as_slice).unwrap_or(&[]) {
+                if !v.contains(&t) {
+                    v.push(t);
+                }
+            }
+        }
+    }
+    let mut callees: HashMap<SymId, Vec<SymId>> = HashMap::new();
+    for &(a, c) in &calls {
+        let v = callees.entry(a).or_default();
+        if !v.contains(&c) {
+            v.push(c);
+        }
+    }
+    let mut direct_callees: HashMap<SymId, Vec<SymId>> = HashMap::new();
+    for &(a, c, _) in &graph_blocks[0] {
+        let v = direct_callees.entry(a).or_default();
+        if !v.contains(&c) {
+            v.push(c);
+        }
+    }
+    CallGraph {
+        blocks: graph_blocks,
+        info_place,
+        taken_by_info,
+        by_prototype,
+        indirect_sites,
+        indirect_targets,
+        callees,
+        direct_callees,
+    }
+}
+
+/// The inputs' call-graph blocks over output function symbols, entries of removed functions
+/// dropped, address-taken functions once each.
+fn read_blocks(b: &mut Builder<'_, '_>) -> [Vec<(SymId, u32, bool)>; 4] {
+    let objects = b.objects();
+    let mut address_taken_seen: HashSet<(SymId, u32)> = HashSet::new();
+    let mut graph_blocks: [Vec<(SymId, u32, bool)>; 4] = Default::default();
+    for (oi, o) in objects.iter().enumerate() {
+        for s in &o.cubin.sections {
+            if o.kind(s) != SectionKind::Callgraph {
+                continue;
+            }
+            let w: Vec<u32> = s
+                .bytes()
+                .chunks_exact(4)
+                .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                .collect();
+            let mut block = 0usize;
+            let mut taken_in: Vec<(u32, u32)> = Vec::new();
+            for p in w.chunks_exact(2) {
+                if p[0] == 0 && p[1] >= 0xffff_fffc {
+                    block = (0xffff_ffff - p[1]) as usize;
+                    continue;
+                }
+                if block == 1 {
+                    taken_in.push((p[0], p[1]));
+                    continue;
+                }
+                let Some(a) = b.out_sym(oi, p[0]).filter(|_| def_is_live(b, oi, p[0])) else {
+                    continue;
+                };
+                match block {
+                    0 | 3 => {
+                        let Some(c) = b.out_sym(oi, p[1]) else {
+                            continue;
+                        };
+                        graph_blocks[block].push((a, c, true));
+                    }
+                    _ => {
+                        let id = b.prototype_id(oi, p[1]);
+                        graph_blocks[block].push((a, id, false))
+                    }
+                }
+            }
+            for (sym, proto) in taken_in {
+                let Some(a) = b.out_sym(oi, sym).filter(|_| def_is_live(b, oi, sym)) else {
+                    continue;
+                };
+                let id = b.prototype_id(oi, proto);
+                if address_taken_seen.insert((a, id)) {
+                    graph_blocks[1].push((a, id, false));
+                }
+            }
+        }
+    }
+    // nvlink lists address-taken functions in the order their symbols first appear among the
+    // inputs (an undefined reference in an earlier object counts), whatever order the
+    // compiler wrote the call-graph entries in.
+    let first_seen = b.first_appearance(graph_blocks[1].iter().map(|e| e.0));
+    graph_blocks[1].sort_by_key(|e| first_seen.get(&e.0).copied().unwrap_or(usize::MAX));
+    graph_blocks
+}
+
+/// `.nv.callgraph`: direct edges grouped by caller (in output symbol order), each caller's
+/// callees newest first; then the other three blocks.
+pub(super) fn emit_callgraph(b: &mut Builder<'_, '_>, graph: &CallGraph) -> SecId {
+    let graph_blocks = &graph.blocks;
+    let mut cg: Vec<u8> = Vec::new();
+    let mut slots: Vec<(usize, SymId)> = Vec::new();
+    // Positions of prototype ids (blocks 1 and 2), which sm_100+ shifts once `.strtab` is laid out.
+    let mut cg_protos: Vec<usize> = Vec::new();
+    let push_pair = |cg: &mut Vec<u8>,
+                     slots: &mut Vec<(usize, SymId)>,
+                     a: Option<SymId>,
+                     bv: (u32, Option<SymId>)| {
+        match a {
+            Some(s) => {
+                slots.push((cg.len(), s));
+                cg.extend_from_slice(&[0; 4]);
+            }
+            None => cg.extend_from_slice(&0u32.to_le_bytes()),
+        }
+        match bv.1 {
+            Some(s) => {
+                slots.push((cg.len(), s));
+                cg.extend_from_slice(&[0; 4]);
+            }
+            None => cg.extend_from_slice(&bv.0.to_le_bytes()),
+        }
+    };
+    for k in 0..4u32 {
+        push_pair(&mut cg, &mut slots, None, (0xffff_ffff - k, None));
+        let entries = &graph_blocks[k as usize];
+        if k == 1 {
+            // Address-taken functions keep their input order.
+            for &(a, v, _) in entries {
+                cg_protos.push(cg.len() + 4);
+                push_pair(&mut cg, &mut slots, Some(a), (v, None));
+            }
+            continue;
+        }
+        // Calls, indirect call sites and indirect targets: grouped by caller in symbol
+        // order, each caller's entries newest first.
+        for (a, list) in grouped(entries, k == 0) {
+            for (v, is_sym) in list {
+                let second = if is_sym { (0, Some(v)) } else { (v, None) };
+                if !is_sym {
+                    cg_protos.push(cg.len() + 4);
+                }
+                push_pair(&mut cg, &mut slots, Some(a), second);
+            }
+        }
+    }
+    let cg_id = b.add_graph_section(
+        b".nv.callgraph",
+        SHT_CUDA_CALLGRAPH,
+        4,
+        8,
+        Content::WithSymbols { bytes: cg, slots },
+    );
+    b.m.sections[cg_id as usize].link = Link::Symtab;
+    b.m.prototype_fields
+        .extend(cg_protos.into_iter().map(|p| (cg_id, p)));
+    cg_id
+}
+
+/// `.nv.prototype`: one entry per function that has one, first seen wins.
+pub(super) fn emit_prototypes(
+    b: &mut Builder<'_, '_>,
+    opts: &Options,
+    graph: &CallGraph,
+) -> Option<SecId> {
+    let objects = b.objects();
+    let graph_blocks = &graph.blocks;
+    let direct_callees: HashSet<SymId> = graph_blocks[0].iter().map(|e| e.1).collect();
+    let address_taken: HashSet<SymId> = graph_blocks[1].iter().map(|e| e.0).collect();
+    // .nv.prototype: one entry per function that has one, first seen wins.
+    let mut proto: Vec<(SymId, u32)> = Vec::new();
+    let mut proto_seen: HashSet<SymId> = HashSet::new();
+    for (oi, o) in objects.iter().enumerate() {
+        for s in &o.cubin.sections {
+            if o.kind(s) != SectionKind::Prototype {
+                continue;
+            }
+            for p in s.bytes().chunks_exact(8) {
+                let sym = u32::from_le_bytes([p[0], p[1], p[2], p[3]]);
+                let id = u32::from_le_bytes([p[4], p[5], p[6], p[7]]);
+                if let Some(out) = b.out_sym(oi, sym) {
+                    // Entries stay for functions the driver provides and for those called
+                    // directly; address-taken functions lose theirs (the call graph's
+                    // address-taken block holds their prototype), called directly or not.
+                    // Under -preserve-relocs every other function keeps its entry,
+                    // reachable or not.
+                    let wanted = !address_taken.contains(&out)
+                        && (b.m.symbols[out as usize].section.is_none()
+                            || direct_callees.contains(&out)
+                            || opts.preserve_relocs
+                            || opts.relocatable
+                            || opts.debug);
+                    if wanted && proto_seen.insert(out) {
+                        let id = b.prototype_id(oi, id);
+                        proto.push((out, id));
+                    }
+                }
+            }
+        }
+    }
+    if proto.is_empty() {
+        None
+    } else {
+        proto.sort_by_key(|&(s, _)| s);
+        let mut bytes = Vec::new();
+        let mut slots = Vec::new();
+        let mut fields = Vec::new();
+        for (s, id) in proto {
+            slots.push((bytes.len(), s));
+            fields.push(bytes.len() + 4);
+            bytes.extend_from_slice(&[0; 4]);
+            bytes.extend_from_slice(&id.to_le_bytes());
+        }
+        let id = b.add_graph_section(
+            b".nv.prototype",
+            SHT_CUDA_PROTOTYPE,
+            4,
+            8,
+            Content::WithSymbols { bytes, slots },
+        );
+        b.m.sections[id as usize].link = Link::Symtab;
+        b.m.prototype_fields
+            .extend(fields.into_iter().map(|p| (id, p)));
+        Some(id)
+    }
+}
+
+/// Entries grouped by their first symbol (in symbol order), each group newest first.
+pub(super) fn grouped(
+    entries: &[(SymId, u32, bool)],
+    dedup: bool,
+) -> Vec<(SymId, Vec<(u32, bool)>)> {
+    let mut by_caller: HashMap<SymId, Vec<(u32, bool)>> = HashMap::new();
+    let mut seen: HashSet<(SymId, u32, bool)> = HashSet::new();
+    for &(a, v, is_sym) in entries {
+        if dedup && !seen.insert((a, v, is_sym)) {
+            continue;
+        }
+        by_caller.entry(a).or_default().push((v, is_sym));
+    }
+    let mut out: Vec<(SymId, Vec<(u32, bool)>)> = by_caller.into_iter().collect();
+    out.sort_by_key(|e| e.0);
+    for (_, list) in out.iter_mut() {
+        list.reverse();
+    }
+    out
+}

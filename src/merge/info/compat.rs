@@ -1,0 +1,134 @@
+//! `.nv.compat`: the first input's records, with the attributes only later inputs have
+//! inserted before FINALIZER_VERSION, the largest ISA class of any input, and
+//! INST_TCGEN05_MMA (only 'a' objects have it) kept only when every input has it. Then for
+//! the target: the accelerator flag says whether it is an 'a' target; code built for another
+//! SM (sm_100 into sm_103) cannot take the finalizer's fast path, and an 'a' target with plain
+//! inputs keeps only the first fast-path bit.
+
+use super::records::*;
+use crate::elf::nvinfo;
+use crate::elf::*;
+use crate::merge::{Builder, Options};
+use crate::object::InputObject;
+use crate::output::*;
+
+pub(super) fn emit_compat(b: &mut Builder<'_, '_>, opts: &Options) {
+    let objects = b.objects();
+    let compat = if objects.is_empty() && !opts.relocatable && opts.arch_sm >= 90 {
+        Some((target_records(opts), 4))
+    } else {
+        objects
+            .iter()
+            .find_map(|o| o.compat_sections().next())
+            .map(|first| (merged_records(objects, opts, first.bytes()), first.align))
+    };
+    if let Some((bytes, align)) = compat {
+        b.add_info_section(OutSection {
+            name: b".nv.compat".to_vec(),
+            sh_type: SHT_CUDA_COMPAT_INFO,
+            flags: 0,
+            align,
+            entsize: 0,
+            link: Link::None,
+            info: Info::None,
+            content: Content::Bytes(bytes),
+            group: Group::Info,
+            section_symbol: None,
+        });
+    }
+}
+
+/// No code: the target's own records (the fast-path bits nvlink gives each SM).
+fn target_records(opts: &Options) -> Vec<u8> {
+    // No code: the target's own records (the fast-path bits nvlink gives each SM).
+    let mut bytes = vec![
+        2,
+        nvinfo::EICOMPAT_ACCELERATOR_TARGET,
+        opts.accelerated as u8,
+        0,
+    ];
+    if opts.mercury {
+        let fastpath: u32 = match opts.arch_sm {
+            100 => 9,
+            120 => 0x50,
+            _ => 0,
+        };
+        bytes.extend_from_slice(&[4, nvinfo::EICOMPAT_CAN_FASTPATH_FINALIZE, 8, 0]);
+        bytes.extend_from_slice(&fastpath.to_le_bytes());
+        bytes.extend_from_slice(&[0; 4]);
+        bytes.extend_from_slice(&[3, nvinfo::EICOMPAT_FINALIZER_VERSION, 0x40, 0x04]);
+    }
+    bytes
+}
+
+/// The inputs' records merged, then set for the target (`first_section`: the first input's,
+/// kept as it is when some input's records cannot be read).
+fn merged_records(objects: &[InputObject<'_>], opts: &Options, first_section: &[u8]) -> Vec<u8> {
+    let cross = objects.iter().any(|o| o.sm != opts.arch_sm);
+    let any_plain = objects.iter().any(|o| !o.is_accelerated());
+    let mut recs: Vec<(u8, Vec<u8>)> = Vec::new();
+    let mut parsed_all = true;
+    for o in objects {
+        let Some(cs) = o.compat_sections().next() else {
+            continue;
+        };
+        let Ok(rs) = nvinfo::parse_records(cs.bytes()) else {
+            parsed_all = false;
+            continue;
+        };
+        let first = recs.is_empty();
+        for r in &rs {
+            if r.attr == nvinfo::EICOMPAT_ISA_CLASS && !first {
+                let theirs = encode(r.format, r.attr, &r.value);
+                if let Some((_, ours)) = recs.iter_mut().find(|(a, _)| *a == r.attr) {
+                    if ours.len() == theirs.len() && ours.len() >= 3 && theirs[2] > ours[2] {
+                        *ours = theirs;
+                    }
+                    continue;
+                }
+            }
+            if first || !recs.iter().any(|(a, _)| *a == r.attr) {
+                let at = if first {
+                    recs.len()
+                } else {
+                    recs.iter()
+                        .position(|(a, _)| *a == nvinfo::EICOMPAT_FINALIZER_VERSION)
+                        .unwrap_or(recs.len())
+                };
+                recs.insert(at, (r.attr, encode(r.format, r.attr, &r.value)));
+            }
+        }
+        if !rs
+            .iter()
+            .any(|r| r.attr == nvinfo::EICOMPAT_INST_TCGEN05_MMA)
+        {
+            recs.retain(|(a, _)| *a != nvinfo::EICOMPAT_INST_TCGEN05_MMA);
+        }
+    }
+    let mut bytes = Vec::with_capacity(first_section.len());
+    if parsed_all {
+        for (attr, mut rec) in recs {
+            if attr == nvinfo::EICOMPAT_ACCELERATOR_TARGET && rec.len() >= 3 {
+                rec[2] = opts.accelerated as u8;
+            }
+            if attr == nvinfo::EICOMPAT_CAN_FASTPATH_FINALIZE && rec.len() >= 8 {
+                let first = u32_at(&rec, 4);
+                let first = if cross {
+                    0
+                } else if opts.accelerated && any_plain {
+                    first & first.wrapping_neg()
+                } else {
+                    first
+                };
+                rec[4..8].copy_from_slice(&first.to_le_bytes());
+                if cross {
+                    rec[8..].fill(0);
+                }
+            }
+            bytes.extend_from_slice(&rec);
+        }
+    } else {
+        bytes.extend_from_slice(first_section);
+    }
+    bytes
+}

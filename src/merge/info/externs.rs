@@ -1,0 +1,297 @@
+//! EXTERNS: the still-undefined names (and launched kernels) each function reaches.
+
+use super::callgraph::CallGraph;
+use super::facts::FunctionFacts;
+use super::records::*;
+use crate::merge::{list, Builder};
+use crate::output::*;
+use hashbrown::{HashMap, HashSet};
+
+/// EXTERNS of each function, as the inputs list them (callees and undefined names), then
+/// the callees the call graph adds (a partial link's output lists only what was still
+/// undefined, its callees' externs are reached through the calls); and what each function
+/// reaches (`ExternClosure`).
+pub(super) fn externs(
+    b: &Builder<'_, '_>,
+    graph: &CallGraph,
+    facts: &HashMap<SymId, FunctionFacts>,
+) -> (Adjacency, ExternClosure) {
+    // (A defined function an EXTERNS record names but the function does not call — ptxas
+    // names one whose address only the object's data holds — leads nowhere: nvlink follows
+    // calls.)
+    let mut externs: Adjacency = facts
+        .iter()
+        .filter(|(_, x)| !x.externs.is_empty())
+        .map(|(&f, x)| {
+            let l: Vec<SymId> = x
+                .externs
+                .iter()
+                .copied()
+                .filter(|&c| {
+                    let s = &b.m.symbols[c as usize];
+                    s.section.is_none()
+                        || is_kernel(s)
+                        || list(&graph.direct_callees, &f).contains(&c)
+                })
+                .collect();
+            (f, l)
+        })
+        .collect();
+    for &(f, c, _) in &graph.blocks[0] {
+        if b.m.symbols[c as usize].section.is_some() && !list(&externs, &f).contains(&c) {
+            externs.entry(f).or_default().push(c);
+        }
+    }
+
+    // The still-undefined externs each function reaches, the possible targets of its indirect
+    // calls included.
+    // A kernel among the possible targets of an indirect call is a launch (the compiler
+    // marks the child of a dynamic-parallelism launch so): its externs stay its own.
+    let mut indirect_callees: Adjacency = graph
+        .indirect_targets
+        .iter()
+        .map(|(&f, l)| {
+            let l: Vec<SymId> = l
+                .iter()
+                .copied()
+                .filter(|&t| !is_kernel(&b.m.symbols[t as usize]))
+                .collect();
+            (f, l)
+        })
+        .collect();
+    // A function with no indirect call site of its own (its calls were devirtualized) may
+    // still list indirect targets in the call graph: nvlink gathers their externs too
+    // (black-box, sm_75: a `delete` through a known type; testdata indirect_listed_targets).
+    for &(f, t, _) in &graph.blocks[3] {
+        let t = t as SymId;
+        if is_kernel(&b.m.symbols[t as usize]) || graph.indirect_sites.contains_key(&f) {
+            continue;
+        }
+        let v = indirect_callees.entry(f).or_default();
+        if !v.contains(&t) {
+            v.push(t);
+        }
+    }
+    let externs_all = ExternClosure::new(b, &externs, &indirect_callees, &graph.info_place);
+    (externs, externs_all)
+}
+
+/// The still-undefined names (and launched kernels) each function reaches, for EXTERNS.
+///
+/// nvlink gathers them function by function in the order of the functions' `.nv.info.<fn>`
+/// sections among the inputs, each function's own names in its record's order, over every
+/// function reached through calls and the possible targets of indirect calls (black-box,
+/// sm_75–sm_120: testdata virtual, externs_callee_before_indirect, indirect_listed_targets,
+/// fuzz seeds 2, 18, 29). `externs_by_info` says it plainly; this computes the same once per
+/// strongly connected component of the call graph, sinks first: each component keeps, per
+/// name, the earliest place it is listed at among what the component reaches — so the work
+/// is bounded by the names, not by the functions each kernel reaches.
+pub(super) struct ExternClosure {
+    comp_of: Vec<usize>,
+    /// Per component: each name reached, with its key (`.nv.info` place, index in the list).
+    reached: Vec<HashMap<SymId, NameKey>>,
+}
+
+/// Where a name is first listed: the listing function's `.nv.info` place (object, section;
+/// none: after all, by function id), then the name's index in that function's list.
+type NameKey = (usize, usize, usize);
+
+impl ExternClosure {
+    fn new(
+        b: &Builder<'_, '_>,
+        externs: &Adjacency,
+        indirect: &Adjacency,
+        info_place: &HashMap<SymId, (usize, usize)>,
+    ) -> Self {
+        // Kernels stay in EXTERNS as they are named (a dynamic-parallelism launch needs the
+        // child's handle), like undefined names; other defined functions are walked through.
+        let defined: HashSet<SymId> = (0..b.m.symbols.len() as SymId)
+            .filter(|&i| {
+                let s = &b.m.symbols[i as usize];
+                s.section.is_some() && !is_kernel(s)
+            })
+            .collect();
+        Self::build(b.m.symbols.len(), externs, indirect, &defined, info_place)
+    }
+
+    fn build(
+        n: usize,
+        externs: &Adjacency,
+        indirect: &Adjacency,
+        defined: &HashSet<SymId>,
+        info_place: &HashMap<SymId, (usize, usize)>,
+    ) -> Self {
+        let succ: Vec<Vec<usize>> = (0..n as SymId)
+            .map(|f| {
+                list(indirect, &f)
+                    .iter()
+                    .chain(list(externs, &f).iter().filter(|x| defined.contains(*x)))
+                    .map(|&x| x as usize)
+                    .collect()
+            })
+            .collect();
+        let g = crate::graph::sccs(&succ);
+        let mut reached: Vec<HashMap<SymId, NameKey>> = Vec::with_capacity(g.comps.len());
+        for (c, comp) in g.comps.iter().enumerate() {
+            // (each component it reaches merged once, however many edges lead there)
+            let mut merged: HashSet<usize> = HashSet::new();
+            let mut names: HashMap<SymId, NameKey> = HashMap::new();
+            let mut merge = |x: SymId, key: NameKey| {
+                names
+                    .entry(x)
+                    .and_modify(|k| *k = (*k).min(key))
+                    .or_insert(key);
+            };
+            for &f in comp {
+                let (o, s) = info_place
+                    .get(&(f as SymId))
+                    .copied()
+                    .unwrap_or((usize::MAX, f));
+                let own = list(externs, &(f as SymId)).iter();
+                for (i, &x) in own.filter(|x| !defined.contains(*x)).enumerate() {
+                    merge(x, (o, s, i));
+                }
+                for &t in &succ[f] {
+                    let tc = g.comp_of[t];
+                    if tc != c && merged.insert(tc) {
+                        for (&x, &key) in &reached[tc] {
+                            merge(x, key);
+                        }
+                    }
+                }
+            }
+            reached.push(names);
+        }
+        ExternClosure {
+            comp_of: g.comp_of,
+            reached,
+        }
+    }
+
+    pub(super) fn get(&self, f: SymId) -> Vec<SymId> {
+        let Some(names) = self.comp_of.get(f as usize).map(|&c| &self.reached[c]) else {
+            return Vec::new();
+        };
+        let mut v: Vec<(NameKey, SymId)> = names.iter().map(|(&x, &k)| (k, x)).collect();
+        v.sort_unstable();
+        v.into_iter().map(|(_, x)| x).collect()
+    }
+}
+
+/// The rule `ExternClosure` computes, said plainly (the tests hold the two equal).
+/// What `f` reaches through the defined functions its EXTERNS adjacency names and through
+/// `indirect` targets, gathered in `.nv.info` order (`info_place`; functions without one last,
+/// by id): each reached function's names that are not `defined`, in its own order, once.
+#[cfg(test)]
+fn externs_by_info(
+    f: SymId,
+    externs: &Adjacency,
+    indirect: &Adjacency,
+    defined: &HashSet<SymId>,
+    info_place: &HashMap<SymId, (usize, usize)>,
+) -> Vec<SymId> {
+    let mut seen: HashSet<SymId> = HashSet::new();
+    let mut stack = vec![f];
+    let mut reached = Vec::new();
+    while let Some(g) = stack.pop() {
+        if !seen.insert(g) {
+            continue;
+        }
+        reached.push(g);
+        stack.extend(list(indirect, &g).iter().copied());
+        stack.extend(list(externs, &g).iter().filter(|x| defined.contains(*x)));
+    }
+    reached.sort_by_key(|g| {
+        info_place
+            .get(g)
+            .copied()
+            .unwrap_or((usize::MAX, *g as usize))
+    });
+    let mut out = Vec::new();
+    let mut listed: HashSet<SymId> = HashSet::new();
+    for g in reached {
+        for &x in list(externs, &g) {
+            if !defined.contains(&x) && listed.insert(x) {
+                out.push(x);
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn externs_are_gathered_in_info_order_over_everything_reached() {
+        // f (0) calls g (1) and may call t (2) through a pointer; f names malloc (10), g names
+        // vprintf (12) and free (11), t names free. Their `.nv.info` sections: t, g, f.
+        let externs: Adjacency = [(0, vec![1, 10]), (1, vec![12, 11]), (2, vec![11])]
+            .into_iter()
+            .collect();
+        let indirect: Adjacency = [(0, vec![2])].into_iter().collect();
+        let defined: HashSet<SymId> = [0, 1, 2].into_iter().collect();
+        let place: HashMap<SymId, (usize, usize)> = [(2, (0, 1)), (1, (0, 2)), (0, (1, 0))]
+            .into_iter()
+            .collect();
+        assert_eq!(
+            externs_by_info(0, &externs, &indirect, &defined, &place),
+            vec![11, 12, 10]
+        );
+    }
+
+    #[test]
+    fn externs_of_a_cycle_are_gathered_once() {
+        // f (0) and g (1) call each other; each names one undefined name.
+        let externs: Adjacency = [(0, vec![1, 10]), (1, vec![0, 11])].into_iter().collect();
+        let defined: HashSet<SymId> = [0, 1].into_iter().collect();
+        let place: HashMap<SymId, (usize, usize)> =
+            [(0, (0, 2)), (1, (0, 1))].into_iter().collect();
+        let none = Adjacency::default();
+        assert_eq!(
+            externs_by_info(0, &externs, &none, &defined, &place),
+            vec![11, 10]
+        );
+    }
+
+    #[test]
+    fn the_per_component_closure_equals_the_plain_walk() {
+        // A small graph with a cycle (1 <-> 2), an indirect edge and shared callees.
+        let externs: Adjacency = [
+            (0, vec![1, 10, 3]),
+            (1, vec![2, 11]),
+            (2, vec![1, 12, 10]),
+            (3, vec![13, 11]),
+            (4, vec![12]),
+        ]
+        .into_iter()
+        .collect();
+        let indirect: Adjacency = [(0, vec![4]), (3, vec![4])].into_iter().collect();
+        let defined: HashSet<SymId> = [0, 1, 2, 3, 4].into_iter().collect();
+        let place: HashMap<SymId, (usize, usize)> =
+            [(4, (0, 1)), (2, (0, 5)), (0, (1, 0)), (1, (1, 3))]
+                .into_iter()
+                .collect();
+        let c = ExternClosure::build(14, &externs, &indirect, &defined, &place);
+        for f in 0..5 {
+            assert_eq!(
+                c.get(f),
+                externs_by_info(f, &externs, &indirect, &defined, &place),
+                "function {f}"
+            );
+        }
+    }
+
+    #[test]
+    fn kernels_named_stay_names() {
+        // f (0) launches the kernel k (5): not walked through, listed.
+        let externs: Adjacency = [(0, vec![5, 10])].into_iter().collect();
+        let defined: HashSet<SymId> = [0].into_iter().collect();
+        let none = Adjacency::default();
+        assert_eq!(
+            externs_by_info(0, &externs, &none, &defined, &HashMap::new()),
+            vec![5, 10]
+        );
+    }
+}

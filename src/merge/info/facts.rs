@@ -1,0 +1,135 @@
+//! What the inputs' `.nv.info` records say about each kept function, read once.
+
+use super::records::*;
+use crate::diag::Result;
+use crate::elf::nvinfo::{self, Payload, Value};
+use crate::elf::*;
+use crate::merge::Builder;
+use crate::object::SectionKind;
+use crate::output::*;
+use hashbrown::HashMap;
+
+/// The inputs' global `.nv.info`.
+pub(super) struct GlobalFacts<'data> {
+    /// Each kept function's FRAME_SIZE and REGCOUNT, by output symbol.
+    pub frame: HashMap<SymId, u32>,
+    pub regs: HashMap<SymId, u32>,
+    /// Every record with its object, in reading order.
+    pub records: Vec<(usize, nvinfo::Record<'data>)>,
+}
+
+/// Reads the inputs' global `.nv.info` sections.
+pub(super) fn global_facts<'data>(b: &Builder<'_, 'data>) -> Result<GlobalFacts<'data>> {
+    let objects = b.objects();
+    // Per-function facts from the inputs' global .nv.info, by output function symbol.
+    let mut frame: HashMap<SymId, u32> = HashMap::new();
+    let mut regs: HashMap<SymId, u32> = HashMap::new();
+    let mut global_recs: Vec<(usize, nvinfo::Record<'_>)> = Vec::new();
+    for (oi, o) in objects.iter().enumerate() {
+        for s in &o.cubin.sections {
+            if o.kind(s) != SectionKind::Info {
+                continue;
+            }
+            let recs = nvinfo::parse_records(s.bytes())
+                .map_err(|e| e.context(format!("'{}': section '.nv.info'", o.name)))?;
+            for r in recs {
+                if let Value::Bytes(p) = r.value {
+                    if nvinfo::payload_kind(r.attr, p.len()) == Payload::SymbolValue {
+                        let sym = u32_at(p, 0);
+                        // Records of functions this link dropped go with them.
+                        let Some(out) = b.out_sym(oi, sym) else {
+                            continue;
+                        };
+                        if !def_is_live(b, oi, sym) {
+                            continue;
+                        }
+                        match r.attr {
+                            nvinfo::EIATTR_FRAME_SIZE => {
+                                frame.insert(out, u32_at(p, 4));
+                            }
+                            nvinfo::EIATTR_REGCOUNT => {
+                                regs.insert(out, u32_at(p, 4));
+                            }
+                            _ => {}
+                        }
+                    }
+                }
+                global_recs.push((oi, r));
+            }
+        }
+    }
+    Ok(GlobalFacts {
+        frame,
+        regs,
+        records: global_recs,
+    })
+}
+
+/// Kernels in symbol-table order: local ones (static kernels) first.
+pub(super) fn kernels_in_symbol_order(b: &Builder<'_, '_>) -> Vec<SymId> {
+    let mut kernels: Vec<SymId> = (0..b.m.symbols.len() as SymId)
+        .filter(|&i| {
+            let s = &b.m.symbols[i as usize];
+            s.st_type == STT_FUNC && s.other & STO_CUDA_ENTRY != 0 && s.section.is_some()
+        })
+        .collect();
+    kernels.sort_by_key(|&k| (b.m.symbols[k as usize].bind != STB_LOCAL, k));
+    kernels
+}
+
+/// What one function's `.nv.info.<fn>` records say, as far as the link needs it.
+#[derive(Default)]
+pub(super) struct FunctionFacts {
+    /// EIATTR_MAXREG_COUNT: the launch-bounds register limit.
+    pub maxreg: Option<u32>,
+    /// EIATTR_EXTERNS, as output symbols.
+    pub externs: Vec<SymId>,
+    /// EIATTR_NUM_BARRIERS.
+    pub barriers: u8,
+    /// EIATTR_CTAIDZ_USED.
+    pub ctaidz: bool,
+    /// The order of its EIATTR_NUM_BARRIERS (0x4c), EIATTR_CTAIDZ_USED (0x04) and EXTERNS
+    /// records (a partial link reverses ptxas's).
+    pub inherited_order: Vec<u8>,
+}
+
+/// Reads the `.nv.info.<fn>` records of every kept function once.
+pub(super) fn function_facts(b: &Builder<'_, '_>) -> Result<HashMap<SymId, FunctionFacts>> {
+    let mut out: HashMap<SymId, FunctionFacts> = HashMap::new();
+    for (oi, o) in b.objects().iter().enumerate() {
+        for (si, s) in o.cubin.sections.iter().enumerate() {
+            if o.kind(s) != SectionKind::InfoFn || !b.is_live(oi, si) {
+                continue;
+            }
+            let Some(f) = o.info_function(s) else {
+                continue;
+            };
+            let Some(fo) = b.out_sym(oi, f) else { continue };
+            let recs = nvinfo::parse_records(s.bytes())
+                .map_err(|e| e.context(format!("'{}': section '{}'", o.name, s.name_str())))?;
+            let x = out.entry(fo).or_default();
+            for r in recs {
+                match (r.attr, r.value) {
+                    (0x1b, Value::Half(h)) => x.maxreg = Some(h as u32),
+                    (0x4c, Value::Byte(n)) => {
+                        x.inherited_order.push(0x4c);
+                        x.barriers = x.barriers.max(n);
+                    }
+                    (0x04, _) => {
+                        x.inherited_order.push(0x04);
+                        x.ctaidz = true;
+                    }
+                    (nvinfo::EIATTR_EXTERNS, Value::Bytes(p)) => {
+                        x.inherited_order
+                            .push(super::function::EIATTR_EXTERNS_ADDED);
+                        x.externs.extend(
+                            (0..p.len() / 4).filter_map(|k| b.out_sym(oi, u32_at(p, 4 * k))),
+                        );
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+    Ok(out)
+}

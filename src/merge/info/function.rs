@@ -1,0 +1,425 @@
+//! `.nv.info.<fn>`: per object, kernels first (in symbol-table order: libcudadevrt lists
+//! their records in the reverse order), then the other functions (in section order); each
+//! function's records in the reverse of the input order, with the link's EXTERNS, the
+//! records kernels inherit from their callees, and (sm_100+) the Mercury twin.
+
+use super::callgraph::CallGraph;
+use super::externs::ExternClosure;
+use super::facts::FunctionFacts;
+use super::propagate::Propagated;
+use super::records::*;
+use crate::diag::Result;
+use crate::elf::nvinfo::{self, Value};
+use crate::elf::*;
+use crate::liveness::named_by;
+use crate::merge::{Builder, Options};
+use crate::object::{InputObject, SectionKind};
+use crate::output::*;
+use hashbrown::{HashMap, HashSet};
+
+/// Per-function records nvlink writes last on sm_100+ (in input order): CBANK_PARAM_SIZE,
+/// PARAM_CBANK, SW_WAR, NVSAL_SW_WAR, PREEXIT_USED.
+const MOVED_LAST_ON_SM100: [u8; 5] = [0x19, nvinfo::EIATTR_PARAM_CBANK, 0x36, 0x6b, 0x6d];
+
+/// What the `.nv.info.<fn>` rules read.
+pub(super) struct Context<'x> {
+    pub opts: &'x Options,
+    pub graph: &'x CallGraph,
+    pub facts: &'x HashMap<SymId, FunctionFacts>,
+    pub prop: &'x Propagated,
+    pub externs: &'x Adjacency,
+    pub closure: &'x ExternClosure,
+    pub kernel_set: HashSet<SymId>,
+    pub sole_kernel: Option<SymId>,
+}
+
+pub(super) fn emit_function_infos(b: &mut Builder<'_, '_>, cx: &Context<'_>) -> Result<()> {
+    for oi in 0..b.objects().len() {
+        let order = info_order(b, cx.opts, oi);
+        // -r: the unified tables come between the object's kernels and its other functions.
+        let first_function = order.iter().position(|e| e.0).unwrap_or(order.len());
+        for (pos, &(_, _, si)) in order.iter().enumerate() {
+            if pos == first_function {
+                b.unified_tables(oi)?;
+            }
+            function_info(b, cx, oi, si)?;
+        }
+        if first_function == order.len() {
+            b.unified_tables(oi)?;
+        }
+    }
+    Ok(())
+}
+
+/// The order of one object's `.nv.info.<fn>` sections: (is not a kernel, kernel symbol or
+/// section index, section index), sorted.
+fn info_order(b: &Builder<'_, '_>, opts: &Options, oi: usize) -> Vec<(bool, usize, usize)> {
+    let o = &b.objects()[oi];
+    let mut order: Vec<(bool, usize, usize)> = Vec::new();
+    for (si, s) in o.cubin.sections.iter().enumerate() {
+        if o.kind(s) != SectionKind::InfoFn {
+            continue;
+        }
+        if !b.is_live(oi, si) {
+            // A function replaced by a later strong definition keeps its slot (created
+            // with the object's other non-kernel functions): the winner's records land there.
+            if b.replaced_by_later_definition(oi, s.info as usize) {
+                order.push((true, si, si));
+            }
+            continue;
+        }
+        // (Kernels -kernels-used does not name, kept by -preserve-relocs, come with the
+        // functions.)
+        match o.info_function(s).filter(|&f| {
+            let sym = &o.symbols()[f as usize];
+            InputObject::is_entry(sym) && named_by(opts.kernels_used.as_deref(), sym.name)
+        }) {
+            Some(kernel) => order.push((false, kernel as usize, si)),
+            None => order.push((true, si, si)),
+        }
+    }
+    order.sort_unstable();
+    order
+}
+
+/// One function's `.nv.info.<fn>` (empty for a function replaced by a later definition),
+/// and on sm_100+ its Mercury twin, made by the same rules.
+fn function_info(b: &mut Builder<'_, '_>, cx: &Context<'_>, oi: usize, si: usize) -> Result<()> {
+    let o = &b.objects()[oi];
+    let s = &o.cubin.sections[si];
+    if !b.is_live(oi, si) {
+        b.add_info_section(function_info_section(
+            s.name,
+            Info::None,
+            Content::Bytes(Vec::new()),
+        ));
+        return Ok(());
+    }
+    let recs = nvinfo::parse_records(s.bytes())
+        .map_err(|e| e.context(format!("'{}': section '{}'", o.name, s.name_str())))?;
+    let Some(text) = b.placed_text(oi, s.info) else {
+        return Ok(());
+    };
+    let func = o.info_function(s).and_then(|f| b.out_sym(oi, f));
+    let (list, via_indirect) = link_externs(b, cx, func, &recs);
+    let f = FunctionRecords {
+        oi,
+        func,
+        externs: &list,
+        via_indirect,
+    };
+    let mut out = f.records(b, cx, &recs);
+    // sm_100+: kernels whose parameter bank got texture/surface slots say which
+    // banks hold bindless textures and surfaces (0, the parameter bank).
+    let slotted = func.is_some_and(|f| cx.kernel_set.contains(&f))
+        && b.resource_bank(oi, s.info as usize)
+            .is_some_and(|k| b.resource_base.contains_key(&k));
+    if b.m.mercury && slotted {
+        for attr in [EIATTR_BINDLESS_TEXTURE_BANK, EIATTR_BINDLESS_SURFACE_BANK] {
+            out.push(Rec {
+                bytes: vec![nvinfo::EIFMT_BVAL, attr, 0, 0],
+                slots: Vec::new(),
+            });
+        }
+    }
+    if let Some(m) = b.merc_section(oi, &[b".nv.merc", s.name].concat()) {
+        let merc_recs = nvinfo::parse_records(m.bytes())
+            .map_err(|e| e.context(format!("'{}': section '{}'", o.name, m.name_str())))?;
+        let merc = f.records(b, cx, &merc_recs);
+        b.merc_function_info.push((s.name.to_vec(), concat(merc)));
+    }
+    b.add_info_section(function_info_section(
+        s.name,
+        Info::Section(text),
+        concat(out),
+    ));
+    Ok(())
+}
+
+/// The EXTERNS list a function's records get, and whether it goes in a record of its own at
+/// the end (`true`) rather than in the place of the input's.
+///
+/// Records come out in the reverse of the input order; EXTERNS keeps only what is still
+/// undefined, gathered over the callees. Externs that only the possible targets of indirect
+/// calls need make nvlink write a new EXTERNS record at the end instead of updating the old
+/// one. Functions without an EXTERNS record get none, except kernels (whose indirect calls
+/// may reach another object's functions that have externs). -r keeps the inputs' EXTERNS
+/// records as they are.
+fn link_externs(
+    b: &Builder<'_, '_>,
+    cx: &Context<'_>,
+    func: Option<SymId>,
+    recs: &[nvinfo::Record<'_>],
+) -> (Vec<SymId>, bool) {
+    let kernel_set = &cx.kernel_set;
+    let had_externs = !cx.opts.relocatable
+        && (recs.iter().any(|r| r.attr == nvinfo::EIATTR_EXTERNS)
+            || func.is_some_and(|f| kernel_set.contains(&f)));
+    match func {
+        // Another function keeps only the names it lists itself that are still
+        // undefined, and kernels (launch targets): nvlink gathers nothing from its
+        // callees (a record left empty goes).
+        Some(f) if had_externs && !kernel_set.contains(&f) => {
+            let own: Vec<SymId> = list_of(cx.externs, f)
+                .into_iter()
+                .filter(|&x| {
+                    let s = &b.m.symbols[x as usize];
+                    s.section.is_none() || is_kernel(s)
+                })
+                .collect();
+            (own, false)
+        }
+        Some(f) if had_externs => kernel_externs(b, cx, f, recs),
+        _ => (Vec::new(), false),
+    }
+}
+
+/// A kernel's EXTERNS: what it reaches, its own names first.
+fn kernel_externs(
+    b: &Builder<'_, '_>,
+    cx: &Context<'_>,
+    f: SymId,
+    recs: &[nvinfo::Record<'_>],
+) -> (Vec<SymId>, bool) {
+    let own = list_of(cx.externs, f);
+    let keep = |x: &SymId| {
+        cx.kernel_set.contains(&f) || !is_kernel(&b.m.symbols[*x as usize]) || own.contains(x)
+    };
+    // What the function reaches, in `.nv.info` order (`ExternClosure`), then
+    // reordered below: its own names as it lists them, launch targets (kernels)
+    // first among the rest.
+    let mut all: Vec<SymId> = cx.closure.get(f).into_iter().filter(keep).collect();
+    // (A name the function lists itself stays among its own names, in its own
+    // order, though an indirect target reaches it too; a kernel among others
+    // lists its own names before those only indirect targets reach.)
+    let sole = cx.sole_kernel == Some(f);
+    if let Some(first_own) = all.iter().position(|x| own.contains(x)) {
+        let mut keyed: Vec<((u8, usize), SymId)> = all
+            .iter()
+            .enumerate()
+            .map(|(i, &x)| match own.iter().position(|&o| o == x) {
+                Some(p) => ((1, p), x),
+                None if i < first_own && sole => ((0, i), x),
+                None => ((2, i), x),
+            })
+            .collect();
+        keyed.sort_by_key(|e| e.0);
+        all = keyed.into_iter().map(|e| e.1).collect();
+    }
+    let callees_part = all
+        .iter()
+        .rposition(|x| own.contains(x))
+        .map_or(0, |i| i + 1);
+    all[callees_part..].sort_by_key(|x| !is_kernel(&b.m.symbols[*x as usize]));
+    // (A kernel without a record of its own gets one at the end too; a kernel
+    // among others gets what indirect targets reach in its own record.)
+    let mut via = !recs.iter().any(|r| r.attr == nvinfo::EIATTR_EXTERNS);
+    // The only kernel of a link also gets the names every address-taken
+    // function reaches, after its own, in a new record (nvlink's, whether or
+    // not it calls through a pointer; with two kernels neither does).
+    // (So do names its callees reach: a new record whenever they add any.)
+    if sole {
+        via |= all.iter().any(|x| !own.contains(x));
+        for &t in &cx.graph.taken_by_info {
+            for x in cx.closure.get(t) {
+                if keep(&x) && !all.contains(&x) {
+                    all.push(x);
+                    via = true;
+                }
+            }
+        }
+    }
+    (all, via)
+}
+
+/// One function's record rules; the same rules make the Mercury copy (sm_100+).
+struct FunctionRecords<'x> {
+    oi: usize,
+    func: Option<SymId>,
+    /// The link's EXTERNS for it (`link_externs`).
+    externs: &'x [SymId],
+    via_indirect: bool,
+}
+
+impl FunctionRecords<'_> {
+    fn records(
+        &self,
+        b: &Builder<'_, '_>,
+        cx: &Context<'_>,
+        recs: &[nvinfo::Record<'_>],
+    ) -> Vec<Rec> {
+        let (opts, oi, list) = (cx.opts, self.oi, self.externs);
+        let mut out = Vec::new();
+        // sm_100+ moves the parameter-bank and workaround records to the end, in input
+        // order, after the records the link adds.
+        let moved_last = |attr: u8| opts.mercury && MOVED_LAST_ON_SM100.contains(&attr);
+        for r in recs.iter().rev() {
+            if moved_last(r.attr) {
+                continue;
+            }
+            if r.attr == nvinfo::EIATTR_EXTERNS && opts.relocatable {
+                // -r: the input's names that are still undefined, and kernels (a
+                // launch, not a call, refers to them).
+                if let Value::Bytes(p) = r.value {
+                    let still: Vec<SymId> = (0..p.len() / 4)
+                        .filter_map(|k| b.out_sym(oi, u32_at(p, 4 * k)))
+                        .filter(|&s| {
+                            let sym = &b.m.symbols[s as usize];
+                            sym.section.is_none() || sym.other & STO_CUDA_ENTRY != 0
+                        })
+                        .collect();
+                    if !still.is_empty() {
+                        out.push(externs_rec(&still));
+                    }
+                }
+                continue;
+            }
+            if r.attr == nvinfo::EIATTR_EXTERNS {
+                if !list.is_empty() && !self.via_indirect {
+                    out.push(externs_rec(list));
+                }
+                continue;
+            }
+            if let Some(rec) = map_record(b, oi, r) {
+                out.push(rec);
+            }
+        }
+        // A kernel whose stack cannot be bounded gets CRS_STACK_SIZE = 0xffffffff (in
+        // the place of its own record, if it has one).
+        if let Some(f) = self.func {
+            if matches!(cx.prop.min_stack.get(&f), Some(None)) {
+                let mut bytes = vec![nvinfo::EIFMT_SVAL, 0x1e, 4, 0];
+                bytes.extend_from_slice(&0xffff_ffffu32.to_le_bytes());
+                let rec = Rec {
+                    bytes,
+                    slots: Vec::new(),
+                };
+                match out.iter_mut().find(|r| r.bytes[1] == 0x1e) {
+                    Some(old) => *old = rec,
+                    None => out.push(rec),
+                }
+            }
+        }
+        self.inherit(cx, &mut out);
+        for r in recs.iter().filter(|r| moved_last(r.attr)) {
+            if let Some(rec) = map_record(b, oi, r) {
+                out.push(rec);
+            }
+        }
+        out
+    }
+
+    /// Kernels inherit their callees' barrier count, %ctaid.z use and EXTERNS (the
+    /// record the link adds), after their own records, in the order nvlink meets
+    /// them walking the callees (a partial link reverses each function's records);
+    /// what no callee's records bring comes last: barriers, EXTERNS, %ctaid.z.
+    fn inherit(&self, cx: &Context<'_>, out: &mut Vec<Rec>) {
+        let list = self.externs;
+        let added_externs = self.via_indirect && !list.is_empty();
+        let Some(f) = self.func.filter(|f| cx.kernel_set.contains(f)) else {
+            if added_externs {
+                out.push(externs_rec(list));
+            }
+            return;
+        };
+        let mut pending: Vec<u8> = Vec::new();
+        let (bars, ctaidz) = cx.prop.inherited.get(&f).copied().unwrap_or((0, false));
+        if bars > 0 {
+            pending.push(0x4c);
+        }
+        if added_externs {
+            pending.push(EIATTR_EXTERNS_ADDED);
+        }
+        if ctaidz {
+            pending.push(0x04);
+        }
+        if !pending.is_empty() {
+            for (attr, g) in inherited_events(f, &cx.prop.succ, cx.facts) {
+                // (a callee's EXTERNS counts when it names what the kernel's lists)
+                if attr == EIATTR_EXTERNS_ADDED
+                    && !cx.facts[&g].externs.iter().any(|e| list.contains(e))
+                {
+                    continue;
+                }
+                if let Some(k) = pending.iter().position(|&a| a == attr) {
+                    pending.remove(k);
+                    inherit_record(out, attr, bars, list);
+                }
+            }
+        }
+        for attr in pending {
+            inherit_record(out, attr, bars, list);
+        }
+    }
+}
+
+const EIATTR_BINDLESS_TEXTURE_BANK: u8 = 0x15;
+const EIATTR_BINDLESS_SURFACE_BANK: u8 = 0x16;
+
+/// Stands for the EXTERNS record a link adds, in the order of a kernel's added records.
+pub(super) const EIATTR_EXTERNS_ADDED: u8 = 0;
+
+/// An EXTERNS record naming `list` (the symbols' indexes written with the output).
+fn externs_rec(list: &[SymId]) -> Rec {
+    let mut bytes = vec![nvinfo::EIFMT_SVAL, nvinfo::EIATTR_EXTERNS];
+    bytes.extend_from_slice(&((list.len() * 4) as u16).to_le_bytes());
+    let mut slots = Vec::new();
+    for &x in list {
+        slots.push((bytes.len(), x));
+        bytes.extend_from_slice(&[0; 4]);
+    }
+    Rec { bytes, slots }
+}
+
+/// Gives a kernel the inherited barrier count (`attr` 0x4c, raising its own), %ctaid.z use
+/// (0x04) or the EXTERNS record the link adds, unless it has the record already.
+fn inherit_record(out: &mut Vec<Rec>, attr: u8, bars: u8, externs: &[SymId]) {
+    if attr == EIATTR_EXTERNS_ADDED {
+        out.push(externs_rec(externs));
+        return;
+    }
+    match (attr, out.iter_mut().find(|r| r.bytes[1] == attr)) {
+        (0x4c, Some(r)) => r.bytes[2] = r.bytes[2].max(bars),
+        (_, Some(_)) => {}
+        (0x4c, None) => out.push(Rec {
+            bytes: vec![nvinfo::EIFMT_BVAL, 0x4c, bars, 0],
+            slots: Vec::new(),
+        }),
+        (_, None) => out.push(Rec {
+            bytes: vec![nvinfo::EIFMT_NVAL, 0x04, 0, 0],
+            slots: Vec::new(),
+        }),
+    }
+}
+
+/// The inherited records (0x4c barriers, 0x04 %ctaid.z, EXTERNS) in the order nvlink meets
+/// them for kernel `f`: depth first through its callees in call-graph order, a function's own
+/// records (in their order) after its callees', each with the function it is met in.
+fn inherited_events(
+    f: SymId,
+    succ: &[Vec<usize>],
+    facts: &HashMap<SymId, FunctionFacts>,
+) -> Vec<(u8, SymId)> {
+    let mut out = Vec::new();
+    let mut seen: HashSet<usize> = HashSet::new();
+    seen.insert(f as usize);
+    // (function, index of its next callee)
+    let mut stack: Vec<(usize, usize)> = vec![(f as usize, 0)];
+    while let Some(top) = stack.last_mut() {
+        let (g, next) = *top;
+        if let Some(&h) = succ[g].get(next) {
+            top.1 += 1;
+            if seen.insert(h) {
+                stack.push((h, 0));
+            }
+            continue;
+        }
+        stack.pop();
+        if g != f as usize {
+            if let Some(x) = facts.get(&(g as SymId)) {
+                out.extend(x.inherited_order.iter().map(|&a| (a, g as SymId)));
+            }
+        }
+    }
+    out
+}

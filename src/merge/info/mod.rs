@@ -1,0 +1,84 @@
+//! The merged metadata: global `.nv.info` (REGCOUNT raised over callees, MIN_STACK_SIZE over
+//! call paths), `.nv.info.<fn>`, `.nv.compat`, `.nv.callgraph`, `.nv.prototype`,
+//! `.nv.rel.action`. Read once (`facts`, `callgraph`), computed (`propagate`, `externs`),
+//! then written in nvlink's section order.
+
+mod callgraph;
+mod compat;
+mod externs;
+mod facts;
+mod function;
+mod global;
+mod propagate;
+mod records;
+mod report;
+
+use super::{Builder, Options};
+use crate::diag::Result;
+use crate::elf::*;
+use crate::output::*;
+
+pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> {
+    let global = facts::global_facts(b)?;
+    let graph = callgraph::read(b);
+    let kernels = facts::kernels_in_symbol_order(b);
+    // What each kept function's own `.nv.info.<fn>` says, read once.
+    let facts = facts::function_facts(b)?;
+    let prop = propagate::propagate(b, opts, &global, &graph, &facts, &kernels);
+    global::emit_global_info(b, opts, &global, &prop, &kernels);
+    compat::emit_compat(b, opts);
+    if let (Some(&ci), Some(&cp)) = (
+        b.section_id(b".note.nv.cuinfo"),
+        b.section_id(b".nv.compat"),
+    ) {
+        b.m.sections[ci as usize].info = Info::Section(cp);
+    }
+    let (externs, closure) = externs::externs(b, &graph, &facts);
+    function::emit_function_infos(
+        b,
+        &function::Context {
+            opts,
+            graph: &graph,
+            facts: &facts,
+            prop: &prop,
+            externs: &externs,
+            closure: &closure,
+            kernel_set: kernels.iter().copied().collect(),
+            sole_kernel: match kernels.as_slice() {
+                [k] => Some(*k),
+                _ => None,
+            },
+        },
+    )?;
+    let cg_id = callgraph::emit_callgraph(b, &graph);
+    if opts.dump_callgraph {
+        b.callgraph_report =
+            report::callgraph_report(b, opts, &graph.blocks, &global.regs, &kernels);
+    }
+    let pr_id = callgraph::emit_prototypes(b, opts, &graph);
+    // .nv.rel.action: the same 16 bytes in every sm_75–sm_90 executable nvlink writes.
+    let ra = if opts.arch_sm < 100 && !opts.relocatable {
+        let bytes = vec![
+            0x73, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x11, 0x25, 0, 0x05, 0x36,
+        ];
+        Some(b.add_graph_section(
+            b".nv.rel.action",
+            SHT_CUDA_RELOCINFO,
+            8,
+            8,
+            Content::Bytes(bytes),
+        ))
+    } else {
+        None
+    };
+    b.make_section_symbol(cg_id);
+    if let Some(p) = pr_id {
+        b.make_section_symbol(p);
+    }
+    // (the kernels' literal banks the link made: `literal_banks`)
+    b.literal_bank_symbols();
+    if let Some(r) = ra {
+        b.make_section_symbol(r);
+    }
+    Ok(())
+}

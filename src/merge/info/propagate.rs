@@ -1,0 +1,219 @@
+//! Kernel resources over the call graph: the register count raised to the heaviest callee's,
+//! MIN_STACK_SIZE over call paths (unbounded through recursion), barriers and %ctaid.z use
+//! inherited from callees; the launch-bounds error and the stack-size warning.
+//! (-r propagates nothing: callees may still be undefined.)
+
+use super::callgraph::CallGraph;
+use super::facts::{FunctionFacts, GlobalFacts};
+use crate::liveness::named_by;
+use crate::merge::{list, Builder, Options};
+use crate::output::*;
+use hashbrown::HashMap;
+
+/// What propagation found, per kernel.
+pub(super) struct Propagated {
+    /// The call graph as successor lists by symbol id: direct calls, then the possible
+    /// targets of calls through pointers.
+    pub succ: Vec<Vec<usize>>,
+    /// MIN_STACK_SIZE (None: unbounded, through recursion).
+    pub min_stack: HashMap<SymId, Option<u64>>,
+    /// REGCOUNT over everything the kernel reaches.
+    pub reg_max: HashMap<SymId, u32>,
+    /// The barrier count and %ctaid.z use the kernel's callees bring.
+    pub inherited: HashMap<SymId, (u8, bool)>,
+}
+
+/// Facts over everything each strongly connected component of the call graph reaches.
+struct Components {
+    graph: crate::graph::Sccs,
+    /// The deepest stack below and in the component (None through recursion).
+    depth: Vec<Option<u64>>,
+    /// The register maximum and the function holding it, and barriers and %ctaid.z use,
+    /// over what the component's callees reach (itself excluded unless it recurses).
+    below_regs: Vec<(u32, SymId)>,
+    below_attrs: Vec<(u8, bool)>,
+}
+
+pub(super) fn propagate(
+    b: &mut Builder<'_, '_>,
+    opts: &Options,
+    global: &GlobalFacts<'_>,
+    graph: &CallGraph,
+    facts: &HashMap<SymId, FunctionFacts>,
+    kernels: &[SymId],
+) -> Propagated {
+    let (regs, frame) = (&global.regs, &global.frame);
+    // A kernel's register limit from its launch bounds (EIATTR_MAXREG_COUNT).
+    let maxreg: HashMap<SymId, u32> = facts
+        .iter()
+        .filter_map(|(&f, x)| x.maxreg.map(|m| (f, m)))
+        .collect();
+
+    // Per function: its barrier count and whether it reads %ctaid.z.
+    let own: HashMap<SymId, (u8, bool)> = facts
+        .iter()
+        .map(|(&f, x)| (f, (x.barriers, x.ctaidz)))
+        .collect();
+    let n = b.m.symbols.len();
+    let succ: Vec<Vec<usize>> = (0..n as SymId)
+        .map(|f| {
+            graph
+                .callees
+                .get(&f)
+                .map(|v| v.iter().map(|&c| c as usize).collect())
+                .unwrap_or_default()
+        })
+        .collect();
+    let comps = components(&succ, regs, frame, &own);
+    let mut reg_max: HashMap<SymId, u32> = HashMap::new();
+    let mut over_limit: Option<String> = None;
+    let mut min_stack: HashMap<SymId, Option<u64>> = HashMap::new();
+    let mut inherited: HashMap<SymId, (u8, bool)> = HashMap::new();
+    // (-preserve-relocs keeps the kernels -kernels-used does not name, but neither raises
+    // their register counts, in the records or in -v's report, nor computes their stack, as
+    // in nvlink.)
+    let named = |k: SymId| named_by(opts.kernels_used.as_deref(), &b.m.symbols[k as usize].name);
+    // -r propagates nothing over the call graph: callees may still be undefined.
+    for &k in kernels.iter().filter(|_| !opts.relocatable) {
+        let c = comps.graph.comp_of[k as usize];
+        let own_regs = regs.get(&k).copied().unwrap_or(0);
+        let (callee_regs, heaviest) = if named(k) {
+            comps.below_regs[c]
+        } else {
+            (0, k)
+        };
+        if let Some(l) = maxreg.get(&k).copied() {
+            if callee_regs > l && over_limit.is_none() {
+                over_limit = Some(format!(
+                    "entry function '{}' with max regcount of {l} calls function '{}' with regcount of {callee_regs}",
+                    String::from_utf8_lossy(&b.m.symbols[k as usize].name),
+                    String::from_utf8_lossy(&b.m.symbols[heaviest as usize].name)
+                ));
+            }
+        }
+        reg_max.insert(k, own_regs.max(callee_regs));
+        inherited.insert(k, comps.below_attrs[c]);
+        let depth = comps.depth[c];
+        if depth.is_none() && !opts.suppress_stack_size_warning {
+            // Once for each callee through which the stack is unbounded, and at each indirect
+            // call site once for each such possible target.
+            let unbounded = |g: SymId| comps.depth[comps.graph.comp_of[g as usize]].is_none();
+            let direct = list(&graph.direct_callees, &k)
+                .iter()
+                .filter(|&&g| unbounded(g))
+                .count();
+            let indirect: usize = list(&graph.indirect_sites, &k)
+                .iter()
+                .map(|id| {
+                    graph
+                        .by_prototype
+                        .get(id)
+                        .map_or(0, |ts| ts.iter().filter(|&&t| unbounded(t)).count())
+                })
+                .sum();
+            for _ in 0..(direct + indirect).max(1) {
+                b.warnings.push(format!(
+                    "Stack size for entry function '{}' cannot be statically determined",
+                    String::from_utf8_lossy(&b.m.symbols[k as usize].name)
+                ));
+            }
+        }
+        min_stack.insert(k, depth);
+        let bars = comps.below_attrs[c]
+            .0
+            .max(own.get(&k).map(|o| o.0).unwrap_or(0)) as u32;
+        let frame_k = frame.get(&k).copied().unwrap_or(0);
+        // An unknown stack size reports as 0.
+        b.kernel_facts.push((
+            k,
+            own_regs.max(callee_regs),
+            bars,
+            depth.unwrap_or(0),
+            frame_k,
+        ));
+    }
+    if let Some(e) = over_limit {
+        b.errors.push(e);
+    }
+    Propagated {
+        succ,
+        min_stack,
+        reg_max,
+        inherited,
+    }
+}
+
+/// Facts over everything a function reaches, in one pass over the call graph's strongly
+/// connected components (sinks first): the register maximum (and the function holding it),
+/// the deepest stack (None through recursion), barriers and %ctaid.z use.
+fn components(
+    succ: &[Vec<usize>],
+    regs: &HashMap<SymId, u32>,
+    frame: &HashMap<SymId, u32>,
+    own: &HashMap<SymId, (u8, bool)>,
+) -> Components {
+    let graph = crate::graph::sccs(succ);
+    let nc = graph.comps.len();
+    let mut c_regs: Vec<(u32, SymId)> = vec![(0, 0); nc];
+    let mut c_depth: Vec<Option<u64>> = vec![Some(0); nc];
+    let mut c_attrs: Vec<(u8, bool)> = vec![(0, false); nc];
+    // What each component's callees reach (the component itself excluded unless it recurses).
+    let mut below_regs: Vec<(u32, SymId)> = vec![(0, 0); nc];
+    let mut below_attrs: Vec<(u8, bool)> = vec![(0, false); nc];
+    for (c, comp) in graph.comps.iter().enumerate() {
+        let cyclic = graph.is_cyclic(c, succ);
+        let mut regs_best = (0u32, 0 as SymId);
+        let mut attrs = (0u8, false);
+        let mut deepest = Some(0u64);
+        let mut below_r = (0u32, 0 as SymId);
+        let mut below_a = (0u8, false);
+        for &f in comp {
+            let r = regs.get(&(f as SymId)).copied().unwrap_or(0);
+            if r > regs_best.0 {
+                regs_best = (r, f as SymId);
+            }
+            let (nb, z) = own.get(&(f as SymId)).copied().unwrap_or((0, false));
+            attrs = (attrs.0.max(nb), attrs.1 || z);
+            for &g in &succ[f] {
+                let gc = graph.comp_of[g];
+                if gc == c {
+                    continue;
+                }
+                if c_regs[gc].0 > below_r.0 {
+                    below_r = c_regs[gc];
+                }
+                below_a = (below_a.0.max(c_attrs[gc].0), below_a.1 || c_attrs[gc].1);
+                deepest = match (deepest, c_depth[gc]) {
+                    (Some(x), Some(y)) => Some(x.max(y)),
+                    _ => None,
+                };
+            }
+        }
+        if cyclic {
+            // Inside a cycle every member reaches every other.
+            if regs_best.0 > below_r.0 {
+                below_r = regs_best;
+            }
+            below_a = (below_a.0.max(attrs.0), below_a.1 || attrs.1);
+        }
+        below_regs[c] = below_r;
+        below_attrs[c] = below_a;
+        c_regs[c] = if regs_best.0 >= below_r.0 {
+            regs_best
+        } else {
+            below_r
+        };
+        c_attrs[c] = (attrs.0.max(below_a.0), attrs.1 || below_a.1);
+        c_depth[c] = if cyclic {
+            None
+        } else {
+            deepest.map(|d| d + frame.get(&(comp[0] as SymId)).copied().unwrap_or(0) as u64)
+        };
+    }
+    Components {
+        graph,
+        depth: c_depth,
+        below_regs,
+        below_attrs,
+    }
+}

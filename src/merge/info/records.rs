@@ -1,0 +1,111 @@
+//! Records as the output holds them: bytes with symbol slots filled in at write time.
+
+use crate::elf::nvinfo::{self, Payload, Value};
+use crate::elf::read::SymSection;
+use crate::elf::*;
+use crate::merge::Builder;
+use crate::output::*;
+use hashbrown::HashMap;
+
+/// Encodes one record with symbol slots.
+pub(super) struct Rec {
+    pub bytes: Vec<u8>,
+    pub slots: Vec<(usize, SymId)>,
+}
+
+pub(super) fn encode(format: u8, attr: u8, value: &Value<'_>) -> Vec<u8> {
+    let mut b = vec![format, attr];
+    match value {
+        Value::None => b.extend_from_slice(&[0, 0]),
+        Value::Byte(x) => b.extend_from_slice(&[*x, 0]),
+        Value::Half(h) => b.extend_from_slice(&h.to_le_bytes()),
+        Value::Bytes(p) => {
+            b.extend_from_slice(&(p.len() as u16).to_le_bytes());
+            b.extend_from_slice(p);
+        }
+    }
+    b
+}
+
+pub(super) fn u32_at(b: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]])
+}
+
+/// Copies a record, mapping the symbol indices in it. `None` when a symbol it names is gone.
+pub(super) fn map_record(bld: &Builder<'_, '_>, oi: usize, r: &nvinfo::Record<'_>) -> Option<Rec> {
+    let bytes = encode(r.format, r.attr, &r.value);
+    let mut slots = Vec::new();
+    if let Value::Bytes(p) = r.value {
+        match nvinfo::payload_kind(r.attr, p.len()) {
+            Payload::SymbolValue | Payload::ParamCbank => {
+                slots.push((4, bld.out_sym(oi, u32_at(p, 0))?));
+            }
+            Payload::Symbols => {
+                let mut out = vec![r.format, r.attr, 0, 0];
+                for k in 0..p.len() / 4 {
+                    if let Some(s) = bld.out_sym(oi, u32_at(p, 4 * k)) {
+                        slots.push((out.len(), s));
+                        out.extend_from_slice(&[0; 4]);
+                    }
+                }
+                let n = (out.len() - 4) as u16;
+                out[2..4].copy_from_slice(&n.to_le_bytes());
+                return Some(Rec { bytes: out, slots });
+            }
+            Payload::Words => {}
+        }
+    }
+    Some(Rec { bytes, slots })
+}
+
+pub(super) fn concat(recs: Vec<Rec>) -> Content {
+    let mut bytes = Vec::new();
+    let mut slots = Vec::new();
+    for r in recs {
+        let base = bytes.len();
+        slots.extend(r.slots.into_iter().map(|(at, s)| (base + at, s)));
+        bytes.extend_from_slice(&r.bytes);
+    }
+    Content::WithSymbols { bytes, slots }
+}
+
+/// Whether the symbol (as seen from object `oi`) is a function this link keeps.
+pub(super) fn def_is_live(b: &Builder<'_, '_>, oi: usize, sym: u32) -> bool {
+    let objects = b.objects();
+    let Some(s) = objects[oi].symbols().get(sym as usize) else {
+        return false;
+    };
+    if s.st_type != STT_FUNC {
+        return true;
+    }
+    match s.section {
+        SymSection::Index(si) => b.is_live(oi, si as usize),
+        _ => true,
+    }
+}
+
+/// An output `.nv.info.<fn>` section.
+pub(super) fn function_info_section(name: &[u8], info: Info, content: Content) -> OutSection {
+    OutSection {
+        name: name.to_vec(),
+        sh_type: SHT_CUDA_INFO,
+        flags: SHF_INFO_LINK,
+        align: 4,
+        entsize: 0,
+        link: Link::Symtab,
+        info,
+        content,
+        group: Group::InfoFn,
+        section_symbol: None,
+    }
+}
+
+pub(super) type Adjacency = HashMap<SymId, Vec<SymId>>;
+
+pub(super) fn is_kernel(s: &OutSymbol) -> bool {
+    s.st_type == STT_FUNC && s.other & STO_CUDA_ENTRY != 0
+}
+
+pub(super) fn list_of(adj: &Adjacency, f: SymId) -> Vec<SymId> {
+    adj.get(&f).cloned().unwrap_or_default()
+}
