@@ -288,7 +288,7 @@ impl Builder<'_, '_> {
             }
             let list = o.cubin.relocations(r).map_err(|e| e.to_string())?;
             for x in list {
-                if x.addend.is_some_and(|a| a != 0) || x.r_type != 2 {
+                if x.addend.is_some_and(|a| a != 0) || x.r_type != crate::reloc::table::cuda::R_64 {
                     return Err(format!(
                         "relocation at {:#x} of type {:#x} with addend {:?} (only R_CUDA_64 \
                          against a function is known)",

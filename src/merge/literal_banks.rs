@@ -161,7 +161,7 @@ impl Builder<'_, '_> {
         if self.m.mercury {
             let rname = [b".rela", &name[..]].concat();
             self.named_section(&rname.clone(), || {
-                super::reloc_section(rname, SHT_RELA, id, Vec::new())
+                super::relocate::reloc_section(rname, SHT_RELA, id, Vec::new())
             });
         }
         Some(id)
@@ -366,7 +366,9 @@ impl Builder<'_, '_> {
                     let isym = msyms
                         .get(r.sym as usize)
                         .ok_or_else(|| what("a bad symbol"))?;
-                    if r.r_type != 0x10008 || isym.st_type != STT_FUNC {
+                    if r.r_type != crate::reloc::table::mercury::PROG_REL32
+                        || isym.st_type != STT_FUNC
+                    {
                         return Err(what(&format!(
                             "{} to '{}'",
                             crate::reloc::table::name(r.r_type).unwrap_or("?"),

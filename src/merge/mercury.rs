@@ -79,16 +79,13 @@ fn symbol_name(merc: &[u8]) -> &[u8] {
         .unwrap_or(merc)
 }
 
-// R_MERCURY_* relocation types (0x10000 + ordinal).
-const ABS64: u32 = 0x10002;
-const ABS32: u32 = 0x10003;
-const ABS32_LO: u32 = 0x10005;
-const ABS32_HI: u32 = 0x10006;
-const PROG_REL32: u32 = 0x10008;
-const UNUSED_CLEAR64: u32 = 0x1000e;
-const UNIFIED: u32 = 0x10032;
-const UNIFIED32_LO: u32 = 0x1003e;
-const UNIFIED32_HI: u32 = 0x1003f;
+use crate::reloc::table::{
+    self,
+    mercury::{
+        ABS32, ABS32_HI, ABS32_LO, ABS64, PROG_REL32, UNIFIED, UNIFIED32_HI, UNIFIED32_LO,
+        UNUSED_CLEAR64,
+    },
+};
 
 /// Mercury-only inputs this pass understands; anything else is refused.
 fn understood(name: &[u8]) -> bool {
@@ -232,7 +229,7 @@ impl Builder<'_, '_> {
                     } else {
                         SHT_CUDA_MERC_RELA
                     };
-                    let mut sec = super::reloc_section(name, sh_type, target, Vec::new());
+                    let mut sec = super::relocate::reloc_section(name, sh_type, target, Vec::new());
                     sec.group = Group::Mercury;
                     sec.flags |= SHF_CUDA_MERCURY;
                     sec.link = Link::Section(symtab);
@@ -579,9 +576,9 @@ impl Builder<'_, '_> {
                     offset: e.offset - base,
                     // R_CUDA_TEX/SAMP/SURF_HEADER_INDEX → R_MERCURY_*_HEADER_INDEX
                     r_type: match e.r_type {
-                        6 => 0x1000b,
-                        7 => 0x1000c,
-                        _ => 0x1000d,
+                        table::cuda::TEX_HEADER_INDEX => table::mercury::TEX_HEADER_INDEX,
+                        table::cuda::SAMP_HEADER_INDEX => table::mercury::SAMP_HEADER_INDEX,
+                        _ => table::mercury::SURF_HEADER_INDEX,
                     },
                     ..*e
                 })

@@ -16,6 +16,7 @@ mod local_names;
 pub mod mercury;
 mod partial_shared;
 mod reg_sass;
+mod relocate;
 pub mod shared;
 mod unified;
 
@@ -702,45 +703,6 @@ pub(crate) fn list<'m, K: std::hash::Hash + Eq, V>(
     map.get(key).map(|v| v.as_slice()).unwrap_or(&[])
 }
 
-/// A relocation section for `target`: REL, RELA, or the `.nv.resolvedrela<target>` records of
-/// `-preserve-relocs` (RELA-shaped).
-fn reloc_section(name: Vec<u8>, sh_type: u32, target: SecId, entries: Vec<OutReloc>) -> OutSection {
-    let rela = type_is_rela(sh_type);
-    OutSection {
-        name,
-        sh_type,
-        flags: SHF_INFO_LINK,
-        align: 8,
-        entsize: if rela { 24 } else { 16 },
-        link: Link::Symtab,
-        info: Info::Section(target),
-        content: Content::Relocs { rela, entries },
-        group: Group::Relocs,
-        section_symbol: None,
-    }
-}
-
-/// Appends `r` to the output relocation section `name` (of type `sh_type`, for `target`), keeping the
-/// sections in the order they are first met.
-fn push_reloc(
-    pending: &mut Vec<(Vec<u8>, SecId, u32, Vec<OutReloc>)>,
-    index: &mut HashMap<Vec<u8>, usize>,
-    name: &[u8],
-    target: SecId,
-    sh_type: u32,
-    r: OutReloc,
-) {
-    let k = match index.get(name) {
-        Some(&k) => k,
-        None => {
-            pending.push((name.to_vec(), target, sh_type, Vec::new()));
-            index.insert(name.to_vec(), pending.len() - 1);
-            pending.len() - 1
-        }
-    };
-    pending[k].3.push(r);
-}
-
 /// Whether an undefined global is a texture, surface or sampler reference.
 fn is_texture_like(objects: &[InputObject<'_>], res: &Resolution<'_>, name: &[u8]) -> bool {
     let Some(&g) = res.by_name.get(name) else {
@@ -1252,7 +1214,7 @@ fn build_module<'data>(
     if opts.relocatable {
         b.check_unified_tables()?;
     }
-    tracing::info_span!("relocate").in_scope(|| b.relocate(opts))?;
+    tracing::info_span!("relocate").in_scope(|| b.relocate())?;
     if opts.mercury {
         b.build_mercury()?;
         if let Some(&df) = b.by_name.get(&b".debug_frame"[..]) {
@@ -1920,14 +1882,14 @@ impl<'a, 'data> Builder<'a, 'data> {
             let (name, sh_type) = (s.name.to_vec(), s.sh_type);
             let tname = t.name;
             self.named_section(&name.clone(), || {
-                reloc_section(name, sh_type, target, Vec::new())
+                relocate::reloc_section(name, sh_type, target, Vec::new())
             });
             if self.preserve_relocs {
                 // (One per name: the records of local functions' copies share their first
                 // copy's, as in nvlink.)
                 let rname = [b".nv.resolvedrela", local_names::real_name(tname)].concat();
                 self.named_section(&rname.clone(), || {
-                    reloc_section(rname, SHT_CUDA_RESOLVED_RELA, target, Vec::new())
+                    relocate::reloc_section(rname, SHT_CUDA_RESOLVED_RELA, target, Vec::new())
                 });
             }
         }
@@ -2191,386 +2153,6 @@ impl<'a, 'data> Builder<'a, 'data> {
 
     /// Copies relocation entries: rebased, applied where the link resolves them, dropped where
     /// they point into removed code, kept (for the driver) otherwise.
-    fn relocate(&mut self, _opts: &Options) -> Result<()> {
-        // Output relocation sections, keyed by name, with entries in reading order.
-        let mut pending: Vec<(Vec<u8>, SecId, u32, Vec<OutReloc>)> = Vec::new();
-        let mut index: HashMap<Vec<u8>, usize> = HashMap::new();
-        for (oi, o) in self.objects.iter().enumerate() {
-            for (si, s) in o.cubin.sections.iter().enumerate() {
-                if o.kind(s) != SectionKind::Reloc || !self.live[oi][si] {
-                    continue;
-                }
-                let target = s.info as usize;
-                let Some(tp) = self.placed[oi].get(target).copied().flatten() else {
-                    continue;
-                };
-                let tsec = &o.cubin.sections[target];
-                let relocs = o
-                    .cubin
-                    .relocations(s)
-                    .map_err(|e| e.context(format!("'{}'", o.name)))?;
-                let (out_name, out_type) = (s.name, s.sh_type);
-                // -preserve-relocs records what it applies in `.nv.resolvedrela<target>`.
-                let resolved_name =
-                    [b".nv.resolvedrela", local_names::real_name(tsec.name)].concat();
-                // The extents of weak data objects this link discarded for another object's
-                // copy (a virtual table every file defines): their bytes stay, but nvlink
-                // leaves their addresses unrelocated.
-                let discarded: Vec<(u64, u64)> =
-                    if tsec.flags & SHF_ALLOC != 0 && tsec.flags & SHF_EXECINSTR == 0 {
-                        self.discarded_weak_data(oi, target)
-                    } else {
-                        Vec::new()
-                    };
-                for (i, r) in relocs.iter().enumerate() {
-                    let mut r = *r;
-                    // (sm_100+ line tables move their sequences and cut some out.)
-                    match self.line_table_offset(oi, target, r.offset) {
-                        Some(off) => r.offset = off,
-                        None => continue,
-                    }
-                    if discarded.iter().any(|&(a, e)| (a..e).contains(&r.offset)) {
-                        continue;
-                    }
-                    if r.offset >= tsec.size {
-                        return Err(Error::new(format!(
-                            "'{}': relocation section '{}' entry {i}: offset {:#x} is past the end \
-                             of '{}' (size {:#x})",
-                            o.name,
-                            s.name_str(),
-                            r.offset,
-                            tsec.name_str(),
-                            tsec.size
-                        )));
-                    }
-                    let isym = &o.symbols()[r.sym as usize];
-                    let name = isym.name;
-                    // YIELD relocations are dropped, never applied. UNUSED_CLEAR relocations clear
-                    // their field when the function they describe was removed (the address
-                    // range of its `.debug_frame` entry), and are dropped either way.
-                    if matches!(r.r_type, 68 | 69) {
-                        continue;
-                    }
-                    if matches!(r.r_type, 72 | 73) {
-                        let dead = self.removed_function(oi, r.sym, isym.st_type == STT_FUNC);
-                        // sm_100+ also drops the entries of weak copies discarded for an
-                        // earlier object's definition.
-                        let replaced = self.m.mercury
-                            && self.discarded_copy(
-                                oi,
-                                r.sym,
-                                isym.section != SymSection::Undefined,
-                            );
-                        if dead || replaced {
-                            self.cleared.push((tp.sec, r.offset + tp.offset));
-                        }
-                        if dead {
-                            let width = if r.r_type == 72 { 4 } else { 8 };
-                            if let Content::Bytes(bytes) =
-                                &mut self.m.sections[tp.sec as usize].content
-                            {
-                                let at = (r.offset + tp.offset) as usize;
-                                if let Some(slot) = bytes.get_mut(at..at + width) {
-                                    slot.fill(0);
-                                }
-                            }
-                        }
-                        continue;
-                    }
-                    let offset = r.offset + tp.offset;
-                    let mut addend = r.addend.unwrap_or(0);
-                    // Relocations against a weak copy this link discarded (a later duplicate of an
-                    // earlier definition) go with it; a copy replaced by a later strong
-                    // definition keeps its references, which now mean the winner.
-                    if tsec.flags & SHF_ALLOC == 0
-                        && self.discarded_copy(oi, r.sym, isym.section != SymSection::Undefined)
-                    {
-                        continue;
-                    }
-                    // (-r keeps them, but for calls through the function table, which it drops
-                    // as nvlink does.)
-                    if UNIFIED_PLACEHOLDERS.contains(&name)
-                        && isym.bind != STB_LOCAL
-                        && (!self.relocatable || matches!(r.r_type, 58 | 75 | 114))
-                    {
-                        // Without unified symbols in the link the unified tables are empty:
-                        // offsets into them are zero (the field already holds the addend), so
-                        // the relocation is resolved with no change to the code.
-                        continue;
-                    }
-                    let shared_ref = (!self.relocatable)
-                        .then(|| shared::classify(self.objects, self.res, oi, r.sym))
-                        .flatten();
-                    // sm_100+ -r keeps 32-bit references to the line table, rebased (the
-                    // Mercury half's are program-relative).
-                    let to_line_table = match isym.section {
-                        SymSection::Index(ss) => o
-                            .cubin
-                            .sections
-                            .get(ss as usize)
-                            .is_some_and(|t| t.name == b".debug_line"),
-                        _ => false,
-                    };
-                    let keep_debug_ref =
-                        self.relocatable && self.m.mercury && r.r_type == 1 && to_line_table;
-                    if let SymSection::Index(ss) = isym.section {
-                        if isym.st_type == STT_SECTION
-                            && self.line_rewrites.contains_key(&(oi, ss as usize))
-                        {
-                            addend = self
-                                .line_table_offset(oi, ss as usize, addend as u64)
-                                .filter(|_| r.addend.is_some())
-                                .ok_or_else(|| {
-                                    Error::not_implemented(format!(
-                                        "'{}': '{}' entry {i} refers to a part of a line table \
-                                         the link cuts out (or holds its addend in the field); \
-                                         such references",
-                                        o.name,
-                                        s.name_str()
-                                    ))
-                                })? as i64;
-                        }
-                    }
-                    let apply_value: Option<u64> = if is_undefined_local(isym) {
-                        // libcudadevrt's `.nv.ptx.const0.size`: the size of PTX's constant
-                        // bank 0, the user constants (`.nv.constant3`), -1 without any. A
-                        // partial link keeps the symbol with that value.
-                        let size = self
-                            .by_name
-                            .get(&b".nv.constant3"[..])
-                            .map(|&c| self.m.sections[c as usize].content.size())
-                            .unwrap_or(u64::MAX);
-                        if let Some(out) = self.out_sym(oi, r.sym) {
-                            self.m.symbols[out as usize].value = size;
-                        }
-                        // (The references are 32-bit fields.)
-                        Some(size.wrapping_add(addend as u64) & u64::from(u32::MAX))
-                    } else if isym.st_type == STT_SECTION
-                        && tsec.flags & SHF_ALLOC == 0
-                        && keep_debug_ref
-                    {
-                        if let SymSection::Index(ss) = isym.section {
-                            if let Some(p) = self.placed[oi].get(ss as usize).copied().flatten() {
-                                addend = addend.wrapping_add(p.offset as i64);
-                            }
-                        }
-                        None
-                    } else if isym.st_type == STT_SECTION && tsec.flags & SHF_ALLOC == 0 {
-                        // Section-relative references inside debug sections resolve here.
-                        let SymSection::Index(ss) = isym.section else {
-                            continue;
-                        };
-                        let p = self.placed[oi].get(ss as usize).copied().flatten();
-                        p.map(|p| p.offset.wrapping_add(addend as u64))
-                    } else if let Some(sr) = shared_ref {
-                        let code = tsec.flags & SHF_ALLOC != 0;
-                        self.shared_value(oi, code.then_some(target), r.sym, sr)
-                            .map(|v| v.wrapping_add(addend as u64))
-                    } else if let Some(slot) = self.resource_slot(oi, target, r.sym) {
-                        // Texture/surface reference: the field gets the slot (sm_75–sm_89
-                        // count 4-byte words).
-                        let v = if r.r_type == 65 { slot / 4 } else { slot };
-                        let fields = crate::reloc::patch::fields(r.r_type).ok_or_else(|| {
-                            Error::new(format!(
-                                "'{}': cannot apply relocation type {:#x}",
-                                o.name, r.r_type
-                            ))
-                        })?;
-                        if let Content::Bytes(bytes) = &mut self.m.sections[tp.sec as usize].content
-                        {
-                            crate::reloc::patch::write(bytes, offset, fields, v)?;
-                        }
-                        // (The capsule counts from the first slot.)
-                        if self.m.mercury && tsec.flags & SHF_EXECINSTR != 0 {
-                            let base = self
-                                .resource_bank(oi, target)
-                                .and_then(|b| self.resource_base.get(&b).copied());
-                            let v = slot.wrapping_sub(base.unwrap_or(0));
-                            self.capsule_values
-                                .push((oi, target, r.offset, r.r_type, v));
-                        }
-                        continue;
-                    } else if let Some(bank) = self
-                        .constant_bank(oi, r.sym)
-                        .filter(|_| tsec.flags & SHF_ALLOC != 0)
-                    {
-                        // (Debug information keeps its references to `__constant__` data —
-                        // R_CUDA_G64, the variable's generic address — for the driver.)
-                        // (An internal local — ptxas's `<fn>.const_opt.*` literals — has no
-                        // output symbol: its place in the bank says where it went.)
-                        let value = self
-                            .out_sym(oi, r.sym)
-                            .map(|s| self.m.symbols[s as usize].value)
-                            .or_else(|| match isym.section {
-                                // (A dead function's literal bank that -preserve-relocs drops
-                                // still gets its offsets written into the kept code, as if
-                                // placed at 0.)
-                                SymSection::Index(ss) => Some(
-                                    self.placed[oi]
-                                        .get(ss as usize)
-                                        .copied()
-                                        .flatten()
-                                        .map_or(0, |p| p.offset)
-                                        .wrapping_add(isym.value),
-                                ),
-                                _ => None,
-                            });
-                        value.map(|value| {
-                            let offset = value.wrapping_add(addend as u64);
-                            // sm_75–sm_89 constant fields hold `bank << 14 | offset / 4`; the
-                            // wider fields of sm_90+ already carry the bank and take bytes.
-                            // sm_75's 21-bit fields hold `bank << 16 | offset`: its REL
-                            // inputs leave the bank to the link (ptxas fills it in for the
-                            // RELA inputs of later SMs).
-                            if r.r_type == 64 {
-                                ((bank as u64) << 14) | (offset >> 2)
-                            } else if r.r_type == 66 && r.addend.is_none() {
-                                ((bank as u64) << 16) | offset
-                            } else if r.r_type == 66 {
-                                // (The bank above stays: the offset is 16 bits, wrapping —
-                                // ptxas's `<fn>.const_opt.*` references carry -0x8000.)
-                                offset & 0xffff
-                            } else {
-                                offset
-                            }
-                        })
-                    } else {
-                        None
-                    };
-                    if let Some(v) = apply_value {
-                        let fields = crate::reloc::patch::fields(r.r_type).ok_or_else(|| {
-                            Error::new(format!(
-                                "'{}': cannot apply relocation type {} ({:#x})",
-                                o.name,
-                                crate::reloc::table::name(r.r_type).unwrap_or("unknown"),
-                                r.r_type
-                            ))
-                        })?;
-                        let out = &mut self.m.sections[tp.sec as usize];
-                        let Content::Bytes(bytes) = &mut out.content else {
-                            continue;
-                        };
-                        let old = crate::reloc::patch::read(bytes, offset, fields)?;
-                        crate::reloc::patch::write(bytes, offset, fields, old.wrapping_add(v))
-                            .map_err(|e| e.context(format!("'{}'", o.name)))?;
-                        if self.m.mercury && tsec.flags & SHF_EXECINSTR != 0 {
-                            self.capsule_values
-                                .push((oi, target, r.offset, r.r_type, v));
-                        }
-                        // -preserve-relocs records what was applied, against the same symbol,
-                        // with the addend made explicit (REL inputs keep it in the field).
-                        // (Extern arrays have no symbol to record against, but under -g.)
-                        let extern_shared =
-                            matches!(shared_ref, Some(shared::SharedRef::Extern)) && !self.debug;
-                        // sm_100+ records only shared-memory references (nvlink's sm_100 mode
-                        // keeps no debug, constant-bank or texture records).
-                        let unrecorded_on_sm100 =
-                            self.m.mercury && (shared_ref.is_none() || tsec.flags & SHF_ALLOC == 0);
-                        if self.preserve_relocs && !extern_shared && !unrecorded_on_sm100 {
-                            if let Some(sym) = self.out_sym(oi, r.sym) {
-                                let implicit = if r.addend.is_none() {
-                                    if r.r_type == 64 {
-                                        old << 2
-                                    } else {
-                                        old
-                                    }
-                                } else {
-                                    0
-                                };
-                                let rec_addend =
-                                    if isym.st_type == STT_SECTION && tsec.flags & SHF_ALLOC == 0 {
-                                        old.wrapping_add(v) as i64
-                                    } else {
-                                        addend.wrapping_add(implicit as i64)
-                                    };
-                                push_reloc(
-                                    &mut pending,
-                                    &mut index,
-                                    &resolved_name,
-                                    tp.sec,
-                                    SHT_CUDA_RESOLVED_RELA,
-                                    OutReloc {
-                                        offset,
-                                        r_type: r.r_type,
-                                        sym: Some(sym),
-                                        addend: rec_addend,
-                                    },
-                                );
-                            }
-                        }
-                        continue;
-                    }
-                    let sym = if r.sym == 0 {
-                        None
-                    } else {
-                        self.partial_instance(oi, target, isym)
-                            .or_else(|| self.out_sym(oi, r.sym))
-                    };
-                    if r.sym != 0 && sym.is_none() {
-                        // sm_100+: a frame entry whose function was removed goes too (inputs
-                        // from a partial link have no UNUSED_CLEAR relocations to say so).
-                        if self.m.mercury && tsec.name == b".debug_frame" && !self.relocatable {
-                            self.cleared.push((tp.sec, offset));
-                        }
-                        continue; // against something removed
-                    }
-                    let mut r_type = r.r_type;
-                    // Unified addresses become plain ones when there is no unified table:
-                    // R_CUDA_UNIFIED in data → R_CUDA_64, UNIFIED32_LO/HI_32 → ABS32_LO/HI_32.
-                    // A relocatable link keeps them for the final one.
-                    match r_type {
-                        _ if self.relocatable => {}
-                        102 if tsec.flags & SHF_EXECINSTR == 0 => r_type = 2,
-                        112 => r_type = 56,
-                        113 => r_type = 57,
-                        _ => {}
-                    }
-                    push_reloc(
-                        &mut pending,
-                        &mut index,
-                        out_name,
-                        tp.sec,
-                        out_type,
-                        OutReloc {
-                            offset,
-                            r_type,
-                            sym,
-                            addend,
-                        },
-                    );
-                }
-            }
-        }
-        for (name, target, sh_type, mut entries) in pending {
-            // sm_100+ keeps the line tables' relocations in reading order.
-            let line_table = matches!(
-                &self.m.sections[target as usize].name[..],
-                b".debug_line" | b".nv_debug_line_sass"
-            );
-            if self.m.mercury && line_table {
-                entries.sort_by_key(|r| r.offset);
-            } else {
-                entries.reverse();
-            }
-            if let Some(&id) = self.by_name.get(&name) {
-                let sec = &mut self.m.sections[id as usize];
-                sec.content = Content::Relocs {
-                    rela: type_is_rela(sh_type),
-                    entries,
-                };
-                sec.info = Info::Section(target);
-                continue;
-            }
-            if entries.is_empty() {
-                continue;
-            }
-            self.named_section(&name.clone(), || {
-                reloc_section(name, sh_type, target, entries)
-            });
-        }
-        Ok(())
-    }
-
     /// The slot of texture/surface reference `sym` in the parameter bank of the kernel whose
     /// code is text section `target` of object `oi`.
     fn resource_slot(&self, oi: usize, target: usize, sym: u32) -> Option<u64> {
@@ -2585,7 +2167,7 @@ impl<'a, 'data> Builder<'a, 'data> {
         let name = &self.m.sections[bank as usize].name;
         let rel_name = [if rela { &b".rela"[..] } else { b".rel" }, &name[..]].concat();
         self.named_section(&rel_name.clone(), || {
-            let mut s = reloc_section(
+            let mut s = relocate::reloc_section(
                 rel_name,
                 if rela { SHT_RELA } else { SHT_REL },
                 bank,

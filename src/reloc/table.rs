@@ -4,6 +4,88 @@
 /// Offset of the R_MERCURY_* numbering in r_type.
 pub const MERCURY_BASE: u32 = 0x10000;
 
+/// The R_CUDA_* types the link's rules name (ordinals in the table below).
+pub mod cuda {
+    pub const R_32: u32 = 1;
+    pub const R_64: u32 = 2;
+    pub const TEX_HEADER_INDEX: u32 = 6;
+    pub const SAMP_HEADER_INDEX: u32 = 7;
+    pub const ABS32_LO_32: u32 = 56;
+    pub const ABS32_HI_32: u32 = 57;
+    pub const ABS47_34: u32 = 58;
+    pub const CONST_FIELD19_40: u32 = 64;
+    pub const BINDLESSOFF14_40: u32 = 65;
+    pub const CONST_FIELD21_38: u32 = 66;
+    pub const YIELD_OPCODE9_0: u32 = 68;
+    pub const YIELD_CLEAR_PRED4_87: u32 = 69;
+    pub const UNUSED_CLEAR32: u32 = 72;
+    pub const UNUSED_CLEAR64: u32 = 73;
+    pub const ABS55_16_34: u32 = 75;
+    pub const UNIFIED: u32 = 102;
+    pub const UNIFIED32_LO_32: u32 = 112;
+    pub const UNIFIED32_HI_32: u32 = 113;
+    pub const ABS56_16_34: u32 = 114;
+}
+
+/// The R_MERCURY_* types the link's rules name (stored as `MERCURY_BASE` + ordinal).
+pub mod mercury {
+    use super::MERCURY_BASE;
+    pub const ABS64: u32 = MERCURY_BASE + 2;
+    pub const ABS32: u32 = MERCURY_BASE + 3;
+    pub const ABS32_LO: u32 = MERCURY_BASE + 5;
+    pub const ABS32_HI: u32 = MERCURY_BASE + 6;
+    pub const PROG_REL32: u32 = MERCURY_BASE + 8;
+    pub const TEX_HEADER_INDEX: u32 = MERCURY_BASE + 0xb;
+    pub const SAMP_HEADER_INDEX: u32 = MERCURY_BASE + 0xc;
+    pub const SURF_HEADER_INDEX: u32 = MERCURY_BASE + 0xd;
+    pub const UNUSED_CLEAR64: u32 = MERCURY_BASE + 0xe;
+    pub const UNIFIED: u32 = MERCURY_BASE + 0x32;
+    pub const UNIFIED32_LO: u32 = MERCURY_BASE + 0x3e;
+    pub const UNIFIED32_HI: u32 = MERCURY_BASE + 0x3f;
+}
+
+/// What the link does with a type, before looking at the symbol.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// Scheduling hints (YIELD): dropped, never applied.
+    Yield,
+    /// UNUSED_CLEAR: a field (4 or 8 bytes) cleared when the function it describes was
+    /// removed (the address range of its `.debug_frame` entry); dropped either way.
+    UnusedClear { width: usize },
+    /// A call (the driver resolves it; it makes a call-graph edge).
+    Call,
+    /// Any other: its value depends on what the symbol is.
+    Value,
+}
+
+/// The kind of an R_CUDA_* type.
+pub fn kind(r_type: u32) -> Kind {
+    match r_type {
+        cuda::YIELD_OPCODE9_0 | cuda::YIELD_CLEAR_PRED4_87 => Kind::Yield,
+        cuda::UNUSED_CLEAR32 => Kind::UnusedClear { width: 4 },
+        cuda::UNUSED_CLEAR64 => Kind::UnusedClear { width: 8 },
+        cuda::ABS47_34 | cuda::ABS55_16_34 => Kind::Call,
+        _ => Kind::Value,
+    }
+}
+
+/// Calls, and the 64-bit-address form the function table uses (ABS56_16_34), which a
+/// partial link drops with the unified tables' placeholders.
+pub fn is_call_or_table_call(r_type: u32) -> bool {
+    kind(r_type) == Kind::Call || r_type == cuda::ABS56_16_34
+}
+
+/// Without a unified table, unified addresses become plain ones: R_CUDA_UNIFIED in data →
+/// R_CUDA_64, UNIFIED32_LO/HI_32 → ABS32_LO/HI_32 (`None`: the type stays).
+pub fn without_unified_table(r_type: u32, in_code: bool) -> Option<u32> {
+    match r_type {
+        cuda::UNIFIED if !in_code => Some(cuda::R_64),
+        cuda::UNIFIED32_LO_32 => Some(cuda::ABS32_LO_32),
+        cuda::UNIFIED32_HI_32 => Some(cuda::ABS32_HI_32),
+        _ => None,
+    }
+}
+
 const R_CUDA: [&str; 117] = [
     "R_CUDA_NONE",
     "R_CUDA_32",
@@ -206,6 +288,20 @@ mod tests {
     use super::*;
 
     #[test]
+    fn kinds_follow_the_types() {
+        assert_eq!(kind(cuda::YIELD_CLEAR_PRED4_87), Kind::Yield);
+        assert_eq!(kind(cuda::UNUSED_CLEAR64), Kind::UnusedClear { width: 8 });
+        assert_eq!(kind(cuda::ABS55_16_34), Kind::Call);
+        assert_eq!(kind(cuda::R_64), Kind::Value);
+        assert!(is_call_or_table_call(cuda::ABS56_16_34));
+        assert_eq!(without_unified_table(cuda::UNIFIED, true), None);
+        assert_eq!(
+            without_unified_table(cuda::UNIFIED, false),
+            Some(cuda::R_64)
+        );
+    }
+
+    #[test]
     fn ordinals_match_the_types_seen_in_nvcc_output() {
         assert_eq!(name(2), Some("R_CUDA_64"));
         assert_eq!(name(58), Some("R_CUDA_ABS47_34"));
@@ -217,6 +313,35 @@ mod tests {
         assert_eq!(name(0x10028), Some("R_MERCURY_ABS_PROG_REL32_LO"));
         assert_eq!(name(0x1003d), Some("R_MERCURY_ABS_PROG_REL64"));
         assert_eq!(name(117), None);
+        for (t, n) in [
+            (cuda::R_32, "R_CUDA_32"),
+            (cuda::ABS32_LO_32, "R_CUDA_ABS32_LO_32"),
+            (cuda::ABS32_HI_32, "R_CUDA_ABS32_HI_32"),
+            (cuda::CONST_FIELD19_40, "R_CUDA_CONST_FIELD19_40"),
+            (cuda::BINDLESSOFF14_40, "R_CUDA_BINDLESSOFF14_40"),
+            (cuda::CONST_FIELD21_38, "R_CUDA_CONST_FIELD21_38"),
+            (cuda::YIELD_OPCODE9_0, "R_CUDA_YIELD_OPCODE9_0"),
+            (cuda::YIELD_CLEAR_PRED4_87, "R_CUDA_YIELD_CLEAR_PRED4_87"),
+            (cuda::UNUSED_CLEAR32, "R_CUDA_UNUSED_CLEAR32"),
+            (cuda::UNUSED_CLEAR64, "R_CUDA_UNUSED_CLEAR64"),
+            (cuda::UNIFIED32_LO_32, "R_CUDA_UNIFIED32_LO_32"),
+            (cuda::UNIFIED32_HI_32, "R_CUDA_UNIFIED32_HI_32"),
+            (mercury::ABS32, "R_MERCURY_ABS32"),
+            (mercury::ABS32_LO, "R_MERCURY_ABS32_LO"),
+            (mercury::ABS32_HI, "R_MERCURY_ABS32_HI"),
+            (mercury::PROG_REL32, "R_MERCURY_PROG_REL32"),
+            (mercury::TEX_HEADER_INDEX, "R_MERCURY_TEX_HEADER_INDEX"),
+            (mercury::SAMP_HEADER_INDEX, "R_MERCURY_SAMP_HEADER_INDEX"),
+            (mercury::SURF_HEADER_INDEX, "R_MERCURY_SURF_HEADER_INDEX"),
+            (cuda::TEX_HEADER_INDEX, "R_CUDA_TEX_HEADER_INDEX"),
+            (cuda::SAMP_HEADER_INDEX, "R_CUDA_SAMP_HEADER_INDEX"),
+            (mercury::UNUSED_CLEAR64, "R_MERCURY_UNUSED_CLEAR64"),
+            (mercury::UNIFIED, "R_MERCURY_UNIFIED"),
+            (mercury::UNIFIED32_LO, "R_MERCURY_UNIFIED32_LO"),
+            (mercury::UNIFIED32_HI, "R_MERCURY_UNIFIED32_HI"),
+        ] {
+            assert_eq!(name(t), Some(n), "{t:#x}");
+        }
         assert_eq!(name(0x10041), None);
     }
 }

@@ -1,0 +1,582 @@
+//! Relocations of the main half. Each input relocation of a kept section is classified —
+//! dropped, a field cleared, a value the link applies, or kept for the driver (under `-r`: for
+//! the final link) — and then carried out. Where a relocation goes is decided in
+//! `Builder::fate` (by kind first: `reloc::table::kind`), its value by what the symbol is
+//! (`Builder::value`), the bits it writes by `reloc::patch`, and the order of the output
+//! relocation sections by `finish_sections`.
+
+use super::{local_names, shared, Builder, Placed};
+use crate::diag::{Error, Result};
+use crate::elf::read::{Reloc, Section, SymSection, Symbol};
+use crate::elf::*;
+use crate::object::{InputObject, SectionKind};
+use crate::output::*;
+use crate::reloc::{patch, table};
+use crate::resolve::UNIFIED_PLACEHOLDERS;
+use hashbrown::HashMap;
+
+/// A relocation section for `target`: REL, RELA, or the `.nv.resolvedrela<target>` records of
+/// `-preserve-relocs` (RELA-shaped).
+pub(super) fn reloc_section(
+    name: Vec<u8>,
+    sh_type: u32,
+    target: SecId,
+    entries: Vec<OutReloc>,
+) -> OutSection {
+    let rela = type_is_rela(sh_type);
+    OutSection {
+        name,
+        sh_type,
+        flags: SHF_INFO_LINK,
+        align: 8,
+        entsize: if rela { 24 } else { 16 },
+        link: Link::Symtab,
+        info: Info::Section(target),
+        content: Content::Relocs { rela, entries },
+        group: Group::Relocs,
+        section_symbol: None,
+    }
+}
+
+/// The output relocation sections, by name, with their entries in reading order.
+#[derive(Default)]
+struct OutRelocs {
+    sections: Vec<(Vec<u8>, SecId, u32, Vec<OutReloc>)>,
+    index: HashMap<Vec<u8>, usize>,
+}
+
+impl OutRelocs {
+    fn push(&mut self, name: &[u8], target: SecId, sh_type: u32, r: OutReloc) {
+        let k = match self.index.get(name) {
+            Some(&k) => k,
+            None => {
+                self.sections
+                    .push((name.to_vec(), target, sh_type, Vec::new()));
+                self.index.insert(name.to_vec(), self.sections.len() - 1);
+                self.sections.len() - 1
+            }
+        };
+        self.sections[k].3.push(r);
+    }
+}
+
+/// One input relocation section, and the section it relocates.
+struct Site<'a, 'data> {
+    oi: usize,
+    o: &'a InputObject<'data>,
+    /// The relocation section.
+    s: &'a Section<'data>,
+    /// The section it relocates, and where that went.
+    target: usize,
+    tsec: &'a Section<'data>,
+    tp: Placed,
+    /// -preserve-relocs records what it applies in `.nv.resolvedrela<target>`.
+    resolved_name: Vec<u8>,
+}
+
+impl Site<'_, '_> {
+    fn alloc(&self) -> bool {
+        self.tsec.flags & SHF_ALLOC != 0
+    }
+
+    fn code(&self) -> bool {
+        self.tsec.flags & SHF_EXECINSTR != 0
+    }
+}
+
+/// What becomes of one relocation that is not dropped by its kind.
+enum Fate {
+    /// Nothing is written or kept.
+    Drop,
+    /// The field gets a texture/surface slot.
+    Slot(u64),
+    /// The link applies the value (and -preserve-relocs may record it, with this addend).
+    Apply(u64, i64),
+    /// The output keeps it for the driver (or the final link), with this addend.
+    Keep(i64),
+}
+
+/// A value the link wrote: what the field held, what was added, and the addend.
+struct Applied {
+    old: u64,
+    v: u64,
+    addend: i64,
+}
+
+impl Builder<'_, '_> {
+    pub(super) fn relocate(&mut self) -> Result<()> {
+        let mut out = OutRelocs::default();
+        for (oi, o) in self.objects.iter().enumerate() {
+            for (si, s) in o.cubin.sections.iter().enumerate() {
+                if o.kind(s) != SectionKind::Reloc || !self.live[oi][si] {
+                    continue;
+                }
+                let target = s.info as usize;
+                let Some(tp) = self.placed[oi].get(target).copied().flatten() else {
+                    continue;
+                };
+                let tsec = &o.cubin.sections[target];
+                let site = Site {
+                    oi,
+                    o,
+                    s,
+                    target,
+                    tsec,
+                    tp,
+                    resolved_name: [b".nv.resolvedrela", local_names::real_name(tsec.name)]
+                        .concat(),
+                };
+                self.relocate_section(&site, &mut out)?;
+            }
+        }
+        self.finish_sections(out);
+        Ok(())
+    }
+
+    fn relocate_section(&mut self, site: &Site<'_, '_>, out: &mut OutRelocs) -> Result<()> {
+        let (o, s, tsec) = (site.o, site.s, site.tsec);
+        let relocs = o
+            .cubin
+            .relocations(s)
+            .map_err(|e| e.context(format!("'{}'", o.name)))?;
+        // The extents of weak data objects this link discarded for another object's
+        // copy (a virtual table every file defines): their bytes stay, but nvlink
+        // leaves their addresses unrelocated.
+        let discarded: Vec<(u64, u64)> = if site.alloc() && !site.code() {
+            self.discarded_weak_data(site.oi, site.target)
+        } else {
+            Vec::new()
+        };
+        for (i, r) in relocs.iter().enumerate() {
+            let mut r = *r;
+            // (sm_100+ line tables move their sequences and cut some out.)
+            match self.line_table_offset(site.oi, site.target, r.offset) {
+                Some(off) => r.offset = off,
+                None => continue,
+            }
+            if discarded.iter().any(|&(a, e)| (a..e).contains(&r.offset)) {
+                continue;
+            }
+            if r.offset >= tsec.size {
+                return Err(Error::new(format!(
+                    "'{}': relocation section '{}' entry {i}: offset {:#x} is past the end \
+                     of '{}' (size {:#x})",
+                    o.name,
+                    s.name_str(),
+                    r.offset,
+                    tsec.name_str(),
+                    tsec.size
+                )));
+            }
+            self.relocate_one(site, i, &r, out)?;
+        }
+        Ok(())
+    }
+
+    fn relocate_one(
+        &mut self,
+        site: &Site<'_, '_>,
+        i: usize,
+        r: &Reloc,
+        out: &mut OutRelocs,
+    ) -> Result<()> {
+        let isym = &site.o.symbols()[r.sym as usize];
+        match table::kind(r.r_type) {
+            table::Kind::Yield => return Ok(()),
+            table::Kind::UnusedClear { width } => {
+                self.unused_clear(site, r, isym, width);
+                return Ok(());
+            }
+            table::Kind::Call | table::Kind::Value => {}
+        }
+        let Some((fate, shared_ref)) = self.fate(site, i, r, isym)? else {
+            return Ok(());
+        };
+        let offset = r.offset + site.tp.offset;
+        match fate {
+            Fate::Drop => {}
+            Fate::Slot(slot) => self.write_slot(site, r, slot)?,
+            Fate::Apply(v, addend) => {
+                if let Some(old) = self.apply(site, r, v)? {
+                    // -preserve-relocs records what was applied.
+                    let applied = Applied { old, v, addend };
+                    self.record_applied(site, r, isym, shared_ref, applied, out);
+                }
+            }
+            Fate::Keep(addend) => {
+                let sym = if r.sym == 0 {
+                    None
+                } else {
+                    self.partial_instance(site.oi, site.target, isym)
+                        .or_else(|| self.out_sym(site.oi, r.sym))
+                };
+                if r.sym != 0 && sym.is_none() {
+                    // sm_100+: a frame entry whose function was removed goes too (inputs
+                    // from a partial link have no UNUSED_CLEAR relocations to say so).
+                    if self.m.mercury && site.tsec.name == b".debug_frame" && !self.relocatable {
+                        self.cleared.push((site.tp.sec, offset));
+                    }
+                    return Ok(()); // against something removed
+                }
+                // A relocatable link keeps unified types for the final one.
+                let r_type = match table::without_unified_table(r.r_type, site.code()) {
+                    Some(t) if !self.relocatable => t,
+                    _ => r.r_type,
+                };
+                out.push(
+                    site.s.name,
+                    site.tp.sec,
+                    site.s.sh_type,
+                    OutReloc {
+                        offset,
+                        r_type,
+                        sym,
+                        addend,
+                    },
+                );
+            }
+        }
+        Ok(())
+    }
+
+    /// UNUSED_CLEAR relocations clear their field when the function they describe was removed
+    /// (the address range of its `.debug_frame` entry), and are dropped either way.
+    fn unused_clear(&mut self, site: &Site<'_, '_>, r: &Reloc, isym: &Symbol<'_>, width: usize) {
+        let dead = self.removed_function(site.oi, r.sym, isym.st_type == STT_FUNC);
+        // sm_100+ also drops the entries of weak copies discarded for an
+        // earlier object's definition.
+        let replaced = self.m.mercury
+            && self.discarded_copy(site.oi, r.sym, isym.section != SymSection::Undefined);
+        let at = r.offset + site.tp.offset;
+        if dead || replaced {
+            self.cleared.push((site.tp.sec, at));
+        }
+        if dead {
+            if let Content::Bytes(bytes) = &mut self.m.sections[site.tp.sec as usize].content {
+                if let Some(slot) = bytes.get_mut(at as usize..at as usize + width) {
+                    slot.fill(0);
+                }
+            }
+        }
+    }
+
+    /// What becomes of a relocation (with the shared-memory reference it makes), or `None`
+    /// when it is dropped before its symbol is looked at.
+    fn fate(
+        &mut self,
+        site: &Site<'_, '_>,
+        i: usize,
+        r: &Reloc,
+        isym: &Symbol<'_>,
+    ) -> Result<Option<(Fate, Option<shared::SharedRef>)>> {
+        let oi = site.oi;
+        // Relocations against a weak copy this link discarded (a later duplicate of an
+        // earlier definition) go with it; a copy replaced by a later strong
+        // definition keeps its references, which now mean the winner.
+        if !site.alloc() && self.discarded_copy(oi, r.sym, isym.section != SymSection::Undefined) {
+            return Ok(None);
+        }
+        // (-r keeps them, but for calls through the function table, which it drops
+        // as nvlink does.)
+        if UNIFIED_PLACEHOLDERS.contains(&isym.name)
+            && isym.bind != STB_LOCAL
+            && (!self.relocatable || table::is_call_or_table_call(r.r_type))
+        {
+            // Without unified symbols in the link the unified tables are empty:
+            // offsets into them are zero (the field already holds the addend), so
+            // the relocation is resolved with no change to the code.
+            return Ok(None);
+        }
+        let shared_ref = (!self.relocatable)
+            .then(|| shared::classify(self.objects, self.res, oi, r.sym))
+            .flatten();
+        let addend = self.line_table_addend(site, i, r, isym)?;
+        let fate = self.value(site, r, isym, addend, shared_ref);
+        Ok(Some((fate, shared_ref)))
+    }
+
+    /// The addend, moved with the line table it points into (sm_100+ cuts line tables).
+    fn line_table_addend(
+        &self,
+        site: &Site<'_, '_>,
+        i: usize,
+        r: &Reloc,
+        isym: &Symbol<'_>,
+    ) -> Result<i64> {
+        let addend = r.addend.unwrap_or(0);
+        let SymSection::Index(ss) = isym.section else {
+            return Ok(addend);
+        };
+        if isym.st_type != STT_SECTION || !self.line_rewrites.contains_key(&(site.oi, ss as usize))
+        {
+            return Ok(addend);
+        }
+        self.line_table_offset(site.oi, ss as usize, addend as u64)
+            .filter(|_| r.addend.is_some())
+            .map(|a| a as i64)
+            .ok_or_else(|| {
+                Error::not_implemented(format!(
+                    "'{}': '{}' entry {i} refers to a part of a line table \
+                     the link cuts out (or holds its addend in the field); \
+                     such references",
+                    site.o.name,
+                    site.s.name_str()
+                ))
+            })
+    }
+
+    /// What the symbol makes of a relocation: a value the link applies, a texture slot, or
+    /// one the output keeps.
+    fn value(
+        &mut self,
+        site: &Site<'_, '_>,
+        r: &Reloc,
+        isym: &Symbol<'_>,
+        mut addend: i64,
+        shared_ref: Option<shared::SharedRef>,
+    ) -> Fate {
+        let oi = site.oi;
+        let placed_offset = |b: &Self, ss: u32| {
+            b.placed[oi]
+                .get(ss as usize)
+                .copied()
+                .flatten()
+                .map(|p| p.offset)
+        };
+        // sm_100+ -r keeps 32-bit references to the line table, rebased (the
+        // Mercury half's are program-relative).
+        let to_line_table = match isym.section {
+            SymSection::Index(ss) => site
+                .o
+                .cubin
+                .sections
+                .get(ss as usize)
+                .is_some_and(|t| t.name == b".debug_line"),
+            _ => false,
+        };
+        let keep_debug_ref =
+            self.relocatable && self.m.mercury && r.r_type == table::cuda::R_32 && to_line_table;
+        let applied = if super::is_undefined_local(isym) {
+            Some(self.ptx_const0_size(oi, r.sym, addend))
+        } else if isym.st_type == STT_SECTION && !site.alloc() && keep_debug_ref {
+            if let SymSection::Index(ss) = isym.section {
+                if let Some(p) = placed_offset(self, ss) {
+                    addend = addend.wrapping_add(p as i64);
+                }
+            }
+            None
+        } else if isym.st_type == STT_SECTION && !site.alloc() {
+            // Section-relative references inside debug sections resolve here.
+            let SymSection::Index(ss) = isym.section else {
+                return Fate::Drop;
+            };
+            placed_offset(self, ss).map(|p| p.wrapping_add(addend as u64))
+        } else if let Some(sr) = shared_ref {
+            self.shared_value(oi, site.alloc().then_some(site.target), r.sym, sr)
+                .map(|v| v.wrapping_add(addend as u64))
+        } else if let Some(slot) = self.resource_slot(oi, site.target, r.sym) {
+            return Fate::Slot(slot);
+        } else if site.alloc() {
+            self.constant_bank(oi, r.sym)
+                .and_then(|bank| self.constant_value(site, r, isym, addend, bank))
+        } else {
+            None
+        };
+        match applied {
+            Some(v) => Fate::Apply(v, addend),
+            None => Fate::Keep(addend),
+        }
+    }
+
+    /// libcudadevrt's `.nv.ptx.const0.size`: the size of PTX's constant bank 0, the user
+    /// constants (`.nv.constant3`), -1 without any. A partial link keeps the symbol with that
+    /// value. (The references are 32-bit fields.)
+    fn ptx_const0_size(&mut self, oi: usize, sym: u32, addend: i64) -> u64 {
+        let size = self
+            .by_name
+            .get(&b".nv.constant3"[..])
+            .map(|&c| self.m.sections[c as usize].content.size())
+            .unwrap_or(u64::MAX);
+        if let Some(out) = self.out_sym(oi, sym) {
+            self.m.symbols[out as usize].value = size;
+        }
+        size.wrapping_add(addend as u64) & u64::from(u32::MAX)
+    }
+
+    /// A reference to `__constant__` data or a literal in bank `bank`, as its field holds it.
+    /// (Debug information keeps its references to `__constant__` data — R_CUDA_G64, the
+    /// variable's generic address — for the driver.)
+    fn constant_value(
+        &self,
+        site: &Site<'_, '_>,
+        r: &Reloc,
+        isym: &Symbol<'_>,
+        addend: i64,
+        bank: u32,
+    ) -> Option<u64> {
+        // (An internal local — ptxas's `<fn>.const_opt.*` literals — has no
+        // output symbol: its place in the bank says where it went.)
+        let value = self
+            .out_sym(site.oi, r.sym)
+            .map(|s| self.m.symbols[s as usize].value)
+            .or_else(|| match isym.section {
+                // (A dead function's literal bank that -preserve-relocs drops
+                // still gets its offsets written into the kept code, as if
+                // placed at 0.)
+                SymSection::Index(ss) => Some(
+                    self.placed[site.oi]
+                        .get(ss as usize)
+                        .copied()
+                        .flatten()
+                        .map_or(0, |p| p.offset)
+                        .wrapping_add(isym.value),
+                ),
+                _ => None,
+            })?;
+        let offset = value.wrapping_add(addend as u64);
+        // sm_75–sm_89 constant fields hold `bank << 14 | offset / 4`; the
+        // wider fields of sm_90+ already carry the bank and take bytes.
+        // sm_75's 21-bit fields hold `bank << 16 | offset`: its REL
+        // inputs leave the bank to the link (ptxas fills it in for the
+        // RELA inputs of later SMs).
+        Some(match r.r_type {
+            table::cuda::CONST_FIELD19_40 => ((bank as u64) << 14) | (offset >> 2),
+            table::cuda::CONST_FIELD21_38 if r.addend.is_none() => ((bank as u64) << 16) | offset,
+            // (The bank above stays: the offset is 16 bits, wrapping —
+            // ptxas's `<fn>.const_opt.*` references carry -0x8000.)
+            table::cuda::CONST_FIELD21_38 => offset & 0xffff,
+            _ => offset,
+        })
+    }
+
+    /// Texture/surface reference: the field gets the slot (sm_75–sm_89 count 4-byte words).
+    fn write_slot(&mut self, site: &Site<'_, '_>, r: &Reloc, slot: u64) -> Result<()> {
+        let v = if r.r_type == table::cuda::BINDLESSOFF14_40 {
+            slot / 4
+        } else {
+            slot
+        };
+        let fields = patch::fields(r.r_type).ok_or_else(|| {
+            Error::new(format!(
+                "'{}': cannot apply relocation type {:#x}",
+                site.o.name, r.r_type
+            ))
+        })?;
+        if let Content::Bytes(bytes) = &mut self.m.sections[site.tp.sec as usize].content {
+            patch::write(bytes, r.offset + site.tp.offset, fields, v)?;
+        }
+        // (The capsule counts from the first slot.)
+        if self.m.mercury && site.code() {
+            let base = self
+                .resource_bank(site.oi, site.target)
+                .and_then(|b| self.resource_base.get(&b).copied());
+            let v = slot.wrapping_sub(base.unwrap_or(0));
+            self.capsule_values
+                .push((site.oi, site.target, r.offset, r.r_type, v));
+        }
+        Ok(())
+    }
+
+    /// Adds `v` to the field; returns what the field held (`None`: the section holds no
+    /// bytes to patch, and nothing else happens).
+    fn apply(&mut self, site: &Site<'_, '_>, r: &Reloc, v: u64) -> Result<Option<u64>> {
+        let fields = patch::fields(r.r_type).ok_or_else(|| {
+            Error::new(format!(
+                "'{}': cannot apply relocation type {} ({:#x})",
+                site.o.name,
+                table::name(r.r_type).unwrap_or("unknown"),
+                r.r_type
+            ))
+        })?;
+        let offset = r.offset + site.tp.offset;
+        let Content::Bytes(bytes) = &mut self.m.sections[site.tp.sec as usize].content else {
+            return Ok(None);
+        };
+        let old = patch::read(bytes, offset, fields)?;
+        patch::write(bytes, offset, fields, old.wrapping_add(v))
+            .map_err(|e| e.context(format!("'{}'", site.o.name)))?;
+        if self.m.mercury && site.code() {
+            self.capsule_values
+                .push((site.oi, site.target, r.offset, r.r_type, v));
+        }
+        Ok(Some(old))
+    }
+
+    /// -preserve-relocs records what was applied, against the same symbol, with the addend
+    /// made explicit (REL inputs keep it in the field).
+    fn record_applied(
+        &self,
+        site: &Site<'_, '_>,
+        r: &Reloc,
+        isym: &Symbol<'_>,
+        shared_ref: Option<shared::SharedRef>,
+        applied: Applied,
+        out: &mut OutRelocs,
+    ) {
+        let Applied { old, v, addend } = applied;
+        // (Extern arrays have no symbol to record against, but under -g.)
+        let extern_shared = matches!(shared_ref, Some(shared::SharedRef::Extern)) && !self.debug;
+        // sm_100+ records only shared-memory references (nvlink's sm_100 mode
+        // keeps no debug, constant-bank or texture records).
+        let unrecorded_on_sm100 = self.m.mercury && (shared_ref.is_none() || !site.alloc());
+        if !self.preserve_relocs || extern_shared || unrecorded_on_sm100 {
+            return;
+        }
+        let Some(sym) = self.out_sym(site.oi, r.sym) else {
+            return;
+        };
+        let implicit = match r.addend {
+            None if r.r_type == table::cuda::CONST_FIELD19_40 => old << 2,
+            None => old,
+            Some(_) => 0,
+        };
+        let addend = if isym.st_type == STT_SECTION && !site.alloc() {
+            old.wrapping_add(v) as i64
+        } else {
+            addend.wrapping_add(implicit as i64)
+        };
+        out.push(
+            &site.resolved_name,
+            site.tp.sec,
+            SHT_CUDA_RESOLVED_RELA,
+            OutReloc {
+                offset: r.offset + site.tp.offset,
+                r_type: r.r_type,
+                sym: Some(sym),
+                addend,
+            },
+        );
+    }
+
+    /// The output relocation sections: entries newest first (sm_100+ line tables: by offset),
+    /// into the sections made earlier in nvlink's order, or new ones after them.
+    fn finish_sections(&mut self, out: OutRelocs) {
+        for (name, target, sh_type, mut entries) in out.sections {
+            // sm_100+ keeps the line tables' relocations in reading order.
+            let line_table = matches!(
+                &self.m.sections[target as usize].name[..],
+                b".debug_line" | b".nv_debug_line_sass"
+            );
+            if self.m.mercury && line_table {
+                entries.sort_by_key(|r| r.offset);
+            } else {
+                entries.reverse();
+            }
+            if let Some(&id) = self.by_name.get(&name) {
+                let sec = &mut self.m.sections[id as usize];
+                sec.content = Content::Relocs {
+                    rela: type_is_rela(sh_type),
+                    entries,
+                };
+                sec.info = Info::Section(target);
+                continue;
+            }
+            if entries.is_empty() {
+                continue;
+            }
+            self.named_section(&name.clone(), || {
+                reloc_section(name, sh_type, target, entries)
+            });
+        }
+    }
+}
