@@ -2,6 +2,7 @@
 //! offsets and program headers. Nothing changes size after this pass.
 
 mod order;
+mod strtab;
 
 pub use order::{header_order, header_order_with_empty, is_param_bank, late_param_bank};
 
@@ -121,100 +122,16 @@ pub fn layout(m: &Module) -> Layout {
         sym_index[s as usize] = pos as u32 + 1;
     }
 
-    // Prototype strings come first up to sm_90 and after the symbol names from sm_100 on,
-    // where section symbols are named too.
-    let mut strtab = vec![0u8];
-    let push_prefix = |strtab: &mut Vec<u8>| {
-        for p in &m.strtab_prefix {
-            strtab.extend_from_slice(p);
-            strtab.push(0);
-        }
-    };
-    if !m.mercury {
-        push_prefix(&mut strtab);
-    }
-    let mut sym_name_offset = vec![0u32; m.symbols.len()];
-    // sm_100+ stores each name once.
-    let mut seen: hashbrown::HashMap<&[u8], u32> = hashbrown::HashMap::new();
-    for &s in &sym_order {
-        let sym = &m.symbols[s as usize];
-        let name = match (&sym.name[..], sym.section) {
-            // Section symbols are named after their section (nvlink finds a partial link's
-            // sections by these names when it finishes it).
-            (b"", Some(sec)) if sym.st_type == STT_SECTION => &m.sections[sec as usize].name[..],
-            (n, _) => n,
-        };
-        if name.is_empty() {
-            continue;
-        }
-        if m.mercury {
-            if let Some(&at) = seen.get(name) {
-                sym_name_offset[s as usize] = at;
-                continue;
-            }
-            seen.insert(name, strtab.len() as u32);
-        }
-        sym_name_offset[s as usize] = strtab.len() as u32;
-        strtab.extend_from_slice(name);
-        strtab.push(0);
-    }
-    // The Mercury symbols' names that `.symtab` does not use (`.nv.constant.user`) follow.
-    let merc_count = if m.merc_symbols.is_empty() {
-        0
-    } else {
-        sym_order
-            .iter()
-            .take_while(|&&s| m.merc_symbols[s as usize].is_some())
-            .count()
-    };
-    let mut merc_sym_name_offset = vec![0u32; m.merc_symbols.len()];
-    let mut merc_first_global = 1;
-    for (pos, &s) in sym_order[..merc_count].iter().enumerate() {
-        let Some(sym) = &m.merc_symbols[s as usize] else {
-            continue;
-        };
-        if sym.bind == STB_LOCAL {
-            merc_first_global = pos as u32 + 2;
-        }
-        let name = &sym.name[..];
-        merc_sym_name_offset[s as usize] = if name == m.symbols[s as usize].name && !name.is_empty()
-        {
-            sym_name_offset[s as usize]
-        } else if name.is_empty() {
-            0
-        } else if let Some(&at) = seen.get(name) {
-            at
-        } else {
-            let at = strtab.len() as u32;
-            seen.insert(name, at);
-            strtab.extend_from_slice(name);
-            strtab.push(0);
-            at
-        };
-    }
-    let prototype_shift = if m.mercury {
-        let shift = strtab.len() as u32 - 1;
-        push_prefix(&mut strtab);
-        shift
-    } else {
-        0
-    };
-    let mut shstrtab = vec![0u8];
-    let mut sec_name_offset = vec![0u32; n];
-    for &s in &order {
-        sec_name_offset[s as usize] = shstrtab.len() as u32;
-        shstrtab.extend_from_slice(&m.sections[s as usize].name);
-        shstrtab.push(0);
-    }
+    let names = strtab::names(m, &order, &sym_order);
 
     let mut size = vec![0u64; n];
     for (i, s) in m.sections.iter().enumerate() {
         size[i] = match &s.content {
             Content::Symtab => (m.symbols.len() as u64 + 1) * 24,
             Content::SymtabShndx => (m.symbols.len() as u64 + 1) * 4,
-            Content::Strtab => strtab.len() as u64,
-            Content::Shstrtab => shstrtab.len() as u64,
-            Content::MercSymtab => (merc_count as u64 + 1) * 24,
+            Content::Strtab => names.strtab.len() as u64,
+            Content::Shstrtab => names.shstrtab.len() as u64,
+            Content::MercSymtab => (names.merc_count as u64 + 1) * 24,
             c => c.size(),
         };
     }
@@ -374,17 +291,17 @@ pub fn layout(m: &Module) -> Layout {
         first_global,
         offset,
         size,
-        strtab,
-        sym_name_offset,
-        shstrtab,
-        sec_name_offset,
+        strtab: names.strtab,
+        sym_name_offset: names.sym_name_offset,
+        shstrtab: names.shstrtab,
+        sec_name_offset: names.sec_name_offset,
         shoff,
         phoff,
         phdrs,
         file_size,
-        prototype_shift,
-        merc_count,
-        merc_sym_name_offset,
-        merc_first_global,
+        prototype_shift: names.prototype_shift,
+        merc_count: names.merc_count,
+        merc_sym_name_offset: names.merc_sym_name_offset,
+        merc_first_global: names.merc_first_global,
     }
 }
