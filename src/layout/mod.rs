@@ -2,12 +2,13 @@
 //! offsets and program headers. Nothing changes size after this pass.
 
 mod order;
+mod segments;
 mod strtab;
 
 pub use order::{header_order, header_order_with_empty, is_param_bank, late_param_bank};
 
 use crate::elf::*;
-use crate::output::{Content, Group, Module, SecId, SymId};
+use crate::output::{Content, Module, SecId, SymId};
 
 pub struct Layout {
     /// Output sections in header order (index 0 of the ELF section table is the null
@@ -154,130 +155,15 @@ pub fn layout(m: &Module) -> Layout {
     let shoff = align_up(pos, 8);
     let sh_end = shoff.saturating_add((order.len() as u64 + 1) * 64);
 
-    let mut phdrs = Vec::new();
-    let mut phoff = 0;
-    if m.program_headers {
-        phoff = sh_end;
-        // (offset, file size, memory size) spanned by the sections `wanted` picks.
-        let span = |wanted: &dyn Fn(SecId) -> bool| -> Option<(u64, u64, u64)> {
-            let secs: Vec<SecId> = order.iter().copied().filter(|&s| wanted(s)).collect();
-            let first = *secs.first()?;
-            let start = offset[first as usize];
-            let mut file_end = start;
-            let mut mem_end = start;
-            for &s in &secs {
-                let end = offset[s as usize] + size[s as usize];
-                if !matches!(m.sections[s as usize].content, Content::NoBits(_)) {
-                    file_end = file_end.max(end);
-                }
-                mem_end = mem_end.max(end);
-            }
-            Some((start, file_end - start, mem_end - start))
-        };
-        let range = |groups: &[Group]| span(&|s| groups.contains(&m.sections[s as usize].group));
-        let mut loads = Vec::new();
-        // sm_100+ maps the user constant banks read-only before the code, the code alone,
-        // and the parameter banks read-only, last.
-        // (Parameter banks with texture/surface slots sit with the user banks.)
-        let constants = |params: bool| {
-            span(&|s| {
-                m.sections[s as usize].group == Group::Constants && late_param_bank(m, s) == params
-            })
-        };
-        let read_only = |(o, f, mm): (u64, u64, u64)| Phdr {
-            p_type: 1,
-            flags: 4,
-            offset: o,
-            filesz: f,
-            memsz: mm,
-        };
-        if m.mercury {
-            loads.extend(constants(false).map(read_only));
-        }
-        let code: &[Group] = if m.mercury {
-            &[Group::Text]
-        } else {
-            &[Group::Constants, Group::Text]
-        };
-        if let Some((o, f, mm)) = range(code) {
-            loads.push(Phdr {
-                p_type: 1,
-                flags: 5,
-                offset: o,
-                filesz: f,
-                memsz: mm,
-            });
-        }
-        // Shared memory is mapped with the global data (between the initialized and the
-        // zero-filled part) when there is any, else alone.
-        let has_data = range(&[Group::Data, Group::Bss]).is_some();
-        let writable = [
-            Group::Data,
-            Group::Shared,
-            Group::Bss,
-            Group::ReservedShared,
-        ];
-        if let Some((o, _, mm)) = range(&writable) {
-            // The file part runs up to where the last zero-filled section sits (they follow
-            // the initialized data, each aligned, at nearly one offset).
-            let bss_start = order
-                .iter()
-                .filter(|&&s| {
-                    matches!(
-                        m.sections[s as usize].group,
-                        Group::Bss | Group::Shared | Group::ReservedShared
-                    )
-                })
-                .map(|&s| offset[s as usize])
-                .max();
-            let f = match bss_start {
-                Some(b) => b - o,
-                None => mm,
-            };
-            let filesz = if has_data { f } else { 0 };
-            // The memory size counts every zero-filled section after the file part, one after
-            // the other (aligned), though they all share one file offset (as nvlink counts).
-            let memsz = order
-                .iter()
-                .map(|&s| &m.sections[s as usize])
-                .filter(|s| writable.contains(&s.group) && s.flags & SHF_ALLOC != 0)
-                .filter_map(|s| match s.content {
-                    Content::NoBits(n) => Some((s.align.max(1), n)),
-                    _ => None,
-                })
-                .fold(filesz, |run, (align, n)| align_up(run, align) + n);
-            loads.push(Phdr {
-                p_type: 1,
-                flags: 6,
-                offset: o,
-                filesz,
-                memsz,
-            });
-        }
-        if m.mercury {
-            loads.extend(constants(true).map(read_only));
-        }
-        let count = loads.len() as u64 + 2;
-        let self_phdr = Phdr {
-            p_type: 6,
-            flags: if m.mercury { 4 } else { 5 },
-            offset: phoff,
-            filesz: count * 56,
-            memsz: count * 56,
-        };
-        let self_load = Phdr {
-            p_type: 1,
-            ..self_phdr
-        };
-        phdrs.push(self_phdr);
-        if m.mercury {
-            phdrs.push(self_load);
-            phdrs.extend(loads);
-        } else {
-            phdrs.extend(loads);
-            phdrs.push(self_load);
-        }
-    }
+    let (phoff, phdrs) = if m.program_headers {
+        let phoff = sh_end;
+        (
+            phoff,
+            segments::program_headers(m, &order, &offset, &size, phoff),
+        )
+    } else {
+        (0, Vec::new())
+    };
     let file_size = if m.program_headers {
         phoff + phdrs.len() as u64 * 56
     } else {
