@@ -1,10 +1,12 @@
 //! The writer: serializes a laid-out [`Module`] into ELF bytes, and puts them on disk through
 //! a temporary file renamed at the end, so a failed link never leaves an output behind.
 
-use crate::diag::{Error, Result};
+mod file;
+
+pub use file::write_file;
+
 use crate::layout::Layout;
 use crate::output::{Content, Info, Link, Module};
-use std::path::Path;
 
 fn put16(b: &mut Vec<u8>, v: u16) {
     b.extend_from_slice(&v.to_le_bytes());
@@ -221,34 +223,6 @@ pub fn to_bytes(m: &Module, l: &Layout) -> Vec<u8> {
     let po = l.phoff as usize;
     out[po..po + ph.len()].copy_from_slice(&ph);
     out
-}
-
-/// Writes `bytes` to `path` atomically: a temporary file in the same folder, renamed over
-/// the destination only once complete.
-pub fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
-    let dir = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "out".into());
-    let tmp = dir.join(format!(".{name}.cubin-ld-{}.tmp", std::process::id()));
-    let fail = |e: std::io::Error| {
-        Error::new(format!(
-            "Could not write output file '{}': {e}",
-            path.display()
-        ))
-    };
-    std::fs::write(&tmp, bytes).map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        fail(e)
-    })?;
-    std::fs::rename(&tmp, path).map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        fail(e)
-    })
 }
 
 /// One ELF symbol entry.
