@@ -2,6 +2,7 @@
 //! a temporary file renamed at the end, so a failed link never leaves an output behind.
 
 mod file;
+mod symtab;
 
 pub use file::write_file;
 
@@ -106,16 +107,7 @@ pub fn to_bytes(m: &Module, l: &Layout) -> Vec<u8> {
                 }
                 b
             }
-            Content::MercSymtab => {
-                let mut b = vec![0u8; 24];
-                for &sid in &l.sym_order[..l.merc_count] {
-                    let Some(sym) = &m.merc_symbols[sid as usize] else {
-                        continue;
-                    };
-                    put_symbol(&mut b, sym, l.merc_sym_name_offset[sid as usize], l);
-                }
-                b
-            }
+            Content::MercSymtab => symtab::merc_symtab(m, l),
             Content::Relocs { rela, entries } => {
                 let mut b = Vec::with_capacity(entries.len() * 24);
                 for r in entries {
@@ -130,29 +122,8 @@ pub fn to_bytes(m: &Module, l: &Layout) -> Vec<u8> {
             }
             Content::Strtab => l.strtab.clone(),
             Content::Shstrtab => l.shstrtab.clone(),
-            Content::SymtabShndx => {
-                let mut b = vec![0u8; 4];
-                for &sid in &l.sym_order {
-                    let shndx = m.symbols[sid as usize]
-                        .section
-                        .map(|s| l.sec_index[s as usize])
-                        .unwrap_or(0);
-                    put32(&mut b, if shndx >= 0xff00 { shndx } else { 0 });
-                }
-                b
-            }
-            Content::Symtab => {
-                let mut b = vec![0u8; 24];
-                for &sid in &l.sym_order {
-                    put_symbol(
-                        &mut b,
-                        &m.symbols[sid as usize],
-                        l.sym_name_offset[sid as usize],
-                        l,
-                    );
-                }
-                b
-            }
+            Content::SymtabShndx => symtab::symtab_shndx(m, l),
+            Content::Symtab => symtab::symtab(m, l),
         };
         out[off..off + bytes.len()].copy_from_slice(&bytes);
     }
@@ -223,22 +194,4 @@ pub fn to_bytes(m: &Module, l: &Layout) -> Vec<u8> {
     let po = l.phoff as usize;
     out[po..po + ph.len()].copy_from_slice(&ph);
     out
-}
-
-/// One ELF symbol entry.
-fn put_symbol(b: &mut Vec<u8>, sym: &crate::output::OutSymbol, name: u32, l: &Layout) {
-    put32(b, name);
-    b.push((sym.bind << 4) | (sym.st_type & 0xf));
-    b.push(sym.other);
-    let shndx = sym.section.map(|s| l.sec_index[s as usize]).unwrap_or(0);
-    put16(
-        b,
-        if shndx >= 0xff00 {
-            0xffff
-        } else {
-            shndx as u16
-        },
-    );
-    put64(b, sym.value);
-    put64(b, sym.size);
 }
