@@ -1,0 +1,66 @@
+//! The ordering policy: which output sections are written and in what header order.
+
+use crate::output::{Content, Group, Module, OutSection, SecId};
+
+/// The output sections in header order: by group (sm_100+ ranks some differently), then in
+/// creation order. Relocation sections left with no entries are not written (unless kept).
+pub fn header_order(m: &Module) -> Vec<SecId> {
+    ordered(m, false)
+}
+
+/// `header_order` with the empty relocation sections too (the Mercury half mirrors them).
+pub fn header_order_with_empty(m: &Module) -> Vec<SecId> {
+    ordered(m, true)
+}
+
+fn ordered(m: &Module, with_empty: bool) -> Vec<SecId> {
+    let mut order: Vec<SecId> = (0..m.sections.len() as SecId)
+        .filter(|&i| {
+            with_empty
+                || m.empty_relocs_kept.contains(&i)
+                || !matches!(&m.sections[i as usize].content,
+                    Content::Relocs { entries, .. } if entries.is_empty())
+        })
+        .collect();
+    // sm_100+ writes the parameter banks in their kernels' code order (not in the order the
+    // link made them: a library's static kernels can list theirs the other way round).
+    let sub = |i: SecId| match m.sections[i as usize].info {
+        crate::output::Info::Section(t) if late_param_bank(m, i) => t,
+        _ => i,
+    };
+    let rank = |i: SecId| group_rank(&m.sections[i as usize], m.mercury, late_param_bank(m, i));
+    order.sort_by_key(|&i| (rank(i), sub(i), i));
+    order
+}
+
+/// sm_100+: a kernel's parameter bank written after everything else of the main half (one
+/// with texture/surface slots stays where sm_90 puts it).
+pub fn late_param_bank(m: &Module, id: SecId) -> bool {
+    m.mercury && is_param_bank(&m.sections[id as usize]) && !m.slotted_param_banks.contains(&id)
+}
+
+/// Where a section goes in the header order, by group. sm_100+ puts the user constant banks
+/// before the code, the kernels' parameter banks after everything else of the main half,
+/// then the Mercury half.
+fn group_rank(s: &OutSection, mercury: bool, late_param_bank: bool) -> u8 {
+    let g = s.group;
+    // Shared memory and zero-filled data come in the order the link creates them (a kernel's
+    // `.nv.shared.<k>` with its code, `.nv.global` with its object's first variable).
+    let g = match g {
+        Group::ReservedShared | Group::Bss => Group::Shared,
+        g => g,
+    };
+    if !mercury {
+        return g as u8;
+    }
+    match g {
+        Group::Constants if late_param_bank => Group::ReservedShared as u8 + 1,
+        Group::Mercury => Group::ReservedShared as u8 + 2,
+        g => g as u8,
+    }
+}
+
+/// A kernel's parameter bank, `.nv.constant0.<kernel>`.
+pub fn is_param_bank(s: &OutSection) -> bool {
+    s.name.starts_with(b".nv.constant0.")
+}

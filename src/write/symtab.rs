@@ -1,0 +1,64 @@
+//! The symbol tables: `.symtab`, sm_100+'s `.nv.merc.symtab`, and `.symtab_shndx`.
+
+use super::{put16, put32, put64};
+use crate::layout::Layout;
+use crate::output::{Module, OutSymbol};
+
+/// `.symtab`: the null entry, then every symbol in layout's order.
+pub(super) fn symtab(m: &Module, l: &Layout) -> Vec<u8> {
+    let mut b = vec![0u8; 24];
+    for &sid in &l.sym_order {
+        put_symbol(
+            &mut b,
+            &m.symbols[sid as usize],
+            l.sym_name_offset[sid as usize],
+            l,
+        );
+    }
+    b
+}
+
+/// `.nv.merc.symtab`: the null entry, then the Mercury symbols of the symbol order's prefix
+/// that layout counted.
+pub(super) fn merc_symtab(m: &Module, l: &Layout) -> Vec<u8> {
+    let mut b = vec![0u8; 24];
+    for &sid in &l.sym_order[..l.merc_count] {
+        let Some(sym) = &m.merc_symbols[sid as usize] else {
+            continue;
+        };
+        put_symbol(&mut b, sym, l.merc_sym_name_offset[sid as usize], l);
+    }
+    b
+}
+
+/// `.symtab_shndx`: the section index of each symbol whose entry cannot hold it (index
+/// 0xff00 and up, where the entry says SHN_XINDEX), else 0.
+pub(super) fn symtab_shndx(m: &Module, l: &Layout) -> Vec<u8> {
+    let mut b = vec![0u8; 4];
+    for &sid in &l.sym_order {
+        let shndx = m.symbols[sid as usize]
+            .section
+            .map(|s| l.sec_index[s as usize])
+            .unwrap_or(0);
+        put32(&mut b, if shndx >= 0xff00 { shndx } else { 0 });
+    }
+    b
+}
+
+/// One ELF symbol entry.
+fn put_symbol(b: &mut Vec<u8>, sym: &OutSymbol, name: u32, l: &Layout) {
+    put32(b, name);
+    b.push((sym.bind << 4) | (sym.st_type & 0xf));
+    b.push(sym.other);
+    let shndx = sym.section.map(|s| l.sec_index[s as usize]).unwrap_or(0);
+    put16(
+        b,
+        if shndx >= 0xff00 {
+            0xffff
+        } else {
+            shndx as u16
+        },
+    );
+    put64(b, sym.value);
+    put64(b, sym.size);
+}
