@@ -195,11 +195,6 @@ fn is_text(o: &InputObject<'_>, s: &Section<'_>) -> bool {
     o.kind(s) == SectionKind::Text
 }
 
-/// Relocation types that are calls (the driver resolves them; they make call-graph edges).
-pub fn is_call(r_type: u32) -> bool {
-    matches!(r_type, 58 | 75) // ABS47_34, ABS55_16_34
-}
-
 impl<'a, 'data> Builder<'a, 'data> {
     fn section_symbol(&mut self, sec: SecId) -> SymId {
         if let Some(s) = self.m.sections[sec as usize].section_symbol {
