@@ -92,3 +92,81 @@ mod tests {
         );
     }
 }
+
+/// What a finished link reports back to the driver program.
+#[derive(Debug, Default)]
+pub struct LinkOutcome {
+    pub warnings: Vec<String>,
+    /// `info` lines (`-v`).
+    pub infos: Vec<String>,
+    /// `--dump-callgraph` lines.
+    pub callgraph: Vec<String>,
+    /// What loading the inputs said, printed before anything else.
+    pub load_messages: Vec<LoadMessage>,
+    /// What goes to standard output (`-ghls` without `-o`, `-time -`).
+    pub stdout: String,
+}
+
+/// A message from loading the inputs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LoadMessage {
+    /// What a tool cubin-ld ran said (ptxas's warnings), printed as it is.
+    Tool(String),
+    /// An `info` line about an input.
+    Info(String),
+}
+
+/// Why a link failed, in the shape nvlink reports it: error lines, then possibly one fatal
+/// line, and an exit status (1 for fatal errors, 255 for link errors).
+#[derive(Debug, Default)]
+pub struct Failure {
+    pub warnings: Vec<String>,
+    pub errors: Vec<String>,
+    pub fatal: Option<String>,
+    pub code: u8,
+    /// What loading the inputs said, printed before anything else.
+    pub load_messages: Vec<LoadMessage>,
+}
+
+impl From<Error> for Failure {
+    fn from(e: Error) -> Self {
+        Failure {
+            fatal: Some(e.to_string()),
+            code: 1,
+            ..Default::default()
+        }
+    }
+}
+
+impl Failure {
+    /// Link errors (nvlink's `error` lines): status 255, no fatal line.
+    pub fn link_errors(errors: Vec<String>) -> Self {
+        Failure {
+            errors,
+            code: 255,
+            ..Default::default()
+        }
+    }
+}
+
+/// What the link says before it links: messages about the options and the inputs, found
+/// while loading them, printed first whatever happens later.
+#[derive(Default)]
+pub struct Early {
+    pub tool_messages: Vec<String>,
+    pub infos: Vec<String>,
+    pub warnings: Vec<String>,
+    pub stdout: String,
+}
+
+impl Early {
+    /// Tools' messages first, then the infos, as nvlink prints them.
+    pub fn messages(&mut self) -> Vec<LoadMessage> {
+        let tools = std::mem::take(&mut self.tool_messages).into_iter();
+        let infos = std::mem::take(&mut self.infos).into_iter();
+        tools
+            .map(LoadMessage::Tool)
+            .chain(infos.map(LoadMessage::Info))
+            .collect()
+    }
+}

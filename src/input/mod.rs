@@ -13,7 +13,7 @@ pub mod ptx;
 
 use crate::arch::Arch;
 use crate::diag::{Error, Result};
-use files::MappedFile;
+pub use files::MappedFile;
 use rayon::prelude::*;
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};

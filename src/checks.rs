@@ -1,0 +1,186 @@
+//! The refusals nvlink makes before and between the passes, with its messages and exit
+//! statuses: options and architectures before anything is merged, multiple definitions after
+//! resolution, undefined references after liveness, link errors and -Werror after the merge.
+
+use crate::diag::{Early, Error, Failure, Result};
+use crate::{arch, cli, input, liveness, merge, object, resolve};
+
+/// -Werror fails on a missing architecture before anything is written; otherwise it is a
+/// warning.
+pub fn arch_warnings(
+    args: &cli::Args,
+    loaded: &input::Loaded<'_>,
+    early: &mut Early,
+) -> Result<(), Failure> {
+    if args.suppress_arch_warning || args.disable_infos {
+        return Ok(());
+    }
+    if args.warning_as_error && !loaded.arch_warnings.is_empty() {
+        return Err(Failure {
+            errors: loaded.arch_warnings.clone(),
+            fatal: Some("elfLink internal error".into()),
+            code: 1,
+            ..Default::default()
+        });
+    }
+    early.warnings.extend(loaded.arch_warnings.iter().cloned());
+    Ok(())
+}
+
+/// An executable link with unified functions/variables needs the UFT/UDT index file
+/// (-uidx), whose format is unknown; nvlink refuses it without one. (-r merges their
+/// tables, `merge::unified`.)
+pub fn unified_index(objects: &[object::InputObject<'_>], args: &cli::Args) -> Result<(), Failure> {
+    let unified = |o: &object::InputObject<'_>| {
+        o.cubin
+            .sections
+            .iter()
+            .any(|s| s.name == b".nv.uft.entry" || s.name == b".nv.udt.entry")
+    };
+    if !args.relocatable && objects.iter().any(unified) {
+        return Err(Error::new("Unified symbols found but index file not specified.").into());
+    }
+    Ok(())
+}
+
+/// nvlink stops at multiple definitions ("merge_elf failed").
+pub fn duplicates(errs: &resolve::ResolveErrors) -> Result<(), Failure> {
+    if errs.duplicates.is_empty() {
+        return Ok(());
+    }
+    Err(Failure {
+        errors: errs.duplicates.iter().map(|e| e.to_string()).collect(),
+        fatal: Some("merge_elf failed".into()),
+        code: 1,
+        ..Default::default()
+    })
+}
+
+/// Undefined references are link errors; for functions, only those live code makes (nvlink
+/// ignores what dead functions call, e.g. libcudadevrt's unused entry points).
+pub fn undefined(errs: resolve::ResolveErrors, live: &liveness::Liveness) -> Result<(), Failure> {
+    let mut undefined = errs.undefined;
+    undefined.extend(
+        errs.undefined_functions
+            .into_iter()
+            .filter(|(g, _)| live.undefined_from_live.contains(g)),
+    );
+    undefined.sort_by_key(|(g, _)| *g);
+    if undefined.is_empty() {
+        return Ok(());
+    }
+    Err(Failure::link_errors(
+        undefined.iter().map(|(_, e)| e.to_string()).collect(),
+    ))
+}
+
+/// The merge's link errors fail the link; -Werror turns every warning into an error
+/// (status 255, no output), as nvlink does. (-disable-infos silences the merge's warnings.)
+pub fn merged(
+    args: &cli::Args,
+    mut built: merge::Built,
+    option_warnings: Vec<String>,
+) -> Result<merge::Built, Failure> {
+    if args.disable_infos {
+        built.warnings.clear();
+    }
+    if !built.errors.is_empty() {
+        return Err(Failure {
+            warnings: built.warnings,
+            ..Failure::link_errors(built.errors)
+        });
+    }
+    if args.warning_as_error && !(built.warnings.is_empty() && option_warnings.is_empty()) {
+        return Err(Failure::link_errors(
+            [option_warnings, built.warnings].concat(),
+        ));
+    }
+    Ok(built)
+}
+
+/// What `-g` asks of nvlink that cubin-ld does not do (refused rather than linked otherwise):
+/// on sm_100 and later nvlink rebuilds code compiled without `-G` for the debugger (barriers
+/// before every exit, a new schedule), in `-r` too; and a partial link under `-g` places extern
+/// `__shared__` arrays its own way.
+pub fn debug_link(
+    objects: &[object::InputObject<'_>],
+    arch: &arch::Arch,
+    args: &cli::Args,
+) -> Result<(), Failure> {
+    if !args.debug {
+        return Ok(());
+    }
+    let not_yet = Error::not_implemented;
+    if arch.is_mercury() {
+        if let Some(o) = objects
+            .iter()
+            .find(|o| o.has_code() && !o.has_section(b".debug_info"))
+        {
+            return Err(not_yet(format!(
+                "'{}' holds sm_100+ code compiled without -G; rebuilding it for the debugger \
+                 under -g (as nvlink does)",
+                o.name
+            ))
+            .into());
+        }
+    }
+    if args.relocatable {
+        let extern_shared = |o: &object::InputObject<'_>| {
+            o.symbols().iter().any(|s| {
+                s.section == crate::elf::read::SymSection::Undefined
+                    && s.other & crate::elf::STO_CUDA_SHARED != 0
+                    && s.st_type != crate::elf::STT_FUNC
+            })
+        };
+        if let Some(o) = objects.iter().find(|o| extern_shared(o)) {
+            return Err(not_yet(format!(
+                "'{}' uses extern __shared__ arrays; a partial link (-r) of them under -g",
+                o.name
+            ))
+            .into());
+        }
+    }
+    Ok(())
+}
+
+/// nvlink's rules for which objects may be linked for the target, with its messages.
+pub fn architectures(
+    objects: &[object::InputObject<'_>],
+    arch: &arch::Arch,
+) -> std::result::Result<(), Failure> {
+    let mismatch = |o: &object::InputObject<'_>| {
+        Failure::from(Error::new(format!(
+            "Input file '{}' arch does not match target '{arch}'",
+            o.name
+        )))
+    };
+    for (i, o) in objects.iter().enumerate() {
+        // Code without a Mercury half cannot go into an sm_100+ module; nvlink warns, then
+        // fails on the object's architecture, or on its missing compatibility records (sm_80
+        // objects have none) when it is not the first.
+        let accelerated = o.is_accelerated();
+        let to_plain = accelerated && arch.variant != arch::Variant::Accelerated;
+        if arch.is_mercury() && o.sm < 100 {
+            let mut f = if to_plain {
+                Error::new("cannot link accelerated arch to non-accelerated").into()
+            } else if i == 0 || o.has_compat_info() {
+                mismatch(o)
+            } else {
+                Error::new("cannot read nvcompat").into()
+            };
+            f.warnings.push(format!(
+                "Output is limited to run on SM Arch '{}' only due to limitations in input file {}",
+                arch.sm, o.name
+            ));
+            return Err(f);
+        }
+        if to_plain {
+            return Err(Error::new("cannot link accelerated arch to non-accelerated").into());
+        }
+        // 'a' code runs on exactly its SM.
+        if !arch::object_links_into(o.sm, arch.sm) || (accelerated && o.sm != arch.sm) {
+            return Err(mismatch(o));
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,162 @@
+//! Pass 1, the inputs: files mapped and read down to device cubins (`input`), then parsed
+//! into objects in parallel (`object`). System libraries (libcudadevrt) come last; they are
+//! decompressed and parsed only when something is left undefined that they might define, and
+//! stay only when the other objects use them.
+
+use crate::diag::{Early, Result};
+use crate::object::InputObject;
+use crate::{arch, cli, input, liveness, resolve, write};
+use rayon::prelude::*;
+use std::borrow::Cow;
+
+/// The device objects of the link, in input order (ids dense from 0).
+pub struct Objects<'l> {
+    pub objects: Vec<InputObject<'l>>,
+    /// Per input unit: whether it is a system library, and whether one is linked.
+    system: Vec<bool>,
+    system_used: bool,
+    /// What `--register-link-binaries` writes (system libraries' only when linked).
+    registrations: Vec<input::Registration>,
+}
+
+/// Maps and reads the inputs (host objects, archives and fatbins down to device cubins).
+pub fn read_inputs<'f>(
+    args: &cli::Args,
+    arch: &arch::Arch,
+    files: &'f [input::MappedFile],
+    early: &mut Early,
+) -> Result<input::Loaded<'f>> {
+    let loaded = input::load(files, &input_options(args, arch, &args.ptxas_options()))?;
+    early
+        .tool_messages
+        .extend(loaded.tool_messages.iter().cloned());
+    early.infos.extend(loaded.infos.iter().cloned());
+    early.warnings.extend(loaded.warnings.iter().cloned());
+    Ok(loaded)
+}
+
+/// Maps the input files (`-L`/`-l` resolved).
+pub fn map_files(args: &cli::Args, arch: &arch::Arch) -> Result<Vec<input::MappedFile>> {
+    let ptxas_options = args.ptxas_options();
+    let in_opts = input_options(args, arch, &ptxas_options);
+    input::map_files(&input::input_paths(&args.inputs, &in_opts))
+}
+
+fn input_options<'o>(
+    args: &'o cli::Args,
+    arch: &'o arch::Arch,
+    ptxas_options: &'o [String],
+) -> input::Options<'o> {
+    input::Options {
+        arch,
+        library_paths: &args.library_paths,
+        libraries: &args.libraries,
+        register: args.register_link_binaries.is_some(),
+        ptxas_options,
+    }
+}
+
+/// The user's objects, parsed in parallel.
+pub fn user_objects<'l>(loaded: &'l input::Loaded<'_>) -> Result<Vec<InputObject<'l>>> {
+    let n_user = loaded.units.iter().take_while(|u| !u.system).count();
+    let objects: Vec<Result<InputObject<'l>>> = loaded.units[..n_user]
+        .par_iter()
+        .enumerate()
+        .map(|(i, u)| InputObject::new(i as u32, u.name.clone(), &u.bytes))
+        .collect();
+    objects.into_iter().collect()
+}
+
+/// The system libraries' bytes, decompressed only when the user's objects leave something
+/// undefined (or `--keep-system-libraries`).
+pub fn system_bytes<'l>(
+    loaded: &'l input::Loaded<'_>,
+    user: &[InputObject<'_>],
+    args: &cli::Args,
+) -> Result<Vec<Cow<'l, [u8]>>> {
+    let system_units = &loaded.units[user.len()..];
+    if system_units.is_empty() || !(args.keep_system_libraries || resolve::leaves_undefined(user)) {
+        return Ok(Vec::new());
+    }
+    let v: Vec<Result<Cow<'l, [u8]>>> = system_units.par_iter().map(|u| u.materialize()).collect();
+    v.into_iter().collect()
+}
+
+/// The user's objects and, when used, the system libraries' after them.
+pub fn with_system_libraries<'l>(
+    mut objects: Vec<InputObject<'l>>,
+    loaded: &'l input::Loaded<'_>,
+    system_bytes: &'l [Cow<'l, [u8]>],
+    args: &cli::Args,
+) -> Result<Objects<'l>> {
+    let n_user = objects.len();
+    let more: Vec<Result<InputObject<'l>>> = loaded.units[n_user..]
+        .par_iter()
+        .zip(system_bytes.par_iter())
+        .enumerate()
+        .map(|(i, (u, b))| InputObject::new((n_user + i) as u32, u.name.clone(), b))
+        .collect();
+    objects.extend(more.into_iter().collect::<Result<Vec<_>>>()?);
+    // A system library (libcudadevrt) stays only when the other objects use it.
+    let system: Vec<bool> = loaded.units.iter().map(|u| u.system).collect();
+    let system_used = args.keep_system_libraries || resolve::uses_any(&objects, &system);
+    if !system_used && system.iter().any(|&s| s) {
+        objects.retain(|o| !system[o.id as usize]);
+        for (i, o) in objects.iter_mut().enumerate() {
+            o.id = i as u32;
+        }
+    }
+    let registrations = loaded
+        .registrations
+        .iter()
+        .filter(|r| system_used || !r.system)
+        .cloned()
+        .collect();
+    Ok(Objects {
+        objects,
+        system,
+        system_used,
+        registrations,
+    })
+}
+
+impl Objects<'_> {
+    /// Kernels host code never launches are dropped, unless some input came without host
+    /// information or the host objects name no kernel at all. A used system library keeps
+    /// its kernels, and its own references do not count.
+    pub fn host_kernels(
+        &self,
+        args: &cli::Args,
+        loaded: &input::Loaded<'_>,
+    ) -> Option<liveness::HostKernels> {
+        let kernel_refs: Vec<Vec<u8>> = loaded
+            .kernel_refs
+            .iter()
+            .filter(|(_, from_system)| !from_system)
+            .map(|(p, _)| p.clone())
+            .collect();
+        (!args.ignore_host_info
+            && !args.relocatable
+            && !loaded.has_bare_input
+            && !kernel_refs.is_empty())
+        .then(|| liveness::HostKernels {
+            patterns: kernel_refs,
+            exempt: self
+                .objects
+                .iter()
+                .map(|o| self.system[o.id as usize] && self.system_used)
+                .collect(),
+        })
+    }
+
+    /// Writes the `--register-link-binaries` file, when asked for.
+    pub fn write_registrations(&self, args: &cli::Args) -> Result<()> {
+        match &args.register_link_binaries {
+            Some(path) => write::write_file(
+                path,
+                input::registration_file(&self.registrations).as_bytes(),
+            ),
+            None => Ok(()),
+        }
+    }
+}
