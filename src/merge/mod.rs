@@ -1028,182 +1028,14 @@ fn build_module<'data>(
     liveness: &Liveness,
     opts: &Options,
 ) -> Result<Built> {
-    let mut b = Builder {
-        objects,
-        res,
-        m: Module {
-            e_type: if opts.relocatable { 1 } else { 2 },
-            e_flags: 0,
-            program_headers: !opts.relocatable,
-            mercury: opts.mercury,
-            ..Default::default()
-        },
-        by_name: HashMap::new(),
-        placed: objects
-            .iter()
-            .map(|o| vec![None; o.cubin.sections.len()])
-            .collect(),
-        sym_map: objects
-            .iter()
-            .map(|o| vec![None; o.symbols().len()])
-            .collect(),
-        global_sym: vec![None; res.globals.len()],
-        live: &liveness.live,
-        undefined_dead_only: &liveness.undefined_dead_only,
-        partial_shared: HashMap::new(),
-        partial_shared_sections: HashMap::new(),
-        partial_extern_align: 0,
-        partial_debug_align: 0,
-        partial_debug_objects: 0,
-        partial_extern_align_of: HashMap::new(),
-        pending_shared_symbols: HashMap::new(),
-        partial_instances: HashMap::new(),
-        warnings: Vec::new(),
-        errors: Vec::new(),
-        kernel_facts: Vec::new(),
-        callgraph_report: Vec::new(),
-        func_nodes: Vec::new(),
-        func_node_seen: hashbrown::HashSet::new(),
-        shared: shared::SharedLayout::default(),
-        literal: literal_banks::LiteralLayout::default(),
-        // -r leaves texture/surface references to the final link (no slots, fields kept).
-        // (-r leaves texture/surface references to the final link: no slots, fields kept;
-        // references no code makes, as in nvlink's -r output, get no slots either.)
-        has_resources: !opts.relocatable
-            && res
-                .globals
-                .iter()
-                .any(|g| g.is_resource && g.def.is_none() && is_texture_like(objects, res, g.name))
-            && code_references_a_resource(objects, res),
-        resource_banks: Vec::new(),
-        preserve_relocs: opts.preserve_relocs,
-        keep_internals: opts.preserve_relocs || opts.debug,
-        debug: opts.debug,
-        relocatable: opts.relocatable,
-        param_banks_after_debug: !opts.relocatable && opts.arch_sm >= 90,
-        resource_slots: HashMap::new(),
-        resource_base: HashMap::new(),
-        cleared: Vec::new(),
-        capsule_values: Vec::new(),
-        unified: unified::Tables::default(),
-        line_rewrites: HashMap::new(),
-        merc_sections: objects
-            .iter()
-            .map(|o| {
-                o.cubin
-                    .sections
-                    .iter()
-                    .enumerate()
-                    .filter(|_| opts.mercury)
-                    .filter(|(_, s)| crate::elf::names::is_mercury_section(s.name))
-                    .map(|(i, s)| (s.name, i))
-                    .collect()
-            })
-            .collect(),
-        merc_function_info: Vec::new(),
-        input_names: vec![HashMap::new(); objects.len()],
-        reserved_smem_base: res
-            .by_name
-            .get(&b".nv.reservedSmem.offset0"[..])
-            .and_then(|&g| res.first_reference(objects, g))
-            .map_or(0, |s| s.value),
-    };
-    // (The top byte is the index of `.note.nv.cuinfo`, which the writer fills in.)
-    b.m.e_flags = objects.first().map_or_else(
-        || ((opts.arch_sm & 0xff) << 8) | if opts.mercury { 2 } else { 4 },
-        |o| o.cubin.header.e_flags,
-    );
-    // sm_100+ code linked for a later SM of its family (sm_100 into sm_103) is marked for the
-    // target.
-    if opts.mercury {
-        b.m.e_flags = (b.m.e_flags & !0xff00) | ((opts.arch_sm & 0xff) << 8);
-    }
-
+    let mut b = Builder::new(objects, res, liveness, opts);
+    b.m.e_flags = e_flags(objects, opts);
     // Fixed tables and notes come first.
-    let tables = [
-        (&b".shstrtab"[..], SHT_STRTAB, Content::Shstrtab, 1),
-        (b".strtab", SHT_STRTAB, Content::Strtab, 1),
-        (b".symtab", SHT_SYMTAB, Content::Symtab, 8),
-    ];
-    for (name, t, c, align) in tables {
-        let entsize = if t == SHT_SYMTAB { 24 } else { 0 };
-        let link = if t == SHT_SYMTAB {
-            Link::Strtab
-        } else {
-            Link::None
-        };
-        let info = if t == SHT_SYMTAB {
-            Info::FirstGlobal
-        } else {
-            Info::None
-        };
-        b.named_section(name, || OutSection {
-            name: name.to_vec(),
-            sh_type: t,
-            flags: 0,
-            align,
-            entsize,
-            link,
-            info,
-            content: c,
-            group: Group::Tables,
-            section_symbol: None,
-        });
-    }
-
+    b.fixed_tables();
     refuse_refinalized_debug_kernels(objects, liveness, opts)?;
-    let reserve = if opts.arch_sm >= 90 { 0x400 } else { 0 };
-    // -r leaves shared memory as the inputs have it: sections merged by name, references kept.
-    if !opts.relocatable {
-        b.shared = tracing::info_span!("shared")
-            .in_scope(|| shared::layout(objects, res, liveness, reserve, opts.debug, opts.arch_sm));
-        refuse_unreached_shared_sm90(objects, &b.shared, opts)?;
-        refuse_mixed_partial_area(objects, &b.shared)?;
-    }
-    refuse_padded_partial_debug_shared(objects, &b.shared, opts)?;
-    if !opts.relocatable {
-        b.literal = literal_banks::layout(objects, liveness)?;
-    }
-    if opts.relocatable {
-        b.partial_shared =
-            partial_shared::kernel_uses(&b, &liveness.live, &liveness.kernels, &liveness.edges);
-        (
-            b.partial_extern_align,
-            b.partial_debug_align,
-            b.partial_debug_objects,
-            b.partial_extern_align_of,
-        ) = partial_shared::alignments(&b, &liveness.live);
-    }
+    b.plan_memory(liveness, opts)?;
     b.create_notes(opts)?;
-    let symbols_span = tracing::info_span!("symbols").entered();
-    for oi in 0..objects.len() {
-        b.debug_sections(oi);
-        for pass in [
-            Pass::Code,
-            Pass::Locals,
-            Pass::SectionSymbols,
-            Pass::Globals,
-        ] {
-            b.symbols_pass(oi, pass);
-            if pass == Pass::SectionSymbols {
-                b.frame_section_symbol(oi);
-                b.unified_table_symbols(oi);
-            }
-        }
-        b.reserve_relocation_sections(oi);
-    }
-    b.line_rewrites = b.line_table_rewrites()?;
-    for oi in 0..objects.len() {
-        b.place_sections(oi)?;
-    }
-    b.patch_line_string_bases()?;
-    b.clear_removed_reg_sass()?;
-    b.finish_symbols();
-    if opts.relocatable {
-        b.align_partial_kernel_shared();
-    }
-    b.finish_partial_shared();
-    drop(symbols_span);
+    tracing::info_span!("symbols").in_scope(|| b.symbols_and_sections(opts))?;
     b.resource_slots()?;
     tracing::info_span!("info").in_scope(|| info::build_info(&mut b, opts))?;
     if opts.relocatable {
@@ -1211,13 +1043,7 @@ fn build_module<'data>(
     }
     tracing::info_span!("relocate").in_scope(|| b.relocate())?;
     if opts.mercury {
-        b.build_mercury()?;
-        if let Some(&df) = b.by_name.get(&b".debug_frame"[..]) {
-            b.drop_dead_frames(df);
-            if let Content::Bytes(bytes) = &mut b.m.sections[df as usize].content {
-                point_fdes_at_preceding_cie(bytes);
-            }
-        }
+        b.mercury_half()?;
     }
     let resource_report = b.resource_report();
     let callgraph_report = std::mem::take(&mut b.callgraph_report);
@@ -1228,6 +1054,225 @@ fn build_module<'data>(
         resource_report,
         callgraph_report,
     })
+}
+
+/// The output's e_flags: the first input's (the top byte is the index of `.note.nv.cuinfo`,
+/// which the writer fills in). sm_100+ code linked for a later SM of its family (sm_100 into
+/// sm_103) is marked for the target.
+fn e_flags(objects: &[InputObject<'_>], opts: &Options) -> u32 {
+    let flags = objects.first().map_or_else(
+        || ((opts.arch_sm & 0xff) << 8) | if opts.mercury { 2 } else { 4 },
+        |o| o.cubin.header.e_flags,
+    );
+    if opts.mercury {
+        (flags & !0xff00) | ((opts.arch_sm & 0xff) << 8)
+    } else {
+        flags
+    }
+}
+
+impl<'a, 'data> Builder<'a, 'data> {
+    fn new(
+        objects: &'a [InputObject<'data>],
+        res: &'a Resolution<'data>,
+        liveness: &'a Liveness,
+        opts: &Options,
+    ) -> Self {
+        Builder {
+            objects,
+            res,
+            m: Module {
+                e_type: if opts.relocatable { 1 } else { 2 },
+                e_flags: 0,
+                program_headers: !opts.relocatable,
+                mercury: opts.mercury,
+                ..Default::default()
+            },
+            by_name: HashMap::new(),
+            placed: objects
+                .iter()
+                .map(|o| vec![None; o.cubin.sections.len()])
+                .collect(),
+            sym_map: objects
+                .iter()
+                .map(|o| vec![None; o.symbols().len()])
+                .collect(),
+            global_sym: vec![None; res.globals.len()],
+            live: &liveness.live,
+            undefined_dead_only: &liveness.undefined_dead_only,
+            partial_shared: HashMap::new(),
+            partial_shared_sections: HashMap::new(),
+            partial_extern_align: 0,
+            partial_debug_align: 0,
+            partial_debug_objects: 0,
+            partial_extern_align_of: HashMap::new(),
+            pending_shared_symbols: HashMap::new(),
+            partial_instances: HashMap::new(),
+            warnings: Vec::new(),
+            errors: Vec::new(),
+            kernel_facts: Vec::new(),
+            callgraph_report: Vec::new(),
+            func_nodes: Vec::new(),
+            func_node_seen: hashbrown::HashSet::new(),
+            shared: shared::SharedLayout::default(),
+            literal: literal_banks::LiteralLayout::default(),
+            // -r leaves texture/surface references to the final link (no slots, fields kept).
+            // (-r leaves texture/surface references to the final link: no slots, fields kept;
+            // references no code makes, as in nvlink's -r output, get no slots either.)
+            has_resources: !opts.relocatable
+                && res.globals.iter().any(|g| {
+                    g.is_resource && g.def.is_none() && is_texture_like(objects, res, g.name)
+                })
+                && code_references_a_resource(objects, res),
+            resource_banks: Vec::new(),
+            preserve_relocs: opts.preserve_relocs,
+            keep_internals: opts.preserve_relocs || opts.debug,
+            debug: opts.debug,
+            relocatable: opts.relocatable,
+            param_banks_after_debug: !opts.relocatable && opts.arch_sm >= 90,
+            resource_slots: HashMap::new(),
+            resource_base: HashMap::new(),
+            cleared: Vec::new(),
+            capsule_values: Vec::new(),
+            unified: unified::Tables::default(),
+            line_rewrites: HashMap::new(),
+            merc_sections: objects
+                .iter()
+                .map(|o| {
+                    o.cubin
+                        .sections
+                        .iter()
+                        .enumerate()
+                        .filter(|_| opts.mercury)
+                        .filter(|(_, s)| crate::elf::names::is_mercury_section(s.name))
+                        .map(|(i, s)| (s.name, i))
+                        .collect()
+                })
+                .collect(),
+            merc_function_info: Vec::new(),
+            input_names: vec![HashMap::new(); objects.len()],
+            reserved_smem_base: res
+                .by_name
+                .get(&b".nv.reservedSmem.offset0"[..])
+                .and_then(|&g| res.first_reference(objects, g))
+                .map_or(0, |s| s.value),
+        }
+    }
+
+    /// `.shstrtab`, `.strtab`, `.symtab`: the first sections of every output.
+    fn fixed_tables(&mut self) {
+        let tables = [
+            (&b".shstrtab"[..], SHT_STRTAB, Content::Shstrtab, 1),
+            (b".strtab", SHT_STRTAB, Content::Strtab, 1),
+            (b".symtab", SHT_SYMTAB, Content::Symtab, 8),
+        ];
+        for (name, t, c, align) in tables {
+            let entsize = if t == SHT_SYMTAB { 24 } else { 0 };
+            let link = if t == SHT_SYMTAB {
+                Link::Strtab
+            } else {
+                Link::None
+            };
+            let info = if t == SHT_SYMTAB {
+                Info::FirstGlobal
+            } else {
+                Info::None
+            };
+            self.named_section(name, || OutSection {
+                name: name.to_vec(),
+                sh_type: t,
+                flags: 0,
+                align,
+                entsize,
+                link,
+                info,
+                content: c,
+                group: Group::Tables,
+                section_symbol: None,
+            });
+        }
+    }
+
+    /// Memory laid out before any symbol is made: shared memory (final links; -r leaves
+    /// it as the inputs have it: sections merged by name, references kept), functions'
+    /// literal banks in their kernels' banks, and -r's extern-shared areas.
+    fn plan_memory(&mut self, liveness: &'a Liveness, opts: &Options) -> Result<()> {
+        let (objects, res) = (self.objects, self.res);
+        let reserve = if opts.arch_sm >= 90 { 0x400 } else { 0 };
+        if !opts.relocatable {
+            self.shared = tracing::info_span!("shared").in_scope(|| {
+                shared::layout(objects, res, liveness, reserve, opts.debug, opts.arch_sm)
+            });
+            refuse_unreached_shared_sm90(objects, &self.shared, opts)?;
+            refuse_mixed_partial_area(objects, &self.shared)?;
+        }
+        refuse_padded_partial_debug_shared(objects, &self.shared, opts)?;
+        if !opts.relocatable {
+            self.literal = literal_banks::layout(objects, liveness)?;
+        }
+        if opts.relocatable {
+            self.partial_shared = partial_shared::kernel_uses(
+                self,
+                &liveness.live,
+                &liveness.kernels,
+                &liveness.edges,
+            );
+            (
+                self.partial_extern_align,
+                self.partial_debug_align,
+                self.partial_debug_objects,
+                self.partial_extern_align_of,
+            ) = partial_shared::alignments(self, &liveness.live);
+        }
+        Ok(())
+    }
+
+    /// Output symbols and sections in nvlink's creation order, per object: debug sections,
+    /// then the symbol passes (code, locals, section symbols, globals), then relocation
+    /// sections reserved; then the input sections placed, and the symbols finished.
+    fn symbols_and_sections(&mut self, opts: &Options) -> Result<()> {
+        for oi in 0..self.objects.len() {
+            self.debug_sections(oi);
+            for pass in [
+                Pass::Code,
+                Pass::Locals,
+                Pass::SectionSymbols,
+                Pass::Globals,
+            ] {
+                self.symbols_pass(oi, pass);
+                if pass == Pass::SectionSymbols {
+                    self.frame_section_symbol(oi);
+                    self.unified_table_symbols(oi);
+                }
+            }
+            self.reserve_relocation_sections(oi);
+        }
+        self.line_rewrites = self.line_table_rewrites()?;
+        for oi in 0..self.objects.len() {
+            self.place_sections(oi)?;
+        }
+        self.patch_line_string_bases()?;
+        self.clear_removed_reg_sass()?;
+        self.finish_symbols();
+        if opts.relocatable {
+            self.align_partial_kernel_shared();
+        }
+        self.finish_partial_shared();
+        Ok(())
+    }
+
+    /// sm_100+: the Mercury half, then `.debug_frame` without the entries of removed
+    /// functions, each FDE pointing at the CIE before it.
+    fn mercury_half(&mut self) -> Result<()> {
+        self.build_mercury()?;
+        if let Some(&df) = self.by_name.get(&b".debug_frame"[..]) {
+            self.drop_dead_frames(df);
+            if let Content::Bytes(bytes) = &mut self.m.sections[df as usize].content {
+                point_fdes_at_preceding_cie(bytes);
+            }
+        }
+        Ok(())
+    }
 }
 
 impl<'a, 'data> Builder<'a, 'data> {
@@ -1459,139 +1504,19 @@ impl<'a, 'data> Builder<'a, 'data> {
             if this != pass {
                 continue;
             }
-            if s.st_type == STT_FUNC {
-                self.note_function_node(oi, i);
-                // Functions create their code sections, in symbol-table order. A text
-                // section whose function lost to a later strong definition still fixes where
-                // the winner's code goes.
-                if let (SymSection::Index(si), true) = (s.section, in_text) {
-                    let si = si as usize;
-                    if self.live[oi][si] || self.replaced_by_later_definition(oi, si) {
-                        if let Some(out) = self.out_section_for(oi, si) {
-                            if s.bind == STB_LOCAL && self.live[oi][si] {
-                                // A local function's symbol comes before its section's.
-                                let id = self.m.add_symbol(OutSymbol {
-                                    name: s.name.to_vec(),
-                                    value: s.value,
-                                    size: s.size,
-                                    bind: STB_LOCAL,
-                                    st_type: STT_FUNC,
-                                    other: self.lower_other(s.other),
-                                    section: None,
-                                });
-                                self.sym_map[oi][i] = Some(id);
-                                self.section_symbol(out);
-                                self.kernel_shared_sections(oi, si, out);
-                                continue;
-                            }
-                            self.section_symbol(out);
-                            self.kernel_shared_sections(oi, si, out);
-                        }
-                    }
-                }
-            }
-            if s.st_type == STT_SECTION && in_text {
-                let SymSection::Index(si) = s.section else {
-                    continue;
-                };
-                let si = si as usize;
-                if self.live[oi][si] || self.replaced_by_later_definition(oi, si) {
-                    if let Some(out) = self.out_section_for(oi, si) {
-                        self.sym_map[oi][i] = Some(self.section_symbol(out));
-                    }
-                }
-                // -preserve-relocs and -g: a function using extern shared arrays brings the
-                // `.nv_debug.shared` that covers the reserved bytes, after the object's other
-                // memory sections and before its debug ones.
-                if self.keep_internals && self.shared.extern_offset.contains_key(&(oi, si)) {
-                    debug_shared_due = true;
-                }
+            if s.st_type == STT_FUNC && self.function_symbol(oi, i, in_text) {
                 continue;
             }
             if s.st_type == STT_SECTION {
-                let SymSection::Index(si) = s.section else {
-                    continue;
-                };
-                let si = si as usize;
-                if !self.live[oi][si] {
-                    continue;
-                }
-                let sec = &o.cubin.sections[si];
-                if debug_shared_due && sec.flags & SHF_ALLOC == 0 {
-                    self.debug_shared_section(self.extern_debug_align(), self.shared.reserve);
-                    debug_shared_due = false;
-                }
-                if matches!(
-                    o.kind(sec),
-                    SectionKind::Callgraph | SectionKind::Prototype | SectionKind::Note
-                ) {
-                    if sec.name == b".note.nv.tkinfo" || sec.name == b".note.nv.cuinfo" {
-                        let id = self.by_name[sec.name];
-                        self.sym_map[oi][i] = self.m.sections[id as usize].section_symbol;
-                    }
-                    continue;
-                }
-                // (-r: the unified tables' section symbols come before the parameter banks'.)
-                if o.kind(sec) == SectionKind::KernelConstant {
-                    self.unified_table_symbols(oi);
-                }
-                if let Some(out) = self.out_section_for(oi, si) {
-                    self.sym_map[oi][i] = Some(self.section_symbol(out));
+                if in_text {
+                    self.text_section_symbol(oi, i, &mut debug_shared_due);
+                } else {
+                    self.data_section_symbol(oi, i, &mut debug_shared_due);
                 }
                 continue;
             }
             if let Some(g) = self.res.sym_global[oi][i] {
-                // Functions this link removed (unreachable, or only a losing copy) lose their
-                // symbol too.
-                if self.is_dead_function(g)
-                    || (!self.relocatable && self.undefined_dead_only.contains(&g))
-                {
-                    continue;
-                }
-                // Shared memory objects and extern shared arrays are laid out by the link
-                // and leave no symbol behind; extern arrays in use leave an empty
-                // `.nv_debug.shared` (aligned as they are).
-                let kind = if self.relocatable {
-                    None
-                } else {
-                    shared::classify(self.objects, self.res, oi, i as u32)
-                };
-                match kind {
-                    Some(shared::SharedRef::Extern) => {
-                        // (none when nvlink's pool of functions' objects asks for more than
-                        // 16-byte alignment, in a link that drops them)
-                        let dropped = self.shared.pool_align > 16 && !self.keep_internals;
-                        if self.shared.extern_align > 0 && !dropped {
-                            // -preserve-relocs (and sm_100+) size it to cover the reserved
-                            // bytes.
-                            let size = if self.keep_internals || self.m.mercury {
-                                self.shared.reserve
-                            } else {
-                                0
-                            };
-                            // (The arrays align it to 16 at most, as nvlink's.)
-                            let sec = self.debug_shared_section(self.extern_debug_align(), size);
-                            // -g defines each array there for the debugger, at the largest
-                            // offset a kernel sees it at.
-                            if self.debug {
-                                self.sym_map[oi][i] = self.debug_extern_symbol(g, sec);
-                            }
-                        }
-                        continue;
-                    }
-                    Some(shared::SharedRef::Object(k)) => {
-                        // -preserve-relocs keeps file-scope ones, local but listed in place.
-                        if self.keep_internals && k == (oi, i as u32) {
-                            self.sym_map[oi][i] = self.preserved_shared_symbol(k);
-                            if let Some(id) = self.sym_map[oi][i] {
-                                self.m.locals_listed_as_global.insert(id);
-                            }
-                        }
-                        continue;
-                    }
-                    None => {}
-                }
-                self.sym_map[oi][i] = Some(self.global_symbol(g));
+                self.global_symbol_of(oi, i, g);
                 continue;
             }
             if InputObject::is_global(s) {
@@ -1601,44 +1526,7 @@ impl<'a, 'data> Builder<'a, 'data> {
                 undefined_locals.push(i);
                 continue;
             }
-            // Local data symbols: each brings its section's symbol along (even one that is
-            // itself left out, like sm_75's `_param`).
-            let SymSection::Index(si) = s.section else {
-                continue;
-            };
-            let sec = &o.cubin.sections[si as usize];
-            let shared = !self.relocatable
-                && (sec.sh_type == SHT_CUDA_SHARED || sec.name.starts_with(b".nv.shared."));
-            // Static shared memory locals are laid out per kernel and not emitted, except under
-            // -preserve-relocs, which keeps them at their laid-out offsets for its records.
-            if shared && self.keep_internals {
-                self.sym_map[oi][i] = self.preserved_shared_symbol((oi, i as u32));
-            } else if shared && s.st_type != STT_SECTION {
-                self.early_debug_shared(sec.name);
-            }
-            if !self.live[oi][si as usize] {
-                continue;
-            }
-            let Some(out) = self.out_section_for(oi, si as usize) else {
-                continue;
-            };
-            self.section_symbol(out);
-            if shared {
-                continue;
-            }
-            if s.other & 3 == 1 && !self.preserve_relocs && !self.relocatable {
-                continue; // STV_INTERNAL locals (`_param`, `_SREG`) do not reach the output
-            }
-            let id = self.m.add_symbol(OutSymbol {
-                name: s.name.to_vec(),
-                value: s.value,
-                size: s.size,
-                bind: STB_LOCAL,
-                st_type: self.lower_symbol_type(s.st_type),
-                other: self.lower_other(s.other),
-                section: None,
-            });
-            self.sym_map[oi][i] = Some(id);
+            self.local_symbol(oi, i);
         }
         // A partial link keeps an object's undefined locals after its other locals, as
         // objects with the value they resolve to (set by `relocate`).
@@ -1661,6 +1549,194 @@ impl<'a, 'data> Builder<'a, 'data> {
         if debug_shared_due {
             self.debug_shared_section(self.extern_debug_align(), self.shared.reserve);
         }
+    }
+
+    /// Functions create their code sections, in symbol-table order; a local function's
+    /// symbol comes before its section's (`true`: the symbol is made).
+    fn function_symbol(&mut self, oi: usize, i: usize, in_text: bool) -> bool {
+        let s = &self.objects[oi].symbols()[i];
+        self.note_function_node(oi, i);
+        // Functions create their code sections, in symbol-table order. A text
+        // section whose function lost to a later strong definition still fixes where
+        // the winner's code goes.
+        if let (SymSection::Index(si), true) = (s.section, in_text) {
+            let si = si as usize;
+            if self.live[oi][si] || self.replaced_by_later_definition(oi, si) {
+                if let Some(out) = self.out_section_for(oi, si) {
+                    if s.bind == STB_LOCAL && self.live[oi][si] {
+                        // A local function's symbol comes before its section's.
+                        let id = self.m.add_symbol(OutSymbol {
+                            name: s.name.to_vec(),
+                            value: s.value,
+                            size: s.size,
+                            bind: STB_LOCAL,
+                            st_type: STT_FUNC,
+                            other: self.lower_other(s.other),
+                            section: None,
+                        });
+                        self.sym_map[oi][i] = Some(id);
+                        self.section_symbol(out);
+                        self.kernel_shared_sections(oi, si, out);
+                        return true;
+                    }
+                    self.section_symbol(out);
+                    self.kernel_shared_sections(oi, si, out);
+                }
+            }
+        }
+        false
+    }
+
+    /// A code section's symbol (also for a function replaced by a later definition).
+    fn text_section_symbol(&mut self, oi: usize, i: usize, debug_shared_due: &mut bool) {
+        let s = &self.objects[oi].symbols()[i];
+        let SymSection::Index(si) = s.section else {
+            return;
+        };
+        let si = si as usize;
+        if self.live[oi][si] || self.replaced_by_later_definition(oi, si) {
+            if let Some(out) = self.out_section_for(oi, si) {
+                self.sym_map[oi][i] = Some(self.section_symbol(out));
+            }
+        }
+        // -preserve-relocs and -g: a function using extern shared arrays brings the
+        // `.nv_debug.shared` that covers the reserved bytes, after the object's other
+        // memory sections and before its debug ones.
+        if self.keep_internals && self.shared.extern_offset.contains_key(&(oi, si)) {
+            *debug_shared_due = true;
+        }
+    }
+
+    /// A data or metadata section's symbol; the notes' come from the notes made first.
+    fn data_section_symbol(&mut self, oi: usize, i: usize, debug_shared_due: &mut bool) {
+        let o = &self.objects[oi];
+        let s = &o.symbols()[i];
+        let SymSection::Index(si) = s.section else {
+            return;
+        };
+        let si = si as usize;
+        if !self.live[oi][si] {
+            return;
+        }
+        let sec = &o.cubin.sections[si];
+        if *debug_shared_due && sec.flags & SHF_ALLOC == 0 {
+            self.debug_shared_section(self.extern_debug_align(), self.shared.reserve);
+            *debug_shared_due = false;
+        }
+        if matches!(
+            o.kind(sec),
+            SectionKind::Callgraph | SectionKind::Prototype | SectionKind::Note
+        ) {
+            if sec.name == b".note.nv.tkinfo" || sec.name == b".note.nv.cuinfo" {
+                let id = self.by_name[sec.name];
+                self.sym_map[oi][i] = self.m.sections[id as usize].section_symbol;
+            }
+            return;
+        }
+        // (-r: the unified tables' section symbols come before the parameter banks'.)
+        if o.kind(sec) == SectionKind::KernelConstant {
+            self.unified_table_symbols(oi);
+        }
+        if let Some(out) = self.out_section_for(oi, si) {
+            self.sym_map[oi][i] = Some(self.section_symbol(out));
+        }
+    }
+
+    /// A global's symbol, unless the link removed it or lays it out (shared memory).
+    fn global_symbol_of(&mut self, oi: usize, i: usize, g: u32) {
+        // Functions this link removed (unreachable, or only a losing copy) lose their
+        // symbol too.
+        if self.is_dead_function(g) || (!self.relocatable && self.undefined_dead_only.contains(&g))
+        {
+            return;
+        }
+        // Shared memory objects and extern shared arrays are laid out by the link
+        // and leave no symbol behind; extern arrays in use leave an empty
+        // `.nv_debug.shared` (aligned as they are).
+        let kind = if self.relocatable {
+            None
+        } else {
+            shared::classify(self.objects, self.res, oi, i as u32)
+        };
+        match kind {
+            Some(shared::SharedRef::Extern) => {
+                // (none when nvlink's pool of functions' objects asks for more than
+                // 16-byte alignment, in a link that drops them)
+                let dropped = self.shared.pool_align > 16 && !self.keep_internals;
+                if self.shared.extern_align > 0 && !dropped {
+                    // -preserve-relocs (and sm_100+) size it to cover the reserved
+                    // bytes.
+                    let size = if self.keep_internals || self.m.mercury {
+                        self.shared.reserve
+                    } else {
+                        0
+                    };
+                    // (The arrays align it to 16 at most, as nvlink's.)
+                    let sec = self.debug_shared_section(self.extern_debug_align(), size);
+                    // -g defines each array there for the debugger, at the largest
+                    // offset a kernel sees it at.
+                    if self.debug {
+                        self.sym_map[oi][i] = self.debug_extern_symbol(g, sec);
+                    }
+                }
+                return;
+            }
+            Some(shared::SharedRef::Object(k)) => {
+                // -preserve-relocs keeps file-scope ones, local but listed in place.
+                if self.keep_internals && k == (oi, i as u32) {
+                    self.sym_map[oi][i] = self.preserved_shared_symbol(k);
+                    if let Some(id) = self.sym_map[oi][i] {
+                        self.m.locals_listed_as_global.insert(id);
+                    }
+                }
+                return;
+            }
+            None => {}
+        }
+        self.sym_map[oi][i] = Some(self.global_symbol(g));
+    }
+
+    /// Local data symbols: each brings its section's symbol along (even one that is itself
+    /// left out, like sm_75's `_param`).
+    fn local_symbol(&mut self, oi: usize, i: usize) {
+        let o = &self.objects[oi];
+        let s = &o.symbols()[i];
+        let SymSection::Index(si) = s.section else {
+            return;
+        };
+        let sec = &o.cubin.sections[si as usize];
+        let shared = !self.relocatable
+            && (sec.sh_type == SHT_CUDA_SHARED || sec.name.starts_with(b".nv.shared."));
+        // Static shared memory locals are laid out per kernel and not emitted, except under
+        // -preserve-relocs, which keeps them at their laid-out offsets for its records.
+        if shared && self.keep_internals {
+            self.sym_map[oi][i] = self.preserved_shared_symbol((oi, i as u32));
+        } else if shared && s.st_type != STT_SECTION {
+            self.early_debug_shared(sec.name);
+        }
+        if !self.live[oi][si as usize] {
+            return;
+        }
+        let Some(out) = self.out_section_for(oi, si as usize) else {
+            return;
+        };
+        self.section_symbol(out);
+        if shared {
+            return;
+        }
+        if s.other & 3 == 1 && !self.preserve_relocs && !self.relocatable {
+            return; // STV_INTERNAL locals (`_param`, `_SREG`) do not reach the output
+        }
+        let id = self.m.add_symbol(OutSymbol {
+            name: s.name.to_vec(),
+            value: s.value,
+            size: s.size,
+            bind: STB_LOCAL,
+            st_type: self.lower_symbol_type(s.st_type),
+            other: self.lower_other(s.other),
+            section: None,
+        });
+        self.sym_map[oi][i] = Some(id);
     }
 
     /// Appends each live section's bytes to its output section.
