@@ -1,11 +1,13 @@
 //! Layout: fixes the final section order and indices, the symbol order (locals first), file
 //! offsets and program headers. Nothing changes size after this pass.
 
-mod order;
 mod segments;
 mod strtab;
 
-pub use order::{header_order, header_order_with_empty, is_param_bank, late_param_bank};
+pub use crate::output::align_up;
+pub use crate::output::order::{
+    header_order, header_order_with_empty, is_param_bank, late_param_bank,
+};
 
 use crate::elf::*;
 use crate::output::{Content, Module, SecId, SymId};
@@ -48,16 +50,6 @@ pub struct Phdr {
     pub offset: u64,
     pub filesz: u64,
     pub memsz: u64,
-}
-
-/// `v` rounded up to a multiple of `a` (saturating: damaged inputs can ask for absurd values,
-/// which the size check before writing then refuses).
-pub fn align_up(v: u64, a: u64) -> u64 {
-    if a <= 1 {
-        v
-    } else {
-        v.div_ceil(a).saturating_mul(a)
-    }
 }
 
 pub fn layout(m: &Module) -> Layout {

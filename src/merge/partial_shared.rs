@@ -22,7 +22,7 @@
 use super::{shared, Builder};
 use crate::elf::read::SymSection;
 use crate::elf::*;
-use crate::layout::align_up;
+use crate::output::align_up;
 use crate::output::*;
 use hashbrown::{HashMap, HashSet};
 

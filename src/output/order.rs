@@ -1,4 +1,5 @@
-//! The ordering policy: which output sections are written and in what header order.
+//! The ordering policy of the output model: which output sections are written and in what
+//! header order (read by layout, and by the Mercury half, which mirrors it).
 
 use crate::output::{Content, Group, Module, OutSection, SecId};
 

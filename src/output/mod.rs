@@ -2,6 +2,8 @@
 //! symbols in creation order, referring to each other by output ids (never by final index,
 //! which only the writer fixes).
 
+pub mod order;
+
 /// An output symbol id (index into `Module::symbols`).
 pub type SymId = u32;
 /// An output section id (index into `Module::sections`).
@@ -213,5 +215,15 @@ impl Module {
     /// Whether the symbol is listed before the first global.
     pub fn listed_as_local(&self, id: SymId) -> bool {
         self.is_local(id) && !self.locals_listed_as_global.contains(&id)
+    }
+}
+
+/// `v` rounded up to a multiple of `a` (saturating: damaged inputs can ask for absurd values,
+/// which the size check before writing then refuses).
+pub fn align_up(v: u64, a: u64) -> u64 {
+    if a <= 1 {
+        v
+    } else {
+        v.div_ceil(a).saturating_mul(a)
     }
 }
