@@ -65,3 +65,123 @@ fn group_rank(s: &OutSection, mercury: bool, late_param_bank: bool) -> u8 {
 pub fn is_param_bank(s: &OutSection) -> bool {
     s.name.starts_with(b".nv.constant0.")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::output::{Info, Link, OutReloc};
+
+    fn section(name: &str, group: Group, content: Content) -> OutSection {
+        OutSection {
+            name: name.as_bytes().to_vec(),
+            sh_type: 1,
+            flags: 0,
+            align: 1,
+            entsize: 0,
+            link: Link::None,
+            info: Info::None,
+            content,
+            group,
+            section_symbol: None,
+        }
+    }
+
+    fn bytes() -> Content {
+        Content::Bytes(vec![0; 4])
+    }
+
+    fn relocs(n: usize) -> Content {
+        Content::Relocs {
+            rela: true,
+            entries: vec![
+                OutReloc {
+                    offset: 0,
+                    r_type: 1,
+                    sym: None,
+                    addend: 0,
+                };
+                n
+            ],
+        }
+    }
+
+    fn names(m: &Module, order: &[SecId]) -> Vec<String> {
+        order
+            .iter()
+            .map(|&i| String::from_utf8_lossy(&m.sections[i as usize].name).into_owned())
+            .collect()
+    }
+
+    fn module(mercury: bool, sections: Vec<OutSection>) -> Module {
+        Module {
+            mercury,
+            sections,
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn sections_go_by_group_then_in_creation_order() {
+        let m = module(
+            false,
+            vec![
+                section(".text.b", Group::Text, bytes()),
+                section(".nv.info", Group::Info, bytes()),
+                section(".text.a", Group::Text, bytes()),
+                section(".symtab", Group::Tables, bytes()),
+            ],
+        );
+        assert_eq!(
+            names(&m, &header_order(&m)),
+            [".symtab", ".nv.info", ".text.b", ".text.a"]
+        );
+    }
+
+    #[test]
+    fn empty_relocation_sections_are_not_written_unless_kept() {
+        let mut m = module(
+            false,
+            vec![
+                section(".rela.text.a", Group::Relocs, relocs(0)),
+                section(".rela.text.b", Group::Relocs, relocs(1)),
+                section(".rela.text.c", Group::Relocs, relocs(0)),
+            ],
+        );
+        m.empty_relocs_kept.insert(2);
+        assert_eq!(
+            names(&m, &header_order(&m)),
+            [".rela.text.b", ".rela.text.c"]
+        );
+        assert_eq!(header_order_with_empty(&m).len(), 3);
+    }
+
+    #[test]
+    fn sm100_writes_parameter_banks_after_the_main_half_and_the_mercury_half_last() {
+        let sections = vec![
+            section(".nv.merc.text.k", Group::Mercury, bytes()),
+            section(".nv.constant0.k", Group::Constants, bytes()),
+            section(".text.k", Group::Text, bytes()),
+            section(".nv.global", Group::Bss, bytes()),
+        ];
+        let classic = module(false, sections.clone());
+        assert_eq!(
+            names(&classic, &header_order(&classic)),
+            [
+                ".nv.constant0.k",
+                ".text.k",
+                ".nv.global",
+                ".nv.merc.text.k"
+            ]
+        );
+        let sm100 = module(true, sections);
+        assert_eq!(
+            names(&sm100, &header_order(&sm100)),
+            [
+                ".text.k",
+                ".nv.global",
+                ".nv.constant0.k",
+                ".nv.merc.text.k"
+            ]
+        );
+    }
+}

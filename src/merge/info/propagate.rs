@@ -217,3 +217,65 @@ fn components(
         below_attrs,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn map<V: Copy>(entries: &[(SymId, V)]) -> HashMap<SymId, V> {
+        entries.iter().copied().collect()
+    }
+
+    /// What function `f`'s callees bring, and its stack depth.
+    fn below(c: &Components, f: usize) -> ((u32, SymId), (u8, bool), Option<u64>) {
+        let k = c.graph.comp_of[f];
+        (c.below_regs[k], c.below_attrs[k], c.depth[k])
+    }
+
+    #[test]
+    fn a_kernel_gets_the_registers_of_its_heaviest_callee_and_who_holds_them() {
+        // 0 calls 1, which calls 2 (the heaviest) and 3.
+        let succ = vec![vec![1], vec![2, 3], vec![], vec![]];
+        let regs = map(&[(0, 10), (1, 20), (2, 40), (3, 30)]);
+        let c = components(&succ, &regs, &HashMap::new(), &HashMap::new());
+        assert_eq!(below(&c, 0).0, (40, 2));
+        assert_eq!(below(&c, 3).0, (0, 0));
+    }
+
+    #[test]
+    fn the_stack_is_the_deepest_path_of_frames() {
+        // 0 (8 bytes) calls 1 (16) and 2 (32).
+        let succ = vec![vec![1, 2], vec![], vec![]];
+        let frame = map(&[(0, 8), (1, 16), (2, 32)]);
+        let c = components(&succ, &HashMap::new(), &frame, &HashMap::new());
+        assert_eq!(below(&c, 0).2, Some(40));
+    }
+
+    #[test]
+    fn recursion_leaves_the_stack_unbounded_for_every_caller() {
+        // 0 calls 1; 1 and 2 call each other.
+        let succ = vec![vec![1], vec![2], vec![1]];
+        let c = components(&succ, &HashMap::new(), &HashMap::new(), &HashMap::new());
+        assert_eq!(below(&c, 0).2, None);
+        assert_eq!(below(&c, 1).2, None);
+    }
+
+    #[test]
+    fn barriers_and_ctaid_z_come_up_from_callees() {
+        // 0 calls 1, which calls 2: 1 uses 2 barriers, 2 reads %ctaid.z and uses 1.
+        let succ = vec![vec![1], vec![2], vec![]];
+        let own = map(&[(1, (2, false)), (2, (1, true))]);
+        let c = components(&succ, &HashMap::new(), &HashMap::new(), &own);
+        assert_eq!(below(&c, 0).1, (2, true));
+        assert_eq!(below(&c, 1).1, (1, true));
+    }
+
+    #[test]
+    fn a_function_in_a_cycle_counts_itself_among_what_it_reaches() {
+        // 0 and 1 call each other; 1 is the heavier.
+        let succ = vec![vec![1], vec![0]];
+        let regs = map(&[(0, 10), (1, 50)]);
+        let c = components(&succ, &regs, &HashMap::new(), &HashMap::new());
+        assert_eq!(below(&c, 0).0, (50, 1));
+    }
+}
