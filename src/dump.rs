@@ -219,7 +219,13 @@ impl<'a, 'data> Dumper<'a, 'data> {
     }
 
     fn section(&mut self, s: &Section<'data>) -> Result<()> {
-        let c = self.c;
+        self.section_header(s);
+        self.section_links(s);
+        self.section_contents(s)
+    }
+
+    /// The section's name, type, flags, alignment, entry size, size and address.
+    fn section_header(&mut self, s: &Section<'data>) {
         let key = self.sec_name(s.index);
         let _ = writeln!(self.out, "section {key}");
         let ty = match names::section_type(s.sh_type) {
@@ -240,7 +246,10 @@ impl<'a, 'data> Dumper<'a, 'data> {
             let _ = write!(line, " addr {:#x}", s.addr);
         }
         let _ = writeln!(self.out, "{line}");
+    }
 
+    fn section_links(&mut self, s: &Section<'data>) {
+        let c = self.c;
         // sh_link is a section index; sh_info is a section index (SHF_INFO_LINK, relocation
         // sections), the first global's index (symbol tables) or, for code, the function's
         // symbol index.
@@ -275,7 +284,12 @@ impl<'a, 'data> Dumper<'a, 'data> {
         if !links.is_empty() {
             let _ = writeln!(self.out, "  {}", links.trim_start());
         }
+    }
 
+    /// The contents, by section type: symbol count, relocations, records, call graph,
+    /// prototypes, notes, or the bytes in hex.
+    fn section_contents(&mut self, s: &Section<'data>) -> Result<()> {
+        let c = self.c;
         let ctx = || format!("section '{}'", s.name_str());
         match s.sh_type {
             SHT_NULL | SHT_STRTAB => {}
