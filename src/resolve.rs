@@ -102,7 +102,6 @@ pub struct Resolution<'data> {
 }
 
 impl<'data> Resolution<'data> {
-    /// True when `(obj, sym)` is the definition that won for its name.
     /// The input symbol by which the first object to mention global `g` names it.
     pub fn first_reference<'o>(
         &self,
@@ -116,6 +115,7 @@ impl<'data> Resolution<'data> {
         o.symbols().get(i)
     }
 
+    /// True when `(obj, sym)` is the definition that won for its name.
     pub fn is_winner(&self, obj: u32, sym: u32) -> bool {
         match self.sym_global[obj as usize]
             .get(sym as usize)
@@ -145,128 +145,157 @@ pub fn resolve<'data>(
     objects: &[InputObject<'data>],
     relocatable: bool,
 ) -> (Resolution<'data>, ResolveErrors) {
-    let mut globals: Vec<Global<'data>> = Vec::new();
-    let mut by_name: HashMap<&'data [u8], u32> = HashMap::new();
-    let mut sym_global = Vec::with_capacity(objects.len());
+    let mut r = Resolution {
+        globals: Vec::new(),
+        by_name: HashMap::new(),
+        sym_global: Vec::with_capacity(objects.len()),
+    };
     let mut errors = ResolveErrors::default();
-
     for o in objects {
         let mut map = vec![None; o.symbols().len()];
         for (i, s) in o.symbols().iter().enumerate().skip(1) {
-            // The unified-table placeholders resolve to nothing in an executable; a relocatable
-            // link keeps them as the undefined symbols they are.
-            // A partial link's per-kernel extern-shared instance symbols (all named alike)
-            // stay with their kernels in another partial link.
-            let instance = relocatable
-                && s.name == crate::merge::shared::INSTANCE
-                && s.section == SymSection::Undefined;
-            if !InputObject::is_global(s)
-                || (!relocatable && UNIFIED_PLACEHOLDERS.contains(&s.name))
-                || instance
-            {
+            if !resolvable(s, relocatable) {
                 continue;
             }
-            let gid = *by_name.entry(s.name).or_insert_with(|| {
-                globals.push(Global {
-                    name: s.name,
-                    def: None,
-                    first_ref: o.id,
-                    is_resource: false,
-                    data_ref: false,
-                    entry: None,
-                });
-                (globals.len() - 1) as u32
-            });
+            let gid = r.global_id(s.name, o.id);
             map[i] = Some(gid);
-            let g = &mut globals[gid as usize];
-            let extern_shared =
-                s.section == SymSection::Undefined && s.other & crate::elf::STO_CUDA_SHARED != 0;
-            if matches!(s.st_type, STT_CUDA_TEXTURE | STT_CUDA_SURFACE) || extern_shared {
-                g.is_resource = true;
-            }
-            // A function declared `__global__` in one file and `__device__` in another.
-            if s.st_type == crate::elf::STT_FUNC {
-                let entry = InputObject::is_entry(s);
-                match g.entry {
-                    None => g.entry = Some(entry),
-                    Some(e) if e != entry => {
-                        errors.duplicates.push(Error::new(format!(
-                            "Function '{}' not declared __global__ in all source files",
-                            String::from_utf8_lossy(s.name)
-                        )));
-                    }
-                    Some(_) => {}
-                }
-            }
+            let g = &mut r.globals[gid as usize];
+            errors.duplicates.extend(mention(g, s));
             if s.section == SymSection::Undefined {
                 g.data_ref |= s.st_type != crate::elf::STT_FUNC;
                 continue;
             }
-            // An extern `__shared__` array a partial link defined (empty, in
-            // `.nv_debug.shared`) is a declaration, whichever partial links define it.
-            let partial_extern_array = s.size == 0
-                && s.other & crate::elf::STO_CUDA_SHARED != 0
-                && matches!(s.section, SymSection::Index(si)
-                    if o.cubin.sections.get(si as usize).is_some_and(|x| x.name == b".nv_debug.shared"));
-            let weak = s.bind == STB_WEAK || partial_extern_array;
-            match g.def {
-                None => {
-                    g.def = Some(Def {
-                        obj: o.id,
-                        sym: i as u32,
-                        weak,
-                    })
-                }
-                Some(d) if d.weak && !weak => {
-                    g.def = Some(Def {
-                        obj: o.id,
-                        sym: i as u32,
-                        weak,
-                    })
-                }
-                Some(d) if !d.weak && !weak => errors.duplicates.push(Error::new(format!(
+            let def = Def {
+                obj: o.id,
+                sym: i as u32,
+                weak: s.bind == STB_WEAK || is_partial_extern_array(o, s),
+            };
+            match pick(g.def, def) {
+                Ok(d) => g.def = Some(d),
+                Err(first) => errors.duplicates.push(Error::new(format!(
                     "Multiple definition of '{}' in '{}', first defined in '{}'",
                     s.name_str(),
                     o.name,
-                    objects[d.obj as usize].name
+                    objects[first.obj as usize].name
                 ))),
-                Some(_) => {}
             }
         }
-        sym_global.push(map);
+        r.sym_global.push(map);
     }
-
     if !relocatable {
-        for (gid, g) in globals.iter().enumerate() {
-            if g.def.is_none() && !g.is_resource && !provided_by_driver(g.name) {
-                let o = &objects[g.first_ref as usize];
-                let mut msg = format!(
-                    "Undefined reference to '{}' in '{}'",
-                    String::from_utf8_lossy(g.name),
-                    o.name
-                );
-                // Better than nvlink: say which function refers to it.
-                if let Some(f) = referencing_function(o, g.name) {
-                    msg.push_str(&format!(" (from '{}')", String::from_utf8_lossy(f)));
-                }
-                if g.data_ref {
-                    errors.undefined.push((gid as u32, Error::new(msg)));
-                } else {
-                    errors
-                        .undefined_functions
-                        .push((gid as u32, Error::new(msg)));
-                }
-            }
+        undefined_references(objects, &r.globals, &mut errors);
+    }
+    (r, errors)
+}
+
+impl<'data> Resolution<'data> {
+    /// The global named `name`, made when `first_ref` is the first object to mention it.
+    fn global_id(&mut self, name: &'data [u8], first_ref: u32) -> u32 {
+        let globals = &mut self.globals;
+        *self.by_name.entry(name).or_insert_with(|| {
+            globals.push(Global {
+                name,
+                def: None,
+                first_ref,
+                is_resource: false,
+                data_ref: false,
+                entry: None,
+            });
+            (globals.len() - 1) as u32
+        })
+    }
+}
+
+/// Whether symbol `s` takes part in resolution: globals do, but for the unified-table
+/// placeholders, which resolve to nothing in an executable (a relocatable link keeps them
+/// as the undefined symbols they are), and a partial link's per-kernel extern-shared
+/// instance symbols (all named alike), which stay with their kernels in another partial
+/// link.
+fn resolvable(s: &Symbol<'_>, relocatable: bool) -> bool {
+    let instance = relocatable
+        && s.name == crate::merge::shared::INSTANCE
+        && s.section == SymSection::Undefined;
+    InputObject::is_global(s)
+        && (relocatable || !UNIFIED_PLACEHOLDERS.contains(&s.name))
+        && !instance
+}
+
+/// Records what a mention `s` says of its global `g`: a resource (undefined by design), and
+/// for a function, whether it is a kernel. Gives the error when it disagrees with the first
+/// mention on that (a function declared `__global__` in one file, `__device__` in another).
+fn mention(g: &mut Global<'_>, s: &Symbol<'_>) -> Option<Error> {
+    let extern_shared =
+        s.section == SymSection::Undefined && s.other & crate::elf::STO_CUDA_SHARED != 0;
+    if matches!(s.st_type, STT_CUDA_TEXTURE | STT_CUDA_SURFACE) || extern_shared {
+        g.is_resource = true;
+    }
+    if s.st_type != crate::elf::STT_FUNC {
+        return None;
+    }
+    let entry = InputObject::is_entry(s);
+    match g.entry {
+        None => g.entry = Some(entry),
+        Some(e) if e != entry => {
+            return Some(Error::new(format!(
+                "Function '{}' not declared __global__ in all source files",
+                String::from_utf8_lossy(s.name)
+            )))
+        }
+        Some(_) => {}
+    }
+    None
+}
+
+/// An extern `__shared__` array a partial link defined (empty, in `.nv_debug.shared`): a
+/// declaration, whichever partial links define it, so it counts as weak.
+fn is_partial_extern_array(o: &InputObject<'_>, s: &Symbol<'_>) -> bool {
+    s.size == 0
+        && s.other & crate::elf::STO_CUDA_SHARED != 0
+        && matches!(s.section, SymSection::Index(si)
+            if o.cubin.sections.get(si as usize).is_some_and(|x| x.name == b".nv_debug.shared"))
+}
+
+/// Which definition a name keeps, `new` coming after `current`: a strong one beats weak
+/// ones, among weak ones the first stays; two strong ones are an error (`Err` with the
+/// first, which stays).
+fn pick(current: Option<Def>, new: Def) -> Result<Def, Def> {
+    match current {
+        None => Ok(new),
+        Some(d) if d.weak && !new.weak => Ok(new),
+        Some(d) if !d.weak && !new.weak => Err(d),
+        Some(d) => Ok(d),
+    }
+}
+
+/// Final links: each global nothing defines, but resources and what the driver provides, is
+/// an undefined reference, reported in the first object mentioning it.
+fn undefined_references(
+    objects: &[InputObject<'_>],
+    globals: &[Global<'_>],
+    errors: &mut ResolveErrors,
+) {
+    for (gid, g) in globals.iter().enumerate() {
+        if g.def.is_some() || g.is_resource || provided_by_driver(g.name) {
+            continue;
+        }
+        let o = &objects[g.first_ref as usize];
+        let mut msg = format!(
+            "Undefined reference to '{}' in '{}'",
+            String::from_utf8_lossy(g.name),
+            o.name
+        );
+        // Better than nvlink: say which function refers to it.
+        if let Some(f) = referencing_function(o, g.name) {
+            msg.push_str(&format!(" (from '{}')", String::from_utf8_lossy(f)));
+        }
+        if g.data_ref {
+            errors.undefined.push((gid as u32, Error::new(msg)));
+        } else {
+            errors
+                .undefined_functions
+                .push((gid as u32, Error::new(msg)));
         }
     }
-    (
-        Resolution {
-            globals,
-            by_name,
-            sym_global,
-        },
-        errors,
-    )
 }
 
 /// The first function of `o` whose code refers to the global `name` (error reports only).
@@ -337,4 +366,30 @@ pub fn leaves_undefined(objects: &[InputObject<'_>]) -> bool {
             && !defined.contains(s.name)
             && !provided_by_driver(s.name)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn def(obj: u32, weak: bool) -> Def {
+        Def { obj, sym: 1, weak }
+    }
+
+    #[test]
+    fn a_strong_definition_beats_weak_ones_before_and_after_it() {
+        assert_eq!(pick(Some(def(0, true)), def(1, false)), Ok(def(1, false)));
+        assert_eq!(pick(Some(def(0, false)), def(1, true)), Ok(def(0, false)));
+    }
+
+    #[test]
+    fn the_first_weak_definition_stays() {
+        assert_eq!(pick(None, def(0, true)), Ok(def(0, true)));
+        assert_eq!(pick(Some(def(0, true)), def(1, true)), Ok(def(0, true)));
+    }
+
+    #[test]
+    fn a_second_strong_definition_is_an_error_naming_the_first() {
+        assert_eq!(pick(Some(def(0, false)), def(1, false)), Err(def(0, false)));
+    }
 }

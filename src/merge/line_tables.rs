@@ -25,7 +25,7 @@ use super::Builder;
 use crate::diag::{Error, Result};
 use crate::elf::read::SymSection;
 use crate::elf::*;
-use crate::object::SectionKind;
+use crate::object::{InputObject, SectionKind};
 use crate::output::{Content, SymId};
 
 /// Whether sections of this name are line tables this module rewrites (sm_100+).
@@ -248,6 +248,62 @@ fn sequences(b: &[u8], u: &Unit) -> std::result::Result<Vec<Sequence>, String> {
     Ok(out)
 }
 
+/// The relocations of line table `si` of `o`, (offset, symbol) by offset: R_CUDA_64
+/// without addend, the one kind this knows (the address of a sequence's function).
+fn line_table_relocs(
+    o: &InputObject<'_>,
+    si: usize,
+) -> std::result::Result<Vec<(u64, u32)>, String> {
+    let mut relocs: Vec<(u64, u32)> = Vec::new();
+    for r in &o.cubin.sections {
+        if o.kind(r) != SectionKind::Reloc || r.info as usize != si {
+            continue;
+        }
+        let list = o.cubin.relocations(r).map_err(|e| e.to_string())?;
+        for x in list {
+            if x.addend.is_some_and(|a| a != 0) || x.r_type != crate::reloc::table::cuda::R_64 {
+                return Err(format!(
+                    "relocation at {:#x} of type {:#x} with addend {:?} (only R_CUDA_64 \
+                     against a function is known)",
+                    x.offset, x.r_type, x.addend
+                ));
+            }
+            relocs.push((x.offset, x.sym));
+        }
+    }
+    relocs.sort_unstable();
+    Ok(relocs)
+}
+
+impl Rewrite {
+    /// Appends unit `u` of input `b`: its header, then the `kept` sequences in order, with
+    /// its length field made to match. A unit that had sequences and keeps none gets a lone
+    /// `DW_LNE_end_sequence`, as nvlink leaves it.
+    fn append_unit(
+        &mut self,
+        b: &[u8],
+        u: &Unit,
+        kept: &[((u8, SymId), &Sequence)],
+        had_sequences: bool,
+    ) {
+        let unit_at = self.bytes.len();
+        self.pieces
+            .push((u.start as u64, u.program as u64, unit_at as u64));
+        self.bytes.extend_from_slice(&b[u.start..u.program]);
+        for (_, q) in kept {
+            self.pieces
+                .push((q.start as u64, q.end as u64, self.bytes.len() as u64));
+            self.bytes.extend_from_slice(&b[q.start..q.end]);
+        }
+        if kept.is_empty() && had_sequences {
+            self.bytes.extend_from_slice(&[0, 1, 1]);
+        }
+        let at = unit_at + (u.length_at - u.start);
+        let len = (self.bytes.len() - (at + u.length_width)) as u64;
+        self.bytes[at..at + u.length_width].copy_from_slice(&len.to_le_bytes()[..u.length_width]);
+    }
+}
+
 impl Builder<'_, '_> {
     /// sm_100+: the line tables of every object as the output holds them (see the module
     /// comment), by (object, section). Needs the output symbols and the sections kept.
@@ -280,35 +336,20 @@ impl Builder<'_, '_> {
     fn rewrite_line_table(&self, oi: usize, si: usize) -> std::result::Result<Rewrite, String> {
         let o = &self.objects[oi];
         let b = o.cubin.sections[si].bytes();
-        // The section's relocations: (offset, symbol).
-        let mut relocs: Vec<(u64, u32)> = Vec::new();
-        for r in &o.cubin.sections {
-            if o.kind(r) != SectionKind::Reloc || r.info as usize != si {
-                continue;
-            }
-            let list = o.cubin.relocations(r).map_err(|e| e.to_string())?;
-            for x in list {
-                if x.addend.is_some_and(|a| a != 0) || x.r_type != crate::reloc::table::cuda::R_64 {
-                    return Err(format!(
-                        "relocation at {:#x} of type {:#x} with addend {:?} (only R_CUDA_64 \
-                         against a function is known)",
-                        x.offset, x.r_type, x.addend
-                    ));
-                }
-                relocs.push((x.offset, x.sym));
-            }
-        }
-        relocs.sort_unstable();
-        let syms = o.symbols();
-        let mut bytes = Vec::with_capacity(b.len());
-        let mut pieces = Vec::new();
-        let mut str_bases = Vec::new();
-        let mut used = 0usize;
+        let relocs = line_table_relocs(o, si)?;
         let is_debug_line = o.cubin.sections[si].name == b".debug_line";
+        let mut rw = Rewrite {
+            bytes: Vec::with_capacity(b.len()),
+            pieces: Vec::new(),
+            str_bases: Vec::new(),
+        };
+        let mut used = 0usize;
         for u in units(b)? {
             match u.tail {
                 0 => {}
-                4 if is_debug_line => str_bases.push(bytes.len() + (u.program - 4 - u.start)),
+                4 if is_debug_line => rw
+                    .str_bases
+                    .push(rw.bytes.len() + (u.program - 4 - u.start)),
                 n => {
                     return Err(format!(
                         "the header of the unit at {:#x} ends with {n} unknown byte(s)",
@@ -324,85 +365,81 @@ impl Builder<'_, '_> {
                 let hi = relocs.partition_point(|r| r.0 < q.end as u64);
                 let rs = &relocs[lo..hi];
                 used += rs.len();
-                let &[(off, sym)] = rs else {
-                    // A lone end (what nvlink leaves of a unit it emptied) stays as it is.
-                    if rs.is_empty() && q.addresses.is_empty() && seqs.len() == 1 {
-                        kept.push(((0, 0), q));
-                        continue;
-                    }
-                    return Err(format!(
-                        "the sequence at {:#x} has {} relocation(s), not one",
-                        q.start,
-                        rs.len()
-                    ));
-                };
-                if q.addresses != [off as usize] {
-                    return Err(format!(
-                        "the sequence at {:#x} has its relocation at {off:#x}, not at its one \
-                         DW_LNE_set_address",
-                        q.start
-                    ));
+                if let Some(key) = self.sequence_key(oi, q, rs, seqs.len() == 1)? {
+                    kept.push((key, q));
                 }
-                let is = syms
-                    .get(sym as usize)
-                    .ok_or_else(|| format!("relocation at {off:#x}: no symbol {sym}"))?;
-                let name = String::from_utf8_lossy(is.name);
-                if is.st_type != STT_FUNC || !matches!(is.section, SymSection::Index(_)) {
-                    return Err(format!(
-                        "the sequence at {:#x} is for '{name}', not a function of the object",
-                        q.start
-                    ));
-                }
-                if let SymSection::Index(ts) = is.section {
-                    if self.replaced_by_later_definition(oi, ts as usize) {
-                        return Err(format!(
-                            "the sequence at {:#x} is for '{name}', replaced by a later \
-                             object's definition",
-                            q.start
-                        ));
-                    }
-                }
-                if self.removed_function(oi, sym, true) || self.discarded_copy(oi, sym, true) {
-                    continue;
-                }
-                let out = self
-                    .out_sym(oi, sym)
-                    .ok_or_else(|| format!("'{name}' has no output symbol"))?;
-                // The symbol table lists locals first, then locals listed as globals.
-                let class = if self.m.listed_as_local(out) {
-                    0
-                } else if self.m.is_local(out) {
-                    1
-                } else {
-                    2
-                };
-                kept.push(((class, out), q));
             }
             kept.sort_by_key(|k| k.0);
-            let unit_at = bytes.len();
-            pieces.push((u.start as u64, u.program as u64, unit_at as u64));
-            bytes.extend_from_slice(&b[u.start..u.program]);
-            for (_, q) in &kept {
-                pieces.push((q.start as u64, q.end as u64, bytes.len() as u64));
-                bytes.extend_from_slice(&b[q.start..q.end]);
-            }
-            if kept.is_empty() && !seqs.is_empty() {
-                bytes.extend_from_slice(&[0, 1, 1]);
-            }
-            // The unit's new length.
-            let len = (bytes.len() - (unit_at + (u.length_at - u.start) + u.length_width)) as u64;
-            let at = unit_at + (u.length_at - u.start);
-            bytes[at..at + u.length_width].copy_from_slice(&len.to_le_bytes()[..u.length_width]);
+            rw.append_unit(b, &u, &kept, !seqs.is_empty());
         }
         if used != relocs.len() {
             return Err("relocations outside every sequence".to_string());
         }
-        pieces.sort_unstable();
-        Ok(Rewrite {
-            bytes,
-            pieces,
-            str_bases,
-        })
+        rw.pieces.sort_unstable();
+        Ok(rw)
+    }
+
+    /// Where sequence `q` of object `oi`, relocated by `rs`, goes among its unit's: the rank
+    /// of its function's output symbol (the symbol table lists locals first, then locals
+    /// listed as globals); `None` when the link removes the function. `only` says whether it
+    /// is its unit's only sequence.
+    fn sequence_key(
+        &self,
+        oi: usize,
+        q: &Sequence,
+        rs: &[(u64, u32)],
+        only: bool,
+    ) -> std::result::Result<Option<(u8, SymId)>, String> {
+        let &[(off, sym)] = rs else {
+            // A lone end (what nvlink leaves of a unit it emptied) stays as it is.
+            if rs.is_empty() && q.addresses.is_empty() && only {
+                return Ok(Some((0, 0)));
+            }
+            return Err(format!(
+                "the sequence at {:#x} has {} relocation(s), not one",
+                q.start,
+                rs.len()
+            ));
+        };
+        if q.addresses != [off as usize] {
+            return Err(format!(
+                "the sequence at {:#x} has its relocation at {off:#x}, not at its one \
+                 DW_LNE_set_address",
+                q.start
+            ));
+        }
+        let is = self.objects[oi]
+            .symbols()
+            .get(sym as usize)
+            .ok_or_else(|| format!("relocation at {off:#x}: no symbol {sym}"))?;
+        let name = String::from_utf8_lossy(is.name);
+        let (STT_FUNC, SymSection::Index(ts)) = (is.st_type, is.section) else {
+            return Err(format!(
+                "the sequence at {:#x} is for '{name}', not a function of the object",
+                q.start
+            ));
+        };
+        if self.replaced_by_later_definition(oi, ts as usize) {
+            return Err(format!(
+                "the sequence at {:#x} is for '{name}', replaced by a later object's \
+                 definition",
+                q.start
+            ));
+        }
+        if self.removed_function(oi, sym, true) || self.discarded_copy(oi, sym, true) {
+            return Ok(None);
+        }
+        let out = self
+            .out_sym(oi, sym)
+            .ok_or_else(|| format!("'{name}' has no output symbol"))?;
+        let class = if self.m.listed_as_local(out) {
+            0
+        } else if self.m.is_local(out) {
+            1
+        } else {
+            2
+        };
+        Ok(Some((class, out)))
     }
 
     /// sm_100+: a compiler's `.debug_line` header that holds its unit's base in
@@ -474,8 +511,8 @@ mod tests {
         assert_eq!(rw.new_offset(40), None);
     }
 
-    #[test]
-    fn parses_a_v3_unit() {
+    /// A v3 unit with two sequences of 17 bytes each, and where its program starts.
+    fn two_sequence_unit() -> (Vec<u8>, usize) {
         // unit_length, version 3, header_length, min_inst 1, default_is_stmt 1,
         // line_base -5, line_range 14, opcode_base 13, standard lengths, no dirs/files.
         let mut u = vec![0, 0, 0, 0, 3, 0, 0, 0, 0, 0];
@@ -491,6 +528,12 @@ mod tests {
         }
         let len = (u.len() - 4) as u32;
         u[..4].copy_from_slice(&len.to_le_bytes());
+        (u, prog)
+    }
+
+    #[test]
+    fn parses_a_v3_unit() {
+        let (u, prog) = two_sequence_unit();
         let us = units(&u).unwrap();
         assert_eq!(us.len(), 1);
         assert_eq!(us[0].program, prog);
@@ -499,5 +542,47 @@ mod tests {
         assert_eq!(qs[0].addresses, vec![prog + 3]);
         assert_eq!(qs[1].start, prog + 17);
         assert_eq!(qs[1].end, u.len());
+    }
+
+    #[test]
+    fn a_unit_is_rewritten_with_its_kept_sequences_in_the_order_given() {
+        let (u, prog) = two_sequence_unit();
+        let us = units(&u).unwrap();
+        let qs = sequences(&u, &us[0]).unwrap();
+        let mut rw = Rewrite {
+            bytes: vec![0xaa; 5],
+            pieces: Vec::new(),
+            str_bases: Vec::new(),
+        };
+        rw.append_unit(&u, &us[0], &[((0, 1), &qs[1]), ((0, 2), &qs[0])], true);
+        let mut want = vec![0xaa; 5];
+        want.extend_from_slice(&u[..prog]);
+        want.extend_from_slice(&u[prog + 17..]);
+        want.extend_from_slice(&u[prog..prog + 17]);
+        // (The length field is unchanged: the same bytes, reordered.)
+        assert_eq!(rw.bytes, want);
+        let prog = prog as u64;
+        let pieces = vec![
+            (0, prog, 5),
+            (prog + 17, prog + 34, 5 + prog),
+            (prog, prog + 17, 5 + prog + 17),
+        ];
+        assert_eq!(rw.pieces, pieces);
+    }
+
+    #[test]
+    fn a_unit_left_without_sequences_gets_a_lone_end_sequence() {
+        let (u, prog) = two_sequence_unit();
+        let us = units(&u).unwrap();
+        let mut rw = Rewrite {
+            bytes: Vec::new(),
+            pieces: Vec::new(),
+            str_bases: Vec::new(),
+        };
+        rw.append_unit(&u, &us[0], &[], true);
+        let mut want = u[..prog].to_vec();
+        want.extend_from_slice(&[0, 1, 1]);
+        want[..4].copy_from_slice(&((prog + 3 - 4) as u32).to_le_bytes());
+        assert_eq!(rw.bytes, want);
     }
 }

@@ -267,11 +267,7 @@ impl Builder<'_, '_> {
         let bytes = s.bytes().to_vec();
         let mut first = None;
         for k in kernels {
-            let kt = self.objects[k.0].cubin.sections[k.1].name;
-            let Some(&main_out) = self.by_name.get(&kernel_bank_name(kt)) else {
-                continue;
-            };
-            let Some(out) = twin.get(main_out as usize).copied().flatten() else {
+            let Some(out) = self.kernel_bank_twin(k, twin) else {
                 continue;
             };
             first.get_or_insert(out);
@@ -290,17 +286,8 @@ impl Builder<'_, '_> {
     /// holding the bank, appended to the kernels' `.nv.merc.rela.nv.constant.optimizer.<k>`.
     pub(crate) fn relocate_merc_literal_banks(&mut self, twin: &[Option<SecId>]) -> Result<()> {
         let objects = self.objects;
-        let order = self.literal.order.clone();
-        // The Mercury relocation section of each output bank twin.
-        let mut rela_of: HashMap<SecId, SecId> = HashMap::new();
-        for (id, s) in self.m.sections.iter().enumerate() {
-            if let (Content::Relocs { .. }, Info::Section(t), SHT_CUDA_MERC_RELA) =
-                (&s.content, s.info, s.sh_type)
-            {
-                rela_of.insert(t, id as SecId);
-            }
-        }
-        for (oi, si) in order {
+        let rela_of = merc_rela_of(&self.m.sections);
+        for (oi, si) in self.literal.order.clone() {
             let o = &objects[oi];
             let Some((off, kernels)) = self.literal.place.get(&(oi, si)).cloned() else {
                 continue;
@@ -310,100 +297,24 @@ impl Builder<'_, '_> {
             let Some(msi) = self.input_section_by_name(oi, &merc_name) else {
                 continue;
             };
-            let Some(rsi) = o
-                .cubin
-                .sections
-                .iter()
-                .position(|r| r.sh_type == SHT_CUDA_MERC_RELA && r.info as usize == msi)
-            else {
+            let own = kernels.len() == 1 && kernels[0] == (oi, main.info as usize);
+            let Some((rsi, entries)) = merc_bank_entries(o, si, msi, own)? else {
                 continue;
             };
-            let Some(msyms) = o.merc_symbols() else {
-                continue;
-            };
-            let relocs = o
-                .cubin
-                .relocations(&o.cubin.sections[rsi])
-                .map_err(|e| e.context(format!("'{}'", o.name)))?;
-            let what = |m: &str| {
-                Error::not_implemented(format!(
-                    "'{}': relocation section '{}': {m}",
-                    o.name,
-                    o.cubin.sections[rsi].name_str()
-                ))
-            };
-            // A function's bank goes one `const_opt` symbol at a time, the last first; a
-            // kernel's own as a whole; each piece's entries in reverse reading order.
-            let own = self
-                .literal
-                .place
-                .get(&(oi, si))
-                .is_some_and(|(_, ks)| ks.len() == 1 && ks[0] == (oi, main.info as usize));
-            let mut pieces: Vec<(u64, u64)> = if own {
-                vec![(0, main.size)]
-            } else {
-                let mut v: Vec<(u64, u64)> = msyms
-                    .iter()
-                    .filter(|m| {
-                        m.section == SymSection::Index(msi as u32)
-                            && m.st_type != STT_SECTION
-                            && m.name.windows(11).any(|w| w == b".const_opt.")
-                    })
-                    .map(|m| (m.value, m.value + m.size))
-                    .collect();
-                v.sort_unstable();
-                v.reverse();
-                v
-            };
-            if pieces.is_empty() {
-                pieces.push((0, main.size));
-            }
-            let mut entries: Vec<(u64, u32, u32, i64)> = Vec::new();
-            let mut covered = 0usize;
-            for &(a, e) in &pieces {
-                for r in relocs.iter().rev().filter(|r| (a..e).contains(&r.offset)) {
-                    covered += 1;
-                    let isym = msyms
-                        .get(r.sym as usize)
-                        .ok_or_else(|| what("a bad symbol"))?;
-                    if r.r_type != crate::reloc::table::mercury::PROG_REL32
-                        || isym.st_type != STT_FUNC
-                    {
-                        return Err(what(&format!(
-                            "{} to '{}'",
-                            crate::reloc::table::name(r.r_type).unwrap_or("?"),
-                            String::from_utf8_lossy(isym.name)
-                        )));
-                    }
-                    entries.push((r.offset, r.r_type, r.sym, r.addend.unwrap_or(0)));
-                }
-            }
-            if covered != relocs.len() {
-                return Err(what("entries outside its const_opt symbols"));
-            }
             for k in kernels {
-                let kt = objects[k.0].cubin.sections[k.1].name;
-                let Some(&main_out) = self.by_name.get(&kernel_bank_name(kt)) else {
-                    continue;
-                };
-                let Some(tw) = twin.get(main_out as usize).copied().flatten() else {
+                let Some(tw) = self.kernel_bank_twin(k, twin) else {
                     continue;
                 };
                 let Some(&rela) = rela_of.get(&tw) else {
-                    return Err(what("no relocation section for the kernel's bank"));
+                    return Err(rela_error(
+                        o,
+                        rsi,
+                        "no relocation section for the kernel's bank",
+                    ));
                 };
-                let mut add = Vec::new();
-                for &(offset, r_type, sym, addend) in &entries {
-                    let Some(sym) = self.out_sym(oi, sym) else {
-                        return Err(what("a removed function"));
-                    };
-                    add.push(OutReloc {
-                        offset: offset + off,
-                        r_type,
-                        sym: Some(sym),
-                        addend,
-                    });
-                }
+                let add = self
+                    .bank_relocs(oi, &entries, off)
+                    .ok_or_else(|| rela_error(o, rsi, "a removed function"))?;
                 if let Content::Relocs { entries: e, .. } =
                     &mut self.m.sections[rela as usize].content
                 {
@@ -412,5 +323,195 @@ impl Builder<'_, '_> {
             }
         }
         Ok(())
+    }
+
+    /// The Mercury twin of kernel `k`'s output bank, where the link made both.
+    fn kernel_bank_twin(&self, k: Node, twin: &[Option<SecId>]) -> Option<SecId> {
+        let kt = self.objects[k.0].cubin.sections[k.1].name;
+        let &main_out = self.by_name.get(&kernel_bank_name(kt))?;
+        twin.get(main_out as usize).copied().flatten()
+    }
+
+    /// The output relocations of object `oi`'s bank entries, the bank placed at `off`; `None`
+    /// when one's function is not in the output.
+    fn bank_relocs(&self, oi: usize, entries: &[Reloc], off: u64) -> Option<Vec<OutReloc>> {
+        entries
+            .iter()
+            .map(|r| {
+                Some(OutReloc {
+                    offset: r.offset + off,
+                    r_type: r.r_type,
+                    sym: Some(self.out_sym(oi, r.sym)?),
+                    addend: r.addend.unwrap_or(0),
+                })
+            })
+            .collect()
+    }
+}
+
+/// The Mercury relocation section of each output section that has one.
+fn merc_rela_of(sections: &[OutSection]) -> HashMap<SecId, SecId> {
+    let mut rela_of: HashMap<SecId, SecId> = HashMap::new();
+    for (id, s) in sections.iter().enumerate() {
+        if let (Content::Relocs { .. }, Info::Section(t), SHT_CUDA_MERC_RELA) =
+            (&s.content, s.info, s.sh_type)
+        {
+            rela_of.insert(t, id as SecId);
+        }
+    }
+    rela_of
+}
+
+fn rela_error(o: &InputObject<'_>, rsi: usize, what: &str) -> Error {
+    Error::not_implemented(format!(
+        "'{}': relocation section '{}': {what}",
+        o.name,
+        o.cubin.sections[rsi].name_str()
+    ))
+}
+
+/// The jump-table entries of bank `si`'s Mercury twin `msi` (of object `o`), in the order
+/// nvlink writes them (see `bank_pieces`, `in_piece_order`), with the index of their
+/// relocation section; `None` when the twin has none. `own`: the bank is a kernel's own.
+/// Entries other than `R_MERCURY_PROG_REL32` to a function, or outside every piece, are
+/// refused.
+fn merc_bank_entries(
+    o: &InputObject<'_>,
+    si: usize,
+    msi: usize,
+    own: bool,
+) -> Result<Option<(usize, Vec<Reloc>)>> {
+    let Some(rsi) = o
+        .cubin
+        .sections
+        .iter()
+        .position(|r| r.sh_type == SHT_CUDA_MERC_RELA && r.info as usize == msi)
+    else {
+        return Ok(None);
+    };
+    let Some(msyms) = o.merc_symbols() else {
+        return Ok(None);
+    };
+    let relocs = o
+        .cubin
+        .relocations(&o.cubin.sections[rsi])
+        .map_err(|e| e.context(format!("'{}'", o.name)))?;
+    let pieces = bank_pieces(msyms, msi, o.cubin.sections[si].size, own);
+    let entries = in_piece_order(&pieces, &relocs);
+    for r in &entries {
+        let isym = msyms
+            .get(r.sym as usize)
+            .ok_or_else(|| rela_error(o, rsi, "a bad symbol"))?;
+        if r.r_type != crate::reloc::table::mercury::PROG_REL32 || isym.st_type != STT_FUNC {
+            return Err(rela_error(
+                o,
+                rsi,
+                &format!(
+                    "{} to '{}'",
+                    crate::reloc::table::name(r.r_type).unwrap_or("?"),
+                    String::from_utf8_lossy(isym.name)
+                ),
+            ));
+        }
+    }
+    if entries.len() != relocs.len() {
+        return Err(rela_error(o, rsi, "entries outside its const_opt symbols"));
+    }
+    Ok(Some((rsi, entries)))
+}
+
+/// The pieces (start, end) of a bank of `size` bytes whose Mercury twin is section `msi`
+/// (its symbols `msyms`), in placement order: a kernel's own bank (`own`) goes as a whole,
+/// a function's one `const_opt` symbol at a time, the last first (as a whole when it has
+/// none).
+fn bank_pieces(msyms: &[Symbol<'_>], msi: usize, size: u64, own: bool) -> Vec<(u64, u64)> {
+    let mut pieces: Vec<(u64, u64)> = if own {
+        vec![(0, size)]
+    } else {
+        let mut v: Vec<(u64, u64)> = msyms
+            .iter()
+            .filter(|m| {
+                m.section == SymSection::Index(msi as u32)
+                    && m.st_type != STT_SECTION
+                    && m.name.windows(11).any(|w| w == b".const_opt.")
+            })
+            .map(|m| (m.value, m.value + m.size))
+            .collect();
+        v.sort_unstable();
+        v.reverse();
+        v
+    };
+    if pieces.is_empty() {
+        pieces.push((0, size));
+    }
+    pieces
+}
+
+/// The relocations of each piece in turn, each piece's in reverse reading order (a
+/// relocation in several pieces comes once for each).
+fn in_piece_order(pieces: &[(u64, u64)], relocs: &[Reloc]) -> Vec<Reloc> {
+    pieces
+        .iter()
+        .flat_map(|&(a, e)| {
+            relocs
+                .iter()
+                .rev()
+                .filter(move |r| (a..e).contains(&r.offset))
+                .copied()
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sym(name: &[u8], section: u32, st_type: u8, value: u64, size: u64) -> Symbol<'_> {
+        Symbol {
+            name,
+            value,
+            size,
+            bind: STB_LOCAL,
+            st_type,
+            other: 0,
+            section: SymSection::Index(section),
+        }
+    }
+
+    #[test]
+    fn a_functions_bank_goes_one_const_opt_symbol_at_a_time_the_last_first() {
+        let syms = [
+            sym(b"", 5, STT_SECTION, 0, 0),
+            sym(b"f.const_opt.0", 5, STT_OBJECT, 0, 8),
+            sym(b"f.const_opt.1", 5, STT_OBJECT, 16, 24),
+            sym(b"f.const_opt.2", 5, STT_OBJECT, 8, 8),
+            sym(b"g.const_opt.0", 6, STT_OBJECT, 0, 8), // another section's
+            sym(b"f_other", 5, STT_OBJECT, 40, 8),      // not a const_opt symbol
+        ];
+        assert_eq!(
+            bank_pieces(&syms, 5, 48, false),
+            [(16, 40), (8, 16), (0, 8)]
+        );
+        // Without any, or for a kernel's own bank: the whole bank.
+        assert_eq!(bank_pieces(&syms, 7, 48, false), [(0, 48)]);
+        assert_eq!(bank_pieces(&syms, 5, 48, true), [(0, 48)]);
+    }
+
+    #[test]
+    fn each_pieces_entries_come_in_reverse_reading_order() {
+        let r = |offset| Reloc {
+            offset,
+            r_type: crate::reloc::table::mercury::PROG_REL32,
+            sym: 1,
+            addend: Some(0),
+        };
+        let relocs = [r(0), r(4), r(8), r(12), r(20)];
+        let at = |v: Vec<Reloc>| v.iter().map(|x| x.offset).collect::<Vec<_>>();
+        // (20 is in no piece: left out, for the caller to refuse.)
+        assert_eq!(
+            at(in_piece_order(&[(8, 16), (0, 8)], &relocs)),
+            [12, 8, 4, 0]
+        );
+        assert_eq!(at(in_piece_order(&[(0, 24)], &relocs)), [20, 12, 8, 4, 0]);
     }
 }

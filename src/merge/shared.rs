@@ -55,11 +55,11 @@ pub struct SharedLayout {
     pub mixed_partial_area: Option<Node>,
 }
 
-/// The alignment a shared object's (or extern array's) symbol value gives: the value is its
-/// alignment, not an offset; damaged inputs get a sane 1.
 /// The symbol nvlink's `-r` gives each kernel's extern shared area.
 pub const INSTANCE: &[u8] = b"externsharedinstance";
 
+/// The alignment a shared object's (or extern array's) symbol value gives: the value is its
+/// alignment, not an offset; damaged inputs get a sane 1.
 pub fn alignment(value: u64) -> u64 {
     if value.is_power_of_two() && value <= 1 << 16 {
         value
@@ -281,6 +281,9 @@ pub fn code_refs(
     }
 }
 
+/// A kernel and the functions (text nodes) it reaches, itself first.
+type Reach = (Node, Vec<Node>);
+
 /// `debug` (`-g`): each extern array sits at one offset in every kernel (the largest its
 /// users would give it), so that the debugger's symbol for it holds for all of them.
 pub fn layout(
@@ -291,33 +294,127 @@ pub fn layout(
     debug: bool,
     arch_sm: u32,
 ) -> SharedLayout {
-    let CodeRefs {
-        uses,
-        extern_users,
-        extern_users_of,
-        extern_align,
-        extern_align_of,
-    } = code_refs(objects, res, &lv.live);
+    let mut refs = code_refs(objects, res, &lv.live);
     let mut blobs = partial_kernel_areas(objects, lv);
-    if uses.is_empty() && extern_users.is_empty() && blobs.is_empty() {
+    if refs.uses.is_empty() && refs.extern_users.is_empty() && blobs.is_empty() {
         return SharedLayout::default(); // no shared memory in the module
     }
     // What each kernel reaches (a kernel it launches keeps its shared memory to itself:
     // black-box, sm_75–sm_100, testdata shared_launch).
     // (and what its calls through pointers may reach: testdata shared_indirect)
-    let reach: Vec<(Node, Vec<Node>)> = lv
+    let reach: Vec<Reach> = lv
         .kernels
         .iter()
         .map(|&k| (k, lv.kernel_reach(k)))
         .collect();
-    let mut uses = uses;
-    // A partial link's kernel area with no object in it (nvlink's `-r` pads a kernel that
-    // uses only extern arrays so: twice their alignment) stays whole in nvlink's final link,
-    // the arrays after it (black-box, sm_75–sm_120; testdata partial_extern_only): taken as
-    // one object, the kernel's first, named by its section symbol. Only where every kernel
-    // with shared memory has such an area (testdata partial_extern_pair): next to kernels
-    // with static objects, nvlink finishing its own partial link moves every kernel's arrays
-    // to one offset (see tests/round_trip.rs, extern_shared), which cubin-ld does not follow.
+    adopt_partial_areas(&mut refs.uses, &refs.extern_users, &reach, &mut blobs);
+    if refs.uses.is_empty() && refs.extern_users.is_empty() {
+        return SharedLayout::default(); // no shared memory in the module
+    }
+    let m = Measure::new(objects, &blobs);
+    let mut out = SharedLayout {
+        mixed_partial_area: mixed_partial_area(&reach, &blobs, &refs.uses),
+        extern_align: if refs.extern_users.is_empty() {
+            0
+        } else {
+            refs.extern_align
+        },
+        reserve,
+        ..static_layout(objects, &reach, &refs.uses, &m)
+    };
+    // (`refs.extern_align` is at least 1: this is it, or 1 when no array is in use.)
+    out.pool_align = pool_align(objects, &out.home, out.extern_align.max(1), &m);
+    layout_kernels(&mut out, &reach, &refs, &m, debug, arch_sm);
+    out
+}
+
+/// The static objects' offsets, and what goes with them: which kernel each is private to,
+/// the functions using them that no kernel reaches, and what `.nv_debug.shared` holds.
+fn static_layout(
+    objects: &[InputObject<'_>],
+    reach: &[Reach],
+    uses: &HashMap<Node, Vec<ObjKey>>,
+    m: &Measure<'_, '_>,
+) -> SharedLayout {
+    let (kernels_of, objs, unreached_users) = object_kernels(reach, uses);
+    let order = placement_order(
+        objs,
+        &kernels_of,
+        reach.len(),
+        |k| m.size(k),
+        |k| m.align(k),
+    );
+    let home = homes(&kernels_of, reach);
+    SharedLayout {
+        offset: place(&order, &kernels_of, |k| m.size(k), |k| m.align(k)),
+        debug_pool: order
+            .iter()
+            .any(|k| in_debug_shared(objects, *k) && !home.contains_key(k)),
+        debug_align: order
+            .iter()
+            .filter(|k| in_debug_shared(objects, **k))
+            .map(|&k| m.align(k))
+            .max()
+            .unwrap_or(1),
+        home,
+        unreached_users,
+        ..Default::default()
+    }
+}
+
+/// Each kernel's `.nv.shared.<kernel>` and where the extern arrays start, the static
+/// objects placed in `out` (and its pool alignment known).
+fn layout_kernels(
+    out: &mut SharedLayout,
+    reach: &[Reach],
+    refs: &CodeRefs,
+    m: &Measure<'_, '_>,
+    debug: bool,
+    arch_sm: u32,
+) {
+    let needs: Vec<KernelNeeds> = reach
+        .iter()
+        .map(|(_, nodes)| kernel_needs(nodes, refs, out, m))
+        .collect();
+    let group = extern_groups(reach, &refs.extern_users);
+    let group_offset = group_offsets(&needs, &group);
+    let mut dropped_kernels = size_kernels(
+        out,
+        reach,
+        &needs,
+        &group,
+        &group_offset,
+        &refs.extern_users,
+        arch_sm,
+    );
+    out.extern_symbol_offset = extern_symbol_offsets(&refs.extern_users_of, &out.extern_offset);
+    if debug {
+        extend_to_furthest_arrays(out, reach, &refs.extern_users_of);
+    }
+    if !refs.extern_users.is_empty() && out.pool_align > 0 {
+        pool_kernels(out, reach, &needs, arch_sm, &mut dropped_kernels);
+    }
+    for k in dropped_kernels {
+        if out.kernel.get(&k).is_some_and(|e| e.0 <= out.reserve) {
+            out.kernel.remove(&k);
+        }
+    }
+}
+
+/// A partial link's kernel area with no object in it (nvlink's `-r` pads a kernel that
+/// uses only extern arrays so: twice their alignment) stays whole in nvlink's final link,
+/// the arrays after it (black-box, sm_75–sm_120; testdata partial_extern_only): taken as
+/// one object, the kernel's first, named by its section symbol. Only where every kernel
+/// with shared memory has such an area (testdata partial_extern_pair): next to kernels
+/// with static objects, nvlink finishing its own partial link moves every kernel's arrays
+/// to one offset (see tests/round_trip.rs, extern_shared), which cubin-ld does not follow;
+/// `blobs` is emptied then.
+fn adopt_partial_areas(
+    uses: &mut HashMap<Node, Vec<ObjKey>>,
+    extern_users: &HashSet<Node>,
+    reach: &[Reach],
+    blobs: &mut HashMap<Node, (ObjKey, u64, u64)>,
+) {
     let all_areas = reach.iter().all(|(k, nodes)| {
         blobs.contains_key(k)
             || !nodes
@@ -327,28 +424,44 @@ pub fn layout(
     if !all_areas {
         blobs.clear();
     }
-    for (&node, &(key, _, _)) in &blobs {
+    for (&node, &(key, _, _)) in blobs.iter() {
         uses.entry(node).or_default().insert(0, key);
     }
-    if uses.is_empty() && extern_users.is_empty() {
-        return SharedLayout::default(); // no shared memory in the module
-    }
+}
 
-    // (Where such an area meets other objects of the kernel, where nvlink puts them is not
-    // known: refused.)
-    let mixed_partial_area = reach
+/// A kernel whose partial link's area meets other objects of the kernel: where nvlink puts
+/// them is not known, so the link is refused.
+fn mixed_partial_area(
+    reach: &[Reach],
+    blobs: &HashMap<Node, (ObjKey, u64, u64)>,
+    uses: &HashMap<Node, Vec<ObjKey>>,
+) -> Option<Node> {
+    reach
         .iter()
         .find(|(k, nodes)| {
             blobs.get(k).is_some_and(|&(key, _, _)| {
-                nodes.iter().flat_map(|n| list(&uses, n)).any(|&o| o != key)
+                nodes.iter().flat_map(|n| list(uses, n)).any(|&o| o != key)
             })
         })
-        .map(|(k, _)| *k);
+        .map(|(k, _)| *k)
+}
+
+/// Per object: the kernels (indices in `reach`) that reach it. With it, every object laid
+/// out, in the order the kernels reach them, and the functions with objects that no kernel
+/// reaches, sorted.
+///
+/// Functions kept without a kernel reaching them (-preserve-relocs keeps them all) have
+/// their objects laid out too, in no kernel's section (black-box, sm_75–sm_100: at offset
+/// 0 of `.nv_debug.shared`; testdata shared_unreached).
+fn object_kernels(
+    reach: &[Reach],
+    uses: &HashMap<Node, Vec<ObjKey>>,
+) -> (HashMap<ObjKey, Vec<usize>>, Vec<ObjKey>, Vec<Node>) {
     let mut kernels_of: HashMap<ObjKey, Vec<usize>> = HashMap::new();
     let mut objs: Vec<ObjKey> = Vec::new();
     for (ki, (_, nodes)) in reach.iter().enumerate() {
         for n in nodes {
-            for &o in list(&uses, n) {
+            for &o in list(uses, n) {
                 let ks = kernels_of.entry(o).or_default();
                 if !ks.contains(&ki) {
                     ks.push(ki);
@@ -359,9 +472,6 @@ pub fn layout(
             }
         }
     }
-    // Functions kept without a kernel reaching them (-preserve-relocs keeps them all) have
-    // their objects laid out too, in no kernel's section (black-box, sm_75–sm_100: at offset
-    // 0 of `.nv_debug.shared`; testdata shared_unreached).
     let mut unreached: Vec<&Node> = uses
         .keys()
         .filter(|n| !reach.iter().any(|(_, nodes)| nodes.contains(n)))
@@ -369,78 +479,97 @@ pub fn layout(
     unreached.sort_unstable();
     let unreached_users: Vec<Node> = unreached.iter().map(|n| **n).collect();
     for n in unreached {
-        for &o in list(&uses, n) {
+        for &o in list(uses, n) {
             kernels_of.entry(o).or_default();
             if !objs.contains(&o) {
                 objs.push(o);
             }
         }
     }
-    let blob_of: HashMap<ObjKey, (u64, u64)> = blobs
-        .values()
-        .map(|&(k, size, align)| (k, (size, align)))
-        .collect();
-    let size_of = |k: ObjKey| {
-        blob_of
+    (kernels_of, objs, unreached_users)
+}
+
+/// Sizes and alignments of the objects laid out: a partial link's kernel area (see
+/// `adopt_partial_areas`) measures as its section, any other object as its symbol.
+struct Measure<'a, 'data> {
+    objects: &'a [InputObject<'data>],
+    areas: HashMap<ObjKey, (u64, u64)>,
+}
+
+impl<'a, 'data> Measure<'a, 'data> {
+    fn new(objects: &'a [InputObject<'data>], blobs: &HashMap<Node, (ObjKey, u64, u64)>) -> Self {
+        let areas = blobs
+            .values()
+            .map(|&(k, size, align)| (k, (size, align)))
+            .collect();
+        Measure { objects, areas }
+    }
+
+    fn size(&self, k: ObjKey) -> u64 {
+        self.areas
             .get(&k)
-            .map_or_else(|| objects[k.0].symbols()[k.1 as usize].size, |b| b.0)
-    };
-    let align_of = |k: ObjKey| {
-        blob_of.get(&k).map_or_else(
-            || alignment(objects[k.0].symbols()[k.1 as usize].value),
+            .map_or_else(|| self.objects[k.0].symbols()[k.1 as usize].size, |b| b.0)
+    }
+
+    fn align(&self, k: ObjKey) -> u64 {
+        self.areas.get(&k).map_or_else(
+            || alignment(self.objects[k.0].symbols()[k.1 as usize].value),
             |b| b.1,
         )
-    };
-    // nvlink's order (black-box, sm_90): objects several kernels reach first, largest first;
-    // then each kernel's own objects (those only it reaches), by alignment (largest first),
-    // then size (smallest first), then where the kernel reaches them (its own code first).
-    // Objects of different kernels may overlap (the floor below only counts kernels in
-    // common).
-    let (mut objs, own): (Vec<ObjKey>, Vec<ObjKey>) =
+    }
+}
+
+/// nvlink's order (black-box, sm_90): objects several kernels reach first, largest first;
+/// then each kernel's own objects (those only it reaches), by alignment (largest first),
+/// then size (smallest first), then where the kernel reaches them (its own code first).
+/// Objects no kernel reaches count as several kernels'. `objs` must be in the order the
+/// kernels reach them (as `object_kernels` gives them).
+fn placement_order(
+    objs: Vec<ObjKey>,
+    kernels_of: &HashMap<ObjKey, Vec<usize>>,
+    kernels: usize,
+    size: impl Fn(ObjKey) -> u64,
+    align: impl Fn(ObjKey) -> u64,
+) -> Vec<ObjKey> {
+    let (mut order, own): (Vec<ObjKey>, Vec<ObjKey>) =
         objs.into_iter().partition(|o| kernels_of[o].len() != 1);
-    objs.sort_by_key(|&k| (std::cmp::Reverse(size_of(k)), k));
-    for ki in 0..reach.len() {
+    order.sort_by_key(|&k| (std::cmp::Reverse(size(k)), k));
+    for ki in 0..kernels {
         let mut mine: Vec<ObjKey> = own
             .iter()
             .copied()
             .filter(|o| kernels_of[o][0] == ki)
             .collect();
-        // (`own` is in reach order already: kernels in order, each's nodes in DFS order.)
-        mine.sort_by_key(|&k| (std::cmp::Reverse(align_of(k)), size_of(k)));
-        objs.extend(mine);
+        // (`own` is in reach order already: kernels in order, each's nodes in DFS order;
+        // the sort is stable.)
+        mine.sort_by_key(|&k| (std::cmp::Reverse(align(k)), size(k)));
+        order.extend(mine);
     }
+    order
+}
 
-    let mut out = SharedLayout {
-        unreached_users,
-        mixed_partial_area,
-        extern_align: if extern_users.is_empty() {
-            0
-        } else {
-            extern_align
-        },
-        reserve,
-        ..Default::default()
-    };
-    // An object only one kernel reaches (directly or through callees) is that kernel's.
-    for (o, ks) in &kernels_of {
+/// An object only one kernel reaches (directly or through callees) is that kernel's.
+fn homes(kernels_of: &HashMap<ObjKey, Vec<usize>>, reach: &[Reach]) -> HashMap<ObjKey, Node> {
+    let mut home = HashMap::new();
+    for (o, ks) in kernels_of {
         if let [k] = ks[..] {
-            out.home.insert(*o, reach[k].0);
+            home.insert(*o, reach[k].0);
         }
     }
-    out.debug_pool = objs
-        .iter()
-        .any(|k| in_debug_shared(objects, *k) && !out.home.contains_key(k));
-    out.debug_align = objs
-        .iter()
-        .filter(|k| in_debug_shared(objects, **k))
-        .map(|&k| align_of(k))
-        .max()
-        .unwrap_or(1);
-    // Every function's object of the inputs, reached or not: when one of them is in no
-    // kernel's section or in several (nvlink's pool), every kernel with static objects is
-    // aligned for all of them and for the extern arrays in use; and when that asks for more
-    // than 16 bytes, the link has no `.nv_debug.shared` (black-box, sm_75–sm_100, default
-    // links; testdata shared_pool_align).
+    home
+}
+
+/// Every function's object of the inputs, reached or not: when one of them is in no
+/// kernel's section or in several (nvlink's pool), every kernel with static objects is
+/// aligned for all of them and for the extern arrays in use (`extern_in_use`, 1 when none
+/// is); and when that asks for more than 16 bytes, the link has no `.nv_debug.shared`
+/// (black-box, sm_75–sm_100, default links; testdata shared_pool_align). 0 without a pool.
+fn pool_align(
+    objects: &[InputObject<'_>],
+    home: &HashMap<ObjKey, Node>,
+    extern_in_use: u64,
+    m: &Measure<'_, '_>,
+) -> u64 {
     let mut all_debug: Vec<ObjKey> = Vec::new();
     for (oi, o) in objects.iter().enumerate() {
         for (i, x) in o.symbols().iter().enumerate() {
@@ -449,35 +578,95 @@ pub fn layout(
             }
         }
     }
-    if all_debug.iter().any(|k| !out.home.contains_key(k)) {
-        let extern_in_use = if extern_users.is_empty() {
-            1
-        } else {
-            extern_align
-        };
-        out.pool_align = all_debug
-            .iter()
-            .map(|&k| align_of(k))
-            .max()
-            .unwrap_or(1)
-            .max(extern_in_use);
+    if !all_debug.iter().any(|k| !home.contains_key(k)) {
+        return 0;
     }
-    let mut placed: Vec<ObjKey> = Vec::new();
-    for &o in &objs {
+    all_debug
+        .iter()
+        .map(|&k| m.align(k))
+        .max()
+        .unwrap_or(1)
+        .max(extern_in_use)
+}
+
+/// Offsets: each object in `order` goes above every object placed before it that shares a
+/// kernel with it, aligned; objects no kernel uses together may overlap.
+fn place(
+    order: &[ObjKey],
+    kernels_of: &HashMap<ObjKey, Vec<usize>>,
+    size: impl Fn(ObjKey) -> u64,
+    align: impl Fn(ObjKey) -> u64,
+) -> HashMap<ObjKey, u64> {
+    let mut offset: HashMap<ObjKey, u64> = HashMap::new();
+    for (i, &o) in order.iter().enumerate() {
         let ks = &kernels_of[&o];
-        let floor = placed
+        let floor = order[..i]
             .iter()
             .filter(|p| kernels_of[*p].iter().any(|k| ks.contains(k)))
-            .map(|p| out.offset[p].saturating_add(size_of(*p)))
+            .map(|p| offset[p].saturating_add(size(*p)))
             .max()
             .unwrap_or(0);
-        out.offset.insert(o, align_up(floor, align_of(o)));
-        placed.push(o);
+        offset.insert(o, align_up(floor, align(o)));
     }
+    offset
+}
 
-    // Kernels connected through a function that uses extern shared memory share its offset.
-    let n = reach.len();
-    let mut group: Vec<usize> = (0..n).collect();
+/// What one kernel's shared memory asks for, from the objects and arrays it reaches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct KernelNeeds {
+    /// It reaches static objects.
+    has_static: bool,
+    /// The end of the furthest static object it reaches (0 without any).
+    static_end: u64,
+    /// Its section's alignment: its objects' (the pool's too, when it has objects) and its
+    /// arrays'.
+    align: u64,
+    /// It reaches extern arrays.
+    uses_extern: bool,
+    /// The largest alignment of the arrays it reaches (1 without any).
+    extern_align: u64,
+}
+
+impl KernelNeeds {
+    fn any(&self) -> bool {
+        self.has_static || self.uses_extern
+    }
+}
+
+/// The needs of the kernel reaching `nodes`, the static objects placed in `out`.
+fn kernel_needs(
+    nodes: &[Node],
+    refs: &CodeRefs,
+    out: &SharedLayout,
+    m: &Measure<'_, '_>,
+) -> KernelNeeds {
+    let mut k = KernelNeeds {
+        has_static: false,
+        static_end: 0,
+        align: 1,
+        uses_extern: false,
+        extern_align: 1,
+    };
+    for nd in nodes {
+        for &o in list(&refs.uses, nd) {
+            k.has_static = true;
+            k.static_end = k.static_end.max(out.offset[&o].saturating_add(m.size(o)));
+            k.align = k.align.max(m.align(o)).max(out.pool_align);
+        }
+        if refs.extern_users.contains(nd) {
+            k.uses_extern = true;
+            let a = refs.extern_align_of.get(nd).copied().unwrap_or(1);
+            k.extern_align = k.extern_align.max(a);
+            k.align = k.align.max(a);
+        }
+    }
+    k
+}
+
+/// Kernels connected through a function that uses extern shared memory share its offset:
+/// per kernel (index in `reach`), its group's id.
+fn extern_groups(reach: &[Reach], extern_users: &HashSet<Node>) -> Vec<usize> {
+    let mut group: Vec<usize> = (0..reach.len()).collect();
     fn find(g: &mut [usize], x: usize) -> usize {
         let mut r = x;
         while g[r] != r {
@@ -500,109 +689,207 @@ pub fn layout(
             }
         }
     }
-    let mut static_end = vec![0u64; n];
-    let mut align = vec![1u64; n];
-    let mut uses_extern = vec![false; n];
-    // (the alignment of the arrays each kernel reaches)
-    let mut kernel_extern_align = vec![1u64; n];
-    let mut any = vec![false; n];
-    for (ki, (_, nodes)) in reach.iter().enumerate() {
-        for nd in nodes {
-            for &o in list(&uses, nd) {
-                static_end[ki] = static_end[ki].max(out.offset[&o].saturating_add(size_of(o)));
-                align[ki] = align[ki].max(align_of(o)).max(out.pool_align);
-                any[ki] = true;
-            }
-            if extern_users.contains(nd) {
-                uses_extern[ki] = true;
-                any[ki] = true;
-                let a = extern_align_of.get(nd).copied().unwrap_or(1);
-                kernel_extern_align[ki] = kernel_extern_align[ki].max(a);
-                align[ki] = align[ki].max(a);
-            }
-        }
-    }
-    let mut group_offset: HashMap<usize, u64> = HashMap::new();
-    let mut dropped_kernels: Vec<Node> = Vec::new();
-    for ki in 0..n {
-        if uses_extern[ki] {
-            let g = find(&mut group, ki);
-            let v = align_up(static_end[ki], kernel_extern_align[ki]);
-            let e = group_offset.entry(g).or_insert(0);
+    (0..reach.len()).map(|ki| find(&mut group, ki)).collect()
+}
+
+/// Per group of kernels: where their extern arrays start, above the static objects of every
+/// kernel of the group using them, aligned for that kernel's arrays.
+fn group_offsets(needs: &[KernelNeeds], group: &[usize]) -> HashMap<usize, u64> {
+    let mut offset: HashMap<usize, u64> = HashMap::new();
+    for (need, &g) in needs.iter().zip(group) {
+        if need.uses_extern {
+            let v = align_up(need.static_end, need.extern_align);
+            let e = offset.entry(g).or_insert(0);
             *e = (*e).max(v);
         }
     }
-    for ki in 0..n {
-        if !any[ki] {
+    offset
+}
+
+/// Each kernel's `.nv.shared.<kernel>` (size, the reserved bytes included, and alignment)
+/// and where its extern arrays start, in `out`; gives the kernels that lose the section
+/// should it hold no more than the reserved bytes.
+fn size_kernels(
+    out: &mut SharedLayout,
+    reach: &[Reach],
+    needs: &[KernelNeeds],
+    group: &[usize],
+    group_offset: &HashMap<usize, u64>,
+    extern_users: &HashSet<Node>,
+    arch_sm: u32,
+) -> Vec<Node> {
+    let mut dropped_kernels: Vec<Node> = Vec::new();
+    for (((k, nodes), need), g) in reach.iter().zip(needs).zip(group) {
+        if !need.any() {
             continue;
         }
         // A kernel with no static objects whose arrays ask for more than 16-byte alignment
         // gets no `.nv.shared.<kernel>` of its own (unless `-g` gives it bytes), except on
         // sm_90 (black-box, sm_75–sm_120, default, -preserve-relocs and -g links; testdata
         // extern_shared_align).
-        let no_static = !reach[ki].1.iter().any(|nd| !list(&uses, nd).is_empty());
-        let dropped = no_static && kernel_extern_align[ki] > 16 && arch_sm != 90;
-        let base = if uses_extern[ki] {
-            group_offset[&find(&mut group, ki)]
-        } else {
-            static_end[ki]
-        };
-        if dropped {
-            dropped_kernels.push(reach[ki].0);
+        if !need.has_static && need.extern_align > 16 && arch_sm != 90 {
+            dropped_kernels.push(*k);
         }
+        let base = if need.uses_extern {
+            group_offset[g]
+        } else {
+            need.static_end
+        };
         // (A kernel with static objects that uses extern arrays too is sized up to its own
         // alignment, the pool's included; the arrays stay where they are.)
-        let size = if uses_extern[ki] && static_end[ki] > 0 {
-            align_up(base, align[ki])
+        let size = if need.uses_extern && need.static_end > 0 {
+            align_up(base, need.align)
         } else {
             base
         };
         out.kernel
-            .insert(reach[ki].0, (size.saturating_add(reserve), align[ki]));
-        if uses_extern[ki] {
-            for nd in reach[ki].1.iter().filter(|nd| extern_users.contains(*nd)) {
+            .insert(*k, (size.saturating_add(out.reserve), need.align));
+        if need.uses_extern {
+            for nd in nodes.iter().filter(|nd| extern_users.contains(*nd)) {
                 out.extern_offset.insert(*nd, base);
             }
         }
     }
-    for (g, users) in &extern_users_of {
-        let at = users.iter().filter_map(|n| out.extern_offset.get(n)).max();
+    dropped_kernels
+}
+
+/// Per extern array: the largest offset its users see it at.
+fn extern_symbol_offsets(
+    extern_users_of: &HashMap<u32, Vec<Node>>,
+    extern_offset: &HashMap<Node, u64>,
+) -> HashMap<u32, u64> {
+    let mut out = HashMap::new();
+    for (g, users) in extern_users_of {
+        let at = users.iter().filter_map(|n| extern_offset.get(n)).max();
         if let Some(&at) = at {
-            out.extern_symbol_offset.insert(*g, at);
-        }
-    }
-    if debug {
-        // A kernel's area then ends where the furthest of its arrays starts.
-        for (k, nodes) in &reach {
-            let furthest = extern_users_of
-                .iter()
-                .filter(|(_, users)| users.iter().any(|u| nodes.contains(u)))
-                .filter_map(|(g, _)| out.extern_symbol_offset.get(g))
-                .max();
-            if let (Some(&at), Some(entry)) = (furthest, out.kernel.get_mut(k)) {
-                entry.0 = entry.0.max(at.saturating_add(reserve));
-            }
-        }
-    }
-    // With extern arrays in use and a pool, every kernel, shared memory or not, gets a
-    // `.nv.shared.<kernel>` (the reserved bytes at least) aligned for the pool; those without
-    // static objects then go when that alignment is above 16, as above (black-box, default
-    // links, sm_75, sm_90, sm_100; testdata shared_pool_align, shared_pool_launch... see
-    // shared_pool_all).
-    if !extern_users.is_empty() && out.pool_align > 0 {
-        for (k, nodes) in &reach {
-            let e = out.kernel.entry(*k).or_insert((reserve, 1));
-            e.1 = e.1.max(out.pool_align);
-            let no_static = !nodes.iter().any(|nd| !list(&uses, nd).is_empty());
-            if no_static && out.pool_align > 16 && arch_sm != 90 && !dropped_kernels.contains(k) {
-                dropped_kernels.push(*k);
-            }
-        }
-    }
-    for k in dropped_kernels {
-        if out.kernel.get(&k).is_some_and(|e| e.0 <= reserve) {
-            out.kernel.remove(&k);
+            out.insert(*g, at);
         }
     }
     out
+}
+
+/// `-g`: a kernel's area ends no lower than where the furthest of its arrays starts.
+fn extend_to_furthest_arrays(
+    out: &mut SharedLayout,
+    reach: &[Reach],
+    extern_users_of: &HashMap<u32, Vec<Node>>,
+) {
+    for (k, nodes) in reach {
+        let furthest = extern_users_of
+            .iter()
+            .filter(|(_, users)| users.iter().any(|u| nodes.contains(u)))
+            .filter_map(|(g, _)| out.extern_symbol_offset.get(g))
+            .max();
+        if let (Some(&at), Some(entry)) = (furthest, out.kernel.get_mut(k)) {
+            entry.0 = entry.0.max(at.saturating_add(out.reserve));
+        }
+    }
+}
+
+/// With extern arrays in use and a pool, every kernel, shared memory or not, gets a
+/// `.nv.shared.<kernel>` (the reserved bytes at least) aligned for the pool; those without
+/// static objects then go when that alignment is above 16, as in `size_kernels` (black-box,
+/// default links, sm_75, sm_90, sm_100; testdata shared_pool_align, shared_pool_launch...
+/// see shared_pool_all).
+fn pool_kernels(
+    out: &mut SharedLayout,
+    reach: &[Reach],
+    needs: &[KernelNeeds],
+    arch_sm: u32,
+    dropped_kernels: &mut Vec<Node>,
+) {
+    for ((k, _), need) in reach.iter().zip(needs) {
+        let e = out.kernel.entry(*k).or_insert((out.reserve, 1));
+        e.1 = e.1.max(out.pool_align);
+        if !need.has_static && out.pool_align > 16 && arch_sm != 90 && !dropped_kernels.contains(k)
+        {
+            dropped_kernels.push(*k);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Objects (0, sym) with the kernels reaching each.
+    fn kernels_of(of: &[(u32, &[usize])]) -> HashMap<ObjKey, Vec<usize>> {
+        of.iter().map(|&(s, ks)| ((0, s), ks.to_vec())).collect()
+    }
+
+    #[test]
+    fn shared_objects_come_first_largest_first_then_each_kernels_own_by_alignment_then_size() {
+        // 1, 2: shared by kernels 0 and 1; 3: no kernel's; 4, 5, 6: kernel 0's; 7: kernel 1's.
+        let ko = kernels_of(&[
+            (1, &[0, 1]),
+            (2, &[0, 1]),
+            (3, &[]),
+            (4, &[0]),
+            (5, &[0]),
+            (6, &[0]),
+            (7, &[1]),
+        ]);
+        let size = |k: ObjKey| [0, 8, 32, 16, 4, 8, 4, 1][k.1 as usize];
+        let align = |k: ObjKey| [0, 4, 4, 4, 4, 8, 4, 1][k.1 as usize];
+        let objs = [7, 6, 5, 4, 3, 2, 1].map(|s| (0, s)).to_vec();
+        let order = placement_order(objs, &ko, 2, size, align);
+        // 6 and 4 tie (alignment 4, size 4): reach order kept.
+        let want = [2, 3, 1, 5, 6, 4, 7].map(|s| (0, s)).to_vec();
+        assert_eq!(order, want);
+    }
+
+    #[test]
+    fn objects_go_above_those_sharing_a_kernel_aligned_and_others_overlap() {
+        // 1: kernels 0 and 1; 2: kernel 0's; 3: kernel 1's; 4: no kernel's.
+        let ko = kernels_of(&[(1, &[0, 1]), (2, &[0]), (3, &[1]), (4, &[])]);
+        let size = |k: ObjKey| [0, 6, 4, 4, 8][k.1 as usize];
+        let align = |k: ObjKey| [0, 2, 4, 2, 8][k.1 as usize];
+        let order = [1, 2, 3, 4].map(|s| (0, s));
+        let at = place(&order, &ko, size, align);
+        assert_eq!(at[&(0, 1)], 0);
+        assert_eq!(at[&(0, 2)], 8); // above 1 (0..6), aligned 4
+        assert_eq!(at[&(0, 3)], 6); // above 1 only: overlaps 2 (8..12), of another kernel
+        assert_eq!(at[&(0, 4)], 0); // shares no kernel with anything
+    }
+
+    #[test]
+    fn kernels_reaching_one_extern_array_user_share_a_group() {
+        // Kernels 0 and 2 both reach function f, which uses extern arrays; kernel 1 uses
+        // them in its own code only; kernel 3 not at all.
+        let f: Node = (0, 9);
+        let k: [Node; 4] = [(0, 1), (0, 2), (0, 3), (0, 4)];
+        let reach: Vec<Reach> = vec![
+            (k[0], vec![k[0], f]),
+            (k[1], vec![k[1]]),
+            (k[2], vec![k[2], f]),
+            (k[3], vec![k[3]]),
+        ];
+        let users: HashSet<Node> = [f, k[1]].into_iter().collect();
+        let g = extern_groups(&reach, &users);
+        assert_eq!(g[0], g[2]);
+        assert_ne!(g[0], g[1]);
+        assert_ne!(g[0], g[3]);
+        assert_ne!(g[1], g[3]);
+    }
+
+    #[test]
+    fn a_groups_arrays_start_above_every_users_static_objects_aligned_for_its_arrays() {
+        let need = |static_end, uses_extern, extern_align| KernelNeeds {
+            has_static: static_end > 0,
+            static_end,
+            align: 1,
+            uses_extern,
+            extern_align,
+        };
+        let needs = [
+            need(20, true, 8),   // group 0: 24
+            need(30, true, 4),   // group 0: 32
+            need(100, false, 1), // group 0, no arrays: not counted
+            need(0, true, 16),   // group 3: 0
+            need(5, true, 16),   // group 4: 16
+        ];
+        let offsets = group_offsets(&needs, &[0, 0, 0, 3, 4]);
+        let want: HashMap<usize, u64> = [(0, 32), (3, 0), (4, 16)].into_iter().collect();
+        assert_eq!(offsets, want);
+    }
 }
