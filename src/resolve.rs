@@ -213,7 +213,7 @@ impl<'data> Resolution<'data> {
 /// link.
 fn resolvable(s: &Symbol<'_>, relocatable: bool) -> bool {
     let instance = relocatable
-        && s.name == crate::merge::shared::INSTANCE
+        && s.name == crate::elf::names::EXTERN_SHARED_INSTANCE
         && s.section == SymSection::Undefined;
     InputObject::is_global(s)
         && (relocatable || !UNIFIED_PLACEHOLDERS.contains(&s.name))

@@ -4,6 +4,10 @@
 
 use super::*;
 
+/// The symbol nvlink's `-r` gives each kernel's extern shared area (a partial link's output;
+/// resolution, the shared layout and `-r` all read it).
+pub const EXTERN_SHARED_INSTANCE: &[u8] = b"externsharedinstance";
+
 /// Whether a section belongs to the Mercury half (sm_100+: `.nv.merc.*`, `.nv.capmerc.*`).
 pub fn is_mercury_section(name: &[u8]) -> bool {
     name.starts_with(b".nv.merc.") || name.starts_with(b".nv.capmerc.")

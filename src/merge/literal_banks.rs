@@ -23,9 +23,9 @@ use super::{Builder, Placed};
 use crate::diag::{Error, Result};
 use crate::elf::read::SymSection;
 use crate::elf::*;
-use crate::layout::align_up;
 use crate::liveness::{Liveness, Node};
 use crate::object::{InputObject, SectionKind};
+use crate::output::align_up;
 use crate::output::*;
 use hashbrown::{HashMap, HashSet};
 

@@ -13,9 +13,9 @@
 use super::list;
 use crate::elf::read::SymSection;
 use crate::elf::*;
-use crate::layout::align_up;
 use crate::liveness::{Liveness, Node};
 use crate::object::{InputObject, SectionKind};
+use crate::output::align_up;
 use crate::resolve::Resolution;
 use hashbrown::{HashMap, HashSet};
 
@@ -55,8 +55,7 @@ pub struct SharedLayout {
     pub mixed_partial_area: Option<Node>,
 }
 
-/// The symbol nvlink's `-r` gives each kernel's extern shared area.
-pub const INSTANCE: &[u8] = b"externsharedinstance";
+pub use crate::elf::names::EXTERN_SHARED_INSTANCE as INSTANCE;
 
 /// The alignment a shared object's (or extern array's) symbol value gives: the value is its
 /// alignment, not an offset; damaged inputs get a sane 1.
