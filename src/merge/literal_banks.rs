@@ -397,6 +397,11 @@ fn merc_bank_entries(
         .relocations(&o.cubin.sections[rsi])
         .map_err(|e| e.context(format!("'{}'", o.name)))?;
     let pieces = bank_pieces(msyms, msi, o.cubin.sections[si].size, own);
+    // (Each entry must land in exactly one piece: overlapping pieces would count one twice
+    // and could hide one outside every piece.)
+    if overlapping(&pieces) {
+        return Err(rela_error(o, rsi, "overlapping const_opt symbols"));
+    }
     let entries = in_piece_order(&pieces, &relocs);
     for r in &entries {
         let isym = msyms
@@ -420,6 +425,11 @@ fn merc_bank_entries(
     Ok(Some((rsi, entries)))
 }
 
+/// Whether two of the pieces (in placement order: starts descending) share bytes.
+fn overlapping(pieces: &[(u64, u64)]) -> bool {
+    pieces.windows(2).any(|w| w[1].1 > w[0].0)
+}
+
 /// The pieces (start, end) of a bank of `size` bytes whose Mercury twin is section `msi`
 /// (its symbols `msyms`), in placement order: a kernel's own bank (`own`) goes as a whole,
 /// a function's one `const_opt` symbol at a time, the last first (as a whole when it has
@@ -435,7 +445,7 @@ fn bank_pieces(msyms: &[Symbol<'_>], msi: usize, size: u64, own: bool) -> Vec<(u
                     && m.st_type != STT_SECTION
                     && m.name.windows(11).any(|w| w == b".const_opt.")
             })
-            .map(|m| (m.value, m.value + m.size))
+            .map(|m| (m.value, m.value.saturating_add(m.size)))
             .collect();
         v.sort_unstable();
         v.reverse();
@@ -464,6 +474,12 @@ fn in_piece_order(pieces: &[(u64, u64)], relocs: &[Reloc]) -> Vec<Reloc> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn const_opt_pieces_that_share_bytes_are_seen() {
+        assert!(!overlapping(&[(0x20, 0x30), (0x10, 0x20), (0, 0x10)]));
+        assert!(overlapping(&[(0x20, 0x30), (0x10, 0x28)]));
+    }
+
     use super::*;
 
     fn sym(name: &[u8], section: u32, st_type: u8, value: u64, size: u64) -> Symbol<'_> {
