@@ -62,7 +62,7 @@ fn append(table: &mut Vec<u8>, name: &[u8]) -> u32 {
 }
 
 fn push_prototypes(m: &Module, strtab: &mut Vec<u8>) {
-    for p in &m.strtab_prefix {
+    for p in m.strtab_prefix.keys() {
         append(strtab, p);
     }
 }

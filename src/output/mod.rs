@@ -147,9 +147,12 @@ pub struct Module {
     /// sm_100+ conventions: text before constant banks, symbols in creation order (locals
     /// not moved first), section symbols named, prototype strings after the symbol names.
     pub mercury: bool,
-    /// Strings placed at the start of `.strtab`, before symbol names: the call prototypes
-    /// (`.nv.prototype` and call-graph prototype ids are their offsets).
-    pub strtab_prefix: Vec<Vec<u8>>,
+    /// Strings placed at the start of `.strtab`, before symbol names, in the order first
+    /// met, each with its offset: the call prototypes (`.nv.prototype` and call-graph
+    /// prototype ids are their offsets).
+    pub strtab_prefix: indexmap::IndexMap<Vec<u8>, u32>,
+    /// Where the next prefix string goes (after the leading NUL).
+    pub strtab_prefix_end: u32,
     /// Where prototype ids sit (section, byte offset). On sm_100+ the prototype strings follow
     /// the symbol names, so the writer adds the names' length to each.
     pub prototype_fields: Vec<(SecId, usize)>,
@@ -178,14 +181,12 @@ impl Module {
     }
     /// Adds a string to the `.strtab` prefix (once) and returns its offset there.
     pub fn prefix_string(&mut self, s: &[u8]) -> u32 {
-        let mut off = 1u32;
-        for p in &self.strtab_prefix {
-            if p == s {
-                return off;
-            }
-            off += p.len() as u32 + 1;
+        if let Some(&off) = self.strtab_prefix.get(s) {
+            return off;
         }
-        self.strtab_prefix.push(s.to_vec());
+        let off = self.strtab_prefix_end.max(1);
+        self.strtab_prefix_end = off + s.len() as u32 + 1;
+        self.strtab_prefix.insert(s.to_vec(), off);
         off
     }
 
