@@ -26,6 +26,16 @@ pub const EIATTR_MIN_STACK_SIZE: u8 = 0x12;
 pub const EIATTR_KPARAM_INFO: u8 = 0x17;
 pub const EIATTR_MAX_STACK_SIZE: u8 = 0x23;
 pub const EIATTR_REGCOUNT: u8 = 0x2f;
+pub const EIATTR_CTAIDZ_USED: u8 = 0x04;
+pub const EIATTR_BINDLESS_TEXTURE_BANK: u8 = 0x15;
+pub const EIATTR_BINDLESS_SURFACE_BANK: u8 = 0x16;
+pub const EIATTR_CBANK_PARAM_SIZE: u8 = 0x19;
+pub const EIATTR_MAXREG_COUNT: u8 = 0x1b;
+pub const EIATTR_CRS_STACK_SIZE: u8 = 0x1e;
+pub const EIATTR_SW_WAR: u8 = 0x36;
+pub const EIATTR_NUM_BARRIERS: u8 = 0x4c;
+pub const EIATTR_NVSAL_SW_WAR: u8 = 0x6b;
+pub const EIATTR_PREEXIT_USED: u8 = 0x6d;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Value<'data> {
@@ -249,6 +259,31 @@ pub fn compat_name(a: u8) -> Option<&'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_attributes_the_link_names_have_their_names() {
+        for (a, n) in [
+            (EIATTR_PARAM_CBANK, "EIATTR_PARAM_CBANK"),
+            (EIATTR_EXTERNS, "EIATTR_EXTERNS"),
+            (EIATTR_FRAME_SIZE, "EIATTR_FRAME_SIZE"),
+            (EIATTR_MIN_STACK_SIZE, "EIATTR_MIN_STACK_SIZE"),
+            (EIATTR_KPARAM_INFO, "EIATTR_KPARAM_INFO"),
+            (EIATTR_MAX_STACK_SIZE, "EIATTR_MAX_STACK_SIZE"),
+            (EIATTR_REGCOUNT, "EIATTR_REGCOUNT"),
+            (EIATTR_CTAIDZ_USED, "EIATTR_CTAIDZ_USED"),
+            (EIATTR_BINDLESS_TEXTURE_BANK, "EIATTR_BINDLESS_TEXTURE_BANK"),
+            (EIATTR_BINDLESS_SURFACE_BANK, "EIATTR_BINDLESS_SURFACE_BANK"),
+            (EIATTR_CBANK_PARAM_SIZE, "EIATTR_CBANK_PARAM_SIZE"),
+            (EIATTR_MAXREG_COUNT, "EIATTR_MAXREG_COUNT"),
+            (EIATTR_CRS_STACK_SIZE, "EIATTR_CRS_STACK_SIZE"),
+            (EIATTR_SW_WAR, "EIATTR_SW_WAR"),
+            (EIATTR_NUM_BARRIERS, "EIATTR_NUM_BARRIERS"),
+            (EIATTR_NVSAL_SW_WAR, "EIATTR_NVSAL_SW_WAR"),
+            (EIATTR_PREEXIT_USED, "EIATTR_PREEXIT_USED"),
+        ] {
+            assert_eq!(attr_name(a), Some(n), "{a:#x}");
+        }
+    }
 
     #[test]
     fn records_of_every_format_parse_in_sequence() {

@@ -88,7 +88,7 @@ pub(super) struct FunctionFacts {
     pub barriers: u8,
     /// EIATTR_CTAIDZ_USED.
     pub ctaidz: bool,
-    /// The order of its EIATTR_NUM_BARRIERS (0x4c), EIATTR_CTAIDZ_USED (0x04) and EXTERNS
+    /// The order of its EIATTR_NUM_BARRIERS, EIATTR_CTAIDZ_USED and EXTERNS
     /// records (a partial link reverses ptxas's).
     pub inherited_order: Vec<u8>,
 }
@@ -110,13 +110,13 @@ pub(super) fn function_facts(b: &Builder<'_, '_>) -> Result<HashMap<SymId, Funct
             let x = out.entry(fo).or_default();
             for r in recs {
                 match (r.attr, r.value) {
-                    (0x1b, Value::Half(h)) => x.maxreg = Some(h as u32),
-                    (0x4c, Value::Byte(n)) => {
-                        x.inherited_order.push(0x4c);
+                    (nvinfo::EIATTR_MAXREG_COUNT, Value::Half(h)) => x.maxreg = Some(h as u32),
+                    (nvinfo::EIATTR_NUM_BARRIERS, Value::Byte(n)) => {
+                        x.inherited_order.push(nvinfo::EIATTR_NUM_BARRIERS);
                         x.barriers = x.barriers.max(n);
                     }
-                    (0x04, _) => {
-                        x.inherited_order.push(0x04);
+                    (nvinfo::EIATTR_CTAIDZ_USED, _) => {
+                        x.inherited_order.push(nvinfo::EIATTR_CTAIDZ_USED);
                         x.ctaidz = true;
                     }
                     (nvinfo::EIATTR_EXTERNS, Value::Bytes(p)) => {

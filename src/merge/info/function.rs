@@ -19,7 +19,13 @@ use hashbrown::{HashMap, HashSet};
 
 /// Per-function records nvlink writes last on sm_100+ (in input order): CBANK_PARAM_SIZE,
 /// PARAM_CBANK, SW_WAR, NVSAL_SW_WAR, PREEXIT_USED.
-const MOVED_LAST_ON_SM100: [u8; 5] = [0x19, nvinfo::EIATTR_PARAM_CBANK, 0x36, 0x6b, 0x6d];
+const MOVED_LAST_ON_SM100: [u8; 5] = [
+    nvinfo::EIATTR_CBANK_PARAM_SIZE,
+    nvinfo::EIATTR_PARAM_CBANK,
+    nvinfo::EIATTR_SW_WAR,
+    nvinfo::EIATTR_NVSAL_SW_WAR,
+    nvinfo::EIATTR_PREEXIT_USED,
+];
 
 /// What the `.nv.info.<fn>` rules read.
 pub(super) struct Context<'x> {
@@ -115,7 +121,10 @@ fn function_info(b: &mut Builder<'_, '_>, cx: &Context<'_>, oi: usize, si: usize
         && b.resource_bank(oi, s.info as usize)
             .is_some_and(|k| b.resource_base.contains_key(&k));
     if b.m.mercury && slotted {
-        for attr in [EIATTR_BINDLESS_TEXTURE_BANK, EIATTR_BINDLESS_SURFACE_BANK] {
+        for attr in [
+            nvinfo::EIATTR_BINDLESS_TEXTURE_BANK,
+            nvinfo::EIATTR_BINDLESS_SURFACE_BANK,
+        ] {
             out.push(Rec {
                 bytes: vec![nvinfo::EIFMT_BVAL, attr, 0, 0],
                 slots: Vec::new(),
@@ -288,13 +297,16 @@ impl FunctionRecords<'_> {
         // the place of its own record, if it has one).
         if let Some(f) = self.func {
             if matches!(cx.prop.min_stack.get(&f), Some(None)) {
-                let mut bytes = vec![nvinfo::EIFMT_SVAL, 0x1e, 4, 0];
+                let mut bytes = vec![nvinfo::EIFMT_SVAL, nvinfo::EIATTR_CRS_STACK_SIZE, 4, 0];
                 bytes.extend_from_slice(&0xffff_ffffu32.to_le_bytes());
                 let rec = Rec {
                     bytes,
                     slots: Vec::new(),
                 };
-                match out.iter_mut().find(|r| r.bytes[1] == 0x1e) {
+                match out
+                    .iter_mut()
+                    .find(|r| r.bytes[1] == nvinfo::EIATTR_CRS_STACK_SIZE)
+                {
                     Some(old) => *old = rec,
                     None => out.push(rec),
                 }
@@ -325,13 +337,13 @@ impl FunctionRecords<'_> {
         let mut pending: Vec<u8> = Vec::new();
         let (bars, ctaidz) = cx.prop.inherited.get(&f).copied().unwrap_or((0, false));
         if bars > 0 {
-            pending.push(0x4c);
+            pending.push(nvinfo::EIATTR_NUM_BARRIERS);
         }
         if added_externs {
             pending.push(EIATTR_EXTERNS_ADDED);
         }
         if ctaidz {
-            pending.push(0x04);
+            pending.push(nvinfo::EIATTR_CTAIDZ_USED);
         }
         if !pending.is_empty() {
             for (attr, g) in inherited_events(f, &cx.prop.succ, cx.facts) {
@@ -353,9 +365,6 @@ impl FunctionRecords<'_> {
     }
 }
 
-const EIATTR_BINDLESS_TEXTURE_BANK: u8 = 0x15;
-const EIATTR_BINDLESS_SURFACE_BANK: u8 = 0x16;
-
 /// Stands for the EXTERNS record a link adds, in the order of a kernel's added records.
 pub(super) const EIATTR_EXTERNS_ADDED: u8 = 0;
 
@@ -371,28 +380,28 @@ fn externs_rec(list: &[SymId]) -> Rec {
     Rec { bytes, slots }
 }
 
-/// Gives a kernel the inherited barrier count (`attr` 0x4c, raising its own), %ctaid.z use
-/// (0x04) or the EXTERNS record the link adds, unless it has the record already.
+/// Gives a kernel the inherited barrier count (NUM_BARRIERS, raising its own), %ctaid.z use
+/// (CTAIDZ_USED) or the EXTERNS record the link adds, unless it has the record already.
 fn inherit_record(out: &mut Vec<Rec>, attr: u8, bars: u8, externs: &[SymId]) {
     if attr == EIATTR_EXTERNS_ADDED {
         out.push(externs_rec(externs));
         return;
     }
     match (attr, out.iter_mut().find(|r| r.bytes[1] == attr)) {
-        (0x4c, Some(r)) => r.bytes[2] = r.bytes[2].max(bars),
+        (nvinfo::EIATTR_NUM_BARRIERS, Some(r)) => r.bytes[2] = r.bytes[2].max(bars),
         (_, Some(_)) => {}
-        (0x4c, None) => out.push(Rec {
-            bytes: vec![nvinfo::EIFMT_BVAL, 0x4c, bars, 0],
+        (nvinfo::EIATTR_NUM_BARRIERS, None) => out.push(Rec {
+            bytes: vec![nvinfo::EIFMT_BVAL, nvinfo::EIATTR_NUM_BARRIERS, bars, 0],
             slots: Vec::new(),
         }),
         (_, None) => out.push(Rec {
-            bytes: vec![nvinfo::EIFMT_NVAL, 0x04, 0, 0],
+            bytes: vec![nvinfo::EIFMT_NVAL, nvinfo::EIATTR_CTAIDZ_USED, 0, 0],
             slots: Vec::new(),
         }),
     }
 }
 
-/// The inherited records (0x4c barriers, 0x04 %ctaid.z, EXTERNS) in the order nvlink meets
+/// The inherited records (NUM_BARRIERS, CTAIDZ_USED, EXTERNS) in the order nvlink meets
 /// them for kernel `f`: depth first through its callees in call-graph order, a function's own
 /// records (in their order) after its callees', each with the function it is met in.
 fn inherited_events(
