@@ -28,9 +28,6 @@ use super::literal_banks::MERC_PREFIX;
 use super::Builder;
 use crate::diag::{Error, Result};
 use crate::elf::names::is_mercury_section;
-use crate::elf::*;
-use crate::output::*;
-use hashbrown::HashMap;
 
 /// The Mercury counterpart's name of a main-half section name.
 pub fn mercury_name(main: &[u8]) -> Vec<u8> {
@@ -111,231 +108,39 @@ fn not_yet(what: String) -> Error {
     Error::not_implemented(what)
 }
 
+/// Refuses Mercury sections this stage does not know how to copy (nvlink's output would
+/// carry them; leaving them out would make a different program).
+fn refuse_unknown(objects: &[crate::object::InputObject<'_>]) -> Result<()> {
+    for o in objects {
+        for s in &o.cubin.sections {
+            if is_mercury_section(s.name) && !understood(s.name) {
+                return Err(not_yet(format!(
+                    "'{}': the Mercury section '{}'",
+                    o.name,
+                    s.name_str()
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
 impl Builder<'_, '_> {
     /// Builds the Mercury half from the finished main half.
     pub(crate) fn build_mercury(&mut self) -> Result<()> {
-        let objects = self.objects;
-        for o in objects {
-            for s in &o.cubin.sections {
-                if is_mercury_section(s.name) && !understood(s.name) {
-                    return Err(not_yet(format!(
-                        "'{}': the Mercury section '{}'",
-                        o.name,
-                        s.name_str()
-                    )));
-                }
-            }
-        }
-        // The main half's final header order decides the Mercury sections' order.
-        let order = crate::layout::header_order_with_empty(&self.m);
-        let main_count = self.m.sections.len();
-        let mut twin: Vec<Option<SecId>> = vec![None; main_count];
-        let symtab = self.m.add_section(OutSection {
-            name: b".nv.merc.symtab".to_vec(),
-            sh_type: SHT_CUDA_MERC_SYMTAB,
-            flags: SHF_CUDA_MERCURY,
-            align: 8,
-            entsize: 24,
-            link: Link::Strtab,
-            info: Info::MercFirstGlobal,
-            content: Content::MercSymtab,
-            group: Group::Mercury,
-            section_symbol: None,
-        });
-        let merc_info: HashMap<Vec<u8>, Content> = std::mem::take(&mut self.merc_function_info)
-            .into_iter()
-            .collect();
-        // The first input section of each Mercury name: what the output copies describe.
-        let mut first_input: HashMap<&[u8], &Section<'_>> = HashMap::new();
-        for s in objects.iter().flat_map(|o| o.cubin.sections.iter()) {
-            if is_mercury_section(s.name) {
-                first_input.entry(s.name).or_insert(s);
-            }
-        }
-        let any_literal_twin = first_input.keys().any(|n| n.starts_with(MERC_PREFIX));
-        for &id in &order {
-            let s = &self.m.sections[id as usize];
-            let name = mercury_name(&s.name);
-            let (sh_type, content) = match (&s.content, s.group) {
-                (Content::Symtab, _) => {
-                    twin[id as usize] = Some(symtab);
-                    continue;
-                }
-                (Content::WithSymbols { .. }, Group::Info)
-                    if first_input.contains_key(&name[..]) =>
-                {
-                    (SHT_CUDA_MERC_INFO, s.content.clone())
-                }
-                (Content::WithSymbols { .. }, Group::Graph) if s.sh_type == SHT_CUDA_CALLGRAPH => {
-                    (SHT_CUDA_MERC_CALLGRAPH, s.content.clone())
-                }
-                (Content::WithSymbols { .. }, Group::Graph) if s.sh_type == SHT_CUDA_PROTOTYPE => {
-                    (SHT_CUDA_MERC_PROTOTYPE, s.content.clone())
-                }
-                // The unified tables: the same records (the symbol indices mean the same
-                // symbols in both tables).
-                (Content::WithSymbols { .. }, Group::InfoFn)
-                    if matches!(s.sh_type, SHT_CUDA_UFT_ENTRY | SHT_CUDA_UDT_ENTRY)
-                        && first_input.contains_key(&name[..]) =>
-                {
-                    (s.sh_type, s.content.clone())
-                }
-                (_, Group::InfoFn) => match merc_info.get(&s.name) {
-                    Some(c) => (SHT_CUDA_MERC_INFO, c.clone()),
-                    None => continue,
-                },
-                (Content::Relocs { .. }, Group::Relocs) => {
-                    // Filled by `relocate_mercury`; its target is fixed below.
-                    let target = match s.info {
-                        Info::Section(t) => t,
-                        _ => continue,
-                    };
-                    let sh_type = if s.sh_type == SHT_CUDA_RESOLVED_RELA {
-                        SHT_CUDA_MERC_RESOLVED_RELA
-                    } else {
-                        SHT_CUDA_MERC_RELA
-                    };
-                    let mut sec = super::relocate::reloc_section(name, sh_type, target, Vec::new());
-                    sec.group = Group::Mercury;
-                    sec.flags |= SHF_CUDA_MERCURY;
-                    sec.link = Link::Section(symtab);
-                    twin[id as usize] = Some(self.m.add_section(sec));
-                    continue;
-                }
-                // A parameter bank with texture/surface slots: the kernel's image-header
-                // index table, one zeroed u32 per slot for the driver's relocations.
-                (Content::Bytes(b), _) if self.m.slotted_param_banks.contains(&id) => {
-                    let base = self.resource_base.get(&id).copied().unwrap_or(0);
-                    let n = (b.len() as u64).saturating_sub(base) as usize;
-                    let new = self.m.add_section(OutSection {
-                        name,
-                        sh_type: SHT_CUDA_MERC_IMAGE_HEADER_INDICES,
-                        flags: SHF_ALLOC | SHF_INFO_LINK | SHF_CUDA_MERCURY,
-                        align: 4,
-                        entsize: 0,
-                        link: Link::None,
-                        info: s.info,
-                        content: Content::Bytes(vec![0; n]),
-                        group: Group::Mercury,
-                        section_symbol: None,
-                    });
-                    twin[id as usize] = Some(new);
-                    continue;
-                }
-                // A kernel's literal bank, its pieces filled in by `place_merc_literal_bank`.
-                (Content::Bytes(b), _)
-                    if self.literal.out_banks.contains(&id) && any_literal_twin =>
-                {
-                    (
-                        SHT_CUDA_MERC_CONSTANT_OPTIMIZER,
-                        Content::Bytes(vec![0; b.len()]),
-                    )
-                }
-                _ if !first_input.contains_key(&name[..]) => continue,
-                // -r: a literal bank as it is.
-                (Content::Bytes(_), _) if name.starts_with(MERC_PREFIX) => {
-                    (SHT_CUDA_MERC_CONSTANT_OPTIMIZER, Content::Bytes(Vec::new()))
-                }
-                (_, Group::Text) => (
-                    SHT_CUDA_CAPMERC_TEXT,
-                    Content::MercCode {
-                        bytes: Vec::new(),
-                        text: id,
-                    },
-                ),
-                _ if name == b".nv.merc.nv.global.init" => {
-                    (SHT_CUDA_GLOBAL_INIT, Content::Alias(id))
-                }
-                _ if name == b".nv.merc.nv.constant.user" => {
-                    (SHT_CUDA_MERC_CONSTANT_USER, Content::Alias(id))
-                }
-                (Content::Bytes(_), Group::Debug) => (s.sh_type, Content::Bytes(Vec::new())),
-                // -r: the unified variables' own copy.
-                (Content::Bytes(_), _) if name == b".nv.merc.nv.udt" => {
-                    (s.sh_type, Content::Bytes(Vec::new()))
-                }
-                // sm_110's reserved shared memory: sized by its Mercury objects, from 0.
-                (Content::NoBits(_), Group::ReservedShared) => (
-                    first_input.get(&name[..]).map_or(s.sh_type, |i| i.sh_type),
-                    Content::NoBits(0),
-                ),
-                _ => {
-                    return Err(not_yet(format!(
-                        "the Mercury copy of '{}'",
-                        String::from_utf8_lossy(&s.name)
-                    )))
-                }
-            };
-            // Copied sections take their inputs' flags and alignment, made ones the main twin's.
-            let input = first_input.get(&name[..]);
-            let (flags, align, entsize) = match input {
-                Some(i) if !matches!(content, Content::WithSymbols { .. }) => {
-                    (i.flags, i.align, i.entsize)
-                }
-                _ => (s.flags | SHF_CUDA_MERCURY, s.align, s.entsize),
-            };
-            let link = match s.link {
-                Link::Symtab => Link::Section(symtab),
-                l => l,
-            };
-            let new = self.m.add_section(OutSection {
-                name,
-                sh_type,
-                flags,
-                align,
-                entsize,
-                link,
-                info: s.info,
-                content,
-                group: Group::Mercury,
-                section_symbol: None,
-            });
-            twin[id as usize] = Some(new);
-        }
-        // Section links point at the twins.
-        for id in main_count..self.m.sections.len() {
-            if let Info::Section(t) = self.m.sections[id].info {
-                if let Some(Some(tw)) = twin.get(t as usize) {
-                    self.m.sections[id].info = Info::Section(*tw);
-                }
-            }
-        }
-        // The callgraph's and prototype table's copies hold prototype ids too.
-        let copied: Vec<(SecId, usize)> = self
-            .m
-            .prototype_fields
-            .iter()
-            .filter_map(|&(s, at)| Some((twin.get(s as usize).copied().flatten()?, at)))
-            .collect();
-        self.m.prototype_fields.extend(copied);
-
+        refuse_unknown(self.objects)?;
+        // The sections first: every later step names them by their main twins.
+        let twin = self.make_twins()?;
         let placed = self.place_mercury(&twin)?;
+        // Then what refers to where the inputs' sections went.
         self.mercury_symbols(&twin, &placed)?;
         self.relocate_mercury(&twin, &placed)?;
         self.relocate_merc_literal_banks(&twin)?;
+        // Values the main half's relocation pass left for the Mercury half.
         self.patch_capsules(&placed)?;
         self.image_header_indices(&twin);
-        // A main relocation section the link emptied is written when its twin is not.
-        for (main, t) in twin.iter().enumerate() {
-            let has_entries = |id: usize| {
-                matches!(&self.m.sections[id].content,
-                    Content::Relocs { entries, .. } if !entries.is_empty())
-            };
-            if let Some(t) = t {
-                if has_entries(*t as usize) && !has_entries(main) {
-                    self.m.empty_relocs_kept.insert(main as SecId);
-                }
-            }
-        }
-        if let Some(Some(df)) = self
-            .by_name
-            .get(&b".debug_frame"[..])
-            .map(|&d| twin.get(d as usize).copied().flatten())
-        {
-            if let Content::Bytes(bytes) = &mut self.m.sections[df as usize].content {
-                super::point_fdes_at_preceding_cie(bytes);
-            }
-        }
+        self.keep_emptied_main_relocs(&twin);
+        self.merc_debug_frame(&twin);
         Ok(())
     }
 }

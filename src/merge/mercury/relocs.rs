@@ -22,6 +22,21 @@ use crate::reloc::table::{
 use hashbrown::HashMap;
 
 impl Builder<'_, '_> {
+    /// A main relocation section the link emptied is written when its twin is not.
+    pub(super) fn keep_emptied_main_relocs(&mut self, twin: &[Option<SecId>]) {
+        for (main, t) in twin.iter().enumerate() {
+            let has_entries = |id: usize| {
+                matches!(&self.m.sections[id].content,
+                    Content::Relocs { entries, .. } if !entries.is_empty())
+            };
+            if let Some(t) = t {
+                if has_entries(*t as usize) && !has_entries(main) {
+                    self.m.empty_relocs_kept.insert(main as SecId);
+                }
+            }
+        }
+    }
+
     /// Writes a value the link resolves into a Mercury debug section (an ABS64 or ABS32
     /// field at `offset` of output section `tout`).
     fn write_debug_value(
