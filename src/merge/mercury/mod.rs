@@ -19,6 +19,12 @@
 //!   slots) go into the capsule code too where it keeps a record of the instruction
 //!   (`reloc::capsule`); `-preserve-relocs` records the shared-memory ones in
 //!   `.nv.merc.nv.resolvedrela<text>`, as the main half does.
+//!
+//! The parts follow what each step needs to know. `twins` decides the Mercury sections from
+//! the finished main half alone, and places the inputs' Mercury sections into them; `symbols`
+//! and `relocs` need where those input sections went, and `relocs` also what the main half's
+//! relocation pass decided for each twin relocation (and the values it left for the capsule
+//! code). This file keeps the names that tie the halves together, and the order of the steps.
 
 mod relocs;
 mod symbols;
@@ -28,6 +34,12 @@ use super::literal_banks::MERC_PREFIX;
 use super::Builder;
 use crate::diag::{Error, Result};
 use crate::elf::names::is_mercury_section;
+use crate::output::SecId;
+use hashbrown::HashMap;
+
+/// Where `place_mercury` put one object's Mercury sections: input section index → (output
+/// section, offset in it).
+type Placements = HashMap<usize, (SecId, u64)>;
 
 /// The Mercury counterpart's name of a main-half section name.
 pub fn mercury_name(main: &[u8]) -> Vec<u8> {
@@ -108,8 +120,8 @@ fn not_yet(what: String) -> Error {
     Error::not_implemented(what)
 }
 
-/// Refuses Mercury sections this stage does not know how to copy (nvlink's output would
-/// carry them; leaving them out would make a different program).
+/// Refuses Mercury sections this stage does not know how to carry over, rather than leaving
+/// them out of the output.
 fn refuse_unknown(objects: &[crate::object::InputObject<'_>]) -> Result<()> {
     for o in objects {
         for s in &o.cubin.sections {
@@ -139,6 +151,7 @@ impl Builder<'_, '_> {
         // Values the main half's relocation pass left for the Mercury half.
         self.patch_capsules(&placed)?;
         self.image_header_indices(&twin);
+        // Last, what looks at the filled relocation sections and `.debug_frame`.
         self.keep_emptied_main_relocs(&twin);
         self.merc_debug_frame(&twin);
         Ok(())

@@ -5,7 +5,7 @@
 //! wrote into SASS (`capsule_values`) and the slot relocations of the parameter banks
 //! (`resource_banks`). What is left here is to do the same to the Mercury copy.
 
-use super::{main_name, mercury_name, not_yet};
+use super::{main_name, mercury_name, not_yet, Placements};
 use crate::diag::{Error, Result};
 use crate::elf::read::SymSection;
 use crate::elf::*;
@@ -29,7 +29,7 @@ struct Site<'a, 'data> {
     /// The object's Mercury symbol table, which the relocations index.
     msyms: &'a [Symbol<'data>],
     /// Where the object's Mercury sections went (`place_mercury`).
-    placed: &'a HashMap<usize, (SecId, u64)>,
+    placed: &'a Placements,
     /// The relocation section.
     s: &'a Section<'data>,
     /// The section it relocates, and where that went.
@@ -157,7 +157,7 @@ impl Builder<'_, '_> {
 
     /// Writes into the capsule code the values the main pass wrote into the SASS of
     /// instructions the capsule keeps a record for (see `reloc::capsule`).
-    pub(super) fn patch_capsules(&mut self, placed: &[HashMap<usize, (SecId, u64)>]) -> Result<()> {
+    pub(super) fn patch_capsules(&mut self, placed: &[Placements]) -> Result<()> {
         let values = std::mem::take(&mut self.capsule_values);
         for (oi, text, offset, r_type, value) in values {
             let o = &self.objects[oi];
@@ -201,7 +201,7 @@ impl Builder<'_, '_> {
     pub(super) fn relocate_mercury(
         &mut self,
         twin: &[Option<SecId>],
-        placed: &[HashMap<usize, (SecId, u64)>],
+        placed: &[Placements],
     ) -> Result<()> {
         let mut out = MercRelocs::new(&self.m, twin);
         let objects = self.objects;

@@ -5,13 +5,12 @@
 //! symbol table, not from the main half: each output symbol is traced back to the input symbol
 //! it came from, and placed where `place_mercury` put that symbol's Mercury section.
 
-use super::symbol_name;
+use super::{symbol_name, Placements};
 use crate::diag::Result;
 use crate::elf::read::SymSection;
 use crate::elf::*;
 use crate::merge::{is_undefined_local, Builder};
 use crate::output::*;
-use hashbrown::HashMap;
 
 impl Builder<'_, '_> {
     /// The Mercury symbol table: `.symtab`'s entries, each describing the Mercury copy of
@@ -19,7 +18,7 @@ impl Builder<'_, '_> {
     pub(super) fn mercury_symbols(
         &mut self,
         twin: &[Option<SecId>],
-        placed: &[HashMap<usize, (SecId, u64)>],
+        placed: &[Placements],
     ) -> Result<()> {
         let origin = self.symbol_origins();
         let mut merc: Vec<Option<OutSymbol>> = Vec::with_capacity(origin.len());
@@ -88,7 +87,7 @@ impl Builder<'_, '_> {
         &mut self,
         id: usize,
         from: Option<(usize, usize)>,
-        placed: &[HashMap<usize, (SecId, u64)>],
+        placed: &[Placements],
     ) -> OutSymbol {
         let objects = self.objects;
         let mut sym = self.m.symbols[id].clone();
@@ -152,7 +151,7 @@ impl Builder<'_, '_> {
         id: usize,
         (oi, si): (usize, usize),
         ms: &Symbol<'_>,
-        placed: &[HashMap<usize, (SecId, u64)>],
+        placed: &[Placements],
     ) {
         let reserved = self.objects[oi]
             .cubin

@@ -7,8 +7,7 @@
 //! Placing the inputs' Mercury sections is here too, since it only fills the twins; the
 //! symbols and relocations depend on where it put each input section.
 
-use super::main_name;
-use super::{mercury_name, not_yet};
+use super::{main_name, mercury_name, not_yet, Placements};
 use crate::diag::Result;
 use crate::elf::names::is_mercury_section;
 use crate::elf::*;
@@ -308,10 +307,7 @@ impl Builder<'_, '_> {
 
     /// Copies the Mercury code and debug sections of every live function and object; returns
     /// where each input section went, per object.
-    pub(super) fn place_mercury(
-        &mut self,
-        twin: &[Option<SecId>],
-    ) -> Result<Vec<HashMap<usize, (SecId, u64)>>> {
+    pub(super) fn place_mercury(&mut self, twin: &[Option<SecId>]) -> Result<Vec<Placements>> {
         let objects = self.objects;
         let mut placed = vec![HashMap::new(); objects.len()];
         for (oi, o) in objects.iter().enumerate() {
