@@ -326,6 +326,7 @@ mod tests {
             (cuda::UNUSED_CLEAR64, "R_CUDA_UNUSED_CLEAR64"),
             (cuda::UNIFIED32_LO_32, "R_CUDA_UNIFIED32_LO_32"),
             (cuda::UNIFIED32_HI_32, "R_CUDA_UNIFIED32_HI_32"),
+            (mercury::ABS64, "R_MERCURY_ABS64"),
             (mercury::ABS32, "R_MERCURY_ABS32"),
             (mercury::ABS32_LO, "R_MERCURY_ABS32_LO"),
             (mercury::ABS32_HI, "R_MERCURY_ABS32_HI"),
