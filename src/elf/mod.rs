@@ -65,6 +65,7 @@ pub const STT_OBJECT: u8 = 1;
 pub const STT_FUNC: u8 = 2;
 pub const STT_SECTION: u8 = 3;
 pub const STT_CUDA_TEXTURE: u8 = 10;
+pub const STT_CUDA_SAMPLER: u8 = 11;
 pub const STT_CUDA_SURFACE: u8 = 12;
 /// Data objects in relocatable cubins (`__device__`, `__constant__`, `__shared__` variables).
 pub const STT_CUDA_OBJECT: u8 = 13;

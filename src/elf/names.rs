@@ -92,7 +92,7 @@ pub fn symbol_type(t: u8) -> Option<&'static str> {
         5 => "COMMON",
         6 => "TLS",
         STT_CUDA_TEXTURE => "CUDA_TEXTURE",
-        11 => "CUDA_SAMPLER",
+        STT_CUDA_SAMPLER => "CUDA_SAMPLER",
         STT_CUDA_SURFACE => "CUDA_SURFACE",
         STT_CUDA_OBJECT => "CUDA_OBJECT",
         _ => return None,

@@ -4,10 +4,8 @@
 mod segments;
 mod strtab;
 
-pub use crate::output::align_up;
-pub use crate::output::order::{
-    header_order, header_order_with_empty, is_param_bank, late_param_bank,
-};
+use crate::output::align_up;
+use crate::output::order::{header_order, late_param_bank};
 
 use crate::elf::*;
 use crate::output::{Content, Module, SecId, SymId};

@@ -27,6 +27,7 @@ use crate::liveness::Liveness;
 use crate::object::{InputObject, SectionKind};
 use crate::output::align_up;
 use crate::output::*;
+use crate::reloc::table;
 use crate::resolve::{Resolution, UNIFIED_PLACEHOLDERS};
 use hashbrown::{HashMap, HashSet};
 
@@ -711,7 +712,7 @@ fn is_texture_like(objects: &[InputObject<'_>], res: &Resolution<'_>, name: &[u8
                 *x == Some(g)
                     && matches!(
                         o.symbols()[i].st_type,
-                        STT_CUDA_TEXTURE | 11 | STT_CUDA_SURFACE
+                        STT_CUDA_TEXTURE | STT_CUDA_SAMPLER | STT_CUDA_SURFACE
                     )
             })
     })
@@ -1973,7 +1974,11 @@ impl<'a, 'data> Builder<'a, 'data> {
         let resources: Vec<SymId> = (0..self.m.symbols.len() as SymId)
             .filter(|&i| {
                 let s = &self.m.symbols[i as usize];
-                s.section.is_none() && matches!(s.st_type, STT_CUDA_TEXTURE | 11 | STT_CUDA_SURFACE)
+                s.section.is_none()
+                    && matches!(
+                        s.st_type,
+                        STT_CUDA_TEXTURE | STT_CUDA_SAMPLER | STT_CUDA_SURFACE
+                    )
             })
             .collect();
         for k in 0..self.resource_banks.len() {
@@ -1999,9 +2004,9 @@ impl<'a, 'data> Builder<'a, 'data> {
                 let slot = base + 4 * (resources.len() - 1 - k) as u64;
                 self.resource_slots.insert((bank, r), slot);
                 let r_type = match self.m.symbols[r as usize].st_type {
-                    STT_CUDA_TEXTURE => 6, // R_CUDA_TEX_HEADER_INDEX
-                    11 => 7,               // R_CUDA_SAMP_HEADER_INDEX
-                    _ => 52,               // R_CUDA_SURF_HEADER_INDEX
+                    STT_CUDA_TEXTURE => table::cuda::TEX_HEADER_INDEX,
+                    STT_CUDA_SAMPLER => table::cuda::SAMP_HEADER_INDEX,
+                    _ => table::cuda::SURF_HEADER_INDEX,
                 };
                 entries.push(OutReloc {
                     offset: slot,

@@ -10,6 +10,7 @@ pub mod cuda {
     pub const R_64: u32 = 2;
     pub const TEX_HEADER_INDEX: u32 = 6;
     pub const SAMP_HEADER_INDEX: u32 = 7;
+    pub const SURF_HEADER_INDEX: u32 = 52;
     pub const ABS32_LO_32: u32 = 56;
     pub const ABS32_HI_32: u32 = 57;
     pub const ABS47_34: u32 = 58;
@@ -336,6 +337,7 @@ mod tests {
             (mercury::SURF_HEADER_INDEX, "R_MERCURY_SURF_HEADER_INDEX"),
             (cuda::TEX_HEADER_INDEX, "R_CUDA_TEX_HEADER_INDEX"),
             (cuda::SAMP_HEADER_INDEX, "R_CUDA_SAMP_HEADER_INDEX"),
+            (cuda::SURF_HEADER_INDEX, "R_CUDA_SURF_HEADER_INDEX"),
             (mercury::UNUSED_CLEAR64, "R_MERCURY_UNUSED_CLEAR64"),
             (mercury::UNIFIED, "R_MERCURY_UNIFIED"),
             (mercury::UNIFIED32_LO, "R_MERCURY_UNIFIED32_LO"),

@@ -452,7 +452,10 @@ impl Builder<'_, '_> {
                 || main_sym.is_some_and(is_undefined_local)
                 || (!self.relocatable
                     && main_sym.is_some_and(|m| {
-                        matches!(m.st_type, STT_CUDA_TEXTURE | 11 | STT_CUDA_SURFACE)
+                        matches!(
+                            m.st_type,
+                            STT_CUDA_TEXTURE | STT_CUDA_SAMPLER | STT_CUDA_SURFACE
+                        )
                     })))
     }
 

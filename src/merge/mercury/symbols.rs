@@ -67,7 +67,7 @@ impl Builder<'_, '_> {
         let main = &self.m.symbols[id];
         let sec = main.section?;
         let s = &self.m.sections[sec as usize];
-        if crate::layout::late_param_bank(&self.m, sec) {
+        if crate::output::order::late_param_bank(&self.m, sec) {
             return None;
         }
         let (section, name) = match twin.get(sec as usize).copied().flatten() {

@@ -11,10 +11,10 @@ use super::{main_name, mercury_name, not_yet, Placements};
 use crate::diag::Result;
 use crate::elf::names::is_mercury_section;
 use crate::elf::*;
-use crate::layout::align_up;
 use crate::merge::literal_banks::MERC_PREFIX;
 use crate::merge::relocate::reloc_section;
 use crate::merge::Builder;
+use crate::output::align_up;
 use crate::output::*;
 use hashbrown::HashMap;
 
@@ -146,7 +146,7 @@ impl Builder<'_, '_> {
     /// main half's final header order (which decides the Mercury sections' order); returns
     /// each main section's twin.
     pub(super) fn make_twins(&mut self) -> Result<Vec<Option<SecId>>> {
-        let order = crate::layout::header_order_with_empty(&self.m);
+        let order = crate::output::order::header_order_with_empty(&self.m);
         let main_count = self.m.sections.len();
         let mut twin: Vec<Option<SecId>> = vec![None; main_count];
         let symtab = self.m.add_section(symtab_section());
