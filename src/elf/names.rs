@@ -8,6 +8,12 @@ use super::*;
 /// resolution, the shared layout and `-r` all read it).
 pub const EXTERN_SHARED_INSTANCE: &[u8] = b"externsharedinstance";
 
+/// The `<fn>` of `.text.<fn>`: the suffix a function's other sections carry
+/// (`.nv.info.<fn>`, `.nv.constant0.<fn>`, `.nv.shared.<fn>`).
+pub fn text_tail(name: &[u8]) -> &[u8] {
+    name.strip_prefix(b".text.").unwrap_or(name)
+}
+
 /// Whether a section belongs to the Mercury half (sm_100+: `.nv.merc.*`, `.nv.capmerc.*`).
 pub fn is_mercury_section(name: &[u8]) -> bool {
     name.starts_with(b".nv.merc.") || name.starts_with(b".nv.capmerc.")

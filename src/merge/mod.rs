@@ -9,14 +9,18 @@
 //! everything else in symbol-table order; relocations and `.nv.info` records come out in the
 //! reverse of the order they were read.
 
+mod debug_frame;
 pub mod info;
 mod line_tables;
 mod literal_banks;
 mod local_names;
 pub mod mercury;
+mod notes;
 mod partial_shared;
 mod reg_sass;
 mod relocate;
+mod report;
+mod resources;
 pub mod shared;
 mod unified;
 
@@ -27,7 +31,6 @@ use crate::liveness::Liveness;
 use crate::object::{InputObject, SectionKind};
 use crate::output::align_up;
 use crate::output::*;
-use crate::reloc::table;
 use crate::resolve::{Resolution, UNIFIED_PLACEHOLDERS};
 use hashbrown::{HashMap, HashSet};
 
@@ -42,9 +45,6 @@ enum Pass {
     SectionSymbols,
     Globals,
 }
-
-/// The toolkit version (13.5) nvlink writes into the CUDA information note it makes.
-const CUINFO_TOOLKIT_VERSION: u16 = 0x87;
 
 pub struct Options {
     pub arch_sm: u32,
@@ -527,8 +527,8 @@ impl Builder<'_, '_> {
         let out = if in_name.starts_with(b".nv.shared.") {
             *self.by_name.get(in_name)?
         } else if let Some(&(koi, ksi)) = self.shared.home.get(&k) {
-            let tail = sec_name_tail(self.objects[koi].cubin.sections[ksi].name);
-            match self.by_name.get(&[b".nv.shared.", &tail[..]].concat()[..]) {
+            let tail = crate::elf::names::text_tail(self.objects[koi].cubin.sections[ksi].name);
+            match self.by_name.get(&[b".nv.shared.", tail].concat()[..]) {
                 Some(&sec) => sec,
                 None => {
                     // (The kernel comes in a later object: the symbol stays here, naming
@@ -699,59 +699,6 @@ pub(crate) fn list<'m, K: std::hash::Hash + Eq, V>(
     map.get(key).map(|v| v.as_slice()).unwrap_or(&[])
 }
 
-/// Whether an undefined global is a texture, surface or sampler reference.
-fn is_texture_like(objects: &[InputObject<'_>], res: &Resolution<'_>, name: &[u8]) -> bool {
-    let Some(&g) = res.by_name.get(name) else {
-        return false;
-    };
-    objects.iter().any(|o| {
-        res.sym_global[o.id as usize]
-            .iter()
-            .enumerate()
-            .any(|(i, x)| {
-                *x == Some(g)
-                    && matches!(
-                        o.symbols()[i].st_type,
-                        STT_CUDA_TEXTURE | STT_CUDA_SAMPLER | STT_CUDA_SURFACE
-                    )
-            })
-    })
-}
-
-/// Whether some code relocation refers to a texture, surface or sampler reference.
-fn code_references_a_resource(objects: &[InputObject<'_>], res: &Resolution<'_>) -> bool {
-    objects.iter().any(|o| {
-        o.cubin.sections.iter().any(|s| {
-            let code = o
-                .cubin
-                .sections
-                .get(s.info as usize)
-                .is_some_and(|t| o.kind(t) == SectionKind::Text);
-            o.kind(s) == SectionKind::Reloc
-                && code
-                && o.cubin.relocations(s).is_ok_and(|rs| {
-                    rs.iter().any(|r| {
-                        res.sym_global[o.id as usize]
-                            .get(r.sym as usize)
-                            .copied()
-                            .flatten()
-                            .is_some_and(|g| res.globals[g as usize].is_resource)
-                    })
-                })
-        })
-    })
-}
-
-/// A function's name as its sections are suffixed.
-fn sec_name_tail_of(name: &[u8]) -> Vec<u8> {
-    name.to_vec()
-}
-
-/// The `<fn>` of `.text.<fn>`.
-fn sec_name_tail(name: &[u8]) -> Vec<u8> {
-    name.strip_prefix(b".text.").unwrap_or(name).to_vec()
-}
-
 /// The order in which an object's section symbols name output sections: among the leading
 /// local symbols (those before the first global), the memory sections' before the others
 /// (debug sections) — nvlink's -r output lists a `.debug_frame` before later objects' data,
@@ -801,163 +748,6 @@ fn section_symbol_order(o: &InputObject, param_banks_last: bool, relocatable: bo
     order.sort_by_key(rank);
     order.extend(lead..syms.len());
     order
-}
-
-/// The entries of a `.debug_frame`: (offset, end, is_cie). Stops at anything that does not
-/// parse.
-fn frame_entries(b: &[u8]) -> Vec<(usize, usize, bool)> {
-    let u32_at = |o: usize| {
-        b.get(o..o + 4)
-            .map(|x| u32::from_le_bytes([x[0], x[1], x[2], x[3]]))
-    };
-    let u64_at = |o: usize| Some(u32_at(o)? as u64 | (u32_at(o + 4)? as u64) << 32);
-    let mut out = Vec::new();
-    let mut o = 0usize;
-    while o < b.len() {
-        let Some(len32) = u32_at(o) else { break };
-        // 64-bit DWARF (what ptxas writes) or 32-bit.
-        let (len, id_at, is_cie) = if len32 == 0xffff_ffff {
-            let Some(l) = u64_at(o + 4) else { break };
-            (l, o + 12, u64_at(o + 12) == Some(u64::MAX))
-        } else {
-            (len32 as u64, o + 4, u32_at(o + 4) == Some(u32::MAX))
-        };
-        let Some(end) = usize::try_from(len)
-            .ok()
-            .and_then(|l| l.checked_add(id_at))
-            .filter(|&e| e > o && e <= b.len())
-        else {
-            break;
-        };
-        out.push((o, end, is_cie));
-        o = end;
-    }
-    out
-}
-
-impl Builder<'_, '_> {
-    /// sm_100+: the `.debug_frame` entries of removed functions (those whose address range an
-    /// UNUSED_CLEAR relocation cleared) are cut out with the CIE only they use, instead of
-    /// being kept with an empty range; relocations after a cut move up.
-    fn drop_dead_frames(&mut self, df: SecId) {
-        let mut dead: Vec<u64> = self
-            .cleared
-            .iter()
-            .filter(|c| c.0 == df)
-            .map(|c| c.1)
-            .collect();
-        dead.sort_unstable();
-        if dead.is_empty() {
-            return;
-        }
-        let Content::Bytes(bytes) = &self.m.sections[df as usize].content else {
-            return;
-        };
-        let entries = frame_entries(bytes);
-        let mut cuts: Vec<(u64, u64)> = Vec::new();
-        for (k, &(start, end, is_cie)) in entries.iter().enumerate() {
-            let first = dead.partition_point(|&d| d < start as u64);
-            if is_cie || dead.get(first).is_none_or(|&d| d >= end as u64) {
-                continue;
-            }
-            let mut from = start;
-            // The CIE right before goes too when no other FDE follows it.
-            if k > 0 && entries[k - 1].2 && entries.get(k + 1).is_none_or(|e| e.2) {
-                from = entries[k - 1].0;
-            }
-            cuts.push((from as u64, end as u64));
-        }
-        // Cuts are in ascending order; `removed[i]` is the length of the first i.
-        let mut removed = vec![0u64];
-        for &(a, b) in &cuts {
-            removed.push(removed.last().copied().unwrap_or(0) + (b - a));
-        }
-        let moved = |off: u64| -> Option<u64> {
-            let i = cuts.partition_point(|&(_, b)| b <= off);
-            match cuts.get(i) {
-                Some(&(a, _)) if a <= off => None,
-                _ => Some(off - removed[i]),
-            }
-        };
-        if let Content::Bytes(bytes) = &mut self.m.sections[df as usize].content {
-            let mut kept = Vec::with_capacity(bytes.len());
-            let mut at = 0usize;
-            for &(a, b) in &cuts {
-                kept.extend_from_slice(&bytes[at..a as usize]);
-                at = b as usize;
-            }
-            kept.extend_from_slice(&bytes[at..]);
-            *bytes = kept;
-        }
-        for sec in &mut self.m.sections {
-            if sec.info != Info::Section(df) {
-                continue;
-            }
-            if let Content::Relocs { entries, .. } = &mut sec.content {
-                entries.retain_mut(|r| match moved(r.offset) {
-                    Some(o) => {
-                        r.offset = o;
-                        true
-                    }
-                    None => false,
-                });
-            }
-        }
-    }
-}
-
-/// sm_100+: nvlink points each FDE of `.debug_frame` at the CIE that precedes it, whatever
-/// the input relocation said (ptxas' addends can be 8 past the CIE).
-/// A partial link's `.debug_frame` holds CIE pointers counted from its own start with no
-/// relocation left to rebase them (ptxas's carry one): moved to `base`, they move with it.
-fn rebase_unrelocated_cie_pointers(o: &InputObject<'_>, si: usize, b: &mut [u8], base: u64) {
-    let relocated: hashbrown::HashSet<u64> = o
-        .cubin
-        .sections
-        .iter()
-        .filter(|r| o.kind(r) == SectionKind::Reloc && r.info as usize == si)
-        .filter_map(|r| o.cubin.relocations(r).ok())
-        .flatten()
-        .map(|r| r.offset)
-        .collect();
-    for (start, end, is_cie) in frame_entries(b) {
-        if is_cie {
-            continue;
-        }
-        let (at, width) = if b[start..end].starts_with(&[0xff; 4]) {
-            (start + 12, 8)
-        } else {
-            (start + 4, 4)
-        };
-        if relocated.contains(&(at as u64)) {
-            continue;
-        }
-        if let Some(f) = b.get_mut(at..at + width) {
-            let mut v = [0u8; 8];
-            v[..width].copy_from_slice(f);
-            let moved = u64::from_le_bytes(v).wrapping_add(base);
-            f.copy_from_slice(&moved.to_le_bytes()[..width]);
-        }
-    }
-}
-
-fn point_fdes_at_preceding_cie(b: &mut [u8]) {
-    let mut cie: Option<usize> = None;
-    for (start, end, is_cie) in frame_entries(b) {
-        if is_cie {
-            cie = Some(start);
-            continue;
-        }
-        let Some(c) = cie else { continue };
-        // The CIE pointer follows the length: 8 bytes after a 64-bit length, else 4.
-        if b[start..end].starts_with(&[0xff; 4]) {
-            if let Some(f) = b.get_mut(start + 12..start + 20) {
-                f.copy_from_slice(&(c as u64).to_le_bytes());
-            }
-        } else if let Some(f) = b.get_mut(start + 4..start + 8) {
-            f.copy_from_slice(&(c as u32).to_le_bytes());
-        }
-    }
 }
 
 impl Builder<'_, '_> {
@@ -1030,7 +820,7 @@ fn build_module<'data>(
     opts: &Options,
 ) -> Result<Built> {
     let mut b = Builder::new(objects, res, liveness, opts);
-    b.m.e_flags = e_flags(objects, opts);
+    b.m.e_flags = notes::e_flags(objects, opts);
     // Fixed tables and notes come first.
     b.fixed_tables();
     refuse_refinalized_debug_kernels(objects, liveness, opts)?;
@@ -1055,21 +845,6 @@ fn build_module<'data>(
         resource_report,
         callgraph_report,
     })
-}
-
-/// The output's e_flags: the first input's (the top byte is the index of `.note.nv.cuinfo`,
-/// which the writer fills in). sm_100+ code linked for a later SM of its family (sm_100 into
-/// sm_103) is marked for the target.
-fn e_flags(objects: &[InputObject<'_>], opts: &Options) -> u32 {
-    let flags = objects.first().map_or_else(
-        || ((opts.arch_sm & 0xff) << 8) | if opts.mercury { 2 } else { 4 },
-        |o| o.cubin.header.e_flags,
-    );
-    if opts.mercury {
-        (flags & !0xff00) | ((opts.arch_sm & 0xff) << 8)
-    } else {
-        flags
-    }
 }
 
 impl<'a, 'data> Builder<'a, 'data> {
@@ -1122,9 +897,11 @@ impl<'a, 'data> Builder<'a, 'data> {
             // references no code makes, as in nvlink's -r output, get no slots either.)
             has_resources: !opts.relocatable
                 && res.globals.iter().any(|g| {
-                    g.is_resource && g.def.is_none() && is_texture_like(objects, res, g.name)
+                    g.is_resource
+                        && g.def.is_none()
+                        && resources::is_texture_like(objects, res, g.name)
                 })
-                && code_references_a_resource(objects, res),
+                && resources::code_references_a_resource(objects, res),
             resource_banks: Vec::new(),
             preserve_relocs: opts.preserve_relocs,
             keep_internals: opts.preserve_relocs || opts.debug,
@@ -1269,7 +1046,7 @@ impl<'a, 'data> Builder<'a, 'data> {
         if let Some(&df) = self.by_name.get(&b".debug_frame"[..]) {
             self.drop_dead_frames(df);
             if let Content::Bytes(bytes) = &mut self.m.sections[df as usize].content {
-                point_fdes_at_preceding_cie(bytes);
+                debug_frame::point_fdes_at_preceding_cie(bytes);
             }
         }
         Ok(())
@@ -1277,92 +1054,6 @@ impl<'a, 'data> Builder<'a, 'data> {
 }
 
 impl<'a, 'data> Builder<'a, 'data> {
-    fn create_notes(&mut self, opts: &Options) -> Result<()> {
-        let mut tk = Vec::new();
-        push_tkinfo(
-            &mut tk,
-            &opts.tool_file,
-            "cubin-ld",
-            &format!("cubin-ld {}", env!("CARGO_PKG_VERSION")),
-            "",
-            &opts.tool_args,
-        );
-        let mut cuinfo: Option<(Vec<u8>, u64)> = None;
-        for o in self.objects {
-            for s in &o.cubin.sections {
-                if s.sh_type != SHT_NOTE {
-                    continue;
-                }
-                // A relocatable link keeps only its own record.
-                if s.name == b".note.nv.tkinfo" {
-                    if !opts.relocatable {
-                        tk.extend_from_slice(s.bytes());
-                    }
-                } else if s.name == b".note.nv.cuinfo" {
-                    // The module's CUDA information note is the one with the lowest virtual SM.
-                    let vsm = |b: &[u8]| {
-                        crate::elf::notes::parse_notes(b)
-                            .ok()
-                            .and_then(|n| {
-                                n.first()
-                                    .and_then(|n| crate::elf::notes::parse_cuinfo(n.desc).ok())
-                            })
-                            .map(|c| c.virtual_sm)
-                            .unwrap_or(u16::MAX)
-                    };
-                    if cuinfo.as_ref().is_none_or(|(b, _)| vsm(s.bytes()) < vsm(b)) {
-                        cuinfo = Some((s.bytes().to_vec(), s.flags));
-                    }
-                }
-            }
-        }
-        // A link with no device code at all (nvcc links whole-program objects too) still
-        // describes its target.
-        if cuinfo.is_none() && self.objects.is_empty() && !opts.relocatable {
-            let mut n = Vec::with_capacity(0x20);
-            for w in [12u32, 8, 1000] {
-                n.extend_from_slice(&w.to_le_bytes());
-            }
-            n.extend_from_slice(b"NVIDIA Corp\0");
-            for h in [2u16, opts.arch_sm as u16, CUINFO_TOOLKIT_VERSION, 0] {
-                n.extend_from_slice(&h.to_le_bytes());
-            }
-            // sh_info names `.nv.compat`, which exists from sm_90 on.
-            let link = if opts.arch_sm >= 90 { SHF_INFO_LINK } else { 0 };
-            cuinfo = Some((n, link | 0x100_0000));
-        }
-        let tk_id = self.named_section(b".note.nv.tkinfo", || OutSection {
-            name: b".note.nv.tkinfo".to_vec(),
-            sh_type: SHT_NOTE,
-            flags: 0x200_0000,
-            align: 4,
-            entsize: 0,
-            link: Link::None,
-            info: Info::None,
-            content: Content::Bytes(tk),
-            group: Group::Notes,
-            section_symbol: None,
-        });
-        self.section_symbol(tk_id);
-        // sh_info of the CUDA information note names `.nv.compat`, created later.
-        if let Some((ci, flags)) = cuinfo {
-            let ci_id = self.named_section(b".note.nv.cuinfo", || OutSection {
-                name: b".note.nv.cuinfo".to_vec(),
-                sh_type: SHT_NOTE,
-                flags,
-                align: 4,
-                entsize: 0,
-                link: Link::Section(tk_id),
-                info: Info::None,
-                content: Content::Bytes(ci),
-                group: Group::Notes,
-                section_symbol: None,
-            });
-            self.section_symbol(ci_id);
-        }
-        Ok(())
-    }
-
     /// An object's debug sections take their places in the output in the object's own order,
     /// empty ones included (nvcc's host-only files have an empty `.debug_frame` first), before
     /// its symbols name any of them.
@@ -1406,7 +1097,7 @@ impl<'a, 'data> Builder<'a, 'data> {
         if let Some(&(size, align)) = self.shared.kernel.get(&(oi, si)) {
             let name = [
                 b".nv.shared.",
-                &sec_name_tail(o.cubin.sections[si].name)[..],
+                crate::elf::names::text_tail(o.cubin.sections[si].name),
             ]
             .concat();
             let sh = self.named_section(&name.clone(), || OutSection {
@@ -1443,7 +1134,7 @@ impl<'a, 'data> Builder<'a, 'data> {
         if self.relocatable {
             let name = [
                 b".nv.shared.",
-                &sec_name_tail(o.cubin.sections[si].name)[..],
+                crate::elf::names::text_tail(o.cubin.sections[si].name),
             ]
             .concat();
             let own = self.input_section_by_name(oi, &name);
@@ -1761,7 +1452,12 @@ impl<'a, 'data> Builder<'a, 'data> {
                         None => bytes.extend_from_slice(s.bytes()),
                     }
                     if s.name == b".debug_frame" && off > 0 {
-                        rebase_unrelocated_cie_pointers(o, si, &mut bytes[off as usize..], off);
+                        debug_frame::rebase_unrelocated_cie_pointers(
+                            o,
+                            si,
+                            &mut bytes[off as usize..],
+                            off,
+                        );
                     }
                     // A partial link resolved its code's references to its own `__constant__`
                     // data (as nvlink's does) and kept no relocation for them: that data
@@ -1894,48 +1590,6 @@ impl<'a, 'data> Builder<'a, 'data> {
         }
     }
 
-    /// nvlink's `-v` report: global and constant-bank-3 sizes, then per kernel (in reverse
-    /// symbol order) registers, barriers, stack, shared, parameter-bank and local memory.
-    fn resource_report(&self) -> Vec<String> {
-        let size_of = |name: &[u8]| {
-            self.by_name
-                .get(name)
-                .map(|&s| self.m.sections[s as usize].content.size())
-                .unwrap_or(0)
-        };
-        let gmem = size_of(b".nv.global.init") + size_of(b".nv.global");
-        let cmem3 = size_of(b".nv.constant3");
-        let mut out = vec![if cmem3 > 0 {
-            format!("{gmem} bytes gmem, {cmem3} bytes cmem[3]")
-        } else {
-            format!("{gmem} bytes gmem")
-        }];
-        for &(k, regs, bars, stack, _frame) in self.kernel_facts.iter().rev() {
-            let name = &self.m.symbols[k as usize].name;
-            let tail = sec_name_tail_of(name);
-            let smem = size_of(&[b".nv.shared.", &tail[..]].concat());
-            let cmem0 = size_of(&[b".nv.constant0.", &tail[..]].concat());
-            out.push(format!(
-                "Function properties for '{}':",
-                String::from_utf8_lossy(name)
-            ));
-            // sm_100+ reports shared memory without the reserved bytes and no parameter bank.
-            out.push(if self.m.mercury {
-                let smem = smem.saturating_sub(self.shared.reserve);
-                format!(
-                    "used {regs} registers, used {bars} barriers, {stack} stack, {smem} bytes smem, 0 bytes lmem"
-                )
-            } else {
-                format!(
-                    "used {regs} registers, used {bars} barriers, {stack} stack, {smem} bytes smem, {cmem0} bytes cmem[0], 0 bytes lmem"
-                )
-            });
-            // lmem: nvlink 13.5 reported 0 for every kernel of the corpus, frames included;
-            // what would make it non-zero is not known.
-        }
-        out
-    }
-
     /// Creates (empty) the output relocation sections of an object's relocation sections whose
     /// target section exists already: nvlink creates them as it finishes each object, which
     /// fixes their order. Sections that end up with no entries are not written.
@@ -1965,62 +1619,6 @@ impl<'a, 'data> Builder<'a, 'data> {
                 });
             }
         }
-    }
-
-    /// Appends one 4-byte slot per texture/surface reference of the module to every kernel's
-    /// parameter bank (in the reverse of the references' symbol order) and records a driver
-    /// relocation for each slot (in symbol order).
-    fn resource_slots(&mut self) -> Result<()> {
-        let resources: Vec<SymId> = (0..self.m.symbols.len() as SymId)
-            .filter(|&i| {
-                let s = &self.m.symbols[i as usize];
-                s.section.is_none()
-                    && matches!(
-                        s.st_type,
-                        STT_CUDA_TEXTURE | STT_CUDA_SAMPLER | STT_CUDA_SURFACE
-                    )
-            })
-            .collect();
-        for k in 0..self.resource_banks.len() {
-            let (rel, bank) = self.resource_banks[k];
-            let rel = match rel {
-                Some(r) => r,
-                None => self.slot_relocations(bank),
-            };
-            self.resource_banks[k].0 = Some(rel);
-            if self.m.mercury {
-                self.m.slotted_param_banks.insert(bank);
-            }
-            let Content::Bytes(bytes) = &mut self.m.sections[bank as usize].content else {
-                continue;
-            };
-            // (sm_100+ starts them 16-aligned; its Mercury half indexes them from there, see
-            // `mercury::image_header_indices`.)
-            let base = align_up(bytes.len() as u64, if self.m.mercury { 16 } else { 4 });
-            self.resource_base.insert(bank, base);
-            bytes.resize((base + 4 * resources.len() as u64) as usize, 0);
-            let mut entries = Vec::new();
-            for (k, &r) in resources.iter().enumerate() {
-                let slot = base + 4 * (resources.len() - 1 - k) as u64;
-                self.resource_slots.insert((bank, r), slot);
-                let r_type = match self.m.symbols[r as usize].st_type {
-                    STT_CUDA_TEXTURE => table::cuda::TEX_HEADER_INDEX,
-                    STT_CUDA_SAMPLER => table::cuda::SAMP_HEADER_INDEX,
-                    _ => table::cuda::SURF_HEADER_INDEX,
-                };
-                entries.push(OutReloc {
-                    offset: slot,
-                    r_type,
-                    sym: Some(r),
-                    addend: 0,
-                });
-            }
-            self.m.sections[rel as usize].content = Content::Relocs {
-                rela: self.m.mercury,
-                entries,
-            };
-        }
-        Ok(())
     }
 
     fn note_function_node(&mut self, oi: usize, i: usize) {
@@ -2227,47 +1825,6 @@ impl<'a, 'data> Builder<'a, 'data> {
         self.named_section(&name, || s)
     }
 
-    /// Copies relocation entries: rebased, applied where the link resolves them, dropped where
-    /// they point into removed code, kept (for the driver) otherwise.
-    /// The slot of texture/surface reference `sym` in the parameter bank of the kernel whose
-    /// code is text section `target` of object `oi`.
-    fn resource_slot(&self, oi: usize, target: usize, sym: u32) -> Option<u64> {
-        let out = self.out_sym(oi, sym)?;
-        let bank = self.resource_bank(oi, target)?;
-        self.resource_slots.get(&(bank, out)).copied()
-    }
-
-    /// The relocation section of a parameter bank's texture/surface slots (sm_100+: RELA).
-    fn slot_relocations(&mut self, bank: SecId) -> SecId {
-        let rela = self.m.mercury;
-        let name = &self.m.sections[bank as usize].name;
-        let rel_name = [if rela { &b".rela"[..] } else { b".rel" }, &name[..]].concat();
-        self.named_section(&rel_name.clone(), || {
-            let mut s = relocate::reloc_section(
-                rel_name,
-                if rela { SHT_RELA } else { SHT_REL },
-                bank,
-                vec![],
-            );
-            // (sm_75–sm_90 write the REL one without SHF_INFO_LINK, as nvlink.)
-            if !rela {
-                s.flags = 0;
-            }
-            s
-        })
-    }
-
-    /// The parameter bank of the kernel whose code is text section `target` of object `oi`.
-    pub(crate) fn resource_bank(&self, oi: usize, target: usize) -> Option<SecId> {
-        let o = &self.objects[oi];
-        let bank_name = [
-            b".nv.constant0.",
-            &sec_name_tail(o.cubin.sections[target].name)[..],
-        ]
-        .concat();
-        self.by_name.get(&bank_name).copied()
-    }
-
     /// The constant bank (3 for `__constant__` data) a symbol lives in, following resolution;
     /// `None` outside the user banks.
     fn constant_bank(&self, oi: usize, sym: u32) -> Option<u32> {
@@ -2289,37 +1846,6 @@ impl<'a, 'data> Builder<'a, 'data> {
         (t != SHT_CUDA_CONSTANT_B0 && (SHT_CUDA_CONSTANT_B0..=SHT_CUDA_CONSTANT_B17).contains(&t))
             .then(|| t - SHT_CUDA_CONSTANT_B0)
     }
-}
-
-/// Appends one `.note.nv.tkinfo` record (owner "NVIDIA Corp", type 2000, as the tools write it).
-fn push_tkinfo(out: &mut Vec<u8>, file: &str, tool: &str, version: &str, branch: &str, args: &str) {
-    let mut pool = vec![0u8];
-    let mut offs = [0u32; 5];
-    if !file.is_empty() {
-        offs[0] = 1;
-        pool.extend_from_slice(file.as_bytes());
-        pool.push(0);
-    }
-    for (k, s) in [tool, version, branch, args].iter().enumerate() {
-        offs[k + 1] = pool.len() as u32;
-        pool.extend_from_slice(s.as_bytes());
-        pool.push(0);
-    }
-    let mut desc = Vec::new();
-    desc.extend_from_slice(&2u32.to_le_bytes());
-    for o in offs {
-        desc.extend_from_slice(&o.to_le_bytes());
-    }
-    desc.extend_from_slice(&pool);
-    while desc.len() % 4 != 0 {
-        desc.push(0);
-    }
-    let owner = b"NVIDIA Corp\0";
-    out.extend_from_slice(&(owner.len() as u32).to_le_bytes());
-    out.extend_from_slice(&(desc.len() as u32).to_le_bytes());
-    out.extend_from_slice(&2000u32.to_le_bytes());
-    out.extend_from_slice(owner);
-    out.extend_from_slice(&desc);
 }
 
 /// A named local symbol no section defines (libcudadevrt's `.nv.ptx.const0.size`).

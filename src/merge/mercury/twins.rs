@@ -300,7 +300,7 @@ impl Builder<'_, '_> {
             .map(|&d| twin.get(d as usize).copied().flatten())
         {
             if let Content::Bytes(bytes) = &mut self.m.sections[df as usize].content {
-                crate::merge::point_fdes_at_preceding_cie(bytes);
+                crate::merge::debug_frame::point_fdes_at_preceding_cie(bytes);
             }
         }
     }

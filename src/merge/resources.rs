@@ -1,0 +1,160 @@
+//! Texture, surface and sampler references: the slots the link gives them in the kernels'
+//! parameter banks (with the relocations the driver fills them through), and which bank a
+//! piece of code's references go to.
+
+use super::Builder;
+use crate::diag::Result;
+use crate::elf::*;
+use crate::object::{InputObject, SectionKind};
+use crate::output::*;
+use crate::reloc::table;
+use crate::resolve::Resolution;
+
+/// Whether an undefined global is a texture, surface or sampler reference.
+pub(super) fn is_texture_like(
+    objects: &[InputObject<'_>],
+    res: &Resolution<'_>,
+    name: &[u8],
+) -> bool {
+    let Some(&g) = res.by_name.get(name) else {
+        return false;
+    };
+    objects.iter().any(|o| {
+        res.sym_global[o.id as usize]
+            .iter()
+            .enumerate()
+            .any(|(i, x)| {
+                *x == Some(g)
+                    && matches!(
+                        o.symbols()[i].st_type,
+                        STT_CUDA_TEXTURE | STT_CUDA_SAMPLER | STT_CUDA_SURFACE
+                    )
+            })
+    })
+}
+
+/// Whether some code relocation refers to a texture, surface or sampler reference.
+pub(super) fn code_references_a_resource(
+    objects: &[InputObject<'_>],
+    res: &Resolution<'_>,
+) -> bool {
+    objects.iter().any(|o| {
+        o.cubin.sections.iter().any(|s| {
+            let code = o
+                .cubin
+                .sections
+                .get(s.info as usize)
+                .is_some_and(|t| o.kind(t) == SectionKind::Text);
+            o.kind(s) == SectionKind::Reloc
+                && code
+                && o.cubin.relocations(s).is_ok_and(|rs| {
+                    rs.iter().any(|r| {
+                        res.sym_global[o.id as usize]
+                            .get(r.sym as usize)
+                            .copied()
+                            .flatten()
+                            .is_some_and(|g| res.globals[g as usize].is_resource)
+                    })
+                })
+        })
+    })
+}
+
+impl Builder<'_, '_> {
+    /// Appends one 4-byte slot per texture/surface reference of the module to every kernel's
+    /// parameter bank (in the reverse of the references' symbol order) and records a driver
+    /// relocation for each slot (in symbol order).
+    pub(super) fn resource_slots(&mut self) -> Result<()> {
+        let resources: Vec<SymId> = (0..self.m.symbols.len() as SymId)
+            .filter(|&i| {
+                let s = &self.m.symbols[i as usize];
+                s.section.is_none()
+                    && matches!(
+                        s.st_type,
+                        STT_CUDA_TEXTURE | STT_CUDA_SAMPLER | STT_CUDA_SURFACE
+                    )
+            })
+            .collect();
+        for k in 0..self.resource_banks.len() {
+            let (rel, bank) = self.resource_banks[k];
+            let rel = match rel {
+                Some(r) => r,
+                None => self.slot_relocations(bank),
+            };
+            self.resource_banks[k].0 = Some(rel);
+            if self.m.mercury {
+                self.m.slotted_param_banks.insert(bank);
+            }
+            let Content::Bytes(bytes) = &mut self.m.sections[bank as usize].content else {
+                continue;
+            };
+            // (sm_100+ starts them 16-aligned; its Mercury half indexes them from there, see
+            // `mercury::image_header_indices`.)
+            let base = align_up(bytes.len() as u64, if self.m.mercury { 16 } else { 4 });
+            self.resource_base.insert(bank, base);
+            bytes.resize((base + 4 * resources.len() as u64) as usize, 0);
+            let mut entries = Vec::new();
+            for (k, &r) in resources.iter().enumerate() {
+                let slot = base + 4 * (resources.len() - 1 - k) as u64;
+                self.resource_slots.insert((bank, r), slot);
+                let r_type = match self.m.symbols[r as usize].st_type {
+                    STT_CUDA_TEXTURE => table::cuda::TEX_HEADER_INDEX,
+                    STT_CUDA_SAMPLER => table::cuda::SAMP_HEADER_INDEX,
+                    _ => table::cuda::SURF_HEADER_INDEX,
+                };
+                entries.push(OutReloc {
+                    offset: slot,
+                    r_type,
+                    sym: Some(r),
+                    addend: 0,
+                });
+            }
+            self.m.sections[rel as usize].content = Content::Relocs {
+                rela: self.m.mercury,
+                entries,
+            };
+        }
+        Ok(())
+    }
+
+    /// Copies relocation entries: rebased, applied where the link resolves them, dropped where
+    /// they point into removed code, kept (for the driver) otherwise.
+    /// The slot of texture/surface reference `sym` in the parameter bank of the kernel whose
+    /// code is text section `target` of object `oi`.
+    pub(super) fn resource_slot(&self, oi: usize, target: usize, sym: u32) -> Option<u64> {
+        let out = self.out_sym(oi, sym)?;
+        let bank = self.resource_bank(oi, target)?;
+        self.resource_slots.get(&(bank, out)).copied()
+    }
+
+    /// The relocation section of a parameter bank's texture/surface slots (sm_100+: RELA).
+    pub(super) fn slot_relocations(&mut self, bank: SecId) -> SecId {
+        let rela = self.m.mercury;
+        let name = &self.m.sections[bank as usize].name;
+        let rel_name = [if rela { &b".rela"[..] } else { b".rel" }, &name[..]].concat();
+        self.named_section(&rel_name.clone(), || {
+            let mut s = super::relocate::reloc_section(
+                rel_name,
+                if rela { SHT_RELA } else { SHT_REL },
+                bank,
+                vec![],
+            );
+            // (sm_75–sm_90 write the REL one without SHF_INFO_LINK, as nvlink.)
+            if !rela {
+                s.flags = 0;
+            }
+            s
+        })
+    }
+
+    /// The parameter bank of the kernel whose code is text section `target` of object `oi`.
+    pub(crate) fn resource_bank(&self, oi: usize, target: usize) -> Option<SecId> {
+        let o = &self.objects[oi];
+        let bank_name = [
+            b".nv.constant0.",
+            crate::elf::names::text_tail(o.cubin.sections[target].name),
+        ]
+        .concat();
+        self.by_name.get(&bank_name).copied()
+    }
+}
