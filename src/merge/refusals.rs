@@ -1,0 +1,135 @@
+//! Inputs the merge refuses rather than link differently from nvlink: shared-memory layouts
+//! of partial links nvlink redoes its own way, sm_90 shared memory only dead code uses, and
+//! sm_100+ kernels nvlink re-finalizes (`-G`). Each names the file and the construct.
+
+use super::{shared, Options};
+use crate::diag::{Error, Result};
+use crate::elf::read::SymSection;
+use crate::elf::*;
+use crate::liveness::Liveness;
+use crate::object::InputObject;
+
+/// An input from a partial link whose `.nv_debug.shared` defines extern arrays and holds
+/// functions' static objects too (which nvlink's `-r` pads, see partial_shared.rs): nvlink
+/// lays those objects out again differently when it finishes such an input with a pool of
+/// objects (testdata shared_pool_align: the round trip puts f_home's object at 0x40), and
+/// sizes `.nv_debug.shared` anew when such an input meets another one's under `-r`; cubin-ld
+/// follows neither: refused.
+pub(super) fn refuse_padded_partial_debug_shared(
+    objects: &[InputObject<'_>],
+    layout: &shared::SharedLayout,
+    opts: &Options,
+) -> Result<()> {
+    let debug_of = |o: &InputObject<'_>| {
+        o.cubin
+            .sections
+            .iter()
+            .position(|s| s.name == b".nv_debug.shared")
+    };
+    let with_debug = objects.iter().filter(|o| debug_of(o).is_some()).count();
+    for o in objects {
+        let Some(si) = debug_of(o) else {
+            continue;
+        };
+        let in_debug = |x: &Symbol<'_>| x.section == SymSection::Index(si as u32);
+        let arrays = o.symbols().iter().any(|x| {
+            in_debug(x) && x.size == 0 && x.bind != STB_LOCAL && x.other & STO_CUDA_SHARED != 0
+        });
+        let objs = o
+            .symbols()
+            .iter()
+            .any(|x| in_debug(x) && x.size > 0 && x.st_type != STT_SECTION);
+        if !(arrays && objs) {
+            continue;
+        }
+        let refused = if opts.relocatable {
+            with_debug > 1
+        } else {
+            layout.pool_align > 0 && layout.extern_align > 0
+        };
+        if refused {
+            return Err(Error::not_implemented(format!(
+                "'{}': a partial link's .nv_debug.shared holding both extern __shared__ arrays \
+                 and functions' static __shared__ objects, {}",
+                o.name,
+                if opts.relocatable {
+                    "linked -r with another object's .nv_debug.shared"
+                } else {
+                    "finished with some of those objects in no kernel or in several"
+                }
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// sm_90 -preserve-relocs (or -g) with extern shared arrays in use: nvlink gives a function
+/// that no kernel reaches static objects in `.nv_debug.shared` but then also gives kernels
+/// that use no shared memory a `.nv.shared.<kernel>` and the arrays a symbol at 0x3ff, which
+/// cubin-ld does not follow (black-box; sm_75 and sm_100 link as cubin-ld does): refused.
+pub(super) fn refuse_unreached_shared_sm90(
+    objects: &[InputObject<'_>],
+    layout: &shared::SharedLayout,
+    opts: &Options,
+) -> Result<()> {
+    if opts.arch_sm != 90 || !(opts.preserve_relocs || opts.debug) || layout.extern_align == 0 {
+        return Ok(());
+    }
+    if let Some(&(oi, si)) = layout.unreached_users.first() {
+        let o = &objects[oi];
+        return Err(Error::not_implemented(format!(
+            "'{}': static __shared__ memory of '{}', which no kernel calls, next to extern \
+             __shared__ arrays under {} for sm_90",
+            o.name,
+            String::from_utf8_lossy(o.cubin.sections[si].name),
+            if opts.debug { "-g" } else { "-preserve-relocs" }
+        )));
+    }
+    Ok(())
+}
+
+/// Finishing a partial link: a kernel's area nvlink's `-r` padded for extern arrays, next to
+/// static objects its calls reach. Where nvlink puts them is not known: refused.
+pub(super) fn refuse_mixed_partial_area(
+    objects: &[InputObject<'_>],
+    layout: &shared::SharedLayout,
+) -> Result<()> {
+    let Some((oi, si)) = layout.mixed_partial_area else {
+        return Ok(());
+    };
+    let o = &objects[oi];
+    Err(Error::not_implemented(format!(
+        "'{}': a partial link's empty __shared__ area of kernel '{}' next to static \
+         __shared__ objects its calls reach",
+        o.name,
+        String::from_utf8_lossy(o.cubin.sections[si].name).trim_start_matches(".text.")
+    )))
+}
+
+/// sm_100+ without -g: nvlink re-finalizes a kernel that calls nothing, and for code compiled
+/// with -G that changes instructions (the barriers before each exit go) and the line tables,
+/// not just scheduling bits. cubin-ld does not: refused, not linked otherwise. (It cuts
+/// removed functions out of line tables as nvlink does: `line_tables`.)
+pub(super) fn refuse_refinalized_debug_kernels(
+    objects: &[InputObject<'_>],
+    liveness: &Liveness,
+    opts: &Options,
+) -> Result<()> {
+    if !opts.mercury || opts.debug || opts.relocatable {
+        return Ok(());
+    }
+    for &(oi, si) in &liveness.kernels {
+        let o = &objects[oi];
+        if o.has_section(b".debug_info")
+            && liveness.edges.get(&(oi, si)).is_none_or(|e| e.is_empty())
+        {
+            return Err(Error::not_implemented(format!(
+                "'{}': kernel '{}' was compiled with -G and calls nothing; nvlink re-finalizes \
+                 such sm_100+ kernels unless linked with -g (as nvcc -G links), which",
+                o.name,
+                String::from_utf8_lossy(o.cubin.sections[si].name).trim_start_matches(".text.")
+            )));
+        }
+    }
+    Ok(())
+}

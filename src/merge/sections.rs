@@ -1,0 +1,96 @@
+//! Placement: each live input section's bytes appended to its output section, aligned, with
+//! where it went recorded (`Placed`) for the passes that follow.
+
+use super::*;
+
+impl Builder<'_, '_> {
+    /// Appends each live section's bytes to its output section.
+    pub(super) fn place_sections(&mut self, oi: usize) -> Result<()> {
+        let o = &self.objects[oi];
+        for (si, s) in o.cubin.sections.iter().enumerate() {
+            if !self.live[oi][si] || self.place_literal_bank(oi, si)? {
+                continue;
+            }
+            let Some(out) = self.out_section_for(oi, si) else {
+                continue;
+            };
+            let os = &mut self.m.sections[out as usize];
+            os.align = os.align.max(s.align);
+            let offset = match &mut os.content {
+                Content::Bytes(bytes) => {
+                    let off = align_up(bytes.len() as u64, s.align);
+                    bytes.resize(off as usize, 0);
+                    match self.line_rewrites.get(&(oi, si)) {
+                        Some(rw) => bytes.extend_from_slice(&rw.bytes),
+                        None => bytes.extend_from_slice(s.bytes()),
+                    }
+                    if s.name == b".debug_frame" && off > 0 {
+                        debug_frame::rebase_unrelocated_cie_pointers(
+                            o,
+                            si,
+                            &mut bytes[off as usize..],
+                            off,
+                        );
+                    }
+                    // A partial link resolved its code's references to its own `__constant__`
+                    // data (as nvlink's does) and kept no relocation for them: that data
+                    // cannot move. (nvlink moves it and leaves the code pointing at the old
+                    // offsets.)
+                    let user_bank =
+                        (SHT_CUDA_CONSTANT_B0 + 1..=SHT_CUDA_CONSTANT_B17).contains(&s.sh_type);
+                    if user_bank && off > 0 && s.size > 0 && o.made_by_linker() {
+                        return Err(Error::new(format!(
+                            "'{}' is a partial link's output whose {} data would move to offset \
+                             {off:#x}, but its code holds the offsets it had there (a partial \
+                             link resolves constant-bank references); list it first, or link \
+                             its objects in one step",
+                            o.name,
+                            s.name_str()
+                        )));
+                    }
+                    off
+                }
+                // -r sizes `.nv_debug.shared` for every object's but leaves each object's
+                // shared objects at their own offsets, as nvlink's does.
+                // Reserved shared memory: sized by its objects (`finish_symbols`).
+                Content::NoBits(_) if s.sh_type == SHT_CUDA_RESERVED_SHARED => 0,
+                // (A partial link's own, which only defines extern arrays, adds nothing: the
+                // link makes that one again.)
+                Content::NoBits(n) if self.relocatable && s.name == b".nv_debug.shared" => {
+                    let arrays_only = o.symbols().iter().all(|x| {
+                        x.section != SymSection::Index(si as u32)
+                            || x.st_type == STT_SECTION
+                            || x.size == 0
+                    });
+                    *n = if arrays_only && !self.partial_shared.is_empty() {
+                        (*n).max(s.size)
+                    } else {
+                        align_up(*n, s.align) + s.size
+                    };
+                    0
+                }
+                Content::NoBits(n) => {
+                    let off = align_up(*n, s.align);
+                    *n = off + s.size;
+                    off
+                }
+                _ => return Err(Error::new("internal: section content kind mismatch")),
+            };
+            self.placed[oi][si] = Some(Placed { sec: out, offset });
+            let kernel_shared = self.relocatable && s.name.starts_with(b".nv.shared.");
+            // (ptxas's per-function literal banks, `.nv.constant2.<fn>`, name theirs too.)
+            let function_bank = s.flags & SHF_INFO_LINK != 0
+                && s.info != 0
+                && (SHT_CUDA_CONSTANT_B0..=SHT_CUDA_CONSTANT_B17).contains(&s.sh_type);
+            if o.kind(s) == SectionKind::KernelConstant || kernel_shared || function_bank {
+                // Its sh_info names the kernel's text section.
+                let target = s.info as usize;
+                if let Some(t) = self.out_section_for(oi, target) {
+                    self.m.sections[out as usize].info = Info::Section(t);
+                    self.m.sections[out as usize].flags |= SHF_INFO_LINK;
+                }
+            }
+        }
+        Ok(())
+    }
+}

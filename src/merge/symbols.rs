@@ -1,0 +1,524 @@
+//! The output symbols and sections in nvlink's creation order. Per object: its debug sections,
+//! then four passes over its symbol table (`Pass`: functions with their code sections, local
+//! data, section symbols, globals), each kind of symbol by its own function, then the output
+//! relocation sections whose targets exist; and at the end, the symbols finished (values,
+//! sections). The order here is what fixes the output's section and symbol order.
+
+use super::*;
+
+/// The order in which an object's section symbols name output sections: among the leading
+/// local symbols (those before the first global), the memory sections' before the others
+/// (debug sections) — nvlink's -r output lists a `.debug_frame` before later objects' data,
+/// which its final link names after them — and, with `param_banks_last` (sm_90+ final
+/// links), the kernels' parameter banks after both; then the rest in table order (sm_90+
+/// objects put their parameter banks' after the globals).
+fn section_symbol_order(o: &InputObject, param_banks_last: bool, relocatable: bool) -> Vec<usize> {
+    let syms = o.symbols();
+    let lead = syms
+        .iter()
+        .skip(1)
+        .position(|s| s.bind != STB_LOCAL)
+        .map_or(syms.len(), |p| p + 1);
+    // A final link names a data section where its first variable's symbol is (nvlink's -r
+    // output lists .nv.global, .nv.constant3, then a later object's .nv.global.init; finished,
+    // they follow their variables: .nv.global, .nv.global.init, .nv.constant3).
+    let mut first_variable: HashMap<u32, usize> = HashMap::new();
+    if !relocatable {
+        for (i, s) in syms.iter().enumerate().skip(1) {
+            if let SymSection::Index(si) = s.section {
+                if s.st_type != STT_SECTION && s.st_type != STT_FUNC {
+                    first_variable.entry(si).or_insert(i);
+                }
+            }
+        }
+    }
+    let rank = |i: &usize| match syms[*i].section {
+        SymSection::Index(si) => {
+            let sec = &o.cubin.sections[si as usize];
+            let kind = o.kind(sec);
+            if param_banks_last && kind == SectionKind::KernelConstant {
+                (2, *i)
+            } else if sec.flags & SHF_ALLOC == 0 {
+                (1, *i)
+            } else if syms[*i].st_type == STT_SECTION
+                && kind != SectionKind::KernelConstant
+                && !is_text(o, sec)
+            {
+                (0, first_variable.get(&si).copied().unwrap_or(*i))
+            } else {
+                (0, *i)
+            }
+        }
+        _ => (0, *i),
+    };
+    let mut order: Vec<usize> = (1..lead).collect();
+    order.sort_by_key(rank);
+    order.extend(lead..syms.len());
+    order
+}
+
+impl Builder<'_, '_> {
+    /// An object's debug sections take their places in the output in the object's own order,
+    /// empty ones included (nvcc's host-only files have an empty `.debug_frame` first), before
+    /// its symbols name any of them.
+    pub(super) fn debug_sections(&mut self, oi: usize) {
+        let o = &self.objects[oi];
+        let has_code = o.has_code();
+        for (si, s) in o.cubin.sections.iter().enumerate() {
+            if o.kind(s) == SectionKind::Merged && s.flags & SHF_ALLOC == 0 && self.live[oi][si] {
+                if let Some(out) = self.out_section_for(oi, si) {
+                    // (Those of an object without code bring their section symbols, in the
+                    // same order, whether it has symbols for them or not.)
+                    if !has_code && !self.relocatable {
+                        self.section_symbol(out);
+                    }
+                }
+            }
+        }
+    }
+
+    /// An object's `.debug_frame` brings the output's section symbol along even when the
+    /// object has none for it (an object without functions: nvcc's host-only files).
+    pub(super) fn frame_section_symbol(&mut self, oi: usize) {
+        if self.relocatable {
+            return;
+        }
+        let Some(si) = self.input_section_by_name(oi, b".debug_frame") else {
+            return;
+        };
+        if !self.live[oi][si] {
+            return;
+        }
+        if let Some(out) = self.out_section_for(oi, si) {
+            self.section_symbol(out);
+        }
+    }
+
+    /// A kernel that uses shared memory gets its `.nv.shared.<kernel>` right after its code
+    /// (under -r: its own, as the input has it).
+    pub(super) fn kernel_shared_sections(&mut self, oi: usize, si: usize, out: SecId) {
+        let o = &self.objects[oi];
+        if let Some(&(size, align)) = self.shared.kernel.get(&(oi, si)) {
+            let name = [
+                b".nv.shared.",
+                crate::elf::names::text_tail(o.cubin.sections[si].name),
+            ]
+            .concat();
+            let sh = self.named_section(&name.clone(), || OutSection {
+                name,
+                sh_type: SHT_NOBITS,
+                flags: SHF_WRITE | SHF_ALLOC | SHF_INFO_LINK,
+                align,
+                entsize: 0,
+                link: Link::None,
+                info: Info::Section(out),
+                content: Content::NoBits(size),
+                group: Group::Shared,
+                section_symbol: None,
+            });
+            // An empty one (sm_75–sm_89 kernels with only extern arrays) has no section
+            // symbol; on sm_100+ neither has one holding only the reserved bytes.
+            let reserved_only = if self.m.mercury {
+                self.shared.reserve
+            } else {
+                0
+            };
+            if size > reserved_only {
+                self.section_symbol(sh);
+            }
+            for id in self
+                .pending_shared_symbols
+                .remove(&(oi, si))
+                .unwrap_or_default()
+            {
+                self.m.symbols[id as usize].section = Some(sh);
+            }
+        }
+        // -r: the kernel's own `.nv.shared.<kernel>`, as the input has it.
+        if self.relocatable {
+            let name = [
+                b".nv.shared.",
+                crate::elf::names::text_tail(o.cubin.sections[si].name),
+            ]
+            .concat();
+            let own = self.input_section_by_name(oi, &name);
+            match own.and_then(|k| Some((k, self.out_section_for(oi, k)?))) {
+                Some((k, sh)) => {
+                    // (as the input names it: a partial link's callee-only area has none)
+                    let named = self.objects[oi].symbols().iter().any(|x| {
+                        x.st_type == STT_SECTION && x.section == SymSection::Index(k as u32)
+                    });
+                    if named {
+                        self.section_symbol(sh);
+                    }
+                    let size = self.objects[oi].cubin.sections[k].size;
+                    let objects = self.objects[oi]
+                        .symbols()
+                        .iter()
+                        .filter(|x| {
+                            x.section == SymSection::Index(k as u32) && x.st_type != STT_SECTION
+                        })
+                        .map(|x| x.size)
+                        .fold(0u64, u64::saturating_add);
+                    self.partial_shared_sections
+                        .insert((oi, si), (sh, size, objects));
+                }
+                None => self.partial_kernel_shared((oi, si), out, name),
+            }
+        }
+    }
+
+    /// One pass over an object's symbol table: `code` = text section symbols and functions;
+    /// otherwise everything else.
+    /// One pass over an object's symbol table (see [`Pass`]).
+    pub(super) fn symbols_pass(&mut self, oi: usize, pass: Pass) {
+        let o = &self.objects[oi];
+        let mut debug_shared_due = false;
+        let mut undefined_locals: Vec<usize> = Vec::new();
+        let syms = o.symbols();
+        let order: Vec<usize> = if pass == Pass::SectionSymbols {
+            section_symbol_order(o, self.param_banks_after_debug, self.relocatable)
+        } else {
+            (1..syms.len()).collect()
+        };
+        for i in order {
+            let s = &syms[i];
+            let sec = match s.section {
+                SymSection::Index(si) => Some(&o.cubin.sections[si as usize]),
+                _ => None,
+            };
+            let in_text = sec.is_some_and(|x| is_text(o, x));
+            let this = if s.st_type == STT_FUNC {
+                Pass::Code
+            } else if s.st_type == STT_SECTION {
+                Pass::SectionSymbols
+            } else if s.bind == STB_LOCAL {
+                Pass::Locals
+            } else {
+                Pass::Globals
+            };
+            if this != pass {
+                continue;
+            }
+            if s.st_type == STT_FUNC && self.function_symbol(oi, i, in_text) {
+                continue;
+            }
+            if s.st_type == STT_SECTION {
+                if in_text {
+                    self.text_section_symbol(oi, i, &mut debug_shared_due);
+                } else {
+                    self.data_section_symbol(oi, i, &mut debug_shared_due);
+                }
+                continue;
+            }
+            if let Some(g) = self.res.sym_global[oi][i] {
+                self.global_symbol_of(oi, i, g);
+                continue;
+            }
+            if InputObject::is_global(s) {
+                continue; // unified placeholders
+            }
+            if is_undefined_local(s) {
+                undefined_locals.push(i);
+                continue;
+            }
+            self.local_symbol(oi, i);
+        }
+        // A partial link keeps an object's undefined locals after its other locals, as
+        // objects with the value they resolve to (set by `relocate`).
+        for i in undefined_locals {
+            if !self.relocatable {
+                break;
+            }
+            let s = &self.objects[oi].symbols()[i];
+            let id = self.m.add_symbol(OutSymbol {
+                name: s.name.to_vec(),
+                value: u64::MAX,
+                size: s.size,
+                bind: STB_LOCAL,
+                st_type: STT_CUDA_OBJECT,
+                other: self.lower_other(s.other),
+                section: None,
+            });
+            self.sym_map[oi][i] = Some(id);
+        }
+        if debug_shared_due {
+            self.debug_shared_section(self.extern_debug_align(), self.shared.reserve);
+        }
+    }
+
+    /// Functions create their code sections, in symbol-table order; a local function's
+    /// symbol comes before its section's (`true`: the symbol is made).
+    pub(super) fn function_symbol(&mut self, oi: usize, i: usize, in_text: bool) -> bool {
+        let s = &self.objects[oi].symbols()[i];
+        self.note_function_node(oi, i);
+        // Functions create their code sections, in symbol-table order. A text
+        // section whose function lost to a later strong definition still fixes where
+        // the winner's code goes.
+        if let (SymSection::Index(si), true) = (s.section, in_text) {
+            let si = si as usize;
+            if self.live[oi][si] || self.replaced_by_later_definition(oi, si) {
+                if let Some(out) = self.out_section_for(oi, si) {
+                    if s.bind == STB_LOCAL && self.live[oi][si] {
+                        // A local function's symbol comes before its section's.
+                        let id = self.m.add_symbol(OutSymbol {
+                            name: s.name.to_vec(),
+                            value: s.value,
+                            size: s.size,
+                            bind: STB_LOCAL,
+                            st_type: STT_FUNC,
+                            other: self.lower_other(s.other),
+                            section: None,
+                        });
+                        self.sym_map[oi][i] = Some(id);
+                        self.section_symbol(out);
+                        self.kernel_shared_sections(oi, si, out);
+                        return true;
+                    }
+                    self.section_symbol(out);
+                    self.kernel_shared_sections(oi, si, out);
+                }
+            }
+        }
+        false
+    }
+
+    /// A code section's symbol (also for a function replaced by a later definition).
+    pub(super) fn text_section_symbol(&mut self, oi: usize, i: usize, debug_shared_due: &mut bool) {
+        let s = &self.objects[oi].symbols()[i];
+        let SymSection::Index(si) = s.section else {
+            return;
+        };
+        let si = si as usize;
+        if self.live[oi][si] || self.replaced_by_later_definition(oi, si) {
+            if let Some(out) = self.out_section_for(oi, si) {
+                self.sym_map[oi][i] = Some(self.section_symbol(out));
+            }
+        }
+        // -preserve-relocs and -g: a function using extern shared arrays brings the
+        // `.nv_debug.shared` that covers the reserved bytes, after the object's other
+        // memory sections and before its debug ones.
+        if self.keep_internals && self.shared.extern_offset.contains_key(&(oi, si)) {
+            *debug_shared_due = true;
+        }
+    }
+
+    /// A data or metadata section's symbol; the notes' come from the notes made first.
+    pub(super) fn data_section_symbol(&mut self, oi: usize, i: usize, debug_shared_due: &mut bool) {
+        let o = &self.objects[oi];
+        let s = &o.symbols()[i];
+        let SymSection::Index(si) = s.section else {
+            return;
+        };
+        let si = si as usize;
+        if !self.live[oi][si] {
+            return;
+        }
+        let sec = &o.cubin.sections[si];
+        if *debug_shared_due && sec.flags & SHF_ALLOC == 0 {
+            self.debug_shared_section(self.extern_debug_align(), self.shared.reserve);
+            *debug_shared_due = false;
+        }
+        if matches!(
+            o.kind(sec),
+            SectionKind::Callgraph | SectionKind::Prototype | SectionKind::Note
+        ) {
+            if sec.name == b".note.nv.tkinfo" || sec.name == b".note.nv.cuinfo" {
+                let id = self.by_name[sec.name];
+                self.sym_map[oi][i] = self.m.sections[id as usize].section_symbol;
+            }
+            return;
+        }
+        // (-r: the unified tables' section symbols come before the parameter banks'.)
+        if o.kind(sec) == SectionKind::KernelConstant {
+            self.unified_table_symbols(oi);
+        }
+        if let Some(out) = self.out_section_for(oi, si) {
+            self.sym_map[oi][i] = Some(self.section_symbol(out));
+        }
+    }
+
+    /// A global's symbol, unless the link removed it or lays it out (shared memory).
+    pub(super) fn global_symbol_of(&mut self, oi: usize, i: usize, g: u32) {
+        // Functions this link removed (unreachable, or only a losing copy) lose their
+        // symbol too.
+        if self.is_dead_function(g) || (!self.relocatable && self.undefined_dead_only.contains(&g))
+        {
+            return;
+        }
+        // Shared memory objects and extern shared arrays are laid out by the link
+        // and leave no symbol behind; extern arrays in use leave an empty
+        // `.nv_debug.shared` (aligned as they are).
+        let kind = if self.relocatable {
+            None
+        } else {
+            shared::classify(self.objects, self.res, oi, i as u32)
+        };
+        match kind {
+            Some(shared::SharedRef::Extern) => {
+                // (none when nvlink's pool of functions' objects asks for more than
+                // 16-byte alignment, in a link that drops them)
+                let dropped = self.shared.pool_align > 16 && !self.keep_internals;
+                if self.shared.extern_align > 0 && !dropped {
+                    // -preserve-relocs (and sm_100+) size it to cover the reserved
+                    // bytes.
+                    let size = if self.keep_internals || self.m.mercury {
+                        self.shared.reserve
+                    } else {
+                        0
+                    };
+                    // (The arrays align it to 16 at most, as nvlink's.)
+                    let sec = self.debug_shared_section(self.extern_debug_align(), size);
+                    // -g defines each array there for the debugger, at the largest
+                    // offset a kernel sees it at.
+                    if self.debug {
+                        self.sym_map[oi][i] = self.debug_extern_symbol(g, sec);
+                    }
+                }
+                return;
+            }
+            Some(shared::SharedRef::Object(k)) => {
+                // -preserve-relocs keeps file-scope ones, local but listed in place.
+                if self.keep_internals && k == (oi, i as u32) {
+                    self.sym_map[oi][i] = self.preserved_shared_symbol(k);
+                    if let Some(id) = self.sym_map[oi][i] {
+                        self.m.locals_listed_as_global.insert(id);
+                    }
+                }
+                return;
+            }
+            None => {}
+        }
+        self.sym_map[oi][i] = Some(self.global_symbol(g));
+    }
+
+    /// Local data symbols: each brings its section's symbol along (even one that is itself
+    /// left out, like sm_75's `_param`).
+    pub(super) fn local_symbol(&mut self, oi: usize, i: usize) {
+        let o = &self.objects[oi];
+        let s = &o.symbols()[i];
+        let SymSection::Index(si) = s.section else {
+            return;
+        };
+        let sec = &o.cubin.sections[si as usize];
+        let shared = !self.relocatable
+            && (sec.sh_type == SHT_CUDA_SHARED || sec.name.starts_with(b".nv.shared."));
+        // Static shared memory locals are laid out per kernel and not emitted, except under
+        // -preserve-relocs, which keeps them at their laid-out offsets for its records.
+        if shared && self.keep_internals {
+            self.sym_map[oi][i] = self.preserved_shared_symbol((oi, i as u32));
+        } else if shared && s.st_type != STT_SECTION {
+            self.early_debug_shared(sec.name);
+        }
+        if !self.live[oi][si as usize] {
+            return;
+        }
+        let Some(out) = self.out_section_for(oi, si as usize) else {
+            return;
+        };
+        self.section_symbol(out);
+        if shared {
+            return;
+        }
+        if s.other & 3 == 1 && !self.preserve_relocs && !self.relocatable {
+            return; // STV_INTERNAL locals (`_param`, `_SREG`) do not reach the output
+        }
+        let id = self.m.add_symbol(OutSymbol {
+            name: s.name.to_vec(),
+            value: s.value,
+            size: s.size,
+            bind: STB_LOCAL,
+            st_type: self.lower_symbol_type(s.st_type),
+            other: self.lower_other(s.other),
+            section: None,
+        });
+        self.sym_map[oi][i] = Some(id);
+    }
+
+    /// Gives defined symbols their output section and rebased value.
+    pub(super) fn finish_symbols(&mut self) {
+        for (oi, o) in self.objects.iter().enumerate() {
+            for (i, s) in o.symbols().iter().enumerate().skip(1) {
+                let Some(out) = self.sym_map[oi][i] else {
+                    continue;
+                };
+                if s.st_type == STT_SECTION {
+                    continue;
+                }
+                let SymSection::Index(si) = s.section else {
+                    continue;
+                };
+                if let Some(g) = self.res.sym_global[oi][i] {
+                    if !self.res.is_winner(oi as u32, i as u32) {
+                        continue;
+                    }
+                    let _ = g;
+                }
+                let Some(p) = self.placed[oi][si as usize] else {
+                    continue;
+                };
+                let sec = &o.cubin.sections[si as usize];
+                // Reserved shared memory (sm_110): its objects are allocated like commons, the
+                // value giving the alignment, after the module's reserved shared bytes
+                // (`.nv.reservedSmem.offset0`); one section holds them all.
+                // (-r keeps them as they are, overlaid.)
+                if sec.sh_type == SHT_CUDA_RESERVED_SHARED {
+                    let value = if self.relocatable {
+                        s.value
+                    } else {
+                        align_up(self.reserved_smem_base, s.value.max(1))
+                    };
+                    if let Content::NoBits(n) = &mut self.m.sections[p.sec as usize].content {
+                        *n = (*n).max(if self.relocatable {
+                            sec.size
+                        } else {
+                            value + s.size
+                        });
+                    }
+                    let sym = &mut self.m.symbols[out as usize];
+                    sym.section = Some(p.sec);
+                    sym.value = value;
+                    continue;
+                }
+                let sym = &mut self.m.symbols[out as usize];
+                sym.section = Some(p.sec);
+                sym.value = s.value + p.offset;
+                if s.st_type == STT_FUNC && is_text(o, sec) {
+                    self.m.sections[p.sec as usize].info =
+                        Info::Symbol(out, (sec.info >> 24) as u8);
+                }
+            }
+        }
+    }
+
+    /// Creates (empty) the output relocation sections of an object's relocation sections whose
+    /// target section exists already: nvlink creates them as it finishes each object, which
+    /// fixes their order. Sections that end up with no entries are not written.
+    pub(super) fn reserve_relocation_sections(&mut self, oi: usize) {
+        let o = &self.objects[oi];
+        for (si, s) in o.cubin.sections.iter().enumerate() {
+            if o.kind(s) != SectionKind::Reloc || !self.live[oi][si] {
+                continue;
+            }
+            let Some(t) = o.cubin.sections.get(s.info as usize) else {
+                continue;
+            };
+            let Some(&target) = self.by_name.get(t.name) else {
+                continue;
+            };
+            let (name, sh_type) = (s.name.to_vec(), s.sh_type);
+            let tname = t.name;
+            self.named_section(&name.clone(), || {
+                relocate::reloc_section(name, sh_type, target, Vec::new())
+            });
+            if self.preserve_relocs {
+                // (One per name: the records of local functions' copies share their first
+                // copy's, as in nvlink.)
+                let rname = [b".nv.resolvedrela", local_names::real_name(tname)].concat();
+                self.named_section(&rname.clone(), || {
+                    relocate::reloc_section(rname, SHT_CUDA_RESOLVED_RELA, target, Vec::new())
+                });
+            }
+        }
+    }
+}
