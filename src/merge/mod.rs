@@ -121,22 +121,11 @@ pub(crate) struct Builder<'a, 'data> {
     global_sym: Vec<Option<SymId>>,
     /// Per object, per input section: is it kept (`liveness`).
     live: &'a [Vec<bool>],
-    /// -r with extern shared arrays: how each kernel uses them, its `.nv.shared.<k>` (with
-    /// the static bytes the input had), and its instance symbol.
-    partial_shared: HashMap<(usize, usize), partial_shared::Use>,
-    /// -r: each kernel's `.nv.shared.<k>`, with its input size and the sizes of its objects
-    /// added up.
-    partial_shared_sections: HashMap<(usize, usize), (SecId, u64, u64)>,
-    /// -r: the alignment of the extern arrays (at least 16; 0 when none is used) and that of
-    /// the output's `.nv_debug.shared` (0 when there is none).
-    partial_extern_align: u64,
-    partial_debug_align: u64,
-    partial_debug_objects: u64,
-    partial_extern_align_of: HashMap<(usize, usize), u64>,
+    /// -r: the kernels' extern-shared areas (`partial_shared`).
+    partial: partial_shared::PartialShared,
     /// -preserve-relocs: symbols of functions' objects whose kernel's `.nv.shared.<k>` is
     /// made later (the kernel is in a later object).
     pending_shared_symbols: HashMap<(usize, usize), Vec<SymId>>,
-    partial_instances: HashMap<(usize, usize), SymId>,
     /// Undefined globals only removed code refers to (left out of the symbol table).
     undefined_dead_only: &'a hashbrown::HashSet<u32>,
     pub(crate) warnings: Vec<String>,
@@ -364,7 +353,7 @@ impl<'a, 'data> Builder<'a, 'data> {
             };
         // -r with extern shared arrays defines them in `.nv_debug.shared`.
         let section = (self.relocatable
-            && !self.partial_shared.is_empty()
+            && !self.partial.uses.is_empty()
             && glob.def.is_none()
             && other & STO_CUDA_SHARED != 0
             && st_type != STT_FUNC)
@@ -703,14 +692,8 @@ impl<'a, 'data> Builder<'a, 'data> {
             global_sym: vec![None; res.globals.len()],
             live: &liveness.live,
             undefined_dead_only: &liveness.undefined_dead_only,
-            partial_shared: HashMap::new(),
-            partial_shared_sections: HashMap::new(),
-            partial_extern_align: 0,
-            partial_debug_align: 0,
-            partial_debug_objects: 0,
-            partial_extern_align_of: HashMap::new(),
+            partial: partial_shared::PartialShared::default(),
             pending_shared_symbols: HashMap::new(),
-            partial_instances: HashMap::new(),
             warnings: Vec::new(),
             errors: Vec::new(),
             kernel_facts: Vec::new(),
@@ -816,17 +799,17 @@ impl<'a, 'data> Builder<'a, 'data> {
             self.literal = literal_banks::layout(objects, liveness)?;
         }
         if opts.relocatable {
-            self.partial_shared = partial_shared::kernel_uses(
+            self.partial.uses = partial_shared::kernel_uses(
                 self,
                 &liveness.live,
                 &liveness.kernels,
                 &liveness.edges,
             );
             (
-                self.partial_extern_align,
-                self.partial_debug_align,
-                self.partial_debug_objects,
-                self.partial_extern_align_of,
+                self.partial.extern_align,
+                self.partial.debug_align,
+                self.partial.debug_objects,
+                self.partial.extern_align_of,
             ) = partial_shared::alignments(self, &liveness.live);
         }
         Ok(())

@@ -28,6 +28,25 @@ use hashbrown::{HashMap, HashSet};
 
 type Node = (usize, usize);
 
+/// -r with extern shared arrays: what the partial link knows of each kernel's area.
+#[derive(Default)]
+pub(crate) struct PartialShared {
+    /// How each kernel uses the arrays.
+    pub uses: HashMap<(usize, usize), Use>,
+    /// Each kernel's `.nv.shared.<k>`, with its input size and the sizes of its objects
+    /// added up.
+    pub sections: HashMap<(usize, usize), (SecId, u64, u64)>,
+    /// The alignment of the extern arrays (at least 16; 0 when none is used) and that of
+    /// the output's `.nv_debug.shared` (0 when there is none), with the size of the objects
+    /// it holds.
+    pub extern_align: u64,
+    pub debug_align: u64,
+    pub debug_objects: u64,
+    pub extern_align_of: HashMap<(usize, usize), u64>,
+    /// Each kernel's instance symbol.
+    pub instances: HashMap<(usize, usize), SymId>,
+}
+
 /// How a kernel uses extern shared memory.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Use {
@@ -85,7 +104,7 @@ pub(crate) fn alignments(
     b: &Builder<'_, '_>,
     live: &[Vec<bool>],
 ) -> (u64, u64, u64, HashMap<Node, u64>) {
-    let (extern_align, of) = if b.partial_shared.is_empty() {
+    let (extern_align, of) = if b.partial.uses.is_empty() {
         (0, HashMap::new())
     } else {
         let refs = shared::code_refs(b.objects(), b.res, live);
@@ -129,13 +148,14 @@ fn direct_size(x: u64, debug_align: u64) -> u64 {
 impl Builder<'_, '_> {
     /// A kernel without a `.nv.shared.<k>` of its own that uses extern arrays gets one.
     pub(crate) fn partial_kernel_shared(&mut self, node: Node, text: SecId, name: Vec<u8>) {
-        let Some(&u) = self.partial_shared.get(&node) else {
+        let Some(&u) = self.partial.uses.get(&node) else {
             return;
         };
-        let d = self.partial_debug_align;
+        let d = self.partial.debug_align;
         let size = if u == Use::Direct {
             let own = self
-                .partial_extern_align_of
+                .partial
+                .extern_align_of
                 .get(&node)
                 .copied()
                 .unwrap_or(1);
@@ -161,12 +181,12 @@ impl Builder<'_, '_> {
         if u == Use::Direct {
             self.section_symbol(sh);
         }
-        self.partial_shared_sections.insert(node, (sh, 0, 0));
+        self.partial.sections.insert(node, (sh, 0, 0));
     }
 
     /// The `.nv_debug.shared` that defines the extern arrays (A bytes, A-aligned).
     pub(crate) fn partial_debug_shared(&mut self) -> SecId {
-        let a = self.partial_extern_align.max(16);
+        let a = self.partial.extern_align.max(16);
         let id = self.named_section(b".nv_debug.shared", || OutSection {
             name: b".nv_debug.shared".to_vec(),
             sh_type: SHT_CUDA_SHARED,
@@ -198,17 +218,17 @@ impl Builder<'_, '_> {
                 s.align = s.align.max(align);
             }
         }
-        let d = self.partial_debug_align;
+        let d = self.partial.debug_align;
         // With extern arrays, `.nv_debug.shared` follows the same rule as a kernel's.
-        if self.partial_extern_align > 0 {
+        if self.partial.extern_align > 0 {
             if let Content::NoBits(n) = &mut self.m.sections[debug as usize].content {
                 if *n <= d {
-                    *n = d.saturating_add(self.partial_debug_objects);
+                    *n = d.saturating_add(self.partial.debug_objects);
                 }
             }
         }
-        for (node, &(sec, size, objects)) in &self.partial_shared_sections {
-            if size == 0 || self.partial_shared.get(node) == Some(&Use::Direct) {
+        for (node, &(sec, size, objects)) in &self.partial.sections {
+            if size == 0 || self.partial.uses.get(node) == Some(&Use::Direct) {
                 continue;
             }
             if let Content::NoBits(n) = &mut self.m.sections[sec as usize].content {
@@ -222,7 +242,7 @@ impl Builder<'_, '_> {
     /// After placement: sizes and alignments, then the instance symbols (last in the symbol
     /// table, in kernel order).
     pub(crate) fn finish_partial_shared(&mut self) {
-        if self.partial_shared.is_empty() {
+        if self.partial.uses.is_empty() {
             return;
         }
         for s in self.m.sections.iter_mut() {
@@ -231,7 +251,7 @@ impl Builder<'_, '_> {
             }
         }
         let mut kernels: Vec<(SymId, Node)> = Vec::new();
-        for (&node, &u) in &self.partial_shared {
+        for (&node, &u) in &self.partial.uses {
             if u != Use::Direct {
                 continue;
             }
@@ -247,23 +267,24 @@ impl Builder<'_, '_> {
         // (in the order of the kernels' code among the inputs, whatever their symbols' order)
         kernels.sort_unstable_by_key(|&(_, node)| node);
         for (_, node) in kernels {
-            let static_size = match self.partial_shared_sections.get(&node) {
+            let static_size = match self.partial.sections.get(&node) {
                 Some(&(_, s, _)) => s,
                 None => 0,
             };
             // (A here is that of the arrays the kernel's own code uses.)
             let a = self
-                .partial_extern_align_of
+                .partial
+                .extern_align_of
                 .get(&node)
                 .copied()
                 .unwrap_or(1)
                 .max(16);
-            let d = self.partial_debug_align;
+            let d = self.partial.debug_align;
             let x = align_up(static_size, a).max(a);
             // A kernel from a partial link keeps its instance's offset (its `.nv.shared.<k>`
             // is already sized for it).
             let kept = self.input_instance_value(node);
-            if let Some(&(sec, _, _)) = self.partial_shared_sections.get(&node) {
+            if let Some(&(sec, _, _)) = self.partial.sections.get(&node) {
                 if let Content::NoBits(n) = &mut self.m.sections[sec as usize].content {
                     *n = direct_size(x, d);
                 }
@@ -277,7 +298,7 @@ impl Builder<'_, '_> {
                 other: STO_CUDA_SHARED | 1,
                 section: None,
             });
-            self.partial_instances.insert(node, id);
+            self.partial.instances.insert(node, id);
         }
     }
 
@@ -300,7 +321,7 @@ impl Builder<'_, '_> {
     /// The symbol a reference from text section `text` of object `oi` to `s` (a symbol of
     /// either half) now names: a kernel's own references to extern arrays name its instance.
     pub(crate) fn partial_instance(&self, oi: usize, text: usize, s: &Symbol<'_>) -> Option<SymId> {
-        let id = *self.partial_instances.get(&(oi, text))?;
+        let id = *self.partial.instances.get(&(oi, text))?;
         (s.section == SymSection::Undefined && s.other & STO_CUDA_SHARED != 0).then_some(id)
     }
 }

@@ -62,7 +62,7 @@ impl Builder<'_, '_> {
                             || x.st_type == STT_SECTION
                             || x.size == 0
                     });
-                    *n = if arrays_only && !self.partial_shared.is_empty() {
+                    *n = if arrays_only && !self.partial.uses.is_empty() {
                         (*n).max(s.size)
                     } else {
                         align_up(*n, s.align) + s.size

@@ -160,8 +160,7 @@ impl Builder<'_, '_> {
                         })
                         .map(|x| x.size)
                         .fold(0u64, u64::saturating_add);
-                    self.partial_shared_sections
-                        .insert((oi, si), (sh, size, objects));
+                    self.partial.sections.insert((oi, si), (sh, size, objects));
                 }
                 None => self.partial_kernel_shared((oi, si), out, name),
             }
