@@ -143,8 +143,8 @@ pub(crate) struct Builder<'a, 'data> {
     shared: shared::SharedLayout,
     /// Functions' literal banks in their kernels' banks (final links).
     literal: literal_banks::LiteralLayout,
-    /// The module has texture/surface references.
-    has_resources: bool,
+    /// Texture/surface slots in the kernels' parameter banks (`resources`).
+    resources: resources::Slots,
     /// `-preserve-relocs`: keep a record of applied relocations.
     preserve_relocs: bool,
     /// `-preserve-relocs` or `-g`: keep internal symbols (shared-memory objects, `_param`)
@@ -156,13 +156,6 @@ pub(crate) struct Builder<'a, 'data> {
     relocatable: bool,
     /// sm_90+ final links name the kernels' parameter banks after an object's debug sections.
     param_banks_after_debug: bool,
-    /// (relocation section, parameter bank) of every kernel, for texture/surface slots (sm_100+
-    /// makes the relocation section when it adds the slots: `None` until then).
-    resource_banks: Vec<(Option<SecId>, SecId)>,
-    /// Per parameter bank: the slot offset of each texture/surface reference symbol.
-    resource_slots: HashMap<(SecId, SymId), u64>,
-    /// Where each parameter bank's texture/surface slots start.
-    pub(crate) resource_base: HashMap<SecId, u64>,
     /// sm_100+: per object, its Mercury sections by name.
     merc_sections: Vec<HashMap<&'data [u8], usize>>,
     /// Where sm_110's reserved shared objects start: the value of the undefined
@@ -291,9 +284,9 @@ impl<'a, 'data> Builder<'a, 'data> {
         // Texture/surface references get slots in every kernel's parameter bank, with a
         // relocation section created along with the bank (filled once symbols exist; sm_100+
         // makes it, RELA, when it adds the slots).
-        if !existed && kind == SectionKind::KernelConstant && self.has_resources {
+        if !existed && kind == SectionKind::KernelConstant && self.resources.wanted {
             let rel = (!self.m.mercury).then(|| self.slot_relocations(id));
-            self.resource_banks.push((rel, id));
+            self.resources.banks.push((rel, id));
         }
         Some(id)
     }
@@ -702,24 +695,12 @@ impl<'a, 'data> Builder<'a, 'data> {
             func_node_seen: hashbrown::HashSet::new(),
             shared: shared::SharedLayout::default(),
             literal: literal_banks::LiteralLayout::default(),
-            // -r leaves texture/surface references to the final link (no slots, fields kept).
-            // (-r leaves texture/surface references to the final link: no slots, fields kept;
-            // references no code makes, as in nvlink's -r output, get no slots either.)
-            has_resources: !opts.relocatable
-                && res.globals.iter().any(|g| {
-                    g.is_resource
-                        && g.def.is_none()
-                        && resources::is_texture_like(objects, res, g.name)
-                })
-                && resources::code_references_a_resource(objects, res),
-            resource_banks: Vec::new(),
+            resources: resources::Slots::new(objects, res, opts),
             preserve_relocs: opts.preserve_relocs,
             keep_internals: opts.preserve_relocs || opts.debug,
             debug: opts.debug,
             relocatable: opts.relocatable,
             param_banks_after_debug: !opts.relocatable && opts.arch_sm >= 90,
-            resource_slots: HashMap::new(),
-            resource_base: HashMap::new(),
             cleared: Vec::new(),
             capsule_values: Vec::new(),
             unified: unified::Tables::default(),

@@ -469,7 +469,7 @@ impl Builder<'_, '_> {
         if self.m.mercury && site.code() {
             let base = self
                 .resource_bank(site.oi, site.target)
-                .and_then(|b| self.resource_base.get(&b).copied());
+                .and_then(|b| self.resources.base.get(&b).copied());
             let v = slot.wrapping_sub(base.unwrap_or(0));
             self.capsule_values
                 .push((site.oi, site.target, r.offset, r.r_type, v));

@@ -9,13 +9,45 @@ use crate::object::{InputObject, SectionKind};
 use crate::output::*;
 use crate::reloc::table;
 use crate::resolve::Resolution;
+use hashbrown::HashMap;
+
+/// Texture/surface slots in the kernels' parameter banks.
+#[derive(Default)]
+pub(super) struct Slots {
+    /// The module has texture/surface references that get slots.
+    pub wanted: bool,
+    /// (relocation section, parameter bank) of every kernel, for texture/surface slots
+    /// (sm_100+ makes the relocation section when it adds the slots: `None` until then).
+    pub banks: Vec<(Option<SecId>, SecId)>,
+    /// Per parameter bank: the slot offset of each texture/surface reference symbol.
+    pub slots: HashMap<(SecId, SymId), u64>,
+    /// Where each parameter bank's texture/surface slots start.
+    pub base: HashMap<SecId, u64>,
+}
+
+impl Slots {
+    /// -r leaves texture/surface references to the final link: no slots, fields kept;
+    /// references no code makes, as in nvlink's -r output, get no slots either.
+    pub(super) fn new(
+        objects: &[InputObject<'_>],
+        res: &Resolution<'_>,
+        opts: &super::Options,
+    ) -> Self {
+        let wanted = !opts.relocatable
+            && res
+                .globals
+                .iter()
+                .any(|g| g.is_resource && g.def.is_none() && is_texture_like(objects, res, g.name))
+            && code_references_a_resource(objects, res);
+        Slots {
+            wanted,
+            ..Default::default()
+        }
+    }
+}
 
 /// Whether an undefined global is a texture, surface or sampler reference.
-pub(super) fn is_texture_like(
-    objects: &[InputObject<'_>],
-    res: &Resolution<'_>,
-    name: &[u8],
-) -> bool {
+fn is_texture_like(objects: &[InputObject<'_>], res: &Resolution<'_>, name: &[u8]) -> bool {
     let Some(&g) = res.by_name.get(name) else {
         return false;
     };
@@ -34,10 +66,7 @@ pub(super) fn is_texture_like(
 }
 
 /// Whether some code relocation refers to a texture, surface or sampler reference.
-pub(super) fn code_references_a_resource(
-    objects: &[InputObject<'_>],
-    res: &Resolution<'_>,
-) -> bool {
+fn code_references_a_resource(objects: &[InputObject<'_>], res: &Resolution<'_>) -> bool {
     objects.iter().any(|o| {
         o.cubin.sections.iter().any(|s| {
             let code = o
@@ -75,13 +104,13 @@ impl Builder<'_, '_> {
                     )
             })
             .collect();
-        for k in 0..self.resource_banks.len() {
-            let (rel, bank) = self.resource_banks[k];
+        for k in 0..self.resources.banks.len() {
+            let (rel, bank) = self.resources.banks[k];
             let rel = match rel {
                 Some(r) => r,
                 None => self.slot_relocations(bank),
             };
-            self.resource_banks[k].0 = Some(rel);
+            self.resources.banks[k].0 = Some(rel);
             if self.m.mercury {
                 self.m.slotted_param_banks.insert(bank);
             }
@@ -91,12 +120,12 @@ impl Builder<'_, '_> {
             // (sm_100+ starts them 16-aligned; its Mercury half indexes them from there, see
             // `mercury::image_header_indices`.)
             let base = align_up(bytes.len() as u64, if self.m.mercury { 16 } else { 4 });
-            self.resource_base.insert(bank, base);
+            self.resources.base.insert(bank, base);
             bytes.resize((base + 4 * resources.len() as u64) as usize, 0);
             let mut entries = Vec::new();
             for (k, &r) in resources.iter().enumerate() {
                 let slot = base + 4 * (resources.len() - 1 - k) as u64;
-                self.resource_slots.insert((bank, r), slot);
+                self.resources.slots.insert((bank, r), slot);
                 let r_type = match self.m.symbols[r as usize].st_type {
                     STT_CUDA_TEXTURE => table::cuda::TEX_HEADER_INDEX,
                     STT_CUDA_SAMPLER => table::cuda::SAMP_HEADER_INDEX,
@@ -124,7 +153,7 @@ impl Builder<'_, '_> {
     pub(super) fn resource_slot(&self, oi: usize, target: usize, sym: u32) -> Option<u64> {
         let out = self.out_sym(oi, sym)?;
         let bank = self.resource_bank(oi, target)?;
-        self.resource_slots.get(&(bank, out)).copied()
+        self.resources.slots.get(&(bank, out)).copied()
     }
 
     /// The relocation section of a parameter bank's texture/surface slots (sm_100+: RELA).

@@ -125,12 +125,12 @@ impl Builder<'_, '_> {
     /// The driver relocations of the image-header index tables: the main half's slot
     /// relocations, counted from the first slot.
     pub(super) fn image_header_indices(&mut self, twin: &[Option<SecId>]) {
-        for (rel, bank) in self.resource_banks.clone() {
+        for (rel, bank) in self.resources.banks.clone() {
             let Some(rel) = rel else { continue };
             let Some(Some(merc_rel)) = twin.get(rel as usize) else {
                 continue;
             };
-            let base = self.resource_base.get(&bank).copied().unwrap_or(0);
+            let base = self.resources.base.get(&bank).copied().unwrap_or(0);
             let Content::Relocs { entries, .. } = &self.m.sections[rel as usize].content else {
                 continue;
             };

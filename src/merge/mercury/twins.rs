@@ -217,7 +217,7 @@ impl Builder<'_, '_> {
                 _ => Twin::None,
             },
             (Content::Bytes(b), _) if self.m.slotted_param_banks.contains(&id) => {
-                let base = self.resource_base.get(&id).copied().unwrap_or(0);
+                let base = self.resources.base.get(&id).copied().unwrap_or(0);
                 Twin::IndexTable((b.len() as u64).saturating_sub(base) as usize)
             }
             // A kernel's literal bank, its pieces filled in by `place_merc_literal_bank`.
