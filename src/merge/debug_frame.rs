@@ -41,13 +41,8 @@ impl Builder<'_, '_> {
     /// sm_100+: the `.debug_frame` entries of removed functions (those whose address range an
     /// UNUSED_CLEAR relocation cleared) are cut out with the CIE only they use, instead of
     /// being kept with an empty range; relocations after a cut move up.
-    pub(super) fn drop_dead_frames(&mut self, df: SecId) {
-        let mut dead: Vec<u64> = self
-            .cleared
-            .iter()
-            .filter(|c| c.0 == df)
-            .map(|c| c.1)
-            .collect();
+    pub(super) fn drop_dead_frames(&mut self, df: SecId, cleared: &[(SecId, u64)]) {
+        let mut dead: Vec<u64> = cleared.iter().filter(|c| c.0 == df).map(|c| c.1).collect();
         dead.sort_unstable();
         if dead.is_empty() {
             return;

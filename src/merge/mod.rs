@@ -165,12 +165,6 @@ pub(crate) struct Builder<'a, 'data> {
     input_names: Vec<HashMap<&'data [u8], usize>>,
     /// sm_100+: the Mercury copy of each `.nv.info.<fn>` (by the main section's name).
     pub(crate) merc_function_info: Vec<(Vec<u8>, Content)>,
-    /// Fields UNUSED_CLEAR relocations cleared (section, offset): the `.debug_frame` entries
-    /// of removed functions.
-    cleared: Vec<(SecId, u64)>,
-    /// sm_100+: values the link wrote into SASS code, to be written into the capsule Mercury
-    /// code too (object, input `.text` section, offset in it, relocation type, value).
-    pub(crate) capsule_values: Vec<(usize, usize, u64, u32, u64)>,
     /// -r: the unified function/data tables (`unified`).
     unified: unified::Tables,
     /// sm_100+: line tables as the output holds them, by (object, section) (`line_tables`).
@@ -641,9 +635,9 @@ fn build_module<'data>(
     if opts.relocatable {
         b.check_unified_tables()?;
     }
-    tracing::info_span!("relocate").in_scope(|| b.relocate())?;
+    let relocated = tracing::info_span!("relocate").in_scope(|| b.relocate())?;
     if opts.mercury {
-        b.mercury_half()?;
+        b.mercury_half(relocated)?;
     }
     let resource_report = b.resource_report();
     let callgraph_report = std::mem::take(&mut b.callgraph_report);
@@ -701,8 +695,6 @@ impl<'a, 'data> Builder<'a, 'data> {
             debug: opts.debug,
             relocatable: opts.relocatable,
             param_banks_after_debug: !opts.relocatable && opts.arch_sm >= 90,
-            cleared: Vec::new(),
-            capsule_values: Vec::new(),
             unified: unified::Tables::default(),
             line_rewrites: HashMap::new(),
             merc_sections: objects
@@ -832,10 +824,10 @@ impl<'a, 'data> Builder<'a, 'data> {
 
     /// sm_100+: the Mercury half, then `.debug_frame` without the entries of removed
     /// functions, each FDE pointing at the CIE before it.
-    fn mercury_half(&mut self) -> Result<()> {
-        self.build_mercury()?;
+    fn mercury_half(&mut self, relocated: relocate::Relocated) -> Result<()> {
+        self.build_mercury(relocated.capsule_values)?;
         if let Some(&df) = self.by_name.get(&b".debug_frame"[..]) {
-            self.drop_dead_frames(df);
+            self.drop_dead_frames(df, &relocated.cleared);
             if let Content::Bytes(bytes) = &mut self.m.sections[df as usize].content {
                 debug_frame::point_fdes_at_preceding_cie(bytes);
             }

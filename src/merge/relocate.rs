@@ -60,6 +60,19 @@ impl OutRelocs {
     }
 }
 
+/// sm_100+: a value the link wrote into SASS code, to be written into the capsule Mercury
+/// code too: (object, input `.text` section, offset in it, relocation type, value).
+pub(super) type CapsuleValue = (usize, usize, u64, u32, u64);
+
+/// What the main half's relocation pass leaves for the Mercury half.
+#[derive(Default)]
+pub(super) struct Relocated {
+    /// Fields UNUSED_CLEAR relocations cleared (section, offset): the `.debug_frame` entries
+    /// of removed functions.
+    pub cleared: Vec<(SecId, u64)>,
+    pub capsule_values: Vec<CapsuleValue>,
+}
+
 /// One input relocation section, and the section it relocates.
 struct Site<'a, 'data> {
     oi: usize,
@@ -104,8 +117,9 @@ struct Applied {
 }
 
 impl Builder<'_, '_> {
-    pub(super) fn relocate(&mut self) -> Result<()> {
+    pub(super) fn relocate(&mut self) -> Result<Relocated> {
         let mut out = OutRelocs::default();
+        let mut done = Relocated::default();
         for (oi, o) in self.objects.iter().enumerate() {
             for (si, s) in o.cubin.sections.iter().enumerate() {
                 if o.kind(s) != SectionKind::Reloc || !self.live[oi][si] {
@@ -126,14 +140,19 @@ impl Builder<'_, '_> {
                     resolved_name: [b".nv.resolvedrela", local_names::real_name(tsec.name)]
                         .concat(),
                 };
-                self.relocate_section(&site, &mut out)?;
+                self.relocate_section(&site, &mut out, &mut done)?;
             }
         }
         self.finish_sections(out);
-        Ok(())
+        Ok(done)
     }
 
-    fn relocate_section(&mut self, site: &Site<'_, '_>, out: &mut OutRelocs) -> Result<()> {
+    fn relocate_section(
+        &mut self,
+        site: &Site<'_, '_>,
+        out: &mut OutRelocs,
+        done: &mut Relocated,
+    ) -> Result<()> {
         let (o, s, tsec) = (site.o, site.s, site.tsec);
         let relocs = o
             .cubin
@@ -168,7 +187,7 @@ impl Builder<'_, '_> {
                     tsec.size
                 )));
             }
-            self.relocate_one(site, i, &r, out)?;
+            self.relocate_one(site, i, &r, out, done)?;
         }
         Ok(())
     }
@@ -179,12 +198,13 @@ impl Builder<'_, '_> {
         i: usize,
         r: &Reloc,
         out: &mut OutRelocs,
+        done: &mut Relocated,
     ) -> Result<()> {
         let isym = &site.o.symbols()[r.sym as usize];
         match table::kind(r.r_type) {
             table::Kind::Yield => return Ok(()),
             table::Kind::UnusedClear { width } => {
-                self.unused_clear(site, r, isym, width);
+                self.unused_clear(site, r, isym, width, &mut done.cleared);
                 return Ok(());
             }
             table::Kind::Call | table::Kind::Value => {}
@@ -195,9 +215,9 @@ impl Builder<'_, '_> {
         let offset = r.offset + site.tp.offset;
         match fate {
             Fate::Drop => {}
-            Fate::Slot(slot) => self.write_slot(site, r, slot)?,
+            Fate::Slot(slot) => self.write_slot(site, r, slot, &mut done.capsule_values)?,
             Fate::Apply(v, addend) => {
-                if let Some(old) = self.apply(site, r, v)? {
+                if let Some(old) = self.apply(site, r, v, &mut done.capsule_values)? {
                     // -preserve-relocs records what was applied.
                     let applied = Applied { old, v, addend };
                     self.record_applied(site, r, isym, shared_ref, applied, out);
@@ -214,7 +234,7 @@ impl Builder<'_, '_> {
                     // sm_100+: a frame entry whose function was removed goes too (inputs
                     // from a partial link have no UNUSED_CLEAR relocations to say so).
                     if self.m.mercury && site.tsec.name == b".debug_frame" && !self.relocatable {
-                        self.cleared.push((site.tp.sec, offset));
+                        done.cleared.push((site.tp.sec, offset));
                     }
                     return Ok(()); // against something removed
                 }
@@ -241,7 +261,14 @@ impl Builder<'_, '_> {
 
     /// UNUSED_CLEAR relocations clear their field when the function they describe was removed
     /// (the address range of its `.debug_frame` entry), and are dropped either way.
-    fn unused_clear(&mut self, site: &Site<'_, '_>, r: &Reloc, isym: &Symbol<'_>, width: usize) {
+    fn unused_clear(
+        &mut self,
+        site: &Site<'_, '_>,
+        r: &Reloc,
+        isym: &Symbol<'_>,
+        width: usize,
+        cleared: &mut Vec<(SecId, u64)>,
+    ) {
         let dead = self.removed_function(site.oi, r.sym, isym.st_type == STT_FUNC);
         // sm_100+ also drops the entries of weak copies discarded for an
         // earlier object's definition.
@@ -249,7 +276,7 @@ impl Builder<'_, '_> {
             && self.discarded_copy(site.oi, r.sym, isym.section != SymSection::Undefined);
         let at = r.offset + site.tp.offset;
         if dead || replaced {
-            self.cleared.push((site.tp.sec, at));
+            cleared.push((site.tp.sec, at));
         }
         if dead {
             if let Content::Bytes(bytes) = &mut self.m.sections[site.tp.sec as usize].content {
@@ -450,7 +477,13 @@ impl Builder<'_, '_> {
     }
 
     /// Texture/surface reference: the field gets the slot (sm_75–sm_89 count 4-byte words).
-    fn write_slot(&mut self, site: &Site<'_, '_>, r: &Reloc, slot: u64) -> Result<()> {
+    fn write_slot(
+        &mut self,
+        site: &Site<'_, '_>,
+        r: &Reloc,
+        slot: u64,
+        capsule: &mut Vec<CapsuleValue>,
+    ) -> Result<()> {
         let v = if r.r_type == table::cuda::BINDLESSOFF14_40 {
             slot / 4
         } else {
@@ -471,15 +504,20 @@ impl Builder<'_, '_> {
                 .resource_bank(site.oi, site.target)
                 .and_then(|b| self.resources.base.get(&b).copied());
             let v = slot.wrapping_sub(base.unwrap_or(0));
-            self.capsule_values
-                .push((site.oi, site.target, r.offset, r.r_type, v));
+            capsule.push((site.oi, site.target, r.offset, r.r_type, v));
         }
         Ok(())
     }
 
     /// Adds `v` to the field; returns what the field held (`None`: the section holds no
     /// bytes to patch, and nothing else happens).
-    fn apply(&mut self, site: &Site<'_, '_>, r: &Reloc, v: u64) -> Result<Option<u64>> {
+    fn apply(
+        &mut self,
+        site: &Site<'_, '_>,
+        r: &Reloc,
+        v: u64,
+        capsule: &mut Vec<CapsuleValue>,
+    ) -> Result<Option<u64>> {
         let fields = patch::fields(r.r_type).ok_or_else(|| {
             Error::new(format!(
                 "'{}': cannot apply relocation type {} ({:#x})",
@@ -496,8 +534,7 @@ impl Builder<'_, '_> {
         patch::write(bytes, offset, fields, old.wrapping_add(v))
             .map_err(|e| e.context(format!("'{}'", site.o.name)))?;
         if self.m.mercury && site.code() {
-            self.capsule_values
-                .push((site.oi, site.target, r.offset, r.r_type, v));
+            capsule.push((site.oi, site.target, r.offset, r.r_type, v));
         }
         Ok(Some(old))
     }

@@ -27,6 +27,8 @@
 //! code). This file keeps the names that tie the halves together, and the order of the steps.
 
 mod relocs;
+
+use super::relocate::CapsuleValue;
 mod symbols;
 mod twins;
 
@@ -139,7 +141,7 @@ fn refuse_unknown(objects: &[crate::object::InputObject<'_>]) -> Result<()> {
 
 impl Builder<'_, '_> {
     /// Builds the Mercury half from the finished main half.
-    pub(crate) fn build_mercury(&mut self) -> Result<()> {
+    pub(crate) fn build_mercury(&mut self, capsule_values: Vec<CapsuleValue>) -> Result<()> {
         refuse_unknown(self.objects)?;
         // The sections first: every later step names them by their main twins.
         let twin = self.make_twins()?;
@@ -149,7 +151,7 @@ impl Builder<'_, '_> {
         self.relocate_mercury(&twin, &placed)?;
         self.relocate_merc_literal_banks(&twin)?;
         // Values the main half's relocation pass left for the Mercury half.
-        self.patch_capsules(&placed)?;
+        self.patch_capsules(&placed, capsule_values)?;
         self.image_header_indices(&twin);
         // Last, what looks at the filled relocation sections and `.debug_frame`.
         self.keep_emptied_main_relocs(&twin);

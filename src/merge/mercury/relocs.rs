@@ -157,8 +157,11 @@ impl Builder<'_, '_> {
 
     /// Writes into the capsule code the values the main pass wrote into the SASS of
     /// instructions the capsule keeps a record for (see `reloc::capsule`).
-    pub(super) fn patch_capsules(&mut self, placed: &[Placements]) -> Result<()> {
-        let values = std::mem::take(&mut self.capsule_values);
+    pub(super) fn patch_capsules(
+        &mut self,
+        placed: &[Placements],
+        values: Vec<crate::merge::relocate::CapsuleValue>,
+    ) -> Result<()> {
         for (oi, text, offset, r_type, value) in values {
             let o = &self.objects[oi];
             let text_name = o.cubin.sections[text].name;
