@@ -131,10 +131,6 @@ pub(crate) struct Builder<'a, 'data> {
     pub(crate) warnings: Vec<String>,
     /// Link errors (nvlink's `error` lines; the link fails with status 255).
     pub(crate) errors: Vec<String>,
-    /// `--dump-callgraph` lines.
-    pub(crate) callgraph_report: Vec<String>,
-    /// Per kernel: (registers, barriers, stack, frame), for `-v`.
-    pub(crate) kernel_facts: Vec<(SymId, u32, u32, u64, u32)>,
     /// Every function in the order the link met it (removed ones included): the nodes of
     /// `--dump-callgraph`, numbered from 1.
     pub(crate) func_nodes: Vec<FuncNode>,
@@ -163,8 +159,6 @@ pub(crate) struct Builder<'a, 'data> {
     reserved_smem_base: u64,
     /// Per object, its sections by name (built on demand, see `input_section_by_name`).
     input_names: Vec<HashMap<&'data [u8], usize>>,
-    /// sm_100+: the Mercury copy of each `.nv.info.<fn>` (by the main section's name).
-    pub(crate) merc_function_info: Vec<(Vec<u8>, Content)>,
     /// -r: the unified function/data tables (`unified`).
     unified: unified::Tables,
     /// sm_100+: line tables as the output holds them, by (object, section) (`line_tables`).
@@ -631,22 +625,21 @@ fn build_module<'data>(
     b.create_notes(opts)?;
     tracing::info_span!("symbols").in_scope(|| b.symbols_and_sections(opts))?;
     b.resource_slots()?;
-    tracing::info_span!("info").in_scope(|| info::build_info(&mut b, opts))?;
+    let info = tracing::info_span!("info").in_scope(|| info::build_info(&mut b, opts))?;
     if opts.relocatable {
         b.check_unified_tables()?;
     }
     let relocated = tracing::info_span!("relocate").in_scope(|| b.relocate())?;
     if opts.mercury {
-        b.mercury_half(relocated)?;
+        b.mercury_half(relocated, info.merc_function_info)?;
     }
-    let resource_report = b.resource_report();
-    let callgraph_report = std::mem::take(&mut b.callgraph_report);
+    let resource_report = b.resource_report(&info.kernel_facts);
     Ok(Built {
         module: b.m,
         warnings: b.warnings,
         errors: b.errors,
         resource_report,
-        callgraph_report,
+        callgraph_report: info.callgraph_report,
     })
 }
 
@@ -683,8 +676,6 @@ impl<'a, 'data> Builder<'a, 'data> {
             pending_shared_symbols: HashMap::new(),
             warnings: Vec::new(),
             errors: Vec::new(),
-            kernel_facts: Vec::new(),
-            callgraph_report: Vec::new(),
             func_nodes: Vec::new(),
             func_node_seen: hashbrown::HashSet::new(),
             shared: shared::SharedLayout::default(),
@@ -710,7 +701,6 @@ impl<'a, 'data> Builder<'a, 'data> {
                         .collect()
                 })
                 .collect(),
-            merc_function_info: Vec::new(),
             input_names: vec![HashMap::new(); objects.len()],
             reserved_smem_base: res
                 .by_name
@@ -824,8 +814,12 @@ impl<'a, 'data> Builder<'a, 'data> {
 
     /// sm_100+: the Mercury half, then `.debug_frame` without the entries of removed
     /// functions, each FDE pointing at the CIE before it.
-    fn mercury_half(&mut self, relocated: relocate::Relocated) -> Result<()> {
-        self.build_mercury(relocated.capsule_values)?;
+    fn mercury_half(
+        &mut self,
+        relocated: relocate::Relocated,
+        function_info: Vec<(Vec<u8>, Content)>,
+    ) -> Result<()> {
+        self.build_mercury(relocated.capsule_values, function_info)?;
         if let Some(&df) = self.by_name.get(&b".debug_frame"[..]) {
             self.drop_dead_frames(df, &relocated.cleared);
             if let Content::Bytes(bytes) = &mut self.m.sections[df as usize].content {

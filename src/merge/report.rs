@@ -5,7 +5,7 @@ use super::Builder;
 impl Builder<'_, '_> {
     /// nvlink's `-v` report: global and constant-bank-3 sizes, then per kernel (in reverse
     /// symbol order) registers, barriers, stack, shared, parameter-bank and local memory.
-    pub(super) fn resource_report(&self) -> Vec<String> {
+    pub(super) fn resource_report(&self, kernel_facts: &[super::info::KernelFacts]) -> Vec<String> {
         let size_of = |name: &[u8]| {
             self.by_name
                 .get(name)
@@ -19,7 +19,7 @@ impl Builder<'_, '_> {
         } else {
             format!("{gmem} bytes gmem")
         }];
-        for &(k, regs, bars, stack, _frame) in self.kernel_facts.iter().rev() {
+        for &(k, regs, bars, stack, _frame) in kernel_facts.iter().rev() {
             let name = &self.m.symbols[k as usize].name;
             let tail = name.to_vec();
             let smem = size_of(&[b".nv.shared.", &tail[..]].concat());

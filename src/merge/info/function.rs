@@ -39,7 +39,12 @@ pub(super) struct Context<'x> {
     pub sole_kernel: Option<SymId>,
 }
 
-pub(super) fn emit_function_infos(b: &mut Builder<'_, '_>, cx: &Context<'_>) -> Result<()> {
+/// Adds the `.nv.info.<fn>` sections; returns their Mercury copies (sm_100+).
+pub(super) fn emit_function_infos(
+    b: &mut Builder<'_, '_>,
+    cx: &Context<'_>,
+) -> Result<Vec<(Vec<u8>, Content)>> {
+    let mut merc = Vec::new();
     for oi in 0..b.objects().len() {
         let order = info_order(b, cx.opts, oi);
         // -r: the unified tables come between the object's kernels and its other functions.
@@ -48,13 +53,13 @@ pub(super) fn emit_function_infos(b: &mut Builder<'_, '_>, cx: &Context<'_>) -> 
             if pos == first_function {
                 b.unified_tables(oi)?;
             }
-            function_info(b, cx, oi, si)?;
+            function_info(b, cx, oi, si, &mut merc)?;
         }
         if first_function == order.len() {
             b.unified_tables(oi)?;
         }
     }
-    Ok(())
+    Ok(merc)
 }
 
 /// The order of one object's `.nv.info.<fn>` sections: (is not a kernel, kernel symbol or
@@ -90,7 +95,13 @@ fn info_order(b: &Builder<'_, '_>, opts: &Options, oi: usize) -> Vec<(bool, usiz
 
 /// One function's `.nv.info.<fn>` (empty for a function replaced by a later definition),
 /// and on sm_100+ its Mercury twin, made by the same rules.
-fn function_info(b: &mut Builder<'_, '_>, cx: &Context<'_>, oi: usize, si: usize) -> Result<()> {
+fn function_info(
+    b: &mut Builder<'_, '_>,
+    cx: &Context<'_>,
+    oi: usize,
+    si: usize,
+    merc_out: &mut Vec<(Vec<u8>, Content)>,
+) -> Result<()> {
     let o = &b.objects()[oi];
     let s = &o.cubin.sections[si];
     if !b.is_live(oi, si) {
@@ -135,7 +146,7 @@ fn function_info(b: &mut Builder<'_, '_>, cx: &Context<'_>, oi: usize, si: usize
         let merc_recs = nvinfo::parse_records(m.bytes())
             .map_err(|e| e.context(format!("'{}': section '{}'", o.name, m.name_str())))?;
         let merc = f.records(b, cx, &merc_recs);
-        b.merc_function_info.push((s.name.to_vec(), concat(merc)));
+        merc_out.push((s.name.to_vec(), concat(merc)));
     }
     b.add_info_section(function_info_section(
         s.name,

@@ -18,13 +18,26 @@ use crate::diag::Result;
 use crate::elf::*;
 use crate::output::*;
 
-pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> {
+/// Per kernel: (symbol, registers, barriers, stack, frame), for `-v`.
+pub(crate) type KernelFacts = (SymId, u32, u32, u64, u32);
+
+/// What the `.nv.info` pass hands on besides the sections it adds.
+pub(crate) struct InfoOutput {
+    /// sm_100+: the Mercury copy of each `.nv.info.<fn>` (by the main section's name).
+    pub merc_function_info: Vec<(Vec<u8>, Content)>,
+    /// Per kernel, after propagation, for `-v`.
+    pub kernel_facts: Vec<KernelFacts>,
+    /// `--dump-callgraph` lines.
+    pub callgraph_report: Vec<String>,
+}
+
+pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<InfoOutput> {
     let global = facts::global_facts(b)?;
     let graph = callgraph::read(b);
     let kernels = facts::kernels_in_symbol_order(b);
     // What each kept function's own `.nv.info.<fn>` says, read once.
     let facts = facts::function_facts(b)?;
-    let prop = propagate::propagate(b, opts, &global, &graph, &facts, &kernels);
+    let (prop, kernel_facts) = propagate::propagate(b, opts, &global, &graph, &facts, &kernels);
     global::emit_global_info(b, opts, &global, &prop, &kernels);
     compat::emit_compat(b, opts);
     if let (Some(&ci), Some(&cp)) = (
@@ -34,7 +47,7 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
         b.m.sections[ci as usize].info = Info::Section(cp);
     }
     let (externs, closure) = externs::externs(b, &graph, &facts);
-    function::emit_function_infos(
+    let merc_function_info = function::emit_function_infos(
         b,
         &function::Context {
             opts,
@@ -51,10 +64,11 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
         },
     )?;
     let cg_id = callgraph::emit_callgraph(b, &graph);
-    if opts.dump_callgraph {
-        b.callgraph_report =
-            report::callgraph_report(b, opts, &graph.blocks, &global.regs, &kernels);
-    }
+    let callgraph_report = if opts.dump_callgraph {
+        report::callgraph_report(b, opts, &graph.blocks, &global.regs, &kernels)
+    } else {
+        Vec::new()
+    };
     let pr_id = callgraph::emit_prototypes(b, opts, &graph);
     // .nv.rel.action: the same 16 bytes in every sm_75–sm_90 executable nvlink writes.
     let ra = if opts.arch_sm < 100 && !opts.relocatable {
@@ -80,5 +94,9 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<()> 
     if let Some(r) = ra {
         b.make_section_symbol(r);
     }
-    Ok(())
+    Ok(InfoOutput {
+        merc_function_info,
+        kernel_facts,
+        callgraph_report,
+    })
 }

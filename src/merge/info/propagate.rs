@@ -41,8 +41,9 @@ pub(super) fn propagate(
     graph: &CallGraph,
     facts: &HashMap<SymId, FunctionFacts>,
     kernels: &[SymId],
-) -> Propagated {
+) -> (Propagated, Vec<super::KernelFacts>) {
     let (regs, frame) = (&global.regs, &global.frame);
+    let mut kernel_facts = Vec::new();
     // A kernel's register limit from its launch bounds (EIATTR_MAXREG_COUNT).
     let maxreg: HashMap<SymId, u32> = facts
         .iter()
@@ -124,7 +125,7 @@ pub(super) fn propagate(
             .max(own.get(&k).map(|o| o.0).unwrap_or(0)) as u32;
         let frame_k = frame.get(&k).copied().unwrap_or(0);
         // An unknown stack size reports as 0.
-        b.kernel_facts.push((
+        kernel_facts.push((
             k,
             own_regs.max(callee_regs),
             bars,
@@ -135,12 +136,13 @@ pub(super) fn propagate(
     if let Some(e) = over_limit {
         b.errors.push(e);
     }
-    Propagated {
+    let prop = Propagated {
         succ,
         min_stack,
         reg_max,
         inherited,
-    }
+    };
+    (prop, kernel_facts)
 }
 
 /// Facts over everything a function reaches, in one pass over the call graph's strongly

@@ -141,10 +141,14 @@ fn refuse_unknown(objects: &[crate::object::InputObject<'_>]) -> Result<()> {
 
 impl Builder<'_, '_> {
     /// Builds the Mercury half from the finished main half.
-    pub(crate) fn build_mercury(&mut self, capsule_values: Vec<CapsuleValue>) -> Result<()> {
+    pub(crate) fn build_mercury(
+        &mut self,
+        capsule_values: Vec<CapsuleValue>,
+        function_info: Vec<(Vec<u8>, crate::output::Content)>,
+    ) -> Result<()> {
         refuse_unknown(self.objects)?;
         // The sections first: every later step names them by their main twins.
-        let twin = self.make_twins()?;
+        let twin = self.make_twins(function_info)?;
         let placed = self.place_mercury(&twin)?;
         // Then what refers to where the inputs' sections went.
         self.mercury_symbols(&twin, &placed)?;

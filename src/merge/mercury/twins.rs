@@ -145,12 +145,14 @@ impl Builder<'_, '_> {
     /// Makes `.nv.merc.symtab` and the twin of every main-half section that has one, in the
     /// main half's final header order (which decides the Mercury sections' order); returns
     /// each main section's twin.
-    pub(super) fn make_twins(&mut self) -> Result<Vec<Option<SecId>>> {
+    pub(super) fn make_twins(
+        &mut self,
+        function_info: Vec<(Vec<u8>, Content)>,
+    ) -> Result<Vec<Option<SecId>>> {
         let order = crate::output::order::header_order_with_empty(&self.m);
         let main_count = self.m.sections.len();
         let mut twin: Vec<Option<SecId>> = vec![None; main_count];
         let symtab = self.m.add_section(symtab_section());
-        let function_info = std::mem::take(&mut self.merc_function_info);
         let inputs = MercInputs::new(self.objects, function_info);
         for &id in &order {
             let name = mercury_name(&self.m.sections[id as usize].name);
