@@ -408,17 +408,7 @@ impl<'a, 'data> Dumper<'a, 'data> {
 
     fn callgraph(&mut self, s: &Section<'data>) {
         let t = self.c.symtab_for(s);
-        let words = words_of(s.bytes());
-        // Pairs of u32; a pair (0, 0xffffffff - k) opens block k: direct edges, address-taken
-        // functions with their prototype, indirect call sites with their prototype, possible
-        // targets of indirect calls.
-        let mut block = 0u32;
-        for p in words.chunks(2) {
-            let [a, b] = *p else { continue };
-            if a == 0 && b >= 0xffff_fffc {
-                block = 0xffff_ffff - b;
-                continue;
-            }
+        for (block, a, b) in crate::elf::callgraph_entries(s.bytes()) {
             let line = match block {
                 0 => format!("  * call {} -> {}", self.sym_ref(t, a), self.sym_ref(t, b)),
                 1 => format!(
@@ -439,7 +429,8 @@ impl<'a, 'data> Dumper<'a, 'data> {
             };
             let _ = writeln!(self.out, "{line}");
         }
-        if words.len() % 2 != 0 || s.bytes().len() % 4 != 0 {
+        // (A trailing partial pair is shown as bytes.)
+        if s.bytes().len() % 8 != 0 {
             hex_lines(&mut self.out, s.bytes());
         }
     }

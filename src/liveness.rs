@@ -248,20 +248,10 @@ impl<'data> CodeGraph<'data> {
             .and_then(|st| o.cubin.section(st.link))
             .map(|t| t.bytes())
             .unwrap_or(&[]);
-        let w: Vec<u32> = s
-            .bytes()
-            .chunks_exact(4)
-            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-            .collect();
-        let mut block = 0usize;
-        for p in w.chunks_exact(2) {
-            if p[0] == 0 && p[1] >= 0xffff_fffc {
-                block = (0xffff_ffff - p[1]) as usize;
-                continue;
-            }
+        for (block, sym, proto) in crate::elf::callgraph_entries(s.bytes()) {
             let (Some(f), Some(proto)) = (
-                defining_text(objects, res, oi, p[0]),
-                crate::elf::read::cstr_at(strtab, p[1]),
+                defining_text(objects, res, oi, sym),
+                crate::elf::read::cstr_at(strtab, proto),
             ) else {
                 continue;
             };

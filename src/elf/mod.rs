@@ -104,3 +104,33 @@ pub fn type_is_nvinfo(sh_type: u32) -> bool {
         SHT_CUDA_INFO | SHT_CUDA_MERC_INFO | SHT_CUDA_COMPAT_INFO
     )
 }
+
+/// The entries of a `.nv.callgraph` section: pairs of u32, where a pair (0, 0xffffffff - k)
+/// opens block k (0: calls, 1: address-taken functions with their prototype, 2: indirect call
+/// sites with their prototype, 3: possible targets of indirect calls). Yields (block, first,
+/// second) for every other pair; a trailing partial pair is ignored.
+pub fn callgraph_entries(bytes: &[u8]) -> impl Iterator<Item = (usize, u32, u32)> + '_ {
+    let mut block = 0usize;
+    bytes.chunks_exact(8).filter_map(move |p| {
+        let a = u32::from_le_bytes([p[0], p[1], p[2], p[3]]);
+        let b = u32::from_le_bytes([p[4], p[5], p[6], p[7]]);
+        if a == 0 && b >= 0xffff_fffc {
+            block = (0xffff_ffff - b) as usize;
+            return None;
+        }
+        Some((block, a, b))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn callgraph_entries_carry_the_block_their_marker_opened() {
+        let words: [u32; 9] = [1, 2, 0, 0xffff_fffe, 3, 7, 0, 0xffff_fffc, 4];
+        let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        let got: Vec<_> = callgraph_entries(&bytes).collect();
+        assert_eq!(got, [(0, 1, 2), (1, 3, 7)]);
+    }
+}

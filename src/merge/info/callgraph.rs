@@ -123,34 +123,24 @@ fn read_blocks(b: &mut Builder<'_, '_>) -> [Vec<(SymId, u32, bool)>; 4] {
             if o.kind(s) != SectionKind::Callgraph {
                 continue;
             }
-            let w: Vec<u32> = s
-                .bytes()
-                .chunks_exact(4)
-                .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-                .collect();
-            let mut block = 0usize;
             let mut taken_in: Vec<(u32, u32)> = Vec::new();
-            for p in w.chunks_exact(2) {
-                if p[0] == 0 && p[1] >= 0xffff_fffc {
-                    block = (0xffff_ffff - p[1]) as usize;
-                    continue;
-                }
+            for (block, first, second) in crate::elf::callgraph_entries(s.bytes()) {
                 if block == 1 {
-                    taken_in.push((p[0], p[1]));
+                    taken_in.push((first, second));
                     continue;
                 }
-                let Some(a) = b.out_sym(oi, p[0]).filter(|_| def_is_live(b, oi, p[0])) else {
+                let Some(a) = b.out_sym(oi, first).filter(|_| def_is_live(b, oi, first)) else {
                     continue;
                 };
                 match block {
                     0 | 3 => {
-                        let Some(c) = b.out_sym(oi, p[1]) else {
+                        let Some(c) = b.out_sym(oi, second) else {
                             continue;
                         };
                         graph_blocks[block].push((a, c, true));
                     }
                     _ => {
-                        let id = b.prototype_id(oi, p[1]);
+                        let id = b.prototype_id(oi, second);
                         graph_blocks[block].push((a, id, false))
                     }
                 }
