@@ -135,7 +135,7 @@ pub fn liveness(objects: &[InputObject<'_>], res: &Resolution<'_>, roots: &Roots
         named_by(roots.kernels_used, name)
             && roots.host_kernels.is_none_or(|h| h.launched(oi, name))
     };
-    let g = CodeGraph::scan(objects, res, &wanted, roots.keep_all);
+    let mut g = CodeGraph::scan(objects, res, &wanted, roots.keep_all);
     let kernels = kept_kernels(objects, res, &wanted);
     let live_text = g.reach();
     let indirect = g.indirect_targets();
@@ -323,10 +323,11 @@ impl<'data> CodeGraph<'data> {
     /// count only when a live indirect call site has their prototype (nvlink keeps such a
     /// function but drops what it calls when nothing could call it; a function the call
     /// graphs say nothing about counts as callable).
-    fn reach(&self) -> HashSet<Node> {
+    /// (Takes the roots: nothing reads them after.)
+    fn reach(&mut self) -> HashSet<Node> {
         let mut live_text: HashSet<Node> = HashSet::new();
-        let mut stack = self.roots.clone();
-        let mut data_roots = self.data_roots.clone();
+        let mut stack = std::mem::take(&mut self.roots);
+        let mut data_roots = std::mem::take(&mut self.data_roots);
         let mut pending: Vec<Node> = Vec::new();
         let mut live_protos: HashSet<&[u8]> = HashSet::new();
         loop {
