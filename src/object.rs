@@ -12,6 +12,8 @@ pub struct InputObject<'data> {
     pub cubin: Cubin<'data>,
     /// SM number from e_flags.
     pub sm: u32,
+    /// Each section's kind, by section index, decided once at parse time.
+    kinds: Vec<SectionKind>,
 }
 
 /// Kinds of section a link treats differently.
@@ -91,11 +93,13 @@ impl<'data> InputObject<'data> {
             )));
         }
         let sm = flags.sm();
+        let kinds = cubin.sections.iter().map(classify).collect();
         Ok(InputObject {
             id,
             name,
             cubin,
             sm,
+            kinds,
         })
     }
 
@@ -156,36 +160,36 @@ impl<'data> InputObject<'data> {
         self.cubin.symtabs[0].section
     }
 
+    /// A copy of the object with some sections renamed (`merge::local_names`' aliases), their
+    /// kinds decided again.
+    pub fn with_section_names<'n>(
+        &self,
+        names: impl IntoIterator<Item = (usize, &'n [u8])>,
+    ) -> InputObject<'n>
+    where
+        'data: 'n,
+    {
+        let mut cubin: Cubin<'n> = self.cubin.clone();
+        for (si, name) in names {
+            cubin.sections[si].name = name;
+        }
+        let kinds = cubin.sections.iter().map(classify).collect();
+        InputObject {
+            id: self.id,
+            name: self.name.clone(),
+            cubin,
+            sm: self.sm,
+            kinds,
+        }
+    }
+
+    /// The kind of one of this object's sections (decided at parse time by [`classify`]).
     pub fn kind(&self, s: &Section<'_>) -> SectionKind {
-        use crate::elf::*;
-        let name = s.name;
-        // sm_100+'s Mercury copy is built apart from the main half (`merge::mercury`).
-        if crate::elf::names::is_mercury_section(name) {
-            return SectionKind::Other;
-        }
-        match s.sh_type {
-            SHT_NULL => SectionKind::Null,
-            SHT_STRTAB => SectionKind::StrTab,
-            SHT_SYMTAB => SectionKind::SymTab,
-            SHT_REL | SHT_RELA => SectionKind::Reloc,
-            SHT_NOTE => SectionKind::Note,
-            SHT_CUDA_INFO if name == b".nv.info" => SectionKind::Info,
-            SHT_CUDA_INFO => SectionKind::InfoFn,
-            SHT_CUDA_COMPAT_INFO => SectionKind::Compat,
-            SHT_CUDA_CALLGRAPH => SectionKind::Callgraph,
-            SHT_CUDA_PROTOTYPE => SectionKind::Prototype,
-            SHT_CUDA_CONSTANT_B0 if name.starts_with(b".nv.constant0.") => {
-                SectionKind::KernelConstant
-            }
-            _ if s.flags & SHF_EXECINSTR != 0 && name.starts_with(b".text.") => SectionKind::Text,
-            // A unified function's jump slot: code, with its stub function.
-            SHT_CUDA_UFT if name.starts_with(b".nv.uft.rel.") => SectionKind::Text,
-            SHT_PROGBITS | SHT_CUDA_GLOBAL | SHT_CUDA_GLOBAL_INIT | SHT_CUDA_UDT => {
-                SectionKind::Merged
-            }
-            t if (SHT_CUDA_CONSTANT_B0..=SHT_CUDA_CONSTANT_B17).contains(&t) => SectionKind::Merged,
-            _ => SectionKind::Other,
-        }
+        debug_assert!(std::ptr::eq(
+            self.cubin.sections[s.index as usize].name,
+            s.name
+        ));
+        self.kinds[s.index as usize]
     }
 
     /// Whether a linker made this object (a partial link's output: its tool notes name
@@ -224,5 +228,34 @@ impl<'data> InputObject<'data> {
 
     pub fn is_global(sym: &Symbol<'_>) -> bool {
         sym.bind != STB_LOCAL && sym.st_type != STT_SECTION
+    }
+}
+
+/// What kind of section the link takes `s` for, from its type, flags and name.
+pub fn classify(s: &Section<'_>) -> SectionKind {
+    use crate::elf::*;
+    let name = s.name;
+    // sm_100+'s Mercury copy is built apart from the main half (`merge::mercury`).
+    if crate::elf::names::is_mercury_section(name) {
+        return SectionKind::Other;
+    }
+    match s.sh_type {
+        SHT_NULL => SectionKind::Null,
+        SHT_STRTAB => SectionKind::StrTab,
+        SHT_SYMTAB => SectionKind::SymTab,
+        SHT_REL | SHT_RELA => SectionKind::Reloc,
+        SHT_NOTE => SectionKind::Note,
+        SHT_CUDA_INFO if name == b".nv.info" => SectionKind::Info,
+        SHT_CUDA_INFO => SectionKind::InfoFn,
+        SHT_CUDA_COMPAT_INFO => SectionKind::Compat,
+        SHT_CUDA_CALLGRAPH => SectionKind::Callgraph,
+        SHT_CUDA_PROTOTYPE => SectionKind::Prototype,
+        SHT_CUDA_CONSTANT_B0 if name.starts_with(b".nv.constant0.") => SectionKind::KernelConstant,
+        _ if s.flags & SHF_EXECINSTR != 0 && name.starts_with(b".text.") => SectionKind::Text,
+        // A unified function's jump slot: code, with its stub function.
+        SHT_CUDA_UFT if name.starts_with(b".nv.uft.rel.") => SectionKind::Text,
+        SHT_PROGBITS | SHT_CUDA_GLOBAL | SHT_CUDA_GLOBAL_INIT | SHT_CUDA_UDT => SectionKind::Merged,
+        t if (SHT_CUDA_CONSTANT_B0..=SHT_CUDA_CONSTANT_B17).contains(&t) => SectionKind::Merged,
+        _ => SectionKind::Other,
     }
 }

@@ -117,6 +117,10 @@ pub struct Cubin<'data> {
     pub sections: Vec<Section<'data>>,
     pub symtabs: Vec<SymbolTable<'data>>,
     pub segments: Vec<Segment>,
+    /// Every REL/RELA-shaped section's entries, decoded once at parse time (by section
+    /// index, ascending). A section that does not decode keeps its error, reported to the
+    /// pass that reads it, so a damaged relocation section nobody reads stops nothing.
+    relocs: Vec<(u32, Result<Vec<Reloc>>)>,
 }
 
 fn slice(data: &[u8], offset: u64, size: u64) -> Option<&[u8]> {
@@ -216,6 +220,7 @@ impl<'data> Cubin<'data> {
             sections,
             symtabs: Vec::new(),
             segments: Vec::new(),
+            relocs: Vec::new(),
         };
         for idx in 0..cubin.sections.len() {
             let t = cubin.sections[idx].sh_type;
@@ -224,6 +229,12 @@ impl<'data> Cubin<'data> {
                 cubin.symtabs.push(st);
             }
         }
+        cubin.relocs = cubin
+            .sections
+            .iter()
+            .filter(|s| s.sh_type == SHT_REL || type_is_rela(s.sh_type))
+            .map(|s| (s.index, cubin.decode_relocations(s)))
+            .collect();
 
         let phdrs = h
             .program_headers(e, data)
@@ -355,8 +366,19 @@ impl<'data> Cubin<'data> {
     }
 
     /// The relocation entries of a REL/RELA-shaped section, with symbol indices checked
-    /// against the symbol table the section links to.
-    pub fn relocations(&self, sec: &Section<'data>) -> Result<Vec<Reloc>> {
+    /// against the symbol table the section links to (decoded at parse time).
+    pub fn relocations(&self, sec: &Section<'data>) -> Result<&[Reloc]> {
+        match self.relocs.binary_search_by_key(&sec.index, |(i, _)| *i) {
+            Ok(at) => match &self.relocs[at].1 {
+                Ok(v) => Ok(v),
+                Err(e) => Err(e.clone()),
+            },
+            Err(_) => Err(Error::new("not a relocation section"))
+                .with_context(|| format!("relocation section '{}'", sec.name_str())),
+        }
+    }
+
+    fn decode_relocations(&self, sec: &Section<'data>) -> Result<Vec<Reloc>> {
         let ctx = || format!("relocation section '{}'", sec.name_str());
         let bytes = sec.bytes();
         let nsyms = self.symtab_for(sec).map(|t| t.symbols.len()).unwrap_or(0);

@@ -402,7 +402,7 @@ fn merc_bank_entries(
     if overlapping(&pieces) {
         return Err(rela_error(o, rsi, "overlapping const_opt symbols"));
     }
-    let entries = in_piece_order(&pieces, &relocs);
+    let entries = in_piece_order(&pieces, relocs);
     for r in &entries {
         let isym = msyms
             .get(r.sym as usize)

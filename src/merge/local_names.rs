@@ -201,18 +201,7 @@ pub(crate) fn renamed<'x>(
     objects
         .iter()
         .zip(aliases)
-        .map(|(o, a)| {
-            let mut cubin = o.cubin.clone();
-            for (si, name) in a {
-                cubin.sections[*si].name = name;
-            }
-            InputObject {
-                id: o.id,
-                name: o.name.clone(),
-                cubin,
-                sm: o.sm,
-            }
-        })
+        .map(|(o, a)| o.with_section_names(a.iter().map(|(si, n)| (*si, n.as_slice()))))
         .collect()
 }
 

@@ -276,7 +276,7 @@ impl Builder<'_, '_> {
                     tsec.name_str()
                 )));
             }
-            self.relocate_merc_one(site, &r, isym, out)?;
+            self.relocate_merc_one(site, r, isym, out)?;
         }
         Ok(())
     }
