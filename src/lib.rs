@@ -14,6 +14,7 @@ pub mod dump;
 pub mod elf;
 pub mod graph;
 pub mod host_script;
+pub mod ids;
 pub mod input;
 pub mod layout;
 pub mod liveness;

@@ -34,9 +34,9 @@ fn a_module_past_65279_sections_is_written_with_extended_indices() {
             section_symbol: None,
         });
     }
-    let mut last = 0;
+    let mut last = None;
     for i in 0..66_000u32 {
-        last = m.add_section(OutSection {
+        last = Some(m.add_section(OutSection {
             name: format!(".text.f{i}").into_bytes(),
             sh_type: 1,
             flags: 6,
@@ -47,7 +47,7 @@ fn a_module_past_65279_sections_is_written_with_extended_indices() {
             content: Content::Bytes(vec![0; 4]),
             group: Group::Text,
             section_symbol: None,
-        });
+        }));
     }
     m.add_symbol(OutSymbol {
         name: b"f_last".to_vec(),
@@ -56,7 +56,7 @@ fn a_module_past_65279_sections_is_written_with_extended_indices() {
         bind: 1,
         st_type: 2,
         other: 0,
-        section: Some(last),
+        section: last,
     });
     m.add_symtab_shndx_if_needed();
     let l = cubin_ld::layout::layout(&m);

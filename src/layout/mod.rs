@@ -8,26 +8,27 @@ use crate::output::align_up;
 use crate::output::order::{header_order, late_param_bank};
 
 use crate::elf::*;
-use crate::output::{Content, Module, SecId, SymId};
+use crate::ids::{Id, IdVec};
+use crate::output::{Content, Module, OutSec, OutSym};
 
 pub struct Layout {
     /// Output sections in header order (index 0 of the ELF section table is the null
     /// section, so ELF index = position + 1).
-    pub order: Vec<SecId>,
+    pub order: Vec<OutSec>,
     /// ELF section index of each output section.
-    pub sec_index: Vec<u32>,
+    pub sec_index: IdVec<OutSec, u32>,
     /// Symbol ids in symbol-table order (ELF index = position + 1).
-    pub sym_order: Vec<SymId>,
-    pub sym_index: Vec<u32>,
+    pub sym_order: Vec<OutSym>,
+    pub sym_index: IdVec<OutSym, u32>,
     pub first_global: u32,
-    /// File offset of each output section (by SecId).
-    pub offset: Vec<u64>,
-    /// Size of each output section (by SecId), including derived tables.
-    pub size: Vec<u64>,
+    /// File offset of each output section (by OutSec).
+    pub offset: IdVec<OutSec, u64>,
+    /// Size of each output section (by OutSec), including derived tables.
+    pub size: IdVec<OutSec, u64>,
     pub strtab: Vec<u8>,
-    pub sym_name_offset: Vec<u32>,
+    pub sym_name_offset: IdVec<OutSym, u32>,
     pub shstrtab: Vec<u8>,
-    pub sec_name_offset: Vec<u32>,
+    pub sec_name_offset: IdVec<OutSec, u32>,
     pub shoff: u64,
     pub phoff: u64,
     pub phdrs: Vec<Phdr>,
@@ -35,9 +36,9 @@ pub struct Layout {
     /// What to add to each prototype id (sm_100+: the prototype strings follow the names).
     pub prototype_shift: u32,
     /// sm_100+: how many symbols `.nv.merc.symtab` lists (a prefix of `sym_order`), their
-    /// names' offsets (by SymId), and its sh_info.
+    /// names' offsets (by OutSym), and its sh_info.
     pub merc_count: usize,
-    pub merc_sym_name_offset: Vec<u32>,
+    pub merc_sym_name_offset: IdVec<OutSym, u32>,
     pub merc_first_global: u32,
 }
 
@@ -99,104 +100,100 @@ pub fn layout(m: &Module) -> Layout {
 
 /// The ELF index of each id listed in `order` (entry 0 of an ELF table is the null entry),
 /// 0 for those not listed.
-fn elf_indices(order: &[u32], n: usize) -> Vec<u32> {
-    let mut index = vec![0u32; n];
+fn elf_indices<I: Id>(order: &[I], n: usize) -> IdVec<I, u32> {
+    let mut index = IdVec::filled(0u32, n);
     for (pos, &id) in order.iter().enumerate() {
-        index[id as usize] = pos as u32 + 1;
+        index[id] = pos as u32 + 1;
     }
     index
 }
 
 /// The symbol-table order and its sh_info (the index of the first global): locals first.
-fn symbol_order(m: &Module, sec_index: &[u32]) -> (Vec<SymId>, u32) {
+fn symbol_order(m: &Module, sec_index: &IdVec<OutSec, u32>) -> (Vec<OutSym>, u32) {
     if m.mercury {
         return mercury_symbol_order(m, sec_index);
     }
-    let mut order: Vec<SymId> = (0..m.symbols.len() as SymId)
-        .filter(|&i| m.listed_as_local(i))
-        .collect();
+    let mut order: Vec<OutSym> = m.symbols.ids().filter(|&i| m.listed_as_local(i)).collect();
     let first_global = order.len() as u32 + 1;
-    order.extend((0..m.symbols.len() as SymId).filter(|&i| !m.listed_as_local(i)));
+    order.extend(m.symbols.ids().filter(|&i| !m.listed_as_local(i)));
     (order, first_global)
 }
 
 /// sm_100+ lists the kernels' parameter-bank section symbols after the globals; sh_info
 /// then counts up to the last local.
-fn mercury_symbol_order(m: &Module, sec_index: &[u32]) -> (Vec<SymId>, u32) {
-    let late = |i: SymId| {
-        let s = &m.symbols[i as usize];
+fn mercury_symbol_order(m: &Module, sec_index: &IdVec<OutSec, u32>) -> (Vec<OutSym>, u32) {
+    let late = |i: OutSym| {
+        let s = &m.symbols[i];
         s.st_type == STT_SECTION && s.section.is_some_and(|sec| late_param_bank(m, sec))
     };
-    let all = 0..m.symbols.len() as SymId;
-    let mut order: Vec<SymId> = all
-        .clone()
+    let all = || m.symbols.ids();
+    let mut order: Vec<OutSym> = all()
         .filter(|&i| m.listed_as_local(i) && !late(i))
         .collect();
     // Parameter banks with texture/surface slots close the locals (in header order).
-    let mut slotted_syms: Vec<SymId> = order
+    let mut slotted_syms: Vec<OutSym> = order
         .iter()
         .copied()
         .filter(|&i| {
-            let s = &m.symbols[i as usize];
+            let s = &m.symbols[i];
             s.st_type == STT_SECTION
                 && s.section
                     .is_some_and(|sec| m.slotted_param_banks.contains(&sec))
         })
         .collect();
     order.retain(|i| !slotted_syms.contains(i));
-    slotted_syms.sort_by_key(|&i| m.symbols[i as usize].section.map(|s| sec_index[s as usize]));
+    slotted_syms.sort_by_key(|&i| m.symbols[i].section.map(|s| sec_index[s]));
     order.extend(slotted_syms);
     // Locals listed among the globals come first there.
+    order.extend(all().filter(|&i| m.locals_listed_as_global.contains(&i)));
     order.extend(
-        all.clone()
-            .filter(|&i| m.locals_listed_as_global.contains(&i)),
-    );
-    order.extend(
-        all.clone()
-            .filter(|&i| !m.listed_as_local(i) && !m.locals_listed_as_global.contains(&i)),
+        all().filter(|&i| !m.listed_as_local(i) && !m.locals_listed_as_global.contains(&i)),
     );
     // (in their banks' header order)
-    let mut late_syms: Vec<SymId> = all.filter(|&i| m.listed_as_local(i) && late(i)).collect();
-    late_syms.sort_by_key(|&i| m.symbols[i as usize].section.map(|s| sec_index[s as usize]));
+    let mut late_syms: Vec<OutSym> = all().filter(|&i| m.listed_as_local(i) && late(i)).collect();
+    late_syms.sort_by_key(|&i| m.symbols[i].section.map(|s| sec_index[s]));
     order.extend(late_syms);
     let last_local = order.iter().rposition(|&i| m.listed_as_local(i));
     (order, last_local.map_or(1, |p| p as u32 + 2))
 }
 
-/// Each section's size (by SecId), the tables layout derives included.
-fn sizes(m: &Module, names: &strtab::Names) -> Vec<u64> {
-    let mut size = vec![0u64; m.sections.len()];
-    for (i, s) in m.sections.iter().enumerate() {
-        size[i] = match &s.content {
+/// Each section's size (by OutSec), the tables layout derives included.
+fn sizes(m: &Module, names: &strtab::Names) -> IdVec<OutSec, u64> {
+    m.sections
+        .iter()
+        .map(|s| match &s.content {
             Content::Symtab => (m.symbols.len() as u64 + 1) * 24,
             Content::SymtabShndx => (m.symbols.len() as u64 + 1) * 4,
             Content::Strtab => names.strtab.len() as u64,
             Content::Shstrtab => names.shstrtab.len() as u64,
             Content::MercSymtab => (names.merc_count as u64 + 1) * 24,
             c => c.size(),
-        };
-    }
-    size
+        })
+        .collect()
 }
 
-/// Each section's file offset (by SecId), after the ELF header in header order, and where
+/// Each section's file offset (by OutSec), after the ELF header in header order, and where
 /// the last one ends. An alias takes the offset and size of the section it stands for (as
 /// they are when it is reached), so `size` is completed here.
-fn file_offsets(m: &Module, order: &[SecId], size: &mut [u64]) -> (Vec<u64>, u64) {
-    let mut offset = vec![0u64; m.sections.len()];
+fn file_offsets(
+    m: &Module,
+    order: &[OutSec],
+    size: &mut IdVec<OutSec, u64>,
+) -> (IdVec<OutSec, u64>, u64) {
+    let mut offset = IdVec::filled(0u64, m.sections.len());
     let mut pos = 64u64;
     for &s in order {
-        let sec = &m.sections[s as usize];
+        let sec = &m.sections[s];
         if let Content::Alias(of) = sec.content {
-            offset[s as usize] = offset[of as usize];
-            size[s as usize] = size[of as usize];
+            offset[s] = offset[of];
+            size[s] = size[of];
             continue;
         }
         pos = align_up(pos, sec.align);
-        offset[s as usize] = pos;
+        offset[s] = pos;
         // Zero-filled sections take no file space.
         if !matches!(sec.content, Content::NoBits(_)) {
-            pos = pos.saturating_add(size[s as usize]);
+            pos = pos.saturating_add(size[s]);
         }
     }
     (offset, pos)

@@ -2,7 +2,8 @@
 
 use super::{align_up, late_param_bank, Phdr};
 use crate::elf::SHF_ALLOC;
-use crate::output::{Content, Group, Module, SecId};
+use crate::ids::IdVec;
+use crate::output::{Content, Group, Module, OutSec};
 
 /// (offset, file size, memory size) of a run of sections.
 type Span = (u64, u64, u64);
@@ -10,9 +11,9 @@ type Span = (u64, u64, u64);
 /// The program header table, placed at `phoff`.
 pub(super) fn program_headers(
     m: &Module,
-    order: &[SecId],
-    offset: &[u64],
-    size: &[u64],
+    order: &[OutSec],
+    offset: &IdVec<OutSec, u64>,
+    size: &IdVec<OutSec, u64>,
     phoff: u64,
 ) -> Vec<Phdr> {
     let placed = Placed {
@@ -60,9 +61,9 @@ fn read_only((offset, filesz, memsz): Span) -> Phdr {
 /// The sections where layout put them.
 struct Placed<'a> {
     m: &'a Module,
-    order: &'a [SecId],
-    offset: &'a [u64],
-    size: &'a [u64],
+    order: &'a [OutSec],
+    offset: &'a IdVec<OutSec, u64>,
+    size: &'a IdVec<OutSec, u64>,
 }
 
 impl Placed<'_> {
@@ -116,11 +117,11 @@ impl Placed<'_> {
             .iter()
             .filter(|&&s| {
                 matches!(
-                    m.sections[s as usize].group,
+                    m.sections[s].group,
                     Group::Bss | Group::Shared | Group::ReservedShared
                 )
             })
-            .map(|&s| self.offset[s as usize])
+            .map(|&s| self.offset[s])
             .max();
         let f = match bss_start {
             Some(b) => b - o,
@@ -132,7 +133,7 @@ impl Placed<'_> {
         let memsz = self
             .order
             .iter()
-            .map(|&s| &m.sections[s as usize])
+            .map(|&s| &m.sections[s])
             .filter(|s| writable.contains(&s.group) && s.flags & SHF_ALLOC != 0)
             .filter_map(|s| match s.content {
                 Content::NoBits(n) => Some((s.align.max(1), n)),
@@ -151,26 +152,24 @@ impl Placed<'_> {
     /// sm_100+: the user constant banks (`params` false) or the kernels' parameter banks.
     fn constants(&self, params: bool) -> Option<Span> {
         let m = self.m;
-        self.span(|s| {
-            m.sections[s as usize].group == Group::Constants && late_param_bank(m, s) == params
-        })
+        self.span(|s| m.sections[s].group == Group::Constants && late_param_bank(m, s) == params)
     }
 
     /// The sections of the given groups.
     fn range(&self, groups: &[Group]) -> Option<Span> {
-        self.span(|s| groups.contains(&self.m.sections[s as usize].group))
+        self.span(|s| groups.contains(&self.m.sections[s].group))
     }
 
     /// The sections `wanted` picks, from the first's offset to the furthest end.
-    fn span(&self, wanted: impl Fn(SecId) -> bool) -> Option<Span> {
-        let secs: Vec<SecId> = self.order.iter().copied().filter(|&s| wanted(s)).collect();
+    fn span(&self, wanted: impl Fn(OutSec) -> bool) -> Option<Span> {
+        let secs: Vec<OutSec> = self.order.iter().copied().filter(|&s| wanted(s)).collect();
         let first = *secs.first()?;
-        let start = self.offset[first as usize];
+        let start = self.offset[first];
         let mut file_end = start;
         let mut mem_end = start;
         for &s in &secs {
-            let end = self.offset[s as usize] + self.size[s as usize];
-            if !matches!(self.m.sections[s as usize].content, Content::NoBits(_)) {
+            let end = self.offset[s] + self.size[s];
+            if !matches!(self.m.sections[s].content, Content::NoBits(_)) {
                 file_end = file_end.max(end);
             }
             mem_end = mem_end.max(end);

@@ -2,27 +2,28 @@
 //! where each name landed in them.
 
 use crate::elf::{STB_LOCAL, STT_SECTION};
-use crate::output::{Module, SecId, SymId};
+use crate::ids::IdVec;
+use crate::output::{Module, OutSec, OutSym};
 use hashbrown::HashMap;
 
 /// The string tables and each name's offset in them.
 pub(super) struct Names {
     pub strtab: Vec<u8>,
-    /// By SymId.
-    pub sym_name_offset: Vec<u32>,
+    /// By OutSym.
+    pub sym_name_offset: IdVec<OutSym, u32>,
     pub shstrtab: Vec<u8>,
-    /// By SecId.
-    pub sec_name_offset: Vec<u32>,
+    /// By OutSec.
+    pub sec_name_offset: IdVec<OutSec, u32>,
     /// What to add to each prototype id (sm_100+: the prototype strings follow the names).
     pub prototype_shift: u32,
     /// sm_100+: how many symbols `.nv.merc.symtab` lists (a prefix of the symbol order),
-    /// their names' offsets (by SymId), and its sh_info.
+    /// their names' offsets (by OutSym), and its sh_info.
     pub merc_count: usize,
-    pub merc_sym_name_offset: Vec<u32>,
+    pub merc_sym_name_offset: IdVec<OutSym, u32>,
     pub merc_first_global: u32,
 }
 
-pub(super) fn names(m: &Module, order: &[SecId], sym_order: &[SymId]) -> Names {
+pub(super) fn names(m: &Module, order: &[OutSec], sym_order: &[OutSym]) -> Names {
     // Prototype strings come first up to sm_90 and after the symbol names from sm_100 on,
     // where section symbols are named too.
     let mut strtab = vec![0u8];
@@ -71,17 +72,17 @@ fn push_prototypes(m: &Module, strtab: &mut Vec<u8>) {
 /// name once (and shares them with `.nv.merc.symtab`).
 fn symbol_names<'a>(
     m: &'a Module,
-    sym_order: &[SymId],
+    sym_order: &[OutSym],
     strtab: &mut Vec<u8>,
     seen: &mut HashMap<&'a [u8], u32>,
-) -> Vec<u32> {
-    let mut sym_name_offset = vec![0u32; m.symbols.len()];
+) -> IdVec<OutSym, u32> {
+    let mut sym_name_offset = IdVec::filled(0u32, m.symbols.len());
     for &s in sym_order {
-        let sym = &m.symbols[s as usize];
+        let sym = &m.symbols[s];
         let name = match (&sym.name[..], sym.section) {
             // Section symbols are named after their section (nvlink finds a partial link's
             // sections by these names when it finishes it).
-            (b"", Some(sec)) if sym.st_type == STT_SECTION => &m.sections[sec as usize].name[..],
+            (b"", Some(sec)) if sym.st_type == STT_SECTION => &m.sections[sec].name[..],
             (n, _) => n,
         };
         if name.is_empty() {
@@ -89,46 +90,45 @@ fn symbol_names<'a>(
         }
         if m.mercury {
             if let Some(&at) = seen.get(name) {
-                sym_name_offset[s as usize] = at;
+                sym_name_offset[s] = at;
                 continue;
             }
             seen.insert(name, strtab.len() as u32);
         }
-        sym_name_offset[s as usize] = append(strtab, name);
+        sym_name_offset[s] = append(strtab, name);
     }
     sym_name_offset
 }
 
-/// sm_100+: `.nv.merc.symtab`'s symbol count, name offsets (by SymId) and sh_info. The
+/// sm_100+: `.nv.merc.symtab`'s symbol count, name offsets (by OutSym) and sh_info. The
 /// Mercury symbols' names that `.symtab` does not use (`.nv.constant.user`) follow its names.
 fn merc_names<'a>(
     m: &'a Module,
-    sym_order: &[SymId],
-    sym_name_offset: &[u32],
+    sym_order: &[OutSym],
+    sym_name_offset: &IdVec<OutSym, u32>,
     strtab: &mut Vec<u8>,
     seen: &mut HashMap<&'a [u8], u32>,
-) -> (usize, Vec<u32>, u32) {
+) -> (usize, IdVec<OutSym, u32>, u32) {
     let merc_count = if m.merc_symbols.is_empty() {
         0
     } else {
         sym_order
             .iter()
-            .take_while(|&&s| m.merc_symbols[s as usize].is_some())
+            .take_while(|&&s| m.merc_symbols[s].is_some())
             .count()
     };
-    let mut merc_sym_name_offset = vec![0u32; m.merc_symbols.len()];
+    let mut merc_sym_name_offset = IdVec::filled(0u32, m.merc_symbols.len());
     let mut merc_first_global = 1;
     for (pos, &s) in sym_order[..merc_count].iter().enumerate() {
-        let Some(sym) = &m.merc_symbols[s as usize] else {
+        let Some(sym) = &m.merc_symbols[s] else {
             continue;
         };
         if sym.bind == STB_LOCAL {
             merc_first_global = pos as u32 + 2;
         }
         let name = &sym.name[..];
-        merc_sym_name_offset[s as usize] = if name == m.symbols[s as usize].name && !name.is_empty()
-        {
-            sym_name_offset[s as usize]
+        merc_sym_name_offset[s] = if name == m.symbols[s].name && !name.is_empty() {
+            sym_name_offset[s]
         } else if name.is_empty() {
             0
         } else if let Some(&at) = seen.get(name) {
@@ -142,12 +142,12 @@ fn merc_names<'a>(
     (merc_count, merc_sym_name_offset, merc_first_global)
 }
 
-/// `.shstrtab` and each written section's name offset (by SecId), in header order.
-fn section_names(m: &Module, order: &[SecId]) -> (Vec<u8>, Vec<u32>) {
+/// `.shstrtab` and each written section's name offset (by OutSec), in header order.
+fn section_names(m: &Module, order: &[OutSec]) -> (Vec<u8>, IdVec<OutSec, u32>) {
     let mut shstrtab = vec![0u8];
-    let mut sec_name_offset = vec![0u32; m.sections.len()];
+    let mut sec_name_offset = IdVec::filled(0u32, m.sections.len());
     for &s in order {
-        sec_name_offset[s as usize] = append(&mut shstrtab, &m.sections[s as usize].name);
+        sec_name_offset[s] = append(&mut shstrtab, &m.sections[s].name);
     }
     (shstrtab, sec_name_offset)
 }

@@ -41,13 +41,13 @@ impl Builder<'_, '_> {
     /// sm_100+: the `.debug_frame` entries of removed functions (those whose address range an
     /// UNUSED_CLEAR relocation cleared) are cut out with the CIE only they use, instead of
     /// being kept with an empty range; relocations after a cut move up.
-    pub(super) fn drop_dead_frames(&mut self, df: SecId, cleared: &[(SecId, u64)]) {
+    pub(super) fn drop_dead_frames(&mut self, df: OutSec, cleared: &[(OutSec, u64)]) {
         let mut dead: Vec<u64> = cleared.iter().filter(|c| c.0 == df).map(|c| c.1).collect();
         dead.sort_unstable();
         if dead.is_empty() {
             return;
         }
-        let Content::Bytes(bytes) = &self.m.sections[df as usize].content else {
+        let Content::Bytes(bytes) = &self.m.sections[df].content else {
             return;
         };
         let entries = frame_entries(bytes);
@@ -76,7 +76,7 @@ impl Builder<'_, '_> {
                 _ => Some(off - removed[i]),
             }
         };
-        if let Content::Bytes(bytes) = &mut self.m.sections[df as usize].content {
+        if let Content::Bytes(bytes) = &mut self.m.sections[df].content {
             let mut kept = Vec::with_capacity(bytes.len());
             let mut at = 0usize;
             for &(a, b) in &cuts {

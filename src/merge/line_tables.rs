@@ -26,7 +26,7 @@ use crate::diag::{Error, Result};
 use crate::elf::read::SymSection;
 use crate::elf::*;
 use crate::object::{InputObject, SectionKind};
-use crate::output::{Content, SymId};
+use crate::output::{Content, OutSym};
 
 /// Whether sections of this name are line tables this module rewrites (sm_100+).
 pub(crate) fn is_line_table(name: &[u8]) -> bool {
@@ -283,7 +283,7 @@ impl Rewrite {
         &mut self,
         b: &[u8],
         u: &Unit,
-        kept: &[((u8, SymId), &Sequence)],
+        kept: &[((u8, OutSym), &Sequence)],
         had_sequences: bool,
     ) {
         let unit_at = self.bytes.len();
@@ -359,7 +359,7 @@ impl Builder<'_, '_> {
             }
             let seqs = sequences(b, &u)?;
             // (sort key, sequence) of the kept ones.
-            let mut kept: Vec<((u8, SymId), &Sequence)> = Vec::new();
+            let mut kept: Vec<((u8, OutSym), &Sequence)> = Vec::new();
             for q in &seqs {
                 let lo = relocs.partition_point(|r| r.0 < q.start as u64);
                 let hi = relocs.partition_point(|r| r.0 < q.end as u64);
@@ -389,11 +389,11 @@ impl Builder<'_, '_> {
         q: &Sequence,
         rs: &[(u64, u32)],
         only: bool,
-    ) -> std::result::Result<Option<(u8, SymId)>, String> {
+    ) -> std::result::Result<Option<(u8, OutSym)>, String> {
         let &[(off, sym)] = rs else {
             // A lone end (what nvlink leaves of a unit it emptied) stays as it is.
             if rs.is_empty() && q.addresses.is_empty() && only {
-                return Ok(Some((0, 0)));
+                return Ok(Some((0, OutSym::new(0))));
             }
             return Err(format!(
                 "the sequence at {:#x} has {} relocation(s), not one",
@@ -446,7 +446,7 @@ impl Builder<'_, '_> {
     /// `.debug_str` gets where the link put the object's `.debug_str` (a partial link's
     /// headers are left as they are, as nvlink leaves them).
     pub(crate) fn patch_line_string_bases(&mut self) -> Result<()> {
-        let mut patches: Vec<(u32, usize, u32)> = Vec::new();
+        let mut patches: Vec<(crate::output::OutSec, usize, u32)> = Vec::new();
         for (&(oi, si), rw) in &self.line_rewrites {
             let o = &self.objects[oi];
             if rw.str_bases.is_empty() || o.made_by_linker() {
@@ -473,7 +473,7 @@ impl Builder<'_, '_> {
             }
         }
         for (sec, at, v) in patches {
-            if let Content::Bytes(b) = &mut self.m.sections[sec as usize].content {
+            if let Content::Bytes(b) = &mut self.m.sections[sec].content {
                 if let Some(f) = b.get_mut(at..at + 4) {
                     let old = u32::from_le_bytes([f[0], f[1], f[2], f[3]]);
                     f.copy_from_slice(&old.wrapping_add(v).to_le_bytes());
@@ -554,7 +554,12 @@ mod tests {
             pieces: Vec::new(),
             str_bases: Vec::new(),
         };
-        rw.append_unit(&u, &us[0], &[((0, 1), &qs[1]), ((0, 2), &qs[0])], true);
+        rw.append_unit(
+            &u,
+            &us[0],
+            &[((0, OutSym::new(1)), &qs[1]), ((0, OutSym::new(2)), &qs[0])],
+            true,
+        );
         let mut want = vec![0xaa; 5];
         want.extend_from_slice(&u[..prog]);
         want.extend_from_slice(&u[prog + 17..]);

@@ -41,9 +41,9 @@ pub struct LiteralLayout {
     /// The banks in placement order.
     pub order: Vec<Node>,
     /// The output banks this layout made or filled.
-    pub out_banks: HashSet<SecId>,
+    pub out_banks: HashSet<OutSec>,
     /// The banks it made, whose section symbols come after the call graph's.
-    made: Vec<SecId>,
+    made: Vec<OutSec>,
     /// Whether the kernels' banks exist yet.
     banks_made: bool,
 }
@@ -131,13 +131,13 @@ impl Builder<'_, '_> {
 
     /// The output bank of kernel `k` (made, with its relocation section and section symbol,
     /// on first use; `like` is an input bank to take the type from).
-    fn kernel_literal_bank(&mut self, k: Node, like: (usize, usize)) -> Option<SecId> {
+    fn kernel_literal_bank(&mut self, k: Node, like: (usize, usize)) -> Option<OutSec> {
         let kt = self.objects[k.0].cubin.sections.get(k.1)?;
         let name = kernel_bank_name(kt.name);
         let text = self.out_section_for(k.0, k.1)?;
         if let Some(&id) = self.by_name.get(&name) {
             // (a kernel's own bank: its sh_info names the kernel's code)
-            let sec = &mut self.m.sections[id as usize];
+            let sec = &mut self.m.sections[id];
             sec.info = Info::Section(text);
             sec.flags |= SHF_INFO_LINK;
             return Some(id);
@@ -204,7 +204,7 @@ impl Builder<'_, '_> {
             };
             first.get_or_insert(out);
             self.literal.out_banks.insert(out);
-            let os = &mut self.m.sections[out as usize];
+            let os = &mut self.m.sections[out];
             os.align = os.align.max(align);
             if let Content::Bytes(b) = &mut os.content {
                 let end = off as usize + bytes.len();
@@ -237,8 +237,8 @@ impl Builder<'_, '_> {
         &mut self,
         oi: usize,
         si: usize,
-        twin: &[Option<SecId>],
-    ) -> Result<Option<(SecId, u64)>> {
+        twin: &[Option<OutSec>],
+    ) -> Result<Option<(OutSec, u64)>> {
         let o = &self.objects[oi];
         let s = &o.cubin.sections[si];
         let Some(fname) = s.name.strip_prefix(MERC_PREFIX) else {
@@ -271,7 +271,7 @@ impl Builder<'_, '_> {
                 continue;
             };
             first.get_or_insert(out);
-            if let Content::Bytes(b) = &mut self.m.sections[out as usize].content {
+            if let Content::Bytes(b) = &mut self.m.sections[out].content {
                 let end = off as usize + bytes.len();
                 if b.len() < end {
                     b.resize(end, 0);
@@ -284,7 +284,7 @@ impl Builder<'_, '_> {
 
     /// Mercury half: the literal banks' relocations (jump-table entries), once per kernel
     /// holding the bank, appended to the kernels' `.nv.merc.rela.nv.constant.optimizer.<k>`.
-    pub(crate) fn relocate_merc_literal_banks(&mut self, twin: &[Option<SecId>]) -> Result<()> {
+    pub(crate) fn relocate_merc_literal_banks(&mut self, twin: &[Option<OutSec>]) -> Result<()> {
         let objects = self.objects;
         let rela_of = merc_rela_of(&self.m.sections);
         for (oi, si) in self.literal.order.clone() {
@@ -315,9 +315,7 @@ impl Builder<'_, '_> {
                 let add = self
                     .bank_relocs(oi, &entries, off)
                     .ok_or_else(|| rela_error(o, rsi, "a removed function"))?;
-                if let Content::Relocs { entries: e, .. } =
-                    &mut self.m.sections[rela as usize].content
-                {
+                if let Content::Relocs { entries: e, .. } = &mut self.m.sections[rela].content {
                     e.extend(add);
                 }
             }
@@ -326,10 +324,10 @@ impl Builder<'_, '_> {
     }
 
     /// The Mercury twin of kernel `k`'s output bank, where the link made both.
-    fn kernel_bank_twin(&self, k: Node, twin: &[Option<SecId>]) -> Option<SecId> {
+    fn kernel_bank_twin(&self, k: Node, twin: &[Option<OutSec>]) -> Option<OutSec> {
         let kt = self.objects[k.0].cubin.sections[k.1].name;
         let &main_out = self.by_name.get(&kernel_bank_name(kt))?;
-        twin.get(main_out as usize).copied().flatten()
+        twin.get(main_out.index()).copied().flatten()
     }
 
     /// The output relocations of object `oi`'s bank entries, the bank placed at `off`; `None`
@@ -350,13 +348,13 @@ impl Builder<'_, '_> {
 }
 
 /// The Mercury relocation section of each output section that has one.
-fn merc_rela_of(sections: &[OutSection]) -> HashMap<SecId, SecId> {
-    let mut rela_of: HashMap<SecId, SecId> = HashMap::new();
+fn merc_rela_of(sections: &[OutSection]) -> HashMap<OutSec, OutSec> {
+    let mut rela_of: HashMap<OutSec, OutSec> = HashMap::new();
     for (id, s) in sections.iter().enumerate() {
         if let (Content::Relocs { .. }, Info::Section(t), SHT_CUDA_MERC_RELA) =
             (&s.content, s.info, s.sh_type)
         {
-            rela_of.insert(t, id as SecId);
+            rela_of.insert(t, OutSec::from_index(id));
         }
     }
     rela_of

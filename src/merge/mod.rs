@@ -104,7 +104,7 @@ pub struct Built {
 /// Where an input section went.
 #[derive(Debug, Clone, Copy)]
 struct Placed {
-    sec: SecId,
+    sec: OutSec,
     offset: u64,
 }
 
@@ -112,20 +112,20 @@ pub(crate) struct Builder<'a, 'data> {
     objects: &'a [InputObject<'data>],
     res: &'a Resolution<'data>,
     pub(crate) m: Module,
-    by_name: HashMap<Vec<u8>, SecId>,
+    by_name: HashMap<Vec<u8>, OutSec>,
     /// Per object, per input section: where it went.
     placed: Vec<Vec<Option<Placed>>>,
     /// Per object, per input symbol: what it became.
-    sym_map: Vec<Vec<Option<SymId>>>,
+    sym_map: Vec<Vec<Option<OutSym>>>,
     /// Output symbol of each global.
-    global_sym: Vec<Option<SymId>>,
+    global_sym: Vec<Option<OutSym>>,
     /// Per object, per input section: is it kept (`liveness`).
     live: &'a [Vec<bool>],
     /// -r: the kernels' extern-shared areas (`partial_shared`).
     partial: partial_shared::PartialShared,
     /// -preserve-relocs: symbols of functions' objects whose kernel's `.nv.shared.<k>` is
     /// made later (the kernel is in a later object).
-    pending_shared_symbols: HashMap<(usize, usize), Vec<SymId>>,
+    pending_shared_symbols: HashMap<(usize, usize), Vec<OutSym>>,
     /// Undefined globals only removed code refers to (left out of the symbol table).
     undefined_dead_only: &'a hashbrown::HashSet<u32>,
     pub(crate) warnings: Vec<String>,
@@ -170,17 +170,17 @@ fn is_text(o: &InputObject<'_>, s: &Section<'_>) -> bool {
 }
 
 impl<'a, 'data> Builder<'a, 'data> {
-    fn section_symbol(&mut self, sec: SecId) -> SymId {
-        if let Some(s) = self.m.sections[sec as usize].section_symbol {
+    fn section_symbol(&mut self, sec: OutSec) -> OutSym {
+        if let Some(s) = self.m.sections[sec].section_symbol {
             return s;
         }
         let id = self.new_section_symbol(Some(sec));
-        self.m.sections[sec as usize].section_symbol = Some(id);
+        self.m.sections[sec].section_symbol = Some(id);
         id
     }
 
     /// A local STT_SECTION symbol (`None`: for a section made later, which sets it).
-    pub(crate) fn new_section_symbol(&mut self, sec: Option<SecId>) -> SymId {
+    pub(crate) fn new_section_symbol(&mut self, sec: Option<OutSec>) -> OutSym {
         self.m.add_symbol(OutSymbol {
             name: Vec::new(),
             value: 0,
@@ -192,7 +192,7 @@ impl<'a, 'data> Builder<'a, 'data> {
         })
     }
 
-    fn named_section(&mut self, name: &[u8], make: impl FnOnce() -> OutSection) -> SecId {
+    fn named_section(&mut self, name: &[u8], make: impl FnOnce() -> OutSection) -> OutSec {
         if let Some(&s) = self.by_name.get(name) {
             return s;
         }
@@ -202,7 +202,7 @@ impl<'a, 'data> Builder<'a, 'data> {
     }
 
     /// The output section an input section goes to (created on first use).
-    fn out_section_for(&mut self, oi: usize, si: usize) -> Option<SecId> {
+    fn out_section_for(&mut self, oi: usize, si: usize) -> Option<OutSec> {
         let o = &self.objects[oi];
         let s = o.cubin.sections.get(si)?;
         // (A function's literal bank goes into its kernels' banks: `place_literal_bank`.)
@@ -279,7 +279,7 @@ impl<'a, 'data> Builder<'a, 'data> {
         Some(id)
     }
 
-    fn global_symbol(&mut self, g: u32) -> SymId {
+    fn global_symbol(&mut self, g: u32) -> OutSym {
         if let Some(s) = self.global_sym[g as usize] {
             return s;
         }
@@ -356,7 +356,7 @@ impl<'a, 'data> Builder<'a, 'data> {
 impl Builder<'_, '_> {
     /// `.nv_debug.shared`, at least `align`-aligned and `size` bytes long. It has a section
     /// symbol once it is not empty (on sm_100+, once it holds more than the reserved bytes).
-    fn debug_shared_section(&mut self, align: u64, size: u64) -> SecId {
+    fn debug_shared_section(&mut self, align: u64, size: u64) -> OutSec {
         let id = self.named_section(b".nv_debug.shared", || OutSection {
             name: b".nv_debug.shared".to_vec(),
             sh_type: SHT_NOBITS,
@@ -369,7 +369,7 @@ impl Builder<'_, '_> {
             group: Group::Shared,
             section_symbol: None,
         });
-        let sec = &mut self.m.sections[id as usize];
+        let sec = &mut self.m.sections[id];
         sec.align = sec.align.max(align);
         let reserved_only = if self.m.mercury {
             self.shared.reserve
@@ -444,7 +444,7 @@ impl Builder<'_, '_> {
     }
 
     /// `-g`: the symbol of extern shared array `g`, defined in `.nv_debug.shared` (`sec`).
-    fn debug_extern_symbol(&mut self, g: u32, sec: SecId) -> Option<SymId> {
+    fn debug_extern_symbol(&mut self, g: u32, sec: OutSec) -> Option<OutSym> {
         if let Some(s) = self.global_sym[g as usize] {
             return Some(s);
         }
@@ -468,7 +468,7 @@ impl Builder<'_, '_> {
         Some(id)
     }
 
-    fn preserved_shared_symbol(&mut self, k: shared::ObjKey) -> Option<SymId> {
+    fn preserved_shared_symbol(&mut self, k: shared::ObjKey) -> Option<OutSym> {
         let value = self
             .shared
             .offset
@@ -822,7 +822,7 @@ impl<'a, 'data> Builder<'a, 'data> {
         self.build_mercury(relocated.capsule_values, function_info)?;
         if let Some(&df) = self.by_name.get(&b".debug_frame"[..]) {
             self.drop_dead_frames(df, &relocated.cleared);
-            if let Content::Bytes(bytes) = &mut self.m.sections[df as usize].content {
+            if let Content::Bytes(bytes) = &mut self.m.sections[df].content {
                 debug_frame::point_fdes_at_preceding_cie(bytes);
             }
         }
@@ -856,7 +856,7 @@ impl<'a, 'data> Builder<'a, 'data> {
     }
 
     /// The output symbol of a call-graph node, if the function is kept.
-    pub(crate) fn node_symbol(&self, n: FuncNode) -> Option<SymId> {
+    pub(crate) fn node_symbol(&self, n: FuncNode) -> Option<OutSym> {
         match n {
             FuncNode::Global(g) => self.global_sym[g as usize],
             FuncNode::Local(oi, i) => self.out_sym(oi, i),
@@ -878,7 +878,7 @@ impl<'a, 'data> Builder<'a, 'data> {
         }
     }
 
-    pub(crate) fn out_sym(&self, oi: usize, sym: u32) -> Option<SymId> {
+    pub(crate) fn out_sym(&self, oi: usize, sym: u32) -> Option<OutSym> {
         self.sym_map[oi].get(sym as usize).copied().flatten()
     }
 
@@ -908,7 +908,7 @@ impl<'a, 'data> Builder<'a, 'data> {
                 })
     }
 
-    pub(crate) fn placed_text(&self, oi: usize, si: u32) -> Option<SecId> {
+    pub(crate) fn placed_text(&self, oi: usize, si: u32) -> Option<OutSec> {
         self.placed[oi]
             .get(si as usize)
             .copied()
@@ -939,9 +939,9 @@ impl<'a, 'data> Builder<'a, 'data> {
     /// (object order, then symbol-table order; undefined references count).
     pub(crate) fn first_appearance(
         &self,
-        syms: impl Iterator<Item = SymId>,
-    ) -> HashMap<SymId, usize> {
-        let wanted: HashSet<SymId> = syms.collect();
+        syms: impl Iterator<Item = OutSym>,
+    ) -> HashMap<OutSym, usize> {
+        let wanted: HashSet<OutSym> = syms.collect();
         let mut out = HashMap::new();
         if wanted.is_empty() {
             return out;
@@ -972,7 +972,7 @@ impl<'a, 'data> Builder<'a, 'data> {
         align: u64,
         entsize: u64,
         content: Content,
-    ) -> SecId {
+    ) -> OutSec {
         let name_v = name.to_vec();
         self.named_section(name, || OutSection {
             name: name_v,
@@ -988,7 +988,7 @@ impl<'a, 'data> Builder<'a, 'data> {
         })
     }
 
-    pub(crate) fn section_id(&self, name: &[u8]) -> Option<&SecId> {
+    pub(crate) fn section_id(&self, name: &[u8]) -> Option<&OutSec> {
         self.by_name.get(name)
     }
 
@@ -1032,14 +1032,14 @@ impl<'a, 'data> Builder<'a, 'data> {
         self.objects[oi].cubin.sections.get(i)
     }
 
-    pub(crate) fn make_section_symbol(&mut self, sec: SecId) -> SymId {
+    pub(crate) fn make_section_symbol(&mut self, sec: OutSec) -> OutSym {
         self.section_symbol(sec)
     }
 
     /// Adds a metadata section, or fills the slot an earlier object reserved under its name.
-    pub(crate) fn add_info_section(&mut self, s: OutSection) -> SecId {
+    pub(crate) fn add_info_section(&mut self, s: OutSection) -> OutSec {
         if let Some(&id) = self.by_name.get(&s.name) {
-            let slot = &mut self.m.sections[id as usize];
+            let slot = &mut self.m.sections[id];
             slot.content = s.content;
             slot.info = s.info;
             return id;

@@ -35,7 +35,7 @@ pub(crate) struct PartialShared {
     pub uses: HashMap<(usize, usize), Use>,
     /// Each kernel's `.nv.shared.<k>`, with its input size and the sizes of its objects
     /// added up.
-    pub sections: HashMap<(usize, usize), (SecId, u64, u64)>,
+    pub sections: HashMap<(usize, usize), (OutSec, u64, u64)>,
     /// The alignment of the extern arrays (at least 16; 0 when none is used) and that of
     /// the output's `.nv_debug.shared` (0 when there is none), with the size of the objects
     /// it holds.
@@ -44,7 +44,7 @@ pub(crate) struct PartialShared {
     pub debug_objects: u64,
     pub extern_align_of: HashMap<(usize, usize), u64>,
     /// Each kernel's instance symbol.
-    pub instances: HashMap<(usize, usize), SymId>,
+    pub instances: HashMap<(usize, usize), OutSym>,
 }
 
 /// How a kernel uses extern shared memory.
@@ -147,7 +147,7 @@ fn direct_size(x: u64, debug_align: u64) -> u64 {
 
 impl Builder<'_, '_> {
     /// A kernel without a `.nv.shared.<k>` of its own that uses extern arrays gets one.
-    pub(crate) fn partial_kernel_shared(&mut self, node: Node, text: SecId, name: Vec<u8>) {
+    pub(crate) fn partial_kernel_shared(&mut self, node: Node, text: OutSec, name: Vec<u8>) {
         let Some(&u) = self.partial.uses.get(&node) else {
             return;
         };
@@ -185,7 +185,7 @@ impl Builder<'_, '_> {
     }
 
     /// The `.nv_debug.shared` that defines the extern arrays (A bytes, A-aligned).
-    pub(crate) fn partial_debug_shared(&mut self) -> SecId {
+    pub(crate) fn partial_debug_shared(&mut self) -> OutSec {
         let a = self.partial.extern_align.max(16);
         let id = self.named_section(b".nv_debug.shared", || OutSection {
             name: b".nv_debug.shared".to_vec(),
@@ -199,7 +199,7 @@ impl Builder<'_, '_> {
             group: Group::Shared,
             section_symbol: None,
         });
-        let sec = &mut self.m.sections[id as usize];
+        let sec = &mut self.m.sections[id];
         sec.align = sec.align.max(a);
         id
     }
@@ -212,7 +212,7 @@ impl Builder<'_, '_> {
         let Some(&debug) = self.by_name.get(&b".nv_debug.shared"[..]) else {
             return;
         };
-        let align = self.m.sections[debug as usize].align;
+        let align = self.m.sections[debug].align;
         for s in self.m.sections.iter_mut() {
             if s.name.starts_with(b".nv.shared.") {
                 s.align = s.align.max(align);
@@ -221,7 +221,7 @@ impl Builder<'_, '_> {
         let d = self.partial.debug_align;
         // With extern arrays, `.nv_debug.shared` follows the same rule as a kernel's.
         if self.partial.extern_align > 0 {
-            if let Content::NoBits(n) = &mut self.m.sections[debug as usize].content {
+            if let Content::NoBits(n) = &mut self.m.sections[debug].content {
                 if *n <= d {
                     *n = d.saturating_add(self.partial.debug_objects);
                 }
@@ -231,7 +231,7 @@ impl Builder<'_, '_> {
             if size == 0 || self.partial.uses.get(node) == Some(&Use::Direct) {
                 continue;
             }
-            if let Content::NoBits(n) = &mut self.m.sections[sec as usize].content {
+            if let Content::NoBits(n) = &mut self.m.sections[sec].content {
                 if size <= d {
                     *n = d.saturating_add(if objects > 0 { objects } else { size });
                 }
@@ -250,7 +250,7 @@ impl Builder<'_, '_> {
                 s.align = s.align.max(16);
             }
         }
-        let mut kernels: Vec<(SymId, Node)> = Vec::new();
+        let mut kernels: Vec<(OutSym, Node)> = Vec::new();
         for (&node, &u) in &self.partial.uses {
             if u != Use::Direct {
                 continue;
@@ -285,7 +285,7 @@ impl Builder<'_, '_> {
             // is already sized for it).
             let kept = self.input_instance_value(node);
             if let Some(&(sec, _, _)) = self.partial.sections.get(&node) {
-                if let Content::NoBits(n) = &mut self.m.sections[sec as usize].content {
+                if let Content::NoBits(n) = &mut self.m.sections[sec].content {
                     *n = direct_size(x, d);
                 }
             }
@@ -320,7 +320,12 @@ impl Builder<'_, '_> {
 
     /// The symbol a reference from text section `text` of object `oi` to `s` (a symbol of
     /// either half) now names: a kernel's own references to extern arrays name its instance.
-    pub(crate) fn partial_instance(&self, oi: usize, text: usize, s: &Symbol<'_>) -> Option<SymId> {
+    pub(crate) fn partial_instance(
+        &self,
+        oi: usize,
+        text: usize,
+        s: &Symbol<'_>,
+    ) -> Option<OutSym> {
         let id = *self.partial.instances.get(&(oi, text))?;
         (s.section == SymSection::Undefined && s.other & STO_CUDA_SHARED != 0).then_some(id)
     }

@@ -13,7 +13,7 @@ use super::Builder;
 use crate::diag::{Error, Result};
 use crate::elf::read::SymSection;
 use crate::elf::*;
-use crate::output::Content;
+use crate::output::{Content, OutSec};
 
 const NAME: &[u8] = b".nv_debug_info_reg_sass";
 
@@ -62,7 +62,7 @@ impl Builder<'_, '_> {
         if !self.m.mercury {
             return Ok(());
         }
-        let mut zero: Vec<(u32, usize)> = Vec::new();
+        let mut zero: Vec<(OutSec, usize)> = Vec::new();
         for (oi, o) in self.objects.iter().enumerate() {
             let Some(si) = o.cubin.sections.iter().position(|s| s.name == NAME) else {
                 continue;
@@ -100,7 +100,7 @@ impl Builder<'_, '_> {
             }
         }
         for (sec, f) in zero {
-            if let Content::Bytes(b) = &mut self.m.sections[sec as usize].content {
+            if let Content::Bytes(b) = &mut self.m.sections[sec].content {
                 if let Some(x) = b.get_mut(f..f + 8) {
                     x.fill(0);
                 }

@@ -20,7 +20,7 @@ use hashbrown::HashMap;
 pub(super) fn reloc_section(
     name: Vec<u8>,
     sh_type: u32,
-    target: SecId,
+    target: OutSec,
     entries: Vec<OutReloc>,
 ) -> OutSection {
     let rela = type_is_rela(sh_type);
@@ -41,12 +41,12 @@ pub(super) fn reloc_section(
 /// The output relocation sections, by name, with their entries in reading order.
 #[derive(Default)]
 struct OutRelocs {
-    sections: Vec<(Vec<u8>, SecId, u32, Vec<OutReloc>)>,
+    sections: Vec<(Vec<u8>, OutSec, u32, Vec<OutReloc>)>,
     index: HashMap<Vec<u8>, usize>,
 }
 
 impl OutRelocs {
-    fn push(&mut self, name: &[u8], target: SecId, sh_type: u32, r: OutReloc) {
+    fn push(&mut self, name: &[u8], target: OutSec, sh_type: u32, r: OutReloc) {
         let k = match self.index.get(name) {
             Some(&k) => k,
             None => {
@@ -69,7 +69,7 @@ pub(super) type CapsuleValue = (usize, usize, u64, u32, u64);
 pub(super) struct Relocated {
     /// Fields UNUSED_CLEAR relocations cleared (section, offset): the `.debug_frame` entries
     /// of removed functions.
-    pub cleared: Vec<(SecId, u64)>,
+    pub cleared: Vec<(OutSec, u64)>,
     pub capsule_values: Vec<CapsuleValue>,
 }
 
@@ -267,7 +267,7 @@ impl Builder<'_, '_> {
         r: &Reloc,
         isym: &Symbol<'_>,
         width: usize,
-        cleared: &mut Vec<(SecId, u64)>,
+        cleared: &mut Vec<(OutSec, u64)>,
     ) {
         let dead = self.removed_function(site.oi, r.sym, isym.st_type == STT_FUNC);
         // sm_100+ also drops the entries of weak copies discarded for an
@@ -279,7 +279,7 @@ impl Builder<'_, '_> {
             cleared.push((site.tp.sec, at));
         }
         if dead {
-            if let Content::Bytes(bytes) = &mut self.m.sections[site.tp.sec as usize].content {
+            if let Content::Bytes(bytes) = &mut self.m.sections[site.tp.sec].content {
                 if let Some(slot) = bytes.get_mut(at as usize..at as usize + width) {
                     slot.fill(0);
                 }
@@ -422,10 +422,10 @@ impl Builder<'_, '_> {
         let size = self
             .by_name
             .get(&b".nv.constant3"[..])
-            .map(|&c| self.m.sections[c as usize].content.size())
+            .map(|&c| self.m.sections[c].content.size())
             .unwrap_or(u64::MAX);
         if let Some(out) = self.out_sym(oi, sym) {
-            self.m.symbols[out as usize].value = size;
+            self.m.symbols[out].value = size;
         }
         size.wrapping_add(addend as u64) & u64::from(u32::MAX)
     }
@@ -445,7 +445,7 @@ impl Builder<'_, '_> {
         // output symbol: its place in the bank says where it went.)
         let value = self
             .out_sym(site.oi, r.sym)
-            .map(|s| self.m.symbols[s as usize].value)
+            .map(|s| self.m.symbols[s].value)
             .or_else(|| match isym.section {
                 // (A dead function's literal bank that -preserve-relocs drops
                 // still gets its offsets written into the kept code, as if
@@ -495,7 +495,7 @@ impl Builder<'_, '_> {
                 site.o.name, r.r_type
             ))
         })?;
-        if let Content::Bytes(bytes) = &mut self.m.sections[site.tp.sec as usize].content {
+        if let Content::Bytes(bytes) = &mut self.m.sections[site.tp.sec].content {
             patch::write(bytes, r.offset + site.tp.offset, fields, v)?;
         }
         // (The capsule counts from the first slot.)
@@ -527,7 +527,7 @@ impl Builder<'_, '_> {
             ))
         })?;
         let offset = r.offset + site.tp.offset;
-        let Content::Bytes(bytes) = &mut self.m.sections[site.tp.sec as usize].content else {
+        let Content::Bytes(bytes) = &mut self.m.sections[site.tp.sec].content else {
             return Ok(None);
         };
         let old = patch::read(bytes, offset, fields)?;
@@ -591,7 +591,7 @@ impl Builder<'_, '_> {
         for (name, target, sh_type, mut entries) in out.sections {
             // sm_100+ keeps the line tables' relocations in reading order.
             let line_table = matches!(
-                &self.m.sections[target as usize].name[..],
+                &self.m.sections[target].name[..],
                 b".debug_line" | b".nv_debug_line_sass"
             );
             if self.m.mercury && line_table {
@@ -600,7 +600,7 @@ impl Builder<'_, '_> {
                 entries.reverse();
             }
             if let Some(&id) = self.by_name.get(&name) {
-                let sec = &mut self.m.sections[id as usize];
+                let sec = &mut self.m.sections[id];
                 sec.content = Content::Relocs {
                     rela: type_is_rela(sh_type),
                     entries,

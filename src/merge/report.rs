@@ -9,7 +9,7 @@ impl Builder<'_, '_> {
         let size_of = |name: &[u8]| {
             self.by_name
                 .get(name)
-                .map(|&s| self.m.sections[s as usize].content.size())
+                .map(|&s| self.m.sections[s].content.size())
                 .unwrap_or(0)
         };
         let gmem = size_of(b".nv.global.init") + size_of(b".nv.global");
@@ -20,7 +20,7 @@ impl Builder<'_, '_> {
             format!("{gmem} bytes gmem")
         }];
         for &(k, regs, bars, stack, _frame) in kernel_facts.iter().rev() {
-            let name = &self.m.symbols[k as usize].name;
+            let name = &self.m.symbols[k].name;
             let tail = name.to_vec();
             let smem = size_of(&[b".nv.shared.", &tail[..]].concat());
             let cmem0 = size_of(&[b".nv.constant0.", &tail[..]].concat());

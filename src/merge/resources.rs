@@ -18,11 +18,11 @@ pub(super) struct Slots {
     pub wanted: bool,
     /// (relocation section, parameter bank) of every kernel, for texture/surface slots
     /// (sm_100+ makes the relocation section when it adds the slots: `None` until then).
-    pub banks: Vec<(Option<SecId>, SecId)>,
+    pub banks: Vec<(Option<OutSec>, OutSec)>,
     /// Per parameter bank: the slot offset of each texture/surface reference symbol.
-    pub slots: HashMap<(SecId, SymId), u64>,
+    pub slots: HashMap<(OutSec, OutSym), u64>,
     /// Where each parameter bank's texture/surface slots start.
-    pub base: HashMap<SecId, u64>,
+    pub base: HashMap<OutSec, u64>,
 }
 
 impl Slots {
@@ -94,9 +94,12 @@ impl Builder<'_, '_> {
     /// parameter bank (in the reverse of the references' symbol order) and records a driver
     /// relocation for each slot (in symbol order).
     pub(super) fn resource_slots(&mut self) -> Result<()> {
-        let resources: Vec<SymId> = (0..self.m.symbols.len() as SymId)
+        let resources: Vec<OutSym> = self
+            .m
+            .symbols
+            .ids()
             .filter(|&i| {
-                let s = &self.m.symbols[i as usize];
+                let s = &self.m.symbols[i];
                 s.section.is_none()
                     && matches!(
                         s.st_type,
@@ -114,7 +117,7 @@ impl Builder<'_, '_> {
             if self.m.mercury {
                 self.m.slotted_param_banks.insert(bank);
             }
-            let Content::Bytes(bytes) = &mut self.m.sections[bank as usize].content else {
+            let Content::Bytes(bytes) = &mut self.m.sections[bank].content else {
                 continue;
             };
             // (sm_100+ starts them 16-aligned; its Mercury half indexes them from there, see
@@ -126,7 +129,7 @@ impl Builder<'_, '_> {
             for (k, &r) in resources.iter().enumerate() {
                 let slot = base + 4 * (resources.len() - 1 - k) as u64;
                 self.resources.slots.insert((bank, r), slot);
-                let r_type = match self.m.symbols[r as usize].st_type {
+                let r_type = match self.m.symbols[r].st_type {
                     STT_CUDA_TEXTURE => table::cuda::TEX_HEADER_INDEX,
                     STT_CUDA_SAMPLER => table::cuda::SAMP_HEADER_INDEX,
                     _ => table::cuda::SURF_HEADER_INDEX,
@@ -138,7 +141,7 @@ impl Builder<'_, '_> {
                     addend: 0,
                 });
             }
-            self.m.sections[rel as usize].content = Content::Relocs {
+            self.m.sections[rel].content = Content::Relocs {
                 rela: self.m.mercury,
                 entries,
             };
@@ -157,9 +160,9 @@ impl Builder<'_, '_> {
     }
 
     /// The relocation section of a parameter bank's texture/surface slots (sm_100+: RELA).
-    pub(super) fn slot_relocations(&mut self, bank: SecId) -> SecId {
+    pub(super) fn slot_relocations(&mut self, bank: OutSec) -> OutSec {
         let rela = self.m.mercury;
-        let name = &self.m.sections[bank as usize].name;
+        let name = &self.m.sections[bank].name;
         let rel_name = [if rela { &b".rela"[..] } else { b".rel" }, &name[..]].concat();
         self.named_section(&rel_name.clone(), || {
             let mut s = super::relocate::reloc_section(
@@ -177,7 +180,7 @@ impl Builder<'_, '_> {
     }
 
     /// The parameter bank of the kernel whose code is text section `target` of object `oi`.
-    pub(crate) fn resource_bank(&self, oi: usize, target: usize) -> Option<SecId> {
+    pub(crate) fn resource_bank(&self, oi: usize, target: usize) -> Option<OutSec> {
         let o = &self.objects[oi];
         let bank_name = [
             b".nv.constant0.",

@@ -14,7 +14,7 @@ impl Builder<'_, '_> {
             let Some(out) = self.out_section_for(oi, si) else {
                 continue;
             };
-            let os = &mut self.m.sections[out as usize];
+            let os = &mut self.m.sections[out];
             os.align = os.align.max(s.align);
             let offset = match &mut os.content {
                 Content::Bytes(bytes) => {
@@ -86,8 +86,8 @@ impl Builder<'_, '_> {
                 // Its sh_info names the kernel's text section.
                 let target = s.info as usize;
                 if let Some(t) = self.out_section_for(oi, target) {
-                    self.m.sections[out as usize].info = Info::Section(t);
-                    self.m.sections[out as usize].flags |= SHF_INFO_LINK;
+                    self.m.sections[out].info = Info::Section(t);
+                    self.m.sections[out].flags |= SHF_INFO_LINK;
                 }
             }
         }

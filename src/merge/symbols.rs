@@ -96,7 +96,7 @@ impl Builder<'_, '_> {
 
     /// A kernel that uses shared memory gets its `.nv.shared.<kernel>` right after its code
     /// (under -r: its own, as the input has it).
-    pub(super) fn kernel_shared_sections(&mut self, oi: usize, si: usize, out: SecId) {
+    pub(super) fn kernel_shared_sections(&mut self, oi: usize, si: usize, out: OutSec) {
         let o = &self.objects[oi];
         if let Some(&(size, align)) = self.shared.kernel.get(&(oi, si)) {
             let name = [
@@ -131,7 +131,7 @@ impl Builder<'_, '_> {
                 .remove(&(oi, si))
                 .unwrap_or_default()
             {
-                self.m.symbols[id as usize].section = Some(sh);
+                self.m.symbols[id].section = Some(sh);
             }
         }
         // -r: the kernel's own `.nv.shared.<kernel>`, as the input has it.
@@ -324,7 +324,7 @@ impl Builder<'_, '_> {
         ) {
             if sec.name == b".note.nv.tkinfo" || sec.name == b".note.nv.cuinfo" {
                 let id = self.by_name[sec.name];
-                self.sym_map[oi][i] = self.m.sections[id as usize].section_symbol;
+                self.sym_map[oi][i] = self.m.sections[id].section_symbol;
             }
             return;
         }
@@ -467,24 +467,23 @@ impl Builder<'_, '_> {
                     } else {
                         align_up(self.reserved_smem_base, s.value.max(1))
                     };
-                    if let Content::NoBits(n) = &mut self.m.sections[p.sec as usize].content {
+                    if let Content::NoBits(n) = &mut self.m.sections[p.sec].content {
                         *n = (*n).max(if self.relocatable {
                             sec.size
                         } else {
                             value + s.size
                         });
                     }
-                    let sym = &mut self.m.symbols[out as usize];
+                    let sym = &mut self.m.symbols[out];
                     sym.section = Some(p.sec);
                     sym.value = value;
                     continue;
                 }
-                let sym = &mut self.m.symbols[out as usize];
+                let sym = &mut self.m.symbols[out];
                 sym.section = Some(p.sec);
                 sym.value = s.value + p.offset;
                 if s.st_type == STT_FUNC && is_text(o, sec) {
-                    self.m.sections[p.sec as usize].info =
-                        Info::Symbol(out, (sec.info >> 24) as u8);
+                    self.m.sections[p.sec].info = Info::Symbol(out, (sec.info >> 24) as u8);
                 }
             }
         }

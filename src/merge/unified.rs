@@ -29,7 +29,7 @@ const LINKED_FLAGS: u32 = 7;
 #[derive(Default)]
 pub(crate) struct Tables {
     /// Section symbols made before their section exists (they come earlier in `.symtab`).
-    symbols: HashMap<&'static [u8], SymId>,
+    symbols: HashMap<&'static [u8], OutSym>,
     /// Every record so far: (table, uuid1, uuid2, owner's name, object name).
     seen: Vec<(usize, u64, u64, Vec<u8>, String)>,
 }
@@ -102,7 +102,7 @@ impl Builder<'_, '_> {
                     table,
                     uuid1,
                     uuid2,
-                    self.m.symbols[out as usize].name.clone(),
+                    self.m.symbols[out].name.clone(),
                     o.name.clone(),
                 ));
                 let offset = u64_at(r, 8) + if table == 1 { udt_base } else { 0 };
@@ -129,13 +129,13 @@ impl Builder<'_, '_> {
                 section_symbol: None,
             });
             if let Some(&sym) = self.unified.symbols.get(name) {
-                self.m.symbols[sym as usize].section = Some(id);
-                self.m.sections[id as usize].section_symbol = Some(sym);
+                self.m.symbols[sym].section = Some(id);
+                self.m.sections[id].section_symbol = Some(sym);
             }
             if let Content::WithSymbols {
                 bytes: out,
                 slots: out_slots,
-            } = &mut self.m.sections[id as usize].content
+            } = &mut self.m.sections[id].content
             {
                 let base = out.len();
                 out.extend(bytes);

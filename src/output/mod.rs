@@ -4,26 +4,24 @@
 
 pub mod order;
 
-/// An output symbol id (index into `Module::symbols`).
-pub type SymId = u32;
-/// An output section id (index into `Module::sections`).
-pub type SecId = u32;
+use crate::ids::IdVec;
+pub use crate::ids::{OutSec, OutSym};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Link {
     None,
     Symtab,
     Strtab,
-    Section(SecId),
+    Section(OutSec),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Info {
     None,
-    Section(SecId),
+    Section(OutSec),
     /// A symbol index, with a value for the top byte (code sections of sm_75–sm_89 keep
     /// the function's register count there).
-    Symbol(SymId, u8),
+    Symbol(OutSym, u8),
     /// `.symtab`: index of the first non-local symbol.
     FirstGlobal,
     /// `.nv.merc.symtab`: the same for the Mercury symbol table.
@@ -35,7 +33,7 @@ pub struct OutReloc {
     pub offset: u64,
     pub r_type: u32,
     /// `None` for relocations without a symbol (index 0).
-    pub sym: Option<SymId>,
+    pub sym: Option<OutSym>,
     pub addend: i64,
 }
 
@@ -45,7 +43,7 @@ pub enum Content {
     /// Bytes in which some u32 words are symbol indices, filled in by the writer.
     WithSymbols {
         bytes: Vec<u8>,
-        slots: Vec<(usize, SymId)>,
+        slots: Vec<(usize, OutSym)>,
     },
     NoBits(u64),
     Relocs {
@@ -62,10 +60,10 @@ pub enum Content {
     /// Capsule Mercury code: its first word (u32) is the header index of its main-half twin.
     MercCode {
         bytes: Vec<u8>,
-        text: SecId,
+        text: OutSec,
     },
     /// Shares the file bytes of another section (`.nv.merc.nv.global.init`).
-    Alias(SecId),
+    Alias(OutSec),
 }
 
 impl Content {
@@ -122,7 +120,7 @@ pub struct OutSection {
     pub content: Content,
     pub group: Group,
     /// Its STT_SECTION symbol, when it has one.
-    pub section_symbol: Option<SymId>,
+    pub section_symbol: Option<OutSym>,
 }
 
 #[derive(Debug, Clone)]
@@ -133,15 +131,15 @@ pub struct OutSymbol {
     pub bind: u8,
     pub st_type: u8,
     pub other: u8,
-    pub section: Option<SecId>,
+    pub section: Option<OutSec>,
 }
 
 #[derive(Debug, Default)]
 pub struct Module {
     pub e_type: u16,
     pub e_flags: u32,
-    pub sections: Vec<OutSection>,
-    pub symbols: Vec<OutSymbol>,
+    pub sections: IdVec<OutSec, OutSection>,
+    pub symbols: IdVec<OutSym, OutSymbol>,
     /// Program headers are wanted (executable output).
     pub program_headers: bool,
     /// sm_100+ conventions: text before constant banks, symbols in creation order (locals
@@ -155,29 +153,27 @@ pub struct Module {
     pub strtab_prefix_end: u32,
     /// Where prototype ids sit (section, byte offset). On sm_100+ the prototype strings follow
     /// the symbol names, so the writer adds the names' length to each.
-    pub prototype_fields: Vec<(SecId, usize)>,
-    /// sm_100+: the Mercury copy of each symbol (by SymId); `.nv.merc.symtab` lists them in
+    pub prototype_fields: Vec<(OutSec, usize)>,
+    /// sm_100+: the Mercury copy of each symbol (by OutSym); `.nv.merc.symtab` lists them in
     /// `.symtab`'s order, up to the first symbol that has none.
-    pub merc_symbols: Vec<Option<OutSymbol>>,
+    pub merc_symbols: IdVec<OutSym, Option<OutSymbol>>,
     /// Local symbols listed among the globals, where their global input symbol stood
     /// (`-preserve-relocs` keeps file-scope `__shared__` variables this way, as nvlink does).
-    pub locals_listed_as_global: hashbrown::HashSet<SymId>,
+    pub locals_listed_as_global: hashbrown::HashSet<OutSym>,
     /// Relocation sections written although they have no entries (sm_100+: a main-half one
     /// whose Mercury twin has some, as nvlink writes them).
-    pub empty_relocs_kept: hashbrown::HashSet<SecId>,
+    pub empty_relocs_kept: hashbrown::HashSet<OutSec>,
     /// sm_100+: parameter banks that got texture/surface slots; nvlink writes these (and
     /// their section symbols) where sm_90 does, not after everything else.
-    pub slotted_param_banks: hashbrown::HashSet<SecId>,
+    pub slotted_param_banks: hashbrown::HashSet<OutSec>,
 }
 
 impl Module {
-    pub fn add_section(&mut self, s: OutSection) -> SecId {
-        self.sections.push(s);
-        (self.sections.len() - 1) as SecId
+    pub fn add_section(&mut self, s: OutSection) -> OutSec {
+        self.sections.push(s)
     }
-    pub fn add_symbol(&mut self, s: OutSymbol) -> SymId {
-        self.symbols.push(s);
-        (self.symbols.len() - 1) as SymId
+    pub fn add_symbol(&mut self, s: OutSymbol) -> OutSym {
+        self.symbols.push(s)
     }
     /// Adds a string to the `.strtab` prefix (once) and returns its offset there.
     pub fn prefix_string(&mut self, s: &[u8]) -> u32 {
@@ -209,12 +205,12 @@ impl Module {
         });
     }
 
-    pub fn is_local(&self, id: SymId) -> bool {
-        self.symbols[id as usize].bind == crate::elf::STB_LOCAL
+    pub fn is_local(&self, id: OutSym) -> bool {
+        self.symbols[id].bind == crate::elf::STB_LOCAL
     }
 
     /// Whether the symbol is listed before the first global.
-    pub fn listed_as_local(&self, id: SymId) -> bool {
+    pub fn listed_as_local(&self, id: OutSym) -> bool {
         self.is_local(id) && !self.locals_listed_as_global.contains(&id)
     }
 }

@@ -1,43 +1,45 @@
 //! The ordering policy of the output model: which output sections are written and in what
 //! header order (read by layout, and by the Mercury half, which mirrors it).
 
-use crate::output::{Content, Group, Module, OutSection, SecId};
+use crate::output::{Content, Group, Module, OutSec, OutSection};
 
 /// The output sections in header order: by group (sm_100+ ranks some differently), then in
 /// creation order. Relocation sections left with no entries are not written (unless kept).
-pub fn header_order(m: &Module) -> Vec<SecId> {
+pub fn header_order(m: &Module) -> Vec<OutSec> {
     ordered(m, false)
 }
 
 /// `header_order` with the empty relocation sections too (the Mercury half mirrors them).
-pub fn header_order_with_empty(m: &Module) -> Vec<SecId> {
+pub fn header_order_with_empty(m: &Module) -> Vec<OutSec> {
     ordered(m, true)
 }
 
-fn ordered(m: &Module, with_empty: bool) -> Vec<SecId> {
-    let mut order: Vec<SecId> = (0..m.sections.len() as SecId)
+fn ordered(m: &Module, with_empty: bool) -> Vec<OutSec> {
+    let mut order: Vec<OutSec> = m
+        .sections
+        .ids()
         .filter(|&i| {
             with_empty
                 || m.empty_relocs_kept.contains(&i)
-                || !matches!(&m.sections[i as usize].content,
+                || !matches!(&m.sections[i].content,
                     Content::Relocs { entries, .. } if entries.is_empty())
         })
         .collect();
     // sm_100+ writes the parameter banks in their kernels' code order (not in the order the
     // link made them: a library's static kernels can list theirs the other way round).
-    let sub = |i: SecId| match m.sections[i as usize].info {
+    let sub = |i: OutSec| match m.sections[i].info {
         crate::output::Info::Section(t) if late_param_bank(m, i) => t,
         _ => i,
     };
-    let rank = |i: SecId| group_rank(&m.sections[i as usize], m.mercury, late_param_bank(m, i));
+    let rank = |i: OutSec| group_rank(&m.sections[i], m.mercury, late_param_bank(m, i));
     order.sort_by_key(|&i| (rank(i), sub(i), i));
     order
 }
 
 /// sm_100+: a kernel's parameter bank written after everything else of the main half (one
 /// with texture/surface slots stays where sm_90 puts it).
-pub fn late_param_bank(m: &Module, id: SecId) -> bool {
-    m.mercury && is_param_bank(&m.sections[id as usize]) && !m.slotted_param_banks.contains(&id)
+pub fn late_param_bank(m: &Module, id: OutSec) -> bool {
+    m.mercury && is_param_bank(&m.sections[id]) && !m.slotted_param_banks.contains(&id)
 }
 
 /// Where a section goes in the header order, by group. sm_100+ puts the user constant banks
@@ -105,17 +107,17 @@ mod tests {
         }
     }
 
-    fn names(m: &Module, order: &[SecId]) -> Vec<String> {
+    fn names(m: &Module, order: &[OutSec]) -> Vec<String> {
         order
             .iter()
-            .map(|&i| String::from_utf8_lossy(&m.sections[i as usize].name).into_owned())
+            .map(|&i| String::from_utf8_lossy(&m.sections[i].name).into_owned())
             .collect()
     }
 
     fn module(mercury: bool, sections: Vec<OutSection>) -> Module {
         Module {
             mercury,
-            sections,
+            sections: sections.into(),
             ..Default::default()
         }
     }
@@ -147,7 +149,7 @@ mod tests {
                 section(".rela.text.c", Group::Relocs, relocs(0)),
             ],
         );
-        m.empty_relocs_kept.insert(2);
+        m.empty_relocs_kept.insert(OutSec::new(2));
         assert_eq!(
             names(&m, &header_order(&m)),
             [".rela.text.b", ".rela.text.c"]

@@ -64,28 +64,28 @@ pub(super) fn section_headers(m: &Module, l: &Layout) -> Vec<u8> {
         }
     }
     for &id in &l.order {
-        let s = &m.sections[id as usize];
-        put32(&mut sh, l.sec_name_offset[id as usize]);
+        let s = &m.sections[id];
+        put32(&mut sh, l.sec_name_offset[id]);
         put32(&mut sh, s.sh_type);
         put64(&mut sh, s.flags);
         put64(&mut sh, 0);
-        put64(&mut sh, l.offset[id as usize]);
-        put64(&mut sh, l.size[id as usize]);
+        put64(&mut sh, l.offset[id]);
+        put64(&mut sh, l.size[id]);
         put32(
             &mut sh,
             match s.link {
                 Link::None => 0,
                 Link::Symtab => symtab_index,
                 Link::Strtab => strtab_index,
-                Link::Section(x) => l.sec_index[x as usize],
+                Link::Section(x) => l.sec_index[x],
             },
         );
         put32(
             &mut sh,
             match s.info {
                 Info::None => 0,
-                Info::Section(x) => l.sec_index[x as usize],
-                Info::Symbol(x, high) => l.sym_index[x as usize] | (high as u32) << 24,
+                Info::Section(x) => l.sec_index[x],
+                Info::Symbol(x, high) => l.sym_index[x] | (high as u32) << 24,
                 Info::FirstGlobal => l.first_global,
                 Info::MercFirstGlobal => l.merc_first_global,
             },
@@ -124,7 +124,6 @@ fn shstrndx(m: &Module, l: &Layout) -> u32 {
 /// The output index of the (single) section with the given content, 0 when there is none.
 fn index_of(m: &Module, l: &Layout, want: fn(&Content) -> bool) -> u32 {
     m.sections
-        .iter()
         .position(|s| want(&s.content))
         .map(|i| l.sec_index[i])
         .unwrap_or(0)
@@ -134,7 +133,6 @@ fn index_of(m: &Module, l: &Layout, want: fn(&Content) -> bool) -> u32 {
 /// toolkit note (see [`crate::arch::EFlags`]).
 fn cuinfo_index(m: &Module, l: &Layout) -> Option<u32> {
     m.sections
-        .iter()
         .position(|s| s.name == crate::arch::EFlags::CUINFO)
         .map(|i| l.sec_index[i])
 }

@@ -8,7 +8,7 @@ mod symtab;
 pub use file::write_file;
 
 use crate::layout::Layout;
-use crate::output::{Content, Module, OutReloc, SecId};
+use crate::output::{Content, Module, OutReloc, OutSec};
 
 fn put16(b: &mut Vec<u8>, v: u16) {
     b.extend_from_slice(&v.to_le_bytes());
@@ -24,7 +24,7 @@ pub fn to_bytes(m: &Module, l: &Layout) -> Vec<u8> {
     let mut out = vec![0u8; l.file_size as usize];
     out[..64].copy_from_slice(&headers::elf_header(m, l));
     for &sid in &l.order {
-        let off = l.offset[sid as usize] as usize;
+        let off = l.offset[sid] as usize;
         if let Some(bytes) = section_bytes(m, l, sid) {
             out[off..off + bytes.len()].copy_from_slice(&bytes);
         }
@@ -42,13 +42,13 @@ pub fn to_bytes(m: &Module, l: &Layout) -> Vec<u8> {
 }
 
 /// A section's contents as written; None for those with no bytes of their own in the file.
-fn section_bytes(m: &Module, l: &Layout, sid: SecId) -> Option<Vec<u8>> {
-    Some(match &m.sections[sid as usize].content {
+fn section_bytes(m: &Module, l: &Layout, sid: OutSec) -> Option<Vec<u8>> {
+    Some(match &m.sections[sid].content {
         Content::Bytes(b) => b.clone(),
         Content::WithSymbols { bytes, slots } => {
             let mut b = bytes.clone();
             for &(at, sym) in slots {
-                b[at..at + 4].copy_from_slice(&l.sym_index[sym as usize].to_le_bytes());
+                b[at..at + 4].copy_from_slice(&l.sym_index[sym].to_le_bytes());
             }
             b
         }
@@ -56,7 +56,7 @@ fn section_bytes(m: &Module, l: &Layout, sid: SecId) -> Option<Vec<u8>> {
         Content::MercCode { bytes, text } => {
             let mut b = bytes.clone();
             if let Some(first) = b.get_mut(..4) {
-                first.copy_from_slice(&l.sec_index[*text as usize].to_le_bytes());
+                first.copy_from_slice(&l.sec_index[*text].to_le_bytes());
             }
             b
         }
@@ -74,7 +74,7 @@ fn relocs(l: &Layout, rela: bool, entries: &[OutReloc]) -> Vec<u8> {
     let mut b = Vec::with_capacity(entries.len() * 24);
     for r in entries {
         put64(&mut b, r.offset);
-        let sym = r.sym.map(|id| l.sym_index[id as usize]).unwrap_or(0) as u64;
+        let sym = r.sym.map(|id| l.sym_index[id]).unwrap_or(0) as u64;
         put64(&mut b, (sym << 32) | r.r_type as u64);
         if rela {
             put64(&mut b, r.addend as u64);
@@ -87,7 +87,7 @@ fn relocs(l: &Layout, rela: bool, entries: &[OutReloc]) -> Vec<u8> {
 /// ids already written into the sections move by the names' length.
 fn shift_prototypes(m: &Module, l: &Layout, out: &mut [u8]) {
     for &(sec, at) in &m.prototype_fields {
-        let at = l.offset[sec as usize] as usize + at;
+        let at = l.offset[sec] as usize + at;
         let v = u32::from_le_bytes(out[at..at + 4].try_into().unwrap());
         // 0 means no prototype.
         if v != 0 {

@@ -8,12 +8,7 @@ use crate::output::{Module, OutSymbol};
 pub(super) fn symtab(m: &Module, l: &Layout) -> Vec<u8> {
     let mut b = vec![0u8; 24];
     for &sid in &l.sym_order {
-        put_symbol(
-            &mut b,
-            &m.symbols[sid as usize],
-            l.sym_name_offset[sid as usize],
-            l,
-        );
+        put_symbol(&mut b, &m.symbols[sid], l.sym_name_offset[sid], l);
     }
     b
 }
@@ -23,10 +18,10 @@ pub(super) fn symtab(m: &Module, l: &Layout) -> Vec<u8> {
 pub(super) fn merc_symtab(m: &Module, l: &Layout) -> Vec<u8> {
     let mut b = vec![0u8; 24];
     for &sid in &l.sym_order[..l.merc_count] {
-        let Some(sym) = &m.merc_symbols[sid as usize] else {
+        let Some(sym) = &m.merc_symbols[sid] else {
             continue;
         };
-        put_symbol(&mut b, sym, l.merc_sym_name_offset[sid as usize], l);
+        put_symbol(&mut b, sym, l.merc_sym_name_offset[sid], l);
     }
     b
 }
@@ -36,10 +31,7 @@ pub(super) fn merc_symtab(m: &Module, l: &Layout) -> Vec<u8> {
 pub(super) fn symtab_shndx(m: &Module, l: &Layout) -> Vec<u8> {
     let mut b = vec![0u8; 4];
     for &sid in &l.sym_order {
-        let shndx = m.symbols[sid as usize]
-            .section
-            .map(|s| l.sec_index[s as usize])
-            .unwrap_or(0);
+        let shndx = m.symbols[sid].section.map(|s| l.sec_index[s]).unwrap_or(0);
         put32(&mut b, if shndx >= 0xff00 { shndx } else { 0 });
     }
     b
@@ -50,7 +42,7 @@ fn put_symbol(b: &mut Vec<u8>, sym: &OutSymbol, name: u32, l: &Layout) {
     put32(b, name);
     b.push((sym.bind << 4) | (sym.st_type & 0xf));
     b.push(sym.other);
-    let shndx = sym.section.map(|s| l.sec_index[s as usize]).unwrap_or(0);
+    let shndx = sym.section.map(|s| l.sec_index[s]).unwrap_or(0);
     put16(
         b,
         if shndx >= 0xff00 {

@@ -13,31 +13,34 @@ pub(super) struct CallGraph {
     /// The inputs' four blocks, merged: calls (caller, callee), address-taken functions
     /// (function, prototype id), indirect call sites (caller, prototype id) and the indirect
     /// targets the compiler listed (caller, target); `true` where the second is a symbol.
-    pub blocks: [Vec<(SymId, u32, bool)>; 4],
+    pub blocks: [Vec<(OutSym, u32, bool)>; 4],
     /// Where each function's `.nv.info.<fn>` is among the inputs (object, section).
-    pub info_place: HashMap<SymId, (usize, usize)>,
+    pub info_place: HashMap<OutSym, (usize, usize)>,
     /// The address-taken functions in the order of their `.nv.info.<fn>` sections among the
     /// inputs: the order nvlink gathers their externs in (whatever the call graph's order).
-    pub taken_by_info: Vec<SymId>,
+    pub taken_by_info: Vec<OutSym>,
     /// The address-taken functions of each prototype, in that order.
-    pub by_prototype: HashMap<u32, Vec<SymId>>,
+    pub by_prototype: HashMap<u32, Vec<OutSym>>,
     /// Each indirect call site of a function, as the prototype it calls through.
-    pub indirect_sites: HashMap<SymId, Vec<u32>>,
+    pub indirect_sites: HashMap<OutSym, Vec<u32>>,
     /// The possible targets of each function's indirect calls.
     pub indirect_targets: Adjacency,
     /// What each function calls: directly, and through pointers (the possible targets).
-    pub callees: HashMap<SymId, Vec<SymId>>,
+    pub callees: HashMap<OutSym, Vec<OutSym>>,
     /// What each function calls directly.
-    pub direct_callees: HashMap<SymId, Vec<SymId>>,
+    pub direct_callees: HashMap<OutSym, Vec<OutSym>>,
 }
 
 /// Reads the inputs' call graphs (and registers the prototypes they name).
 pub(super) fn read(b: &mut Builder<'_, '_>) -> CallGraph {
     let objects = b.objects();
     let graph_blocks = read_blocks(b);
-    let mut calls: Vec<(SymId, SymId)> = graph_blocks[0].iter().map(|&(a, c, _)| (a, c)).collect();
+    let mut calls: Vec<(OutSym, OutSym)> = graph_blocks[0]
+        .iter()
+        .map(|&(a, c, _)| (a, OutSym::new(c)))
+        .collect();
     // Where each function's `.nv.info.<fn>` is among the inputs.
-    let mut info_place: HashMap<SymId, (usize, usize)> = HashMap::new();
+    let mut info_place: HashMap<OutSym, (usize, usize)> = HashMap::new();
     for (oi, o) in objects.iter().enumerate() {
         for (si, s) in o.cubin.sections.iter().enumerate() {
             if o.kind(s) == SectionKind::InfoFn && b.is_live(oi, si) {
@@ -49,26 +52,26 @@ pub(super) fn read(b: &mut Builder<'_, '_>) -> CallGraph {
     }
     // The address-taken functions in the order of their `.nv.info.<fn>` sections among the
     // inputs: the order nvlink gathers their externs in (whatever the call graph's order).
-    let mut taken_by_info: Vec<SymId> = graph_blocks[1].iter().map(|e| e.0).collect();
+    let mut taken_by_info: Vec<OutSym> = graph_blocks[1].iter().map(|e| e.0).collect();
     taken_by_info.sort_by_key(|f| info_place.get(f).copied().unwrap_or((usize::MAX, 0)));
-    let mut taken_seen: HashSet<SymId> = HashSet::new();
+    let mut taken_seen: HashSet<OutSym> = HashSet::new();
     taken_by_info.retain(|&f| taken_seen.insert(f));
     // The possible targets of an indirect call, for registers, stack and externs, are every
     // function of the link whose address is taken with the call's prototype — not only those the
     // compiler listed for its own translation unit (nvlink gives a kernel the registers of a
     // same-prototype function another object puts in a table); in that order.
-    let mut prototypes_of: HashMap<SymId, Vec<u32>> = HashMap::new();
+    let mut prototypes_of: HashMap<OutSym, Vec<u32>> = HashMap::new();
     for &(f, id, _) in &graph_blocks[1] {
         prototypes_of.entry(f).or_default().push(id);
     }
-    let mut by_prototype: HashMap<u32, Vec<SymId>> = HashMap::new();
+    let mut by_prototype: HashMap<u32, Vec<OutSym>> = HashMap::new();
     for &f in &taken_by_info {
         for &id in crate::merge::list(&prototypes_of, &f) {
             by_prototype.entry(id).or_default().push(f);
         }
     }
     // Each indirect call site of a function, as the prototype it calls through.
-    let mut indirect_sites: HashMap<SymId, Vec<u32>> = HashMap::new();
+    let mut indirect_sites: HashMap<OutSym, Vec<u32>> = HashMap::new();
     for &(f, id, _) in &graph_blocks[2] {
         indirect_sites.entry(f).or_default().push(id);
         for &t in by_prototype.get(&id).map(Vec::as_slice).unwrap_or(&[]) {
@@ -86,16 +89,17 @@ pub(super) fn read(b: &mut Builder<'_, '_>) -> CallGraph {
             }
         }
     }
-    let mut callees: HashMap<SymId, Vec<SymId>> = HashMap::new();
+    let mut callees: HashMap<OutSym, Vec<OutSym>> = HashMap::new();
     for &(a, c) in &calls {
         let v = callees.entry(a).or_default();
         if !v.contains(&c) {
             v.push(c);
         }
     }
-    let mut direct_callees: HashMap<SymId, Vec<SymId>> = HashMap::new();
+    let mut direct_callees: HashMap<OutSym, Vec<OutSym>> = HashMap::new();
     for &(a, c, _) in &graph_blocks[0] {
         let v = direct_callees.entry(a).or_default();
+        let c = OutSym::new(c);
         if !v.contains(&c) {
             v.push(c);
         }
@@ -114,10 +118,10 @@ pub(super) fn read(b: &mut Builder<'_, '_>) -> CallGraph {
 
 /// The inputs' call-graph blocks over output function symbols, entries of removed functions
 /// dropped, address-taken functions once each.
-fn read_blocks(b: &mut Builder<'_, '_>) -> [Vec<(SymId, u32, bool)>; 4] {
+fn read_blocks(b: &mut Builder<'_, '_>) -> [Vec<(OutSym, u32, bool)>; 4] {
     let objects = b.objects();
-    let mut address_taken_seen: HashSet<(SymId, u32)> = HashSet::new();
-    let mut graph_blocks: [Vec<(SymId, u32, bool)>; 4] = Default::default();
+    let mut address_taken_seen: HashSet<(OutSym, u32)> = HashSet::new();
+    let mut graph_blocks: [Vec<(OutSym, u32, bool)>; 4] = Default::default();
     for (oi, o) in objects.iter().enumerate() {
         for s in &o.cubin.sections {
             if o.kind(s) != SectionKind::Callgraph {
@@ -137,7 +141,7 @@ fn read_blocks(b: &mut Builder<'_, '_>) -> [Vec<(SymId, u32, bool)>; 4] {
                         let Some(c) = b.out_sym(oi, second) else {
                             continue;
                         };
-                        graph_blocks[block].push((a, c, true));
+                        graph_blocks[block].push((a, c.get(), true));
                     }
                     _ => {
                         let id = b.prototype_id(oi, second);
@@ -166,16 +170,16 @@ fn read_blocks(b: &mut Builder<'_, '_>) -> [Vec<(SymId, u32, bool)>; 4] {
 
 /// `.nv.callgraph`: direct edges grouped by caller (in output symbol order), each caller's
 /// callees newest first; then the other three blocks.
-pub(super) fn emit_callgraph(b: &mut Builder<'_, '_>, graph: &CallGraph) -> SecId {
+pub(super) fn emit_callgraph(b: &mut Builder<'_, '_>, graph: &CallGraph) -> OutSec {
     let graph_blocks = &graph.blocks;
     let mut cg: Vec<u8> = Vec::new();
-    let mut slots: Vec<(usize, SymId)> = Vec::new();
+    let mut slots: Vec<(usize, OutSym)> = Vec::new();
     // Positions of prototype ids (blocks 1 and 2), which sm_100+ shifts once `.strtab` is laid out.
     let mut cg_protos: Vec<usize> = Vec::new();
     let push_pair = |cg: &mut Vec<u8>,
-                     slots: &mut Vec<(usize, SymId)>,
-                     a: Option<SymId>,
-                     bv: (u32, Option<SymId>)| {
+                     slots: &mut Vec<(usize, OutSym)>,
+                     a: Option<OutSym>,
+                     bv: (u32, Option<OutSym>)| {
         match a {
             Some(s) => {
                 slots.push((cg.len(), s));
@@ -206,7 +210,11 @@ pub(super) fn emit_callgraph(b: &mut Builder<'_, '_>, graph: &CallGraph) -> SecI
         // order, each caller's entries newest first.
         for (a, list) in grouped(entries, k == 0) {
             for (v, is_sym) in list {
-                let second = if is_sym { (0, Some(v)) } else { (v, None) };
+                let second = if is_sym {
+                    (0, Some(OutSym::new(v)))
+                } else {
+                    (v, None)
+                };
                 if !is_sym {
                     cg_protos.push(cg.len() + 4);
                 }
@@ -221,7 +229,7 @@ pub(super) fn emit_callgraph(b: &mut Builder<'_, '_>, graph: &CallGraph) -> SecI
         8,
         Content::WithSymbols { bytes: cg, slots },
     );
-    b.m.sections[cg_id as usize].link = Link::Symtab;
+    b.m.sections[cg_id].link = Link::Symtab;
     b.m.prototype_fields
         .extend(cg_protos.into_iter().map(|p| (cg_id, p)));
     cg_id
@@ -232,14 +240,15 @@ pub(super) fn emit_prototypes(
     b: &mut Builder<'_, '_>,
     opts: &Options,
     graph: &CallGraph,
-) -> Option<SecId> {
+) -> Option<OutSec> {
     let objects = b.objects();
     let graph_blocks = &graph.blocks;
-    let direct_callees: HashSet<SymId> = graph_blocks[0].iter().map(|e| e.1).collect();
-    let address_taken: HashSet<SymId> = graph_blocks[1].iter().map(|e| e.0).collect();
+    let direct_callees: HashSet<OutSym> =
+        graph_blocks[0].iter().map(|e| OutSym::new(e.1)).collect();
+    let address_taken: HashSet<OutSym> = graph_blocks[1].iter().map(|e| e.0).collect();
     // .nv.prototype: one entry per function that has one, first seen wins.
-    let mut proto: Vec<(SymId, u32)> = Vec::new();
-    let mut proto_seen: HashSet<SymId> = HashSet::new();
+    let mut proto: Vec<(OutSym, u32)> = Vec::new();
+    let mut proto_seen: HashSet<OutSym> = HashSet::new();
     for (oi, o) in objects.iter().enumerate() {
         for s in &o.cubin.sections {
             if o.kind(s) != SectionKind::Prototype {
@@ -255,7 +264,7 @@ pub(super) fn emit_prototypes(
                     // Under -preserve-relocs every other function keeps its entry,
                     // reachable or not.
                     let wanted = !address_taken.contains(&out)
-                        && (b.m.symbols[out as usize].section.is_none()
+                        && (b.m.symbols[out].section.is_none()
                             || direct_callees.contains(&out)
                             || opts.preserve_relocs
                             || opts.relocatable
@@ -288,7 +297,7 @@ pub(super) fn emit_prototypes(
             8,
             Content::WithSymbols { bytes, slots },
         );
-        b.m.sections[id as usize].link = Link::Symtab;
+        b.m.sections[id].link = Link::Symtab;
         b.m.prototype_fields
             .extend(fields.into_iter().map(|p| (id, p)));
         Some(id)
@@ -297,18 +306,18 @@ pub(super) fn emit_prototypes(
 
 /// Entries grouped by their first symbol (in symbol order), each group newest first.
 pub(super) fn grouped(
-    entries: &[(SymId, u32, bool)],
+    entries: &[(OutSym, u32, bool)],
     dedup: bool,
-) -> Vec<(SymId, Vec<(u32, bool)>)> {
-    let mut by_caller: HashMap<SymId, Vec<(u32, bool)>> = HashMap::new();
-    let mut seen: HashSet<(SymId, u32, bool)> = HashSet::new();
+) -> Vec<(OutSym, Vec<(u32, bool)>)> {
+    let mut by_caller: HashMap<OutSym, Vec<(u32, bool)>> = HashMap::new();
+    let mut seen: HashSet<(OutSym, u32, bool)> = HashSet::new();
     for &(a, v, is_sym) in entries {
         if dedup && !seen.insert((a, v, is_sym)) {
             continue;
         }
         by_caller.entry(a).or_default().push((v, is_sym));
     }
-    let mut out: Vec<(SymId, Vec<(u32, bool)>)> = by_caller.into_iter().collect();
+    let mut out: Vec<(OutSym, Vec<(u32, bool)>)> = by_caller.into_iter().collect();
     out.sort_by_key(|e| e.0);
     for (_, list) in out.iter_mut() {
         list.reverse();

@@ -14,7 +14,7 @@ use hashbrown::{HashMap, HashSet};
 pub(super) fn externs(
     b: &Builder<'_, '_>,
     graph: &CallGraph,
-    facts: &HashMap<SymId, FunctionFacts>,
+    facts: &HashMap<OutSym, FunctionFacts>,
 ) -> (Adjacency, ExternClosure) {
     // (A defined function an EXTERNS record names but the function does not call — ptxas
     // names one whose address only the object's data holds — leads nowhere: nvlink follows
@@ -23,12 +23,12 @@ pub(super) fn externs(
         .iter()
         .filter(|(_, x)| !x.externs.is_empty())
         .map(|(&f, x)| {
-            let l: Vec<SymId> = x
+            let l: Vec<OutSym> = x
                 .externs
                 .iter()
                 .copied()
                 .filter(|&c| {
-                    let s = &b.m.symbols[c as usize];
+                    let s = &b.m.symbols[c];
                     s.section.is_none()
                         || is_kernel(s)
                         || list(&graph.direct_callees, &f).contains(&c)
@@ -38,7 +38,8 @@ pub(super) fn externs(
         })
         .collect();
     for &(f, c, _) in &graph.blocks[0] {
-        if b.m.symbols[c as usize].section.is_some() && !list(&externs, &f).contains(&c) {
+        let c = OutSym::new(c);
+        if b.m.symbols[c].section.is_some() && !list(&externs, &f).contains(&c) {
             externs.entry(f).or_default().push(c);
         }
     }
@@ -51,10 +52,10 @@ pub(super) fn externs(
         .indirect_targets
         .iter()
         .map(|(&f, l)| {
-            let l: Vec<SymId> = l
+            let l: Vec<OutSym> = l
                 .iter()
                 .copied()
-                .filter(|&t| !is_kernel(&b.m.symbols[t as usize]))
+                .filter(|&t| !is_kernel(&b.m.symbols[t]))
                 .collect();
             (f, l)
         })
@@ -63,8 +64,8 @@ pub(super) fn externs(
     // still list indirect targets in the call graph: nvlink gathers their externs too
     // (black-box, sm_75: a `delete` through a known type; testdata indirect_listed_targets).
     for &(f, t, _) in &graph.blocks[3] {
-        let t = t as SymId;
-        if is_kernel(&b.m.symbols[t as usize]) || graph.indirect_sites.contains_key(&f) {
+        let t = OutSym::new(t);
+        if is_kernel(&b.m.symbols[t]) || graph.indirect_sites.contains_key(&f) {
             continue;
         }
         let v = indirect_callees.entry(f).or_default();
@@ -89,7 +90,7 @@ pub(super) fn externs(
 pub(super) struct ExternClosure {
     comp_of: Vec<usize>,
     /// Per component: each name reached, with its key (`.nv.info` place, index in the list).
-    reached: Vec<HashMap<SymId, NameKey>>,
+    reached: Vec<HashMap<OutSym, NameKey>>,
 }
 
 /// Where a name is first listed: the listing function's `.nv.info` place (object, section;
@@ -101,16 +102,18 @@ impl ExternClosure {
         b: &Builder<'_, '_>,
         externs: &Adjacency,
         indirect: &Adjacency,
-        info_place: &HashMap<SymId, (usize, usize)>,
+        info_place: &HashMap<OutSym, (usize, usize)>,
     ) -> Self {
         // Kernels stay in EXTERNS as they are named (a dynamic-parallelism launch needs the
         // child's handle), like undefined names; other defined functions are walked through.
-        let defined: HashSet<SymId> = (0..b.m.symbols.len() as SymId)
-            .filter(|&i| {
-                let s = &b.m.symbols[i as usize];
-                s.section.is_some() && !is_kernel(s)
-            })
-            .collect();
+        let defined: HashSet<OutSym> =
+            b.m.symbols
+                .ids()
+                .filter(|&i| {
+                    let s = &b.m.symbols[i];
+                    s.section.is_some() && !is_kernel(s)
+                })
+                .collect();
         Self::build(b.m.symbols.len(), externs, indirect, &defined, info_place)
     }
 
@@ -118,25 +121,26 @@ impl ExternClosure {
         n: usize,
         externs: &Adjacency,
         indirect: &Adjacency,
-        defined: &HashSet<SymId>,
-        info_place: &HashMap<SymId, (usize, usize)>,
+        defined: &HashSet<OutSym>,
+        info_place: &HashMap<OutSym, (usize, usize)>,
     ) -> Self {
-        let succ: Vec<Vec<usize>> = (0..n as SymId)
+        let succ: Vec<Vec<usize>> = (0..n)
+            .map(OutSym::from_index)
             .map(|f| {
                 list(indirect, &f)
                     .iter()
                     .chain(list(externs, &f).iter().filter(|x| defined.contains(*x)))
-                    .map(|&x| x as usize)
+                    .map(|&x| x.index())
                     .collect()
             })
             .collect();
         let g = crate::graph::sccs(&succ);
-        let mut reached: Vec<HashMap<SymId, NameKey>> = Vec::with_capacity(g.comps.len());
+        let mut reached: Vec<HashMap<OutSym, NameKey>> = Vec::with_capacity(g.comps.len());
         for (c, comp) in g.comps.iter().enumerate() {
             // (each component it reaches merged once, however many edges lead there)
             let mut merged: HashSet<usize> = HashSet::new();
-            let mut names: HashMap<SymId, NameKey> = HashMap::new();
-            let mut merge = |x: SymId, key: NameKey| {
+            let mut names: HashMap<OutSym, NameKey> = HashMap::new();
+            let mut merge = |x: OutSym, key: NameKey| {
                 names
                     .entry(x)
                     .and_modify(|k| *k = (*k).min(key))
@@ -144,10 +148,10 @@ impl ExternClosure {
             };
             for &f in comp {
                 let (o, s) = info_place
-                    .get(&(f as SymId))
+                    .get(&OutSym::from_index(f))
                     .copied()
                     .unwrap_or((usize::MAX, f));
-                let own = list(externs, &(f as SymId)).iter();
+                let own = list(externs, &OutSym::from_index(f)).iter();
                 for (i, &x) in own.filter(|x| !defined.contains(*x)).enumerate() {
                     merge(x, (o, s, i));
                 }
@@ -168,11 +172,11 @@ impl ExternClosure {
         }
     }
 
-    pub(super) fn get(&self, f: SymId) -> Vec<SymId> {
-        let Some(names) = self.comp_of.get(f as usize).map(|&c| &self.reached[c]) else {
+    pub(super) fn get(&self, f: OutSym) -> Vec<OutSym> {
+        let Some(names) = self.comp_of.get(f.index()).map(|&c| &self.reached[c]) else {
             return Vec::new();
         };
-        let mut v: Vec<(NameKey, SymId)> = names.iter().map(|(&x, &k)| (k, x)).collect();
+        let mut v: Vec<(NameKey, OutSym)> = names.iter().map(|(&x, &k)| (k, x)).collect();
         v.sort_unstable();
         v.into_iter().map(|(_, x)| x).collect()
     }
@@ -184,13 +188,13 @@ impl ExternClosure {
 /// by id): each reached function's names that are not `defined`, in its own order, once.
 #[cfg(test)]
 fn externs_by_info(
-    f: SymId,
+    f: OutSym,
     externs: &Adjacency,
     indirect: &Adjacency,
-    defined: &HashSet<SymId>,
-    info_place: &HashMap<SymId, (usize, usize)>,
-) -> Vec<SymId> {
-    let mut seen: HashSet<SymId> = HashSet::new();
+    defined: &HashSet<OutSym>,
+    info_place: &HashMap<OutSym, (usize, usize)>,
+) -> Vec<OutSym> {
+    let mut seen: HashSet<OutSym> = HashSet::new();
     let mut stack = vec![f];
     let mut reached = Vec::new();
     while let Some(g) = stack.pop() {
@@ -205,10 +209,10 @@ fn externs_by_info(
         info_place
             .get(g)
             .copied()
-            .unwrap_or((usize::MAX, *g as usize))
+            .unwrap_or((usize::MAX, g.index()))
     });
     let mut out = Vec::new();
-    let mut listed: HashSet<SymId> = HashSet::new();
+    let mut listed: HashSet<OutSym> = HashSet::new();
     for g in reached {
         for &x in list(externs, &g) {
             if !defined.contains(&x) && listed.insert(x) {
@@ -223,62 +227,67 @@ fn externs_by_info(
 mod tests {
     use super::*;
 
+    fn syms<const N: usize>(v: [u32; N]) -> Vec<OutSym> {
+        v.into_iter().map(OutSym::new).collect()
+    }
+    fn set<const N: usize>(v: [u32; N]) -> HashSet<OutSym> {
+        v.into_iter().map(OutSym::new).collect()
+    }
+    fn adj<const N: usize>(v: [(u32, Vec<u32>); N]) -> Adjacency {
+        v.into_iter()
+            .map(|(f, l)| (OutSym::new(f), l.into_iter().map(OutSym::new).collect()))
+            .collect()
+    }
+    fn places<const N: usize>(v: [(u32, (usize, usize)); N]) -> HashMap<OutSym, (usize, usize)> {
+        v.into_iter().map(|(f, p)| (OutSym::new(f), p)).collect()
+    }
+
     #[test]
     fn externs_are_gathered_in_info_order_over_everything_reached() {
         // f (0) calls g (1) and may call t (2) through a pointer; f names malloc (10), g names
         // vprintf (12) and free (11), t names free. Their `.nv.info` sections: t, g, f.
-        let externs: Adjacency = [(0, vec![1, 10]), (1, vec![12, 11]), (2, vec![11])]
-            .into_iter()
-            .collect();
-        let indirect: Adjacency = [(0, vec![2])].into_iter().collect();
-        let defined: HashSet<SymId> = [0, 1, 2].into_iter().collect();
-        let place: HashMap<SymId, (usize, usize)> = [(2, (0, 1)), (1, (0, 2)), (0, (1, 0))]
-            .into_iter()
-            .collect();
+        let externs = adj([(0, vec![1, 10]), (1, vec![12, 11]), (2, vec![11])]);
+        let indirect = adj([(0, vec![2])]);
+        let defined = set([0, 1, 2]);
+        let place = places([(2, (0, 1)), (1, (0, 2)), (0, (1, 0))]);
         assert_eq!(
-            externs_by_info(0, &externs, &indirect, &defined, &place),
-            vec![11, 12, 10]
+            externs_by_info(OutSym::new(0), &externs, &indirect, &defined, &place),
+            syms([11, 12, 10])
         );
     }
 
     #[test]
     fn externs_of_a_cycle_are_gathered_once() {
         // f (0) and g (1) call each other; each names one undefined name.
-        let externs: Adjacency = [(0, vec![1, 10]), (1, vec![0, 11])].into_iter().collect();
-        let defined: HashSet<SymId> = [0, 1].into_iter().collect();
-        let place: HashMap<SymId, (usize, usize)> =
-            [(0, (0, 2)), (1, (0, 1))].into_iter().collect();
+        let externs = adj([(0, vec![1, 10]), (1, vec![0, 11])]);
+        let defined = set([0, 1]);
+        let place = places([(0, (0, 2)), (1, (0, 1))]);
         let none = Adjacency::default();
         assert_eq!(
-            externs_by_info(0, &externs, &none, &defined, &place),
-            vec![11, 10]
+            externs_by_info(OutSym::new(0), &externs, &none, &defined, &place),
+            syms([11, 10])
         );
     }
 
     #[test]
     fn the_per_component_closure_equals_the_plain_walk() {
         // A small graph with a cycle (1 <-> 2), an indirect edge and shared callees.
-        let externs: Adjacency = [
+        let externs = adj([
             (0, vec![1, 10, 3]),
             (1, vec![2, 11]),
             (2, vec![1, 12, 10]),
             (3, vec![13, 11]),
             (4, vec![12]),
-        ]
-        .into_iter()
-        .collect();
-        let indirect: Adjacency = [(0, vec![4]), (3, vec![4])].into_iter().collect();
-        let defined: HashSet<SymId> = [0, 1, 2, 3, 4].into_iter().collect();
-        let place: HashMap<SymId, (usize, usize)> =
-            [(4, (0, 1)), (2, (0, 5)), (0, (1, 0)), (1, (1, 3))]
-                .into_iter()
-                .collect();
+        ]);
+        let indirect = adj([(0, vec![4]), (3, vec![4])]);
+        let defined = set([0, 1, 2, 3, 4]);
+        let place = places([(4, (0, 1)), (2, (0, 5)), (0, (1, 0)), (1, (1, 3))]);
         let c = ExternClosure::build(14, &externs, &indirect, &defined, &place);
-        for f in 0..5 {
+        for f in (0..5).map(OutSym::new) {
             assert_eq!(
                 c.get(f),
                 externs_by_info(f, &externs, &indirect, &defined, &place),
-                "function {f}"
+                "function {f:?}"
             );
         }
     }
@@ -286,12 +295,12 @@ mod tests {
     #[test]
     fn kernels_named_stay_names() {
         // f (0) launches the kernel k (5): not walked through, listed.
-        let externs: Adjacency = [(0, vec![5, 10])].into_iter().collect();
-        let defined: HashSet<SymId> = [0].into_iter().collect();
+        let externs = adj([(0, vec![5, 10])]);
+        let defined = set([0]);
         let none = Adjacency::default();
         assert_eq!(
-            externs_by_info(0, &externs, &none, &defined, &HashMap::new()),
-            vec![5, 10]
+            externs_by_info(OutSym::new(0), &externs, &none, &defined, &HashMap::new()),
+            syms([5, 10])
         );
     }
 }

@@ -12,8 +12,8 @@ use hashbrown::HashMap;
 /// The inputs' global `.nv.info`.
 pub(super) struct GlobalFacts<'data> {
     /// Each kept function's FRAME_SIZE and REGCOUNT, by output symbol.
-    pub frame: HashMap<SymId, u32>,
-    pub regs: HashMap<SymId, u32>,
+    pub frame: HashMap<OutSym, u32>,
+    pub regs: HashMap<OutSym, u32>,
     /// Every record with its object, in reading order.
     pub records: Vec<(usize, nvinfo::Record<'data>)>,
 }
@@ -22,8 +22,8 @@ pub(super) struct GlobalFacts<'data> {
 pub(super) fn global_facts<'data>(b: &Builder<'_, 'data>) -> Result<GlobalFacts<'data>> {
     let objects = b.objects();
     // Per-function facts from the inputs' global .nv.info, by output function symbol.
-    let mut frame: HashMap<SymId, u32> = HashMap::new();
-    let mut regs: HashMap<SymId, u32> = HashMap::new();
+    let mut frame: HashMap<OutSym, u32> = HashMap::new();
+    let mut regs: HashMap<OutSym, u32> = HashMap::new();
     let mut global_recs: Vec<(usize, nvinfo::Record<'_>)> = Vec::new();
     for (oi, o) in objects.iter().enumerate() {
         for s in &o.cubin.sections {
@@ -66,14 +66,16 @@ pub(super) fn global_facts<'data>(b: &Builder<'_, 'data>) -> Result<GlobalFacts<
 }
 
 /// Kernels in symbol-table order: local ones (static kernels) first.
-pub(super) fn kernels_in_symbol_order(b: &Builder<'_, '_>) -> Vec<SymId> {
-    let mut kernels: Vec<SymId> = (0..b.m.symbols.len() as SymId)
-        .filter(|&i| {
-            let s = &b.m.symbols[i as usize];
-            s.st_type == STT_FUNC && s.other & STO_CUDA_ENTRY != 0 && s.section.is_some()
-        })
-        .collect();
-    kernels.sort_by_key(|&k| (b.m.symbols[k as usize].bind != STB_LOCAL, k));
+pub(super) fn kernels_in_symbol_order(b: &Builder<'_, '_>) -> Vec<OutSym> {
+    let mut kernels: Vec<OutSym> =
+        b.m.symbols
+            .ids()
+            .filter(|&i| {
+                let s = &b.m.symbols[i];
+                s.st_type == STT_FUNC && s.other & STO_CUDA_ENTRY != 0 && s.section.is_some()
+            })
+            .collect();
+    kernels.sort_by_key(|&k| (b.m.symbols[k].bind != STB_LOCAL, k));
     kernels
 }
 
@@ -83,7 +85,7 @@ pub(super) struct FunctionFacts {
     /// EIATTR_MAXREG_COUNT: the launch-bounds register limit.
     pub maxreg: Option<u32>,
     /// EIATTR_EXTERNS, as output symbols.
-    pub externs: Vec<SymId>,
+    pub externs: Vec<OutSym>,
     /// EIATTR_NUM_BARRIERS.
     pub barriers: u8,
     /// EIATTR_CTAIDZ_USED.
@@ -94,8 +96,8 @@ pub(super) struct FunctionFacts {
 }
 
 /// Reads the `.nv.info.<fn>` records of every kept function once.
-pub(super) fn function_facts(b: &Builder<'_, '_>) -> Result<HashMap<SymId, FunctionFacts>> {
-    let mut out: HashMap<SymId, FunctionFacts> = HashMap::new();
+pub(super) fn function_facts(b: &Builder<'_, '_>) -> Result<HashMap<OutSym, FunctionFacts>> {
+    let mut out: HashMap<OutSym, FunctionFacts> = HashMap::new();
     for (oi, o) in b.objects().iter().enumerate() {
         for (si, s) in o.cubin.sections.iter().enumerate() {
             if o.kind(s) != SectionKind::InfoFn || !b.is_live(oi, si) {

@@ -31,12 +31,12 @@ const MOVED_LAST_ON_SM100: [u8; 5] = [
 pub(super) struct Context<'x> {
     pub opts: &'x Options,
     pub graph: &'x CallGraph,
-    pub facts: &'x HashMap<SymId, FunctionFacts>,
+    pub facts: &'x HashMap<OutSym, FunctionFacts>,
     pub prop: &'x Propagated,
     pub externs: &'x Adjacency,
     pub closure: &'x ExternClosure,
-    pub kernel_set: HashSet<SymId>,
-    pub sole_kernel: Option<SymId>,
+    pub kernel_set: HashSet<OutSym>,
+    pub sole_kernel: Option<OutSym>,
 }
 
 /// Adds the `.nv.info.<fn>` sections; returns their Mercury copies (sm_100+).
@@ -168,9 +168,9 @@ fn function_info(
 fn link_externs(
     b: &Builder<'_, '_>,
     cx: &Context<'_>,
-    func: Option<SymId>,
+    func: Option<OutSym>,
     recs: &[nvinfo::Record<'_>],
-) -> (Vec<SymId>, bool) {
+) -> (Vec<OutSym>, bool) {
     let kernel_set = &cx.kernel_set;
     let had_externs = !cx.opts.relocatable
         && (recs.iter().any(|r| r.attr == nvinfo::EIATTR_EXTERNS)
@@ -180,10 +180,10 @@ fn link_externs(
         // undefined, and kernels (launch targets): nvlink gathers nothing from its
         // callees (a record left empty goes).
         Some(f) if had_externs && !kernel_set.contains(&f) => {
-            let own: Vec<SymId> = list_of(cx.externs, f)
+            let own: Vec<OutSym> = list_of(cx.externs, f)
                 .into_iter()
                 .filter(|&x| {
-                    let s = &b.m.symbols[x as usize];
+                    let s = &b.m.symbols[x];
                     s.section.is_none() || is_kernel(s)
                 })
                 .collect();
@@ -198,23 +198,22 @@ fn link_externs(
 fn kernel_externs(
     b: &Builder<'_, '_>,
     cx: &Context<'_>,
-    f: SymId,
+    f: OutSym,
     recs: &[nvinfo::Record<'_>],
-) -> (Vec<SymId>, bool) {
+) -> (Vec<OutSym>, bool) {
     let own = list_of(cx.externs, f);
-    let keep = |x: &SymId| {
-        cx.kernel_set.contains(&f) || !is_kernel(&b.m.symbols[*x as usize]) || own.contains(x)
-    };
+    let keep =
+        |x: &OutSym| cx.kernel_set.contains(&f) || !is_kernel(&b.m.symbols[*x]) || own.contains(x);
     // What the function reaches, in `.nv.info` order (`ExternClosure`), then
     // reordered below: its own names as it lists them, launch targets (kernels)
     // first among the rest.
-    let mut all: Vec<SymId> = cx.closure.get(f).into_iter().filter(keep).collect();
+    let mut all: Vec<OutSym> = cx.closure.get(f).into_iter().filter(keep).collect();
     // (A name the function lists itself stays among its own names, in its own
     // order, though an indirect target reaches it too; a kernel among others
     // lists its own names before those only indirect targets reach.)
     let sole = cx.sole_kernel == Some(f);
     if let Some(first_own) = all.iter().position(|x| own.contains(x)) {
-        let mut keyed: Vec<((u8, usize), SymId)> = all
+        let mut keyed: Vec<((u8, usize), OutSym)> = all
             .iter()
             .enumerate()
             .map(|(i, &x)| match own.iter().position(|&o| o == x) {
@@ -230,7 +229,7 @@ fn kernel_externs(
         .iter()
         .rposition(|x| own.contains(x))
         .map_or(0, |i| i + 1);
-    all[callees_part..].sort_by_key(|x| !is_kernel(&b.m.symbols[*x as usize]));
+    all[callees_part..].sort_by_key(|x| !is_kernel(&b.m.symbols[*x]));
     // (A kernel without a record of its own gets one at the end too; a kernel
     // among others gets what indirect targets reach in its own record.)
     let mut via = !recs.iter().any(|r| r.attr == nvinfo::EIATTR_EXTERNS);
@@ -255,9 +254,9 @@ fn kernel_externs(
 /// One function's record rules; the same rules make the Mercury copy (sm_100+).
 struct FunctionRecords<'x> {
     oi: usize,
-    func: Option<SymId>,
+    func: Option<OutSym>,
     /// The link's EXTERNS for it (`link_externs`).
-    externs: &'x [SymId],
+    externs: &'x [OutSym],
     via_indirect: bool,
 }
 
@@ -281,10 +280,10 @@ impl FunctionRecords<'_> {
                 // -r: the input's names that are still undefined, and kernels (a
                 // launch, not a call, refers to them).
                 if let Value::Bytes(p) = r.value {
-                    let still: Vec<SymId> = (0..p.len() / 4)
+                    let still: Vec<OutSym> = (0..p.len() / 4)
                         .filter_map(|k| b.out_sym(oi, u32_at(p, 4 * k)))
                         .filter(|&s| {
-                            let sym = &b.m.symbols[s as usize];
+                            let sym = &b.m.symbols[s];
                             sym.section.is_none() || sym.other & STO_CUDA_ENTRY != 0
                         })
                         .collect();
@@ -380,7 +379,7 @@ impl FunctionRecords<'_> {
 pub(super) const EIATTR_EXTERNS_ADDED: u8 = 0;
 
 /// An EXTERNS record naming `list` (the symbols' indexes written with the output).
-fn externs_rec(list: &[SymId]) -> Rec {
+fn externs_rec(list: &[OutSym]) -> Rec {
     let mut bytes = vec![nvinfo::EIFMT_SVAL, nvinfo::EIATTR_EXTERNS];
     bytes.extend_from_slice(&((list.len() * 4) as u16).to_le_bytes());
     let mut slots = Vec::new();
@@ -393,7 +392,7 @@ fn externs_rec(list: &[SymId]) -> Rec {
 
 /// Gives a kernel the inherited barrier count (NUM_BARRIERS, raising its own), %ctaid.z use
 /// (CTAIDZ_USED) or the EXTERNS record the link adds, unless it has the record already.
-fn inherit_record(out: &mut Vec<Rec>, attr: u8, bars: u8, externs: &[SymId]) {
+fn inherit_record(out: &mut Vec<Rec>, attr: u8, bars: u8, externs: &[OutSym]) {
     if attr == EIATTR_EXTERNS_ADDED {
         out.push(externs_rec(externs));
         return;
@@ -416,15 +415,15 @@ fn inherit_record(out: &mut Vec<Rec>, attr: u8, bars: u8, externs: &[SymId]) {
 /// them for kernel `f`: depth first through its callees in call-graph order, a function's own
 /// records (in their order) after its callees', each with the function it is met in.
 fn inherited_events(
-    f: SymId,
+    f: OutSym,
     succ: &[Vec<usize>],
-    facts: &HashMap<SymId, FunctionFacts>,
-) -> Vec<(u8, SymId)> {
+    facts: &HashMap<OutSym, FunctionFacts>,
+) -> Vec<(u8, OutSym)> {
     let mut out = Vec::new();
     let mut seen: HashSet<usize> = HashSet::new();
-    seen.insert(f as usize);
+    seen.insert(f.index());
     // (function, index of its next callee)
-    let mut stack: Vec<(usize, usize)> = vec![(f as usize, 0)];
+    let mut stack: Vec<(usize, usize)> = vec![(f.index(), 0)];
     while let Some(top) = stack.last_mut() {
         let (g, next) = *top;
         if let Some(&h) = succ[g].get(next) {
@@ -435,9 +434,13 @@ fn inherited_events(
             continue;
         }
         stack.pop();
-        if g != f as usize {
-            if let Some(x) = facts.get(&(g as SymId)) {
-                out.extend(x.inherited_order.iter().map(|&a| (a, g as SymId)));
+        if g != f.index() {
+            if let Some(x) = facts.get(&OutSym::from_index(g)) {
+                out.extend(
+                    x.inherited_order
+                        .iter()
+                        .map(|&a| (a, OutSym::from_index(g))),
+                );
             }
         }
     }

@@ -16,9 +16,9 @@ pub(super) fn emit_global_info(
     opts: &Options,
     global: &GlobalFacts<'_>,
     prop: &Propagated,
-    kernels: &[SymId],
+    kernels: &[OutSym],
 ) {
-    let named = |k: SymId| named_by(opts.kernels_used.as_deref(), &b.m.symbols[k as usize].name);
+    let named = |k: OutSym| named_by(opts.kernels_used.as_deref(), &b.m.symbols[k].name);
     let mut out_recs: Vec<Rec> = Vec::new();
     for (oi, r) in global.records.iter().rev() {
         if r.attr == nvinfo::EIATTR_MAX_STACK_SIZE && !opts.relocatable {

@@ -19,7 +19,7 @@ use crate::elf::*;
 use crate::output::*;
 
 /// Per kernel: (symbol, registers, barriers, stack, frame), for `-v`.
-pub(crate) type KernelFacts = (SymId, u32, u32, u64, u32);
+pub(crate) type KernelFacts = (OutSym, u32, u32, u64, u32);
 
 /// What the `.nv.info` pass hands on besides the sections it adds.
 pub(crate) struct InfoOutput {
@@ -44,7 +44,7 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<Info
         b.section_id(b".note.nv.cuinfo"),
         b.section_id(b".nv.compat"),
     ) {
-        b.m.sections[ci as usize].info = Info::Section(cp);
+        b.m.sections[ci].info = Info::Section(cp);
     }
     let (externs, closure) = externs::externs(b, &graph, &facts);
     let merc_function_info = function::emit_function_infos(

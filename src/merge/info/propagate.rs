@@ -16,11 +16,11 @@ pub(super) struct Propagated {
     /// targets of calls through pointers.
     pub succ: Vec<Vec<usize>>,
     /// MIN_STACK_SIZE (None: unbounded, through recursion).
-    pub min_stack: HashMap<SymId, Option<u64>>,
+    pub min_stack: HashMap<OutSym, Option<u64>>,
     /// REGCOUNT over everything the kernel reaches.
-    pub reg_max: HashMap<SymId, u32>,
+    pub reg_max: HashMap<OutSym, u32>,
     /// The barrier count and %ctaid.z use the kernel's callees bring.
-    pub inherited: HashMap<SymId, (u8, bool)>,
+    pub inherited: HashMap<OutSym, (u8, bool)>,
 }
 
 /// Facts over everything each strongly connected component of the call graph reaches.
@@ -30,7 +30,7 @@ struct Components {
     depth: Vec<Option<u64>>,
     /// The register maximum and the function holding it, and barriers and %ctaid.z use,
     /// over what the component's callees reach (itself excluded unless it recurses).
-    below_regs: Vec<(u32, SymId)>,
+    below_regs: Vec<(u32, OutSym)>,
     below_attrs: Vec<(u8, bool)>,
 }
 
@@ -39,44 +39,45 @@ pub(super) fn propagate(
     opts: &Options,
     global: &GlobalFacts<'_>,
     graph: &CallGraph,
-    facts: &HashMap<SymId, FunctionFacts>,
-    kernels: &[SymId],
+    facts: &HashMap<OutSym, FunctionFacts>,
+    kernels: &[OutSym],
 ) -> (Propagated, Vec<super::KernelFacts>) {
     let (regs, frame) = (&global.regs, &global.frame);
     let mut kernel_facts = Vec::new();
     // A kernel's register limit from its launch bounds (EIATTR_MAXREG_COUNT).
-    let maxreg: HashMap<SymId, u32> = facts
+    let maxreg: HashMap<OutSym, u32> = facts
         .iter()
         .filter_map(|(&f, x)| x.maxreg.map(|m| (f, m)))
         .collect();
 
     // Per function: its barrier count and whether it reads %ctaid.z.
-    let own: HashMap<SymId, (u8, bool)> = facts
+    let own: HashMap<OutSym, (u8, bool)> = facts
         .iter()
         .map(|(&f, x)| (f, (x.barriers, x.ctaidz)))
         .collect();
     let n = b.m.symbols.len();
-    let succ: Vec<Vec<usize>> = (0..n as SymId)
+    let succ: Vec<Vec<usize>> = (0..n)
+        .map(OutSym::from_index)
         .map(|f| {
             graph
                 .callees
                 .get(&f)
-                .map(|v| v.iter().map(|&c| c as usize).collect())
+                .map(|v| v.iter().map(|&c| c.index()).collect())
                 .unwrap_or_default()
         })
         .collect();
     let comps = components(&succ, regs, frame, &own);
-    let mut reg_max: HashMap<SymId, u32> = HashMap::new();
+    let mut reg_max: HashMap<OutSym, u32> = HashMap::new();
     let mut over_limit: Option<String> = None;
-    let mut min_stack: HashMap<SymId, Option<u64>> = HashMap::new();
-    let mut inherited: HashMap<SymId, (u8, bool)> = HashMap::new();
+    let mut min_stack: HashMap<OutSym, Option<u64>> = HashMap::new();
+    let mut inherited: HashMap<OutSym, (u8, bool)> = HashMap::new();
     // (-preserve-relocs keeps the kernels -kernels-used does not name, but neither raises
     // their register counts, in the records or in -v's report, nor computes their stack, as
     // in nvlink.)
-    let named = |k: SymId| named_by(opts.kernels_used.as_deref(), &b.m.symbols[k as usize].name);
+    let named = |k: OutSym| named_by(opts.kernels_used.as_deref(), &b.m.symbols[k].name);
     // -r propagates nothing over the call graph: callees may still be undefined.
     for &k in kernels.iter().filter(|_| !opts.relocatable) {
-        let c = comps.graph.comp_of[k as usize];
+        let c = comps.graph.comp_of[k.index()];
         let own_regs = regs.get(&k).copied().unwrap_or(0);
         let (callee_regs, heaviest) = if named(k) {
             comps.below_regs[c]
@@ -87,8 +88,8 @@ pub(super) fn propagate(
             if callee_regs > l && over_limit.is_none() {
                 over_limit = Some(format!(
                     "entry function '{}' with max regcount of {l} calls function '{}' with regcount of {callee_regs}",
-                    String::from_utf8_lossy(&b.m.symbols[k as usize].name),
-                    String::from_utf8_lossy(&b.m.symbols[heaviest as usize].name)
+                    String::from_utf8_lossy(&b.m.symbols[k].name),
+                    String::from_utf8_lossy(&b.m.symbols[heaviest].name)
                 ));
             }
         }
@@ -98,7 +99,7 @@ pub(super) fn propagate(
         if depth.is_none() && !opts.suppress_stack_size_warning {
             // Once for each callee through which the stack is unbounded, and at each indirect
             // call site once for each such possible target.
-            let unbounded = |g: SymId| comps.depth[comps.graph.comp_of[g as usize]].is_none();
+            let unbounded = |g: OutSym| comps.depth[comps.graph.comp_of[g.index()]].is_none();
             let direct = list(&graph.direct_callees, &k)
                 .iter()
                 .filter(|&&g| unbounded(g))
@@ -115,7 +116,7 @@ pub(super) fn propagate(
             for _ in 0..(direct + indirect).max(1) {
                 b.warnings.push(format!(
                     "Stack size for entry function '{}' cannot be statically determined",
-                    String::from_utf8_lossy(&b.m.symbols[k as usize].name)
+                    String::from_utf8_lossy(&b.m.symbols[k].name)
                 ));
             }
         }
@@ -150,31 +151,34 @@ pub(super) fn propagate(
 /// the deepest stack (None through recursion), barriers and %ctaid.z use.
 fn components(
     succ: &[Vec<usize>],
-    regs: &HashMap<SymId, u32>,
-    frame: &HashMap<SymId, u32>,
-    own: &HashMap<SymId, (u8, bool)>,
+    regs: &HashMap<OutSym, u32>,
+    frame: &HashMap<OutSym, u32>,
+    own: &HashMap<OutSym, (u8, bool)>,
 ) -> Components {
     let graph = crate::graph::sccs(succ);
     let nc = graph.comps.len();
-    let mut c_regs: Vec<(u32, SymId)> = vec![(0, 0); nc];
+    let mut c_regs: Vec<(u32, OutSym)> = vec![(0, OutSym::new(0)); nc];
     let mut c_depth: Vec<Option<u64>> = vec![Some(0); nc];
     let mut c_attrs: Vec<(u8, bool)> = vec![(0, false); nc];
     // What each component's callees reach (the component itself excluded unless it recurses).
-    let mut below_regs: Vec<(u32, SymId)> = vec![(0, 0); nc];
+    let mut below_regs: Vec<(u32, OutSym)> = vec![(0, OutSym::new(0)); nc];
     let mut below_attrs: Vec<(u8, bool)> = vec![(0, false); nc];
     for (c, comp) in graph.comps.iter().enumerate() {
         let cyclic = graph.is_cyclic(c, succ);
-        let mut regs_best = (0u32, 0 as SymId);
+        let mut regs_best = (0u32, OutSym::new(0));
         let mut attrs = (0u8, false);
         let mut deepest = Some(0u64);
-        let mut below_r = (0u32, 0 as SymId);
+        let mut below_r = (0u32, OutSym::new(0));
         let mut below_a = (0u8, false);
         for &f in comp {
-            let r = regs.get(&(f as SymId)).copied().unwrap_or(0);
+            let r = regs.get(&OutSym::from_index(f)).copied().unwrap_or(0);
             if r > regs_best.0 {
-                regs_best = (r, f as SymId);
+                regs_best = (r, OutSym::from_index(f));
             }
-            let (nb, z) = own.get(&(f as SymId)).copied().unwrap_or((0, false));
+            let (nb, z) = own
+                .get(&OutSym::from_index(f))
+                .copied()
+                .unwrap_or((0, false));
             attrs = (attrs.0.max(nb), attrs.1 || z);
             for &g in &succ[f] {
                 let gc = graph.comp_of[g];
@@ -209,7 +213,12 @@ fn components(
         c_depth[c] = if cyclic {
             None
         } else {
-            deepest.map(|d| d + frame.get(&(comp[0] as SymId)).copied().unwrap_or(0) as u64)
+            deepest.map(|d| {
+                d + frame
+                    .get(&OutSym::from_index(comp[0]))
+                    .copied()
+                    .unwrap_or(0) as u64
+            })
         };
     }
     Components {
@@ -224,12 +233,12 @@ fn components(
 mod tests {
     use super::*;
 
-    fn map<V: Copy>(entries: &[(SymId, V)]) -> HashMap<SymId, V> {
-        entries.iter().copied().collect()
+    fn map<V: Copy>(entries: &[(u32, V)]) -> HashMap<OutSym, V> {
+        entries.iter().map(|&(f, v)| (OutSym::new(f), v)).collect()
     }
 
     /// What function `f`'s callees bring, and its stack depth.
-    fn below(c: &Components, f: usize) -> ((u32, SymId), (u8, bool), Option<u64>) {
+    fn below(c: &Components, f: usize) -> ((u32, OutSym), (u8, bool), Option<u64>) {
         let k = c.graph.comp_of[f];
         (c.below_regs[k], c.below_attrs[k], c.depth[k])
     }
@@ -240,8 +249,8 @@ mod tests {
         let succ = vec![vec![1], vec![2, 3], vec![], vec![]];
         let regs = map(&[(0, 10), (1, 20), (2, 40), (3, 30)]);
         let c = components(&succ, &regs, &HashMap::new(), &HashMap::new());
-        assert_eq!(below(&c, 0).0, (40, 2));
-        assert_eq!(below(&c, 3).0, (0, 0));
+        assert_eq!(below(&c, 0).0, (40, OutSym::new(2)));
+        assert_eq!(below(&c, 3).0, (0, OutSym::new(0)));
     }
 
     #[test]
@@ -278,6 +287,6 @@ mod tests {
         let succ = vec![vec![1], vec![0]];
         let regs = map(&[(0, 10), (1, 50)]);
         let c = components(&succ, &regs, &HashMap::new(), &HashMap::new());
-        assert_eq!(below(&c, 0).0, (50, 1));
+        assert_eq!(below(&c, 0).0, (50, OutSym::new(1)));
     }
 }

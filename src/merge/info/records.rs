@@ -10,7 +10,7 @@ use hashbrown::HashMap;
 /// Encodes one record with symbol slots.
 pub(super) struct Rec {
     pub bytes: Vec<u8>,
-    pub slots: Vec<(usize, SymId)>,
+    pub slots: Vec<(usize, OutSym)>,
 }
 
 pub(super) fn encode(format: u8, attr: u8, value: &Value<'_>) -> Vec<u8> {
@@ -100,12 +100,12 @@ pub(super) fn function_info_section(name: &[u8], info: Info, content: Content) -
     }
 }
 
-pub(super) type Adjacency = HashMap<SymId, Vec<SymId>>;
+pub(super) type Adjacency = HashMap<OutSym, Vec<OutSym>>;
 
 pub(super) fn is_kernel(s: &OutSymbol) -> bool {
     s.st_type == STT_FUNC && s.other & STO_CUDA_ENTRY != 0
 }
 
-pub(super) fn list_of(adj: &Adjacency, f: SymId) -> Vec<SymId> {
+pub(super) fn list_of(adj: &Adjacency, f: OutSym) -> Vec<OutSym> {
     adj.get(&f).cloned().unwrap_or_default()
 }

@@ -16,21 +16,21 @@ use hashbrown::{HashMap, HashSet};
 pub(super) fn callgraph_report(
     b: &Builder<'_, '_>,
     opts: &Options,
-    blocks: &[Vec<(SymId, u32, bool)>; 4],
-    regs: &HashMap<SymId, u32>,
-    kernels: &[SymId],
+    blocks: &[Vec<(OutSym, u32, bool)>; 4],
+    regs: &HashMap<OutSym, u32>,
+    kernels: &[OutSym],
 ) -> Vec<String> {
     use crate::demangle::demangle;
-    let name = |s: SymId| demangle(&String::from_utf8_lossy(&b.m.symbols[s as usize].name));
-    let nodes: Vec<Option<SymId>> = b.func_nodes.iter().map(|&n| b.node_symbol(n)).collect();
-    let number: HashMap<SymId, usize> = nodes
+    let name = |s: OutSym| demangle(&String::from_utf8_lossy(&b.m.symbols[s].name));
+    let nodes: Vec<Option<OutSym>> = b.func_nodes.iter().map(|&n| b.node_symbol(n)).collect();
+    let number: HashMap<OutSym, usize> = nodes
         .iter()
         .enumerate()
         .filter_map(|(k, s)| s.map(|s| (s, k + 1)))
         .collect();
-    let address_taken: Vec<(SymId, u32)> = blocks[1].iter().map(|e| (e.0, e.1)).collect();
-    let taken: HashSet<SymId> = address_taken.iter().map(|e| e.0).collect();
-    let direct: HashMap<SymId, Vec<(u32, bool)>> = grouped(&blocks[0], true).into_iter().collect();
+    let address_taken: Vec<(OutSym, u32)> = blocks[1].iter().map(|e| (e.0, e.1)).collect();
+    let taken: HashSet<OutSym> = address_taken.iter().map(|e| e.0).collect();
+    let direct: HashMap<OutSym, Vec<(u32, bool)>> = grouped(&blocks[0], true).into_iter().collect();
     let mut out = vec![
         // (the SM, without an 'a' or 'f' suffix)
         format!("callgraph for sm_{}:", opts.arch_sm),
@@ -44,7 +44,7 @@ pub(super) fn callgraph_report(
             out.push(format!("{}: ", k + 1));
             continue;
         };
-        let sym = &b.m.symbols[s as usize];
+        let sym = &b.m.symbols[s];
         let mut line = format!("{}: ", k + 1);
         if sym.other & STO_CUDA_ENTRY != 0 {
             line.push('^');
@@ -68,7 +68,7 @@ pub(super) fn callgraph_report(
             }
         }
         for &(t, _) in list(&direct, &s) {
-            if let Some(n) = number.get(&t) {
+            if let Some(n) = number.get(&OutSym::new(t)) {
                 line.push_str(&format!(" {n}"));
             }
         }
@@ -77,10 +77,10 @@ pub(super) fn callgraph_report(
     // Which functions each function may call, in the order nvlink walks them when it
     // propagates register counts: direct callees (newest first), then the possible targets of
     // each indirect call site (address-taken functions of its prototype, oldest first).
-    let children = |f: SymId| -> Vec<SymId> {
-        let mut v: Vec<SymId> = direct
+    let children = |f: OutSym| -> Vec<OutSym> {
+        let mut v: Vec<OutSym> = direct
             .get(&f)
-            .map(|l| l.iter().map(|e| e.0).collect())
+            .map(|l| l.iter().map(|e| OutSym::new(e.0)).collect())
             .unwrap_or_default();
         for &(_, proto, _) in blocks[2].iter().filter(|e| e.0 == f) {
             v.extend(address_taken.iter().filter(|e| e.1 == proto).map(|e| e.0));
@@ -91,9 +91,9 @@ pub(super) fn callgraph_report(
         // A depth-first walk from the kernel; every function whose own count exceeds what
         // the kernel has so far raises it, with a line.
         let mut current = regs.get(&k).copied().unwrap_or(0);
-        let mut seen: HashSet<SymId> = HashSet::new();
+        let mut seen: HashSet<OutSym> = HashSet::new();
         seen.insert(k);
-        let mut stack: Vec<SymId> = children(k).into_iter().rev().collect();
+        let mut stack: Vec<OutSym> = children(k).into_iter().rev().collect();
         while let Some(f) = stack.pop() {
             if !seen.insert(f) {
                 continue;

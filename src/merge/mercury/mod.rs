@@ -36,12 +36,14 @@ use super::literal_banks::MERC_PREFIX;
 use super::Builder;
 use crate::diag::{Error, Result};
 use crate::elf::names::is_mercury_section;
-use crate::output::SecId;
+use crate::output::OutSec;
 use hashbrown::HashMap;
 
 /// Where `place_mercury` put one object's Mercury sections: input section index → (output
 /// section, offset in it).
-type Placements = HashMap<usize, (SecId, u64)>;
+/// The Mercury twin of each main-half section (by main section id).
+pub(super) type Twins = crate::ids::IdVec<OutSec, Option<OutSec>>;
+type Placements = HashMap<usize, (OutSec, u64)>;
 
 /// The Mercury counterpart's name of a main-half section name.
 pub fn mercury_name(main: &[u8]) -> Vec<u8> {

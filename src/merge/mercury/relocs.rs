@@ -5,7 +5,7 @@
 //! wrote into SASS (`capsule_values`) and the slot relocations of the parameter banks
 //! (`resource_banks`). What is left here is to do the same to the Mercury copy.
 
-use super::{main_name, mercury_name, not_yet, Placements};
+use super::{main_name, mercury_name, not_yet, Placements, Twins};
 use crate::diag::{Error, Result};
 use crate::elf::read::SymSection;
 use crate::elf::*;
@@ -34,7 +34,7 @@ struct Site<'a, 'data> {
     s: &'a Section<'data>,
     /// The section it relocates, and where that went.
     tsec: &'a Section<'data>,
-    tout: SecId,
+    tout: OutSec,
     toff: u64,
     /// Capsule code.
     code: bool,
@@ -52,23 +52,23 @@ impl Site<'_, '_> {
 /// The Mercury relocation sections `make_twins` made, and the entries for them.
 struct MercRelocs {
     /// The relocation section of each output section.
-    by_target: HashMap<SecId, SecId>,
+    by_target: HashMap<OutSec, OutSec>,
     /// -preserve-relocs keeps one record section per code section name, local functions'
     /// copies sharing the first's: found by the name.
-    resolved_by_target: HashMap<Vec<u8>, SecId>,
+    resolved_by_target: HashMap<Vec<u8>, OutSec>,
     /// Entries in reading order, per relocation section.
-    pending: HashMap<SecId, Vec<OutReloc>>,
+    pending: HashMap<OutSec, Vec<OutReloc>>,
 }
 
 impl MercRelocs {
-    fn new(m: &Module, twin: &[Option<SecId>]) -> Self {
-        let mut by_target: HashMap<SecId, SecId> = HashMap::new();
-        let mut resolved_by_target: HashMap<Vec<u8>, SecId> = HashMap::new();
+    fn new(m: &Module, twin: &Twins) -> Self {
+        let mut by_target: HashMap<OutSec, OutSec> = HashMap::new();
+        let mut resolved_by_target: HashMap<Vec<u8>, OutSec> = HashMap::new();
         for &t in twin.iter().flatten() {
-            let s = &m.sections[t as usize];
+            let s = &m.sections[t];
             if let (Content::Relocs { .. }, Info::Section(target)) = (&s.content, s.info) {
                 if s.sh_type == SHT_CUDA_MERC_RESOLVED_RELA {
-                    let name = &m.sections[target as usize].name;
+                    let name = &m.sections[target].name;
                     resolved_by_target.insert(local_names::real_name(name).to_vec(), t);
                 } else {
                     by_target.insert(target, t);
@@ -87,7 +87,7 @@ impl MercRelocs {
     fn finish(self, m: &mut Module) {
         for (rela, mut entries) in self.pending {
             entries.reverse();
-            if let Content::Relocs { entries: e, .. } = &mut m.sections[rela as usize].content {
+            if let Content::Relocs { entries: e, .. } = &mut m.sections[rela].content {
                 *e = entries;
             }
         }
@@ -108,15 +108,15 @@ fn without_unified_table(r_type: u32) -> u32 {
 
 impl Builder<'_, '_> {
     /// A main relocation section the link emptied is written when its twin is not.
-    pub(super) fn keep_emptied_main_relocs(&mut self, twin: &[Option<SecId>]) {
-        for (main, t) in twin.iter().enumerate() {
-            let has_entries = |id: usize| {
+    pub(super) fn keep_emptied_main_relocs(&mut self, twin: &Twins) {
+        for (main, t) in twin.iter_enumerated() {
+            let has_entries = |id: OutSec| {
                 matches!(&self.m.sections[id].content,
                     Content::Relocs { entries, .. } if !entries.is_empty())
             };
             if let Some(t) = t {
-                if has_entries(*t as usize) && !has_entries(main) {
-                    self.m.empty_relocs_kept.insert(main as SecId);
+                if has_entries(*t) && !has_entries(main) {
+                    self.m.empty_relocs_kept.insert(main);
                 }
             }
         }
@@ -124,14 +124,14 @@ impl Builder<'_, '_> {
 
     /// The driver relocations of the image-header index tables: the main half's slot
     /// relocations, counted from the first slot.
-    pub(super) fn image_header_indices(&mut self, twin: &[Option<SecId>]) {
+    pub(super) fn image_header_indices(&mut self, twin: &Twins) {
         for (rel, bank) in self.resources.banks.clone() {
             let Some(rel) = rel else { continue };
-            let Some(Some(merc_rel)) = twin.get(rel as usize) else {
+            let Some(Some(merc_rel)) = twin.get(rel) else {
                 continue;
             };
             let base = self.resources.base.get(&bank).copied().unwrap_or(0);
-            let Content::Relocs { entries, .. } = &self.m.sections[rel as usize].content else {
+            let Content::Relocs { entries, .. } = &self.m.sections[rel].content else {
                 continue;
             };
             let merc: Vec<OutReloc> = entries
@@ -147,9 +147,7 @@ impl Builder<'_, '_> {
                     ..*e
                 })
                 .collect();
-            if let Content::Relocs { entries, .. } =
-                &mut self.m.sections[*merc_rel as usize].content
-            {
+            if let Content::Relocs { entries, .. } = &mut self.m.sections[*merc_rel].content {
                 *entries = merc;
             }
         }
@@ -171,7 +169,7 @@ impl Builder<'_, '_> {
             let Some(&(out, base)) = placed[oi].get(&cap) else {
                 continue;
             };
-            let Content::MercCode { bytes, .. } = &mut self.m.sections[out as usize].content else {
+            let Content::MercCode { bytes, .. } = &mut self.m.sections[out].content else {
                 continue;
             };
             let code = bytes.get_mut(base as usize..).unwrap_or_default();
@@ -201,11 +199,7 @@ impl Builder<'_, '_> {
     }
 
     /// The Mercury relocations: kept for the driver, dropped or applied as their main twins.
-    pub(super) fn relocate_mercury(
-        &mut self,
-        twin: &[Option<SecId>],
-        placed: &[Placements],
-    ) -> Result<()> {
+    pub(super) fn relocate_mercury(&mut self, twin: &Twins, placed: &[Placements]) -> Result<()> {
         let mut out = MercRelocs::new(&self.m, twin);
         let objects = self.objects;
         for (oi, o) in objects.iter().enumerate() {
@@ -339,7 +333,7 @@ impl Builder<'_, '_> {
     fn merc_unused_clear(&mut self, site: &Site<'_, '_>, r: &Reloc, isym: &Symbol<'_>) {
         if self.removed_function(site.oi, r.sym, isym.st_type == STT_FUNC) {
             let at = site.at(r) as usize;
-            if let Content::Bytes(bytes) = &mut self.m.sections[site.tout as usize].content {
+            if let Content::Bytes(bytes) = &mut self.m.sections[site.tout].content {
                 if let Some(f) = bytes.get_mut(at..at + 8) {
                     f.fill(0);
                 }
@@ -380,7 +374,7 @@ impl Builder<'_, '_> {
             }
         };
         let offset = site.at(r) as usize;
-        if let Content::Bytes(bytes) = &mut self.m.sections[site.tout as usize].content {
+        if let Content::Bytes(bytes) = &mut self.m.sections[site.tout].content {
             if let Some(f) = bytes.get_mut(offset..offset + width) {
                 f.copy_from_slice(&v.to_le_bytes()[..width]);
             }
@@ -402,7 +396,7 @@ impl Builder<'_, '_> {
         let value = self.main_twin_value(site, r, ss as usize);
         if let (Some(v), Content::Bytes(bytes), false) = (
             value,
-            &mut self.m.sections[site.tout as usize].content,
+            &mut self.m.sections[site.tout].content,
             self.relocatable,
         ) {
             let offset = site.at(r) as usize;
@@ -478,7 +472,7 @@ impl Builder<'_, '_> {
             Some(shared::SharedRef::Extern) => self.debug,
             None => false,
         };
-        let target_name = local_names::real_name(&self.m.sections[site.tout as usize].name);
+        let target_name = local_names::real_name(&self.m.sections[site.tout].name);
         if let (true, true, Some(&rr)) = (
             self.preserve_relocs,
             recorded,

@@ -5,24 +5,21 @@
 //! symbol table, not from the main half: each output symbol is traced back to the input symbol
 //! it came from, and placed where `place_mercury` put that symbol's Mercury section.
 
-use super::{symbol_name, Placements};
+use super::{symbol_name, Placements, Twins};
 use crate::diag::Result;
 use crate::elf::read::SymSection;
 use crate::elf::*;
+use crate::ids::IdVec;
 use crate::merge::{is_undefined_local, Builder};
 use crate::output::*;
 
 impl Builder<'_, '_> {
     /// The Mercury symbol table: `.symtab`'s entries, each describing the Mercury copy of
     /// its symbol (the Mercury section, the input's Mercury value, size, type and st_other).
-    pub(super) fn mercury_symbols(
-        &mut self,
-        twin: &[Option<SecId>],
-        placed: &[Placements],
-    ) -> Result<()> {
+    pub(super) fn mercury_symbols(&mut self, twin: &Twins, placed: &[Placements]) -> Result<()> {
         let origin = self.symbol_origins();
-        let mut merc: Vec<Option<OutSymbol>> = Vec::with_capacity(origin.len());
-        for (id, &from) in origin.iter().enumerate() {
+        let mut merc = IdVec::new();
+        for (id, &from) in origin.iter_enumerated() {
             merc.push(if self.m.symbols[id].st_type == STT_SECTION {
                 self.merc_section_symbol(id, twin)
             } else {
@@ -36,7 +33,7 @@ impl Builder<'_, '_> {
     /// Where each output symbol came from (object, input symbol): the definition, else the
     /// first reference. Its Mercury entry is the one at the same index of that object's
     /// Mercury symbol table.
-    fn symbol_origins(&self) -> Vec<Option<(usize, usize)>> {
+    fn symbol_origins(&self) -> IdVec<OutSym, Option<(usize, usize)>> {
         let objects = self.objects;
         let defines = |oi: usize, i: usize| match self.res.sym_global[oi][i] {
             Some(g) => self.res.globals[g as usize]
@@ -44,11 +41,11 @@ impl Builder<'_, '_> {
                 .is_some_and(|d| d.obj as usize == oi && d.sym as usize == i),
             None => objects[oi].symbols()[i].section != SymSection::Undefined,
         };
-        let mut origin: Vec<Option<(usize, usize)>> = vec![None; self.m.symbols.len()];
+        let mut origin = IdVec::filled(None, self.m.symbols.len());
         for (oi, map) in self.sym_map.iter().enumerate() {
             for (i, out) in map.iter().enumerate() {
                 let Some(out) = *out else { continue };
-                let slot = &mut origin[out as usize];
+                let slot = &mut origin[out];
                 let better = match *slot {
                     None => true,
                     Some((po, pi)) => defines(oi, i) && !defines(po, pi),
@@ -63,15 +60,15 @@ impl Builder<'_, '_> {
 
     /// A section symbol names the twin, as nvlink names it, or else the main section both
     /// halves use. The kernels' parameter banks (the last section symbols) have none.
-    fn merc_section_symbol(&self, id: usize, twin: &[Option<SecId>]) -> Option<OutSymbol> {
+    fn merc_section_symbol(&self, id: OutSym, twin: &Twins) -> Option<OutSymbol> {
         let main = &self.m.symbols[id];
         let sec = main.section?;
-        let s = &self.m.sections[sec as usize];
+        let s = &self.m.sections[sec];
         if crate::output::order::late_param_bank(&self.m, sec) {
             return None;
         }
-        let (section, name) = match twin.get(sec as usize).copied().flatten() {
-            Some(t) => (t, symbol_name(&self.m.sections[t as usize].name).to_vec()),
+        let (section, name) = match twin.get(sec).copied().flatten() {
+            Some(t) => (t, symbol_name(&self.m.sections[t].name).to_vec()),
             None => (sec, s.name.clone()),
         };
         Some(OutSymbol {
@@ -85,7 +82,7 @@ impl Builder<'_, '_> {
     /// one.
     fn merc_symbol(
         &mut self,
-        id: usize,
+        id: OutSym,
         from: Option<(usize, usize)>,
         placed: &[Placements],
     ) -> OutSymbol {
@@ -134,7 +131,7 @@ impl Builder<'_, '_> {
         // `.nv_debug.shared`: Mercury values without the reserve, Mercury types.
         let in_shared = main
             .section
-            .is_some_and(|s| self.m.sections[s as usize].group == Group::Shared);
+            .is_some_and(|s| self.m.sections[s].group == Group::Shared);
         if ms.section == SymSection::Undefined && in_shared && !self.relocatable {
             sym.value = main.value.saturating_sub(self.shared.reserve);
             sym.st_type = ms.st_type;
@@ -148,7 +145,7 @@ impl Builder<'_, '_> {
     fn place_merc_symbol(
         &mut self,
         sym: &mut OutSymbol,
-        id: usize,
+        id: OutSym,
         (oi, si): (usize, usize),
         ms: &Symbol<'_>,
         placed: &[Placements],
@@ -163,7 +160,7 @@ impl Builder<'_, '_> {
             Some(&(out, _)) if reserved => {
                 sym.section = Some(out);
                 sym.value = if self.relocatable { ms.value } else { 0 };
-                if let Content::NoBits(n) = &mut self.m.sections[out as usize].content {
+                if let Content::NoBits(n) = &mut self.m.sections[out].content {
                     *n = (*n).max(ms.size);
                 }
             }
@@ -180,7 +177,7 @@ impl Builder<'_, '_> {
                 sym.value = main.value;
                 let shared = main
                     .section
-                    .is_some_and(|s| self.m.sections[s as usize].group == Group::Shared);
+                    .is_some_and(|s| self.m.sections[s].group == Group::Shared);
                 if shared {
                     sym.value = main.value.saturating_sub(self.shared.reserve);
                     sym.other = ms.other | (main.other & 3);

@@ -7,7 +7,7 @@
 //! Placing the inputs' Mercury sections is here too, since it only fills the twins; the
 //! symbols and relocations depend on where it put each input section.
 
-use super::{main_name, mercury_name, not_yet, Placements};
+use super::{main_name, mercury_name, not_yet, Placements, Twins};
 use crate::diag::Result;
 use crate::elf::names::is_mercury_section;
 use crate::elf::*;
@@ -26,7 +26,7 @@ enum Twin {
     Symtab,
     /// A relocation section of this type for `target` (until `point_info_at_twins` points it
     /// at the target's twin), filled by `relocate_mercury`.
-    Relocs { target: SecId, sh_type: u32 },
+    Relocs { target: OutSec, sh_type: u32 },
     /// A parameter bank with texture/surface slots: the kernel's image-header index table,
     /// one zeroed u32 per slot (this many bytes) for the driver's relocations.
     IndexTable(usize),
@@ -85,7 +85,7 @@ fn symtab_section() -> OutSection {
 }
 
 /// A Mercury relocation section for `target`, against the Mercury symbol table.
-fn reloc_twin(name: Vec<u8>, sh_type: u32, target: SecId, symtab: SecId) -> OutSection {
+fn reloc_twin(name: Vec<u8>, sh_type: u32, target: OutSec, symtab: OutSec) -> OutSection {
     let mut sec = reloc_section(name, sh_type, target, Vec::new());
     sec.group = Group::Mercury;
     sec.flags |= SHF_CUDA_MERCURY;
@@ -117,7 +117,7 @@ fn twin_section(
     sh_type: u32,
     content: Content,
     input: Option<&Section<'_>>,
-    symtab: SecId,
+    symtab: OutSec,
 ) -> OutSection {
     let (flags, align, entsize) = match input {
         Some(i) if !matches!(content, Content::WithSymbols { .. }) => (i.flags, i.align, i.entsize),
@@ -145,17 +145,14 @@ impl Builder<'_, '_> {
     /// Makes `.nv.merc.symtab` and the twin of every main-half section that has one, in the
     /// main half's final header order (which decides the Mercury sections' order); returns
     /// each main section's twin.
-    pub(super) fn make_twins(
-        &mut self,
-        function_info: Vec<(Vec<u8>, Content)>,
-    ) -> Result<Vec<Option<SecId>>> {
+    pub(super) fn make_twins(&mut self, function_info: Vec<(Vec<u8>, Content)>) -> Result<Twins> {
         let order = crate::output::order::header_order_with_empty(&self.m);
         let main_count = self.m.sections.len();
-        let mut twin: Vec<Option<SecId>> = vec![None; main_count];
+        let mut twin = Twins::filled(None, main_count);
         let symtab = self.m.add_section(symtab_section());
         let inputs = MercInputs::new(self.objects, function_info);
         for &id in &order {
-            let name = mercury_name(&self.m.sections[id as usize].name);
+            let name = mercury_name(&self.m.sections[id].name);
             let new = match self.twin_of(id, &name, &inputs)? {
                 Twin::None => continue,
                 Twin::Symtab => symtab,
@@ -163,17 +160,17 @@ impl Builder<'_, '_> {
                     .m
                     .add_section(reloc_twin(name, sh_type, target, symtab)),
                 Twin::IndexTable(n) => {
-                    let info = self.m.sections[id as usize].info;
+                    let info = self.m.sections[id].info;
                     self.m.add_section(index_table(name, info, n))
                 }
                 Twin::Section(sh_type, content) => {
                     let input = inputs.first.get(&name[..]).copied();
-                    let main = &self.m.sections[id as usize];
+                    let main = &self.m.sections[id];
                     let sec = twin_section(main, name, sh_type, content, input, symtab);
                     self.m.add_section(sec)
                 }
             };
-            twin[id as usize] = Some(new);
+            twin[id] = Some(new);
         }
         self.point_info_at_twins(main_count, &twin);
         self.copy_prototype_fields(&twin);
@@ -182,8 +179,8 @@ impl Builder<'_, '_> {
 
     /// The twin main section `id` (named `name` in the Mercury half) has. One match over the
     /// main section's kind, in order: earlier arms take precedence.
-    fn twin_of(&self, id: SecId, name: &[u8], inputs: &MercInputs<'_, '_>) -> Result<Twin> {
-        let s = &self.m.sections[id as usize];
+    fn twin_of(&self, id: OutSec, name: &[u8], inputs: &MercInputs<'_, '_>) -> Result<Twin> {
+        let s = &self.m.sections[id];
         Ok(match (&s.content, s.group) {
             (Content::Symtab, _) => Twin::Symtab,
             (Content::WithSymbols { .. }, Group::Info) if inputs.has(name) => {
@@ -272,10 +269,10 @@ impl Builder<'_, '_> {
     }
 
     /// The twins' `sh_info` links point at the twins of their main sections' targets.
-    fn point_info_at_twins(&mut self, main_count: usize, twin: &[Option<SecId>]) {
-        for id in main_count..self.m.sections.len() {
+    fn point_info_at_twins(&mut self, main_count: usize, twin: &Twins) {
+        for id in self.m.sections.ids().skip(main_count) {
             if let Info::Section(t) = self.m.sections[id].info {
-                if let Some(Some(tw)) = twin.get(t as usize) {
+                if let Some(Some(tw)) = twin.get(t) {
                     self.m.sections[id].info = Info::Section(*tw);
                 }
             }
@@ -283,25 +280,25 @@ impl Builder<'_, '_> {
     }
 
     /// The callgraph's and prototype table's copies hold prototype ids too.
-    fn copy_prototype_fields(&mut self, twin: &[Option<SecId>]) {
-        let copied: Vec<(SecId, usize)> = self
+    fn copy_prototype_fields(&mut self, twin: &Twins) {
+        let copied: Vec<(OutSec, usize)> = self
             .m
             .prototype_fields
             .iter()
-            .filter_map(|&(s, at)| Some((twin.get(s as usize).copied().flatten()?, at)))
+            .filter_map(|&(s, at)| Some((twin.get(s).copied().flatten()?, at)))
             .collect();
         self.m.prototype_fields.extend(copied);
     }
 
     /// The merged Mercury `.debug_frame` holds every input's CIEs: each frame entry is pointed
     /// at the CIE before it, as in the main half.
-    pub(super) fn merc_debug_frame(&mut self, twin: &[Option<SecId>]) {
+    pub(super) fn merc_debug_frame(&mut self, twin: &Twins) {
         if let Some(Some(df)) = self
             .by_name
             .get(&b".debug_frame"[..])
-            .map(|&d| twin.get(d as usize).copied().flatten())
+            .map(|&d| twin.get(d).copied().flatten())
         {
-            if let Content::Bytes(bytes) = &mut self.m.sections[df as usize].content {
+            if let Content::Bytes(bytes) = &mut self.m.sections[df].content {
                 crate::merge::debug_frame::point_fdes_at_preceding_cie(bytes);
             }
         }
@@ -309,7 +306,7 @@ impl Builder<'_, '_> {
 
     /// Copies the Mercury code and debug sections of every live function and object; returns
     /// where each input section went, per object.
-    pub(super) fn place_mercury(&mut self, twin: &[Option<SecId>]) -> Result<Vec<Placements>> {
+    pub(super) fn place_mercury(&mut self, twin: &Twins) -> Result<Vec<Placements>> {
         let objects = self.objects;
         let mut placed = vec![HashMap::new(); objects.len()];
         for (oi, o) in objects.iter().enumerate() {
@@ -332,10 +329,10 @@ impl Builder<'_, '_> {
                 if main_in.is_some_and(|i| !self.live[oi][i]) {
                     continue;
                 }
-                let Some(out) = twin.get(main_out as usize).copied().flatten() else {
+                let Some(out) = twin.get(main_out).copied().flatten() else {
                     continue;
                 };
-                let sec = &mut self.m.sections[out as usize];
+                let sec = &mut self.m.sections[out];
                 sec.align = sec.align.max(s.align);
                 let offset = match &mut sec.content {
                     Content::Bytes(bytes) | Content::MercCode { bytes, .. } => {

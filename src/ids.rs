@@ -1,0 +1,199 @@
+//! Typed dense ids, and the vectors they index. An id is a position in one collection, so a
+//! section id cannot index the symbols by mistake, and a signature says which collection its
+//! numbers point into.
+
+use std::fmt;
+use std::marker::PhantomData;
+use std::ops::{Index, IndexMut};
+
+/// A dense index into one kind of collection.
+pub trait Id: Copy + Eq + std::hash::Hash {
+    fn from_index(i: usize) -> Self;
+    fn index(self) -> usize;
+}
+
+/// Declares a `u32` newtype id with [`Id`] and the conversions its users need.
+macro_rules! id {
+    ($(#[$doc:meta])* $name:ident) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub struct $name(u32);
+
+        impl $name {
+            pub const fn new(i: u32) -> Self {
+                $name(i)
+            }
+            pub const fn get(self) -> u32 {
+                self.0
+            }
+            pub const fn index(self) -> usize {
+                self.0 as usize
+            }
+            pub fn from_index(i: usize) -> Self {
+                $name(u32::try_from(i).expect(concat!(stringify!($name), " past u32")))
+            }
+        }
+
+        impl Id for $name {
+            fn from_index(i: usize) -> Self {
+                $name::from_index(i)
+            }
+            fn index(self) -> usize {
+                $name::index(self)
+            }
+        }
+
+        impl fmt::Debug for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                write!(f, "{}({})", stringify!($name), self.0)
+            }
+        }
+    };
+}
+
+id!(
+    /// An output section: its place in `output::Module::sections` (creation order, not the
+    /// final ELF index, which only layout fixes).
+    OutSec
+);
+id!(
+    /// An output symbol: its place in `output::Module::symbols` (creation order).
+    OutSym
+);
+
+/// A vector indexed by one kind of id; reads as a slice otherwise.
+#[derive(Clone, PartialEq, Eq)]
+pub struct IdVec<I, T> {
+    items: Vec<T>,
+    _id: PhantomData<fn(I) -> I>,
+}
+
+impl<I: Id, T> IdVec<I, T> {
+    pub fn new() -> Self {
+        IdVec {
+            items: Vec::new(),
+            _id: PhantomData,
+        }
+    }
+
+    /// `n` copies of `t`, for ids `0..n`.
+    pub fn filled(t: T, n: usize) -> Self
+    where
+        T: Clone,
+    {
+        vec![t; n].into()
+    }
+
+    /// Appends and returns the new item's id.
+    pub fn push(&mut self, t: T) -> I {
+        self.items.push(t);
+        I::from_index(self.items.len() - 1)
+    }
+
+    pub fn get(&self, i: I) -> Option<&T> {
+        self.items.get(i.index())
+    }
+
+    /// The ids with their items, in order.
+    pub fn iter_enumerated(&self) -> impl DoubleEndedIterator<Item = (I, &T)> + '_ {
+        self.items
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (I::from_index(i), t))
+    }
+
+    /// The id of the first item for which `pred` holds.
+    pub fn position(&self, pred: impl FnMut(&T) -> bool) -> Option<I> {
+        self.items.iter().position(pred).map(I::from_index)
+    }
+
+    /// Every id, in order.
+    pub fn ids(&self) -> impl DoubleEndedIterator<Item = I> + use<I, T> {
+        (0..self.items.len()).map(I::from_index)
+    }
+
+    pub fn iter_mut(&mut self) -> std::slice::IterMut<'_, T> {
+        self.items.iter_mut()
+    }
+}
+
+impl<I: Id, T> Default for IdVec<I, T> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<I, T> std::ops::Deref for IdVec<I, T> {
+    type Target = [T];
+    fn deref(&self) -> &[T] {
+        &self.items
+    }
+}
+
+impl<I: Id, T> Index<I> for IdVec<I, T> {
+    type Output = T;
+    fn index(&self, i: I) -> &T {
+        &self.items[i.index()]
+    }
+}
+
+impl<I: Id, T> IndexMut<I> for IdVec<I, T> {
+    fn index_mut(&mut self, i: I) -> &mut T {
+        &mut self.items[i.index()]
+    }
+}
+
+impl<I, T: fmt::Debug> fmt::Debug for IdVec<I, T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.items.fmt(f)
+    }
+}
+
+impl<I, T> From<Vec<T>> for IdVec<I, T> {
+    fn from(items: Vec<T>) -> Self {
+        IdVec {
+            items,
+            _id: PhantomData,
+        }
+    }
+}
+
+impl<I: Id, T> FromIterator<T> for IdVec<I, T> {
+    fn from_iter<It: IntoIterator<Item = T>>(it: It) -> Self {
+        IdVec {
+            items: it.into_iter().collect(),
+            _id: PhantomData,
+        }
+    }
+}
+
+impl<'a, I, T> IntoIterator for &'a IdVec<I, T> {
+    type Item = &'a T;
+    type IntoIter = std::slice::Iter<'a, T>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.items.iter()
+    }
+}
+
+impl<'a, I, T> IntoIterator for &'a mut IdVec<I, T> {
+    type Item = &'a mut T;
+    type IntoIter = std::slice::IterMut<'a, T>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.items.iter_mut()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn push_returns_the_id_that_indexes_the_item() {
+        let mut v: IdVec<OutSec, &str> = IdVec::new();
+        let a = v.push("a");
+        let b = v.push("b");
+        assert_eq!((a.get(), b.get()), (0, 1));
+        assert_eq!((v[a], v[b]), ("a", "b"));
+        assert_eq!(v.ids().collect::<Vec<_>>(), vec![a, b]);
+    }
+}
