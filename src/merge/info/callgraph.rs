@@ -8,12 +8,24 @@ use crate::object::SectionKind;
 use crate::output::*;
 use hashbrown::{HashMap, HashSet};
 
+/// The four blocks of `.nv.callgraph` over output symbols, in the inputs' order (entries of
+/// removed functions left out).
+#[derive(Default)]
+pub(super) struct Blocks {
+    /// (caller, callee)
+    pub calls: Vec<(OutSym, OutSym)>,
+    /// (function, prototype id)
+    pub address_taken: Vec<(OutSym, u32)>,
+    /// Indirect call sites: (caller, prototype id).
+    pub indirect_sites: Vec<(OutSym, u32)>,
+    /// The indirect targets the compiler listed: (caller, target).
+    pub indirect_targets: Vec<(OutSym, OutSym)>,
+}
+
 /// The link's call graph over output function symbols.
 pub(super) struct CallGraph {
-    /// The inputs' four blocks, merged: calls (caller, callee), address-taken functions
-    /// (function, prototype id), indirect call sites (caller, prototype id) and the indirect
-    /// targets the compiler listed (caller, target); `true` where the second is a symbol.
-    pub blocks: [Vec<(OutSym, u32, bool)>; 4],
+    /// The inputs' four blocks, merged.
+    pub blocks: Blocks,
     /// Where each function's `.nv.info.<fn>` is among the inputs (object, section).
     pub info_place: HashMap<OutSym, (usize, usize)>,
     /// The address-taken functions in the order of their `.nv.info.<fn>` sections among the
@@ -35,10 +47,7 @@ pub(super) struct CallGraph {
 pub(super) fn read(b: &mut Builder<'_, '_>) -> CallGraph {
     let objects = b.objects();
     let graph_blocks = read_blocks(b);
-    let mut calls: Vec<(OutSym, OutSym)> = graph_blocks[0]
-        .iter()
-        .map(|&(a, c, _)| (a, OutSym::new(c)))
-        .collect();
+    let mut calls: Vec<(OutSym, OutSym)> = graph_blocks.calls.clone();
     // Where each function's `.nv.info.<fn>` is among the inputs.
     let mut info_place: HashMap<OutSym, (usize, usize)> = HashMap::new();
     for (oi, o) in objects.iter().enumerate() {
@@ -52,7 +61,7 @@ pub(super) fn read(b: &mut Builder<'_, '_>) -> CallGraph {
     }
     // The address-taken functions in the order of their `.nv.info.<fn>` sections among the
     // inputs: the order nvlink gathers their externs in (whatever the call graph's order).
-    let mut taken_by_info: Vec<OutSym> = graph_blocks[1].iter().map(|e| e.0).collect();
+    let mut taken_by_info: Vec<OutSym> = graph_blocks.address_taken.iter().map(|e| e.0).collect();
     taken_by_info.sort_by_key(|f| info_place.get(f).copied().unwrap_or((usize::MAX, 0)));
     let mut taken_seen: HashSet<OutSym> = HashSet::new();
     taken_by_info.retain(|&f| taken_seen.insert(f));
@@ -61,7 +70,7 @@ pub(super) fn read(b: &mut Builder<'_, '_>) -> CallGraph {
     // compiler listed for its own translation unit (nvlink gives a kernel the registers of a
     // same-prototype function another object puts in a table); in that order.
     let mut prototypes_of: HashMap<OutSym, Vec<u32>> = HashMap::new();
-    for &(f, id, _) in &graph_blocks[1] {
+    for &(f, id) in &graph_blocks.address_taken {
         prototypes_of.entry(f).or_default().push(id);
     }
     let mut by_prototype: HashMap<u32, Vec<OutSym>> = HashMap::new();
@@ -72,7 +81,7 @@ pub(super) fn read(b: &mut Builder<'_, '_>) -> CallGraph {
     }
     // Each indirect call site of a function, as the prototype it calls through.
     let mut indirect_sites: HashMap<OutSym, Vec<u32>> = HashMap::new();
-    for &(f, id, _) in &graph_blocks[2] {
+    for &(f, id) in &graph_blocks.indirect_sites {
         indirect_sites.entry(f).or_default().push(id);
         for &t in by_prototype.get(&id).map(Vec::as_slice).unwrap_or(&[]) {
             calls.push((f, t));
@@ -97,9 +106,8 @@ pub(super) fn read(b: &mut Builder<'_, '_>) -> CallGraph {
         }
     }
     let mut direct_callees: HashMap<OutSym, Vec<OutSym>> = HashMap::new();
-    for &(a, c, _) in &graph_blocks[0] {
+    for &(a, c) in &graph_blocks.calls {
         let v = direct_callees.entry(a).or_default();
-        let c = OutSym::new(c);
         if !v.contains(&c) {
             v.push(c);
         }
@@ -118,10 +126,10 @@ pub(super) fn read(b: &mut Builder<'_, '_>) -> CallGraph {
 
 /// The inputs' call-graph blocks over output function symbols, entries of removed functions
 /// dropped, address-taken functions once each.
-fn read_blocks(b: &mut Builder<'_, '_>) -> [Vec<(OutSym, u32, bool)>; 4] {
+fn read_blocks(b: &mut Builder<'_, '_>) -> Blocks {
     let objects = b.objects();
     let mut address_taken_seen: HashSet<(OutSym, u32)> = HashSet::new();
-    let mut graph_blocks: [Vec<(OutSym, u32, bool)>; 4] = Default::default();
+    let mut graph_blocks = Blocks::default();
     for (oi, o) in objects.iter().enumerate() {
         for s in &o.cubin.sections {
             if o.kind(s) != SectionKind::Callgraph {
@@ -141,11 +149,15 @@ fn read_blocks(b: &mut Builder<'_, '_>) -> [Vec<(OutSym, u32, bool)>; 4] {
                         let Some(c) = b.out_sym(oi, second) else {
                             continue;
                         };
-                        graph_blocks[block].push((a, c.get(), true));
+                        if block == 0 {
+                            graph_blocks.calls.push((a, c));
+                        } else {
+                            graph_blocks.indirect_targets.push((a, c));
+                        }
                     }
                     _ => {
                         let id = b.prototype_id(oi, second);
-                        graph_blocks[block].push((a, id, false))
+                        graph_blocks.indirect_sites.push((a, id))
                     }
                 }
             }
@@ -155,7 +167,7 @@ fn read_blocks(b: &mut Builder<'_, '_>) -> [Vec<(OutSym, u32, bool)>; 4] {
                 };
                 let id = b.prototype_id(oi, proto);
                 if address_taken_seen.insert((a, id)) {
-                    graph_blocks[1].push((a, id, false));
+                    graph_blocks.address_taken.push((a, id));
                 }
             }
         }
@@ -163,8 +175,10 @@ fn read_blocks(b: &mut Builder<'_, '_>) -> [Vec<(OutSym, u32, bool)>; 4] {
     // nvlink lists address-taken functions in the order their symbols first appear among the
     // inputs (an undefined reference in an earlier object counts), whatever order the
     // compiler wrote the call-graph entries in.
-    let first_seen = b.first_appearance(graph_blocks[1].iter().map(|e| e.0));
-    graph_blocks[1].sort_by_key(|e| first_seen.get(&e.0).copied().unwrap_or(usize::MAX));
+    let first_seen = b.first_appearance(graph_blocks.address_taken.iter().map(|e| e.0));
+    graph_blocks
+        .address_taken
+        .sort_by_key(|e| first_seen.get(&e.0).copied().unwrap_or(usize::MAX));
     graph_blocks
 }
 
@@ -195,31 +209,32 @@ pub(super) fn emit_callgraph(b: &mut Builder<'_, '_>, graph: &CallGraph) -> OutS
             None => cg.extend_from_slice(&bv.0.to_le_bytes()),
         }
     };
-    for k in 0..4u32 {
-        push_pair(&mut cg, &mut slots, None, (0xffff_ffff - k, None));
-        let entries = &graph_blocks[k as usize];
-        if k == 1 {
-            // Address-taken functions keep their input order.
-            for &(a, v, _) in entries {
-                cg_protos.push(cg.len() + 4);
-                push_pair(&mut cg, &mut slots, Some(a), (v, None));
-            }
-            continue;
+    // Each block opens with its marker. Calls, indirect call sites and indirect targets are
+    // grouped by caller in symbol order, each caller's entries newest first; address-taken
+    // functions keep their input order.
+    let marker = |k: u32| (0xffff_ffff - k, None);
+    push_pair(&mut cg, &mut slots, None, marker(0));
+    for (a, list) in grouped(&graph_blocks.calls, true) {
+        for v in list {
+            push_pair(&mut cg, &mut slots, Some(a), (0, Some(v)));
         }
-        // Calls, indirect call sites and indirect targets: grouped by caller in symbol
-        // order, each caller's entries newest first.
-        for (a, list) in grouped(entries, k == 0) {
-            for (v, is_sym) in list {
-                let second = if is_sym {
-                    (0, Some(OutSym::new(v)))
-                } else {
-                    (v, None)
-                };
-                if !is_sym {
-                    cg_protos.push(cg.len() + 4);
-                }
-                push_pair(&mut cg, &mut slots, Some(a), second);
-            }
+    }
+    push_pair(&mut cg, &mut slots, None, marker(1));
+    for &(a, v) in &graph_blocks.address_taken {
+        cg_protos.push(cg.len() + 4);
+        push_pair(&mut cg, &mut slots, Some(a), (v, None));
+    }
+    push_pair(&mut cg, &mut slots, None, marker(2));
+    for (a, list) in grouped(&graph_blocks.indirect_sites, false) {
+        for v in list {
+            cg_protos.push(cg.len() + 4);
+            push_pair(&mut cg, &mut slots, Some(a), (v, None));
+        }
+    }
+    push_pair(&mut cg, &mut slots, None, marker(3));
+    for (a, list) in grouped(&graph_blocks.indirect_targets, false) {
+        for v in list {
+            push_pair(&mut cg, &mut slots, Some(a), (0, Some(v)));
         }
     }
     let cg_id = b.add_graph_section(
@@ -243,9 +258,8 @@ pub(super) fn emit_prototypes(
 ) -> Option<OutSec> {
     let objects = b.objects();
     let graph_blocks = &graph.blocks;
-    let direct_callees: HashSet<OutSym> =
-        graph_blocks[0].iter().map(|e| OutSym::new(e.1)).collect();
-    let address_taken: HashSet<OutSym> = graph_blocks[1].iter().map(|e| e.0).collect();
+    let direct_callees: HashSet<OutSym> = graph_blocks.calls.iter().map(|e| e.1).collect();
+    let address_taken: HashSet<OutSym> = graph_blocks.address_taken.iter().map(|e| e.0).collect();
     // .nv.prototype: one entry per function that has one, first seen wins.
     let mut proto: Vec<(OutSym, u32)> = Vec::new();
     let mut proto_seen: HashSet<OutSym> = HashSet::new();
@@ -305,19 +319,19 @@ pub(super) fn emit_prototypes(
 }
 
 /// Entries grouped by their first symbol (in symbol order), each group newest first.
-pub(super) fn grouped(
-    entries: &[(OutSym, u32, bool)],
+pub(super) fn grouped<T: Copy + Eq + std::hash::Hash>(
+    entries: &[(OutSym, T)],
     dedup: bool,
-) -> Vec<(OutSym, Vec<(u32, bool)>)> {
-    let mut by_caller: HashMap<OutSym, Vec<(u32, bool)>> = HashMap::new();
-    let mut seen: HashSet<(OutSym, u32, bool)> = HashSet::new();
-    for &(a, v, is_sym) in entries {
-        if dedup && !seen.insert((a, v, is_sym)) {
+) -> Vec<(OutSym, Vec<T>)> {
+    let mut by_caller: HashMap<OutSym, Vec<T>> = HashMap::new();
+    let mut seen: HashSet<(OutSym, T)> = HashSet::new();
+    for &(a, v) in entries {
+        if dedup && !seen.insert((a, v)) {
             continue;
         }
-        by_caller.entry(a).or_default().push((v, is_sym));
+        by_caller.entry(a).or_default().push(v);
     }
-    let mut out: Vec<(OutSym, Vec<(u32, bool)>)> = by_caller.into_iter().collect();
+    let mut out: Vec<(OutSym, Vec<T>)> = by_caller.into_iter().collect();
     out.sort_by_key(|e| e.0);
     for (_, list) in out.iter_mut() {
         list.reverse();

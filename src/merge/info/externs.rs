@@ -37,8 +37,7 @@ pub(super) fn externs(
             (f, l)
         })
         .collect();
-    for &(f, c, _) in &graph.blocks[0] {
-        let c = OutSym::new(c);
+    for &(f, c) in &graph.blocks.calls {
         if b.m.symbols[c].section.is_some() && !list(&externs, &f).contains(&c) {
             externs.entry(f).or_default().push(c);
         }
@@ -63,8 +62,7 @@ pub(super) fn externs(
     // A function with no indirect call site of its own (its calls were devirtualized) may
     // still list indirect targets in the call graph: nvlink gathers their externs too
     // (black-box, sm_75: a `delete` through a known type; testdata indirect_listed_targets).
-    for &(f, t, _) in &graph.blocks[3] {
-        let t = OutSym::new(t);
+    for &(f, t) in &graph.blocks.indirect_targets {
         if is_kernel(&b.m.symbols[t]) || graph.indirect_sites.contains_key(&f) {
             continue;
         }

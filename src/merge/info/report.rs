@@ -16,7 +16,7 @@ use hashbrown::{HashMap, HashSet};
 pub(super) fn callgraph_report(
     b: &Builder<'_, '_>,
     opts: &Options,
-    blocks: &[Vec<(OutSym, u32, bool)>; 4],
+    blocks: &super::callgraph::Blocks,
     regs: &HashMap<OutSym, u32>,
     kernels: &[OutSym],
 ) -> Vec<String> {
@@ -28,9 +28,9 @@ pub(super) fn callgraph_report(
         .enumerate()
         .filter_map(|(k, s)| s.map(|s| (s, k + 1)))
         .collect();
-    let address_taken: Vec<(OutSym, u32)> = blocks[1].iter().map(|e| (e.0, e.1)).collect();
+    let address_taken = &blocks.address_taken;
     let taken: HashSet<OutSym> = address_taken.iter().map(|e| e.0).collect();
-    let direct: HashMap<OutSym, Vec<(u32, bool)>> = grouped(&blocks[0], true).into_iter().collect();
+    let direct: HashMap<OutSym, Vec<OutSym>> = grouped(&blocks.calls, true).into_iter().collect();
     let mut out = vec![
         // (the SM, without an 'a' or 'f' suffix)
         format!("callgraph for sm_{}:", opts.arch_sm),
@@ -57,7 +57,7 @@ pub(super) fn callgraph_report(
             line.push_str(&format!(" [{}]", regs.get(&s).copied().unwrap_or(0)));
         }
         line.push_str(" ->");
-        for &(caller, proto, _) in blocks[2].iter().filter(|e| e.0 == s) {
+        for &(caller, proto) in blocks.indirect_sites.iter().filter(|e| e.0 == s) {
             let _ = caller;
             for &(t, p) in address_taken.iter().rev() {
                 if p == proto {
@@ -67,8 +67,8 @@ pub(super) fn callgraph_report(
                 }
             }
         }
-        for &(t, _) in list(&direct, &s) {
-            if let Some(n) = number.get(&OutSym::new(t)) {
+        for t in list(&direct, &s) {
+            if let Some(n) = number.get(t) {
                 line.push_str(&format!(" {n}"));
             }
         }
@@ -78,11 +78,8 @@ pub(super) fn callgraph_report(
     // propagates register counts: direct callees (newest first), then the possible targets of
     // each indirect call site (address-taken functions of its prototype, oldest first).
     let children = |f: OutSym| -> Vec<OutSym> {
-        let mut v: Vec<OutSym> = direct
-            .get(&f)
-            .map(|l| l.iter().map(|e| OutSym::new(e.0)).collect())
-            .unwrap_or_default();
-        for &(_, proto, _) in blocks[2].iter().filter(|e| e.0 == f) {
+        let mut v: Vec<OutSym> = direct.get(&f).cloned().unwrap_or_default();
+        for &(_, proto) in blocks.indirect_sites.iter().filter(|e| e.0 == f) {
             v.extend(address_taken.iter().filter(|e| e.1 == proto).map(|e| e.0));
         }
         v
