@@ -314,9 +314,9 @@ impl Builder<'_, '_> {
         if !self.m.mercury {
             return Ok(out);
         }
-        for (oi, o) in self.objects.iter().enumerate() {
+        for (oi, o) in self.p.objects.iter().enumerate() {
             for (si, s) in o.cubin.sections.iter().enumerate() {
-                if !is_line_table(s.name) || !self.live[oi][si] {
+                if !is_line_table(s.name) || !self.p.live[oi][si] {
                     continue;
                 }
                 let rw = self.rewrite_line_table(oi, si).map_err(|what| {
@@ -334,7 +334,7 @@ impl Builder<'_, '_> {
     }
 
     fn rewrite_line_table(&self, oi: usize, si: usize) -> std::result::Result<Rewrite, String> {
-        let o = &self.objects[oi];
+        let o = &self.p.objects[oi];
         let b = o.cubin.sections[si].bytes();
         let relocs = line_table_relocs(o, si)?;
         let is_debug_line = o.cubin.sections[si].name == b".debug_line";
@@ -408,7 +408,7 @@ impl Builder<'_, '_> {
                 q.start
             ));
         }
-        let is = self.objects[oi]
+        let is = self.p.objects[oi]
             .symbols()
             .get(sym as usize)
             .ok_or_else(|| format!("relocation at {off:#x}: no symbol {sym}"))?;
@@ -447,12 +447,12 @@ impl Builder<'_, '_> {
     /// headers are left as they are, as nvlink leaves them).
     pub(crate) fn patch_line_string_bases(&mut self) -> Result<()> {
         let mut patches: Vec<(crate::output::OutSec, usize, u32)> = Vec::new();
-        for (&(oi, si), rw) in &self.line_rewrites {
-            let o = &self.objects[oi];
+        for (&(oi, si), rw) in &self.p.line_rewrites {
+            let o = &self.p.objects[oi];
             if rw.str_bases.is_empty() || o.made_by_linker() {
                 continue;
             }
-            let Some(at) = self.placed[oi][si] else {
+            let Some(at) = self.p.placed[oi][si] else {
                 continue;
             };
             let base = o
@@ -460,7 +460,7 @@ impl Builder<'_, '_> {
                 .sections
                 .iter()
                 .position(|s| s.name == b".debug_str")
-                .and_then(|ds| self.placed[oi][ds])
+                .and_then(|ds| self.p.placed[oi][ds])
                 .ok_or_else(|| {
                     Error::not_implemented(format!(
                         "'{}': '.debug_line' holds a base in '.debug_str', which the object \
@@ -486,7 +486,7 @@ impl Builder<'_, '_> {
     /// The output offset of input offset `off` of a line table rewritten here (`None`:
     /// cut out); `off` itself for any other section.
     pub(crate) fn line_table_offset(&self, oi: usize, si: usize, off: u64) -> Option<u64> {
-        match self.line_rewrites.get(&(oi, si)) {
+        match self.p.line_rewrites.get(&(oi, si)) {
             Some(rw) => rw.new_offset(off),
             None => Some(off),
         }

@@ -124,7 +124,7 @@ pub fn layout(objects: &[InputObject<'_>], lv: &Liveness) -> Result<LiteralLayou
 impl Builder<'_, '_> {
     /// The section symbols of the kernels' banks the layout made (after the call graph's).
     pub(crate) fn literal_bank_symbols(&mut self) {
-        for id in std::mem::take(&mut self.literal.made) {
+        for id in std::mem::take(&mut self.p.literal.made) {
             self.section_symbol(id);
         }
     }
@@ -132,7 +132,7 @@ impl Builder<'_, '_> {
     /// The output bank of kernel `k` (made, with its relocation section and section symbol,
     /// on first use; `like` is an input bank to take the type from).
     fn kernel_literal_bank(&mut self, k: Node, like: (usize, usize)) -> Option<OutSec> {
-        let kt = self.objects[k.0].cubin.sections.get(k.1)?;
+        let kt = self.p.objects[k.0].cubin.sections.get(k.1)?;
         let name = kernel_bank_name(kt.name);
         let text = self.out_section_for(k.0, k.1)?;
         if let Some(&id) = self.by_name.get(&name) {
@@ -142,7 +142,7 @@ impl Builder<'_, '_> {
             sec.flags |= SHF_INFO_LINK;
             return Some(id);
         }
-        let s = &self.objects[like.0].cubin.sections[like.1];
+        let s = &self.p.objects[like.0].cubin.sections[like.1];
         let (sh_type, flags) = self.lower_type(s.sh_type, s.flags);
         let id = self.named_section(&name.clone(), || OutSection {
             name: name.clone(),
@@ -156,7 +156,7 @@ impl Builder<'_, '_> {
             group: Group::Constants,
             section_symbol: None,
         });
-        self.literal.made.push(id);
+        self.p.literal.made.push(id);
         // (nvlink writes the kernel's relocation section, empty, for its Mercury twin.)
         if self.m.mercury {
             let rname = [b".rela", &name[..]].concat();
@@ -169,27 +169,27 @@ impl Builder<'_, '_> {
 
     /// Places a literal bank in its kernels' banks; false when it is no laid-out bank.
     pub(crate) fn place_literal_bank(&mut self, oi: usize, si: usize) -> Result<bool> {
-        let Some((off, kernels)) = self.literal.place.get(&(oi, si)).cloned() else {
+        let Some((off, kernels)) = self.p.literal.place.get(&(oi, si)).cloned() else {
             return Ok(false);
         };
         // The kernels' banks are made in placement order, when the first piece is placed.
-        if !self.literal.banks_made {
-            self.literal.banks_made = true;
+        if !self.p.literal.banks_made {
+            self.p.literal.banks_made = true;
             // (A piece several kernels reach makes their banks in the reverse of the kernels'
             // code order: testdata literal_bank_kernel_order.)
-            for b in self.literal.order.clone() {
-                for k in self.literal.place[&b].1.clone().into_iter().rev() {
+            for b in self.p.literal.order.clone() {
+                for k in self.p.literal.place[&b].1.clone().into_iter().rev() {
                     self.kernel_literal_bank(k, b);
                 }
             }
         }
-        let s = &self.objects[oi].cubin.sections[si];
+        let s = &self.p.objects[oi].cubin.sections[si];
         // The main half's jump tables hold resolved offsets: relocations are not expected.
-        for r in &self.objects[oi].cubin.sections {
+        for r in &self.p.objects[oi].cubin.sections {
             if r.info as usize == si && matches!(r.sh_type, SHT_REL | SHT_RELA) && r.size > 0 {
                 return Err(Error::not_implemented(format!(
                     "'{}': relocations in the literal bank '{}' ('{}')",
-                    self.objects[oi].name,
+                    self.p.objects[oi].name,
                     s.name_str(),
                     r.name_str()
                 )));
@@ -203,7 +203,7 @@ impl Builder<'_, '_> {
                 continue;
             };
             first.get_or_insert(out);
-            self.literal.out_banks.insert(out);
+            self.p.literal.out_banks.insert(out);
             let os = &mut self.m.sections[out];
             os.align = os.align.max(align);
             if let Content::Bytes(b) = &mut os.content {
@@ -215,7 +215,7 @@ impl Builder<'_, '_> {
             }
         }
         if let Some(sec) = first {
-            self.placed[oi][si] = Some(Placed { sec, offset: off });
+            self.p.placed[oi][si] = Some(Placed { sec, offset: off });
         }
         Ok(true)
     }
@@ -223,8 +223,8 @@ impl Builder<'_, '_> {
     /// Whether an input section is a function's literal bank this link lays out in its
     /// kernels' banks (not a kernel's own, which keeps its section).
     pub(crate) fn is_callee_literal_bank(&self, oi: usize, si: usize) -> bool {
-        self.literal.place.get(&(oi, si)).is_some_and(|(_, ks)| {
-            let o = &self.objects[oi];
+        self.p.literal.place.get(&(oi, si)).is_some_and(|(_, ks)| {
+            let o = &self.p.objects[oi];
             let t = bank_function(o, &o.cubin.sections[si]);
             !(ks.len() == 1 && t == Some(ks[0].1) && ks[0].0 == oi)
         })
@@ -239,7 +239,7 @@ impl Builder<'_, '_> {
         si: usize,
         twin: &[Option<OutSec>],
     ) -> Result<Option<(OutSec, u64)>> {
-        let o = &self.objects[oi];
+        let o = &self.p.objects[oi];
         let s = &o.cubin.sections[si];
         let Some(fname) = s.name.strip_prefix(MERC_PREFIX) else {
             return Ok(None);
@@ -253,7 +253,7 @@ impl Builder<'_, '_> {
                 String::from_utf8_lossy(&main)
             )));
         };
-        let Some((off, kernels)) = self.literal.place.get(&(oi, main_in)).cloned() else {
+        let Some((off, kernels)) = self.p.literal.place.get(&(oi, main_in)).cloned() else {
             return Ok(None);
         };
         let ms = &o.cubin.sections[main_in];
@@ -285,11 +285,11 @@ impl Builder<'_, '_> {
     /// Mercury half: the literal banks' relocations (jump-table entries), once per kernel
     /// holding the bank, appended to the kernels' `.nv.merc.rela.nv.constant.optimizer.<k>`.
     pub(crate) fn relocate_merc_literal_banks(&mut self, twin: &[Option<OutSec>]) -> Result<()> {
-        let objects = self.objects;
+        let objects = self.p.objects;
         let rela_of = merc_rela_of(&self.m.sections);
-        for (oi, si) in self.literal.order.clone() {
+        for (oi, si) in self.p.literal.order.clone() {
             let o = &objects[oi];
-            let Some((off, kernels)) = self.literal.place.get(&(oi, si)).cloned() else {
+            let Some((off, kernels)) = self.p.literal.place.get(&(oi, si)).cloned() else {
                 continue;
             };
             let main = &o.cubin.sections[si];
@@ -325,7 +325,7 @@ impl Builder<'_, '_> {
 
     /// The Mercury twin of kernel `k`'s output bank, where the link made both.
     fn kernel_bank_twin(&self, k: Node, twin: &[Option<OutSec>]) -> Option<OutSec> {
-        let kt = self.objects[k.0].cubin.sections[k.1].name;
+        let kt = self.p.objects[k.0].cubin.sections[k.1].name;
         let &main_out = self.by_name.get(&kernel_bank_name(kt))?;
         twin.get(main_out.index()).copied().flatten()
     }

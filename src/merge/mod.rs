@@ -108,11 +108,12 @@ struct Placed {
     offset: u64,
 }
 
-pub(crate) struct Builder<'a, 'data> {
+/// What the merge decided about the inputs: where each input section went and what each
+/// input symbol became, the memory plans, and the mode flags. The merge fills it; the passes
+/// after it (relocation, the Mercury half) only read it.
+pub(crate) struct Placement<'a, 'data> {
     objects: &'a [InputObject<'data>],
     res: &'a Resolution<'data>,
-    pub(crate) m: Module,
-    by_name: HashMap<Vec<u8>, OutSec>,
     /// Per object, per input section: where it went.
     placed: Vec<Vec<Option<Placed>>>,
     /// Per object, per input symbol: what it became.
@@ -123,18 +124,8 @@ pub(crate) struct Builder<'a, 'data> {
     live: &'a [Vec<bool>],
     /// -r: the kernels' extern-shared areas (`partial_shared`).
     partial: partial_shared::PartialShared,
-    /// -preserve-relocs: symbols of functions' objects whose kernel's `.nv.shared.<k>` is
-    /// made later (the kernel is in a later object).
-    pending_shared_symbols: HashMap<(usize, usize), Vec<OutSym>>,
     /// Undefined globals only removed code refers to (left out of the symbol table).
     undefined_dead_only: &'a hashbrown::HashSet<u32>,
-    pub(crate) warnings: Vec<String>,
-    /// Link errors (nvlink's `error` lines; the link fails with status 255).
-    pub(crate) errors: Vec<String>,
-    /// Every function in the order the link met it (removed ones included): the nodes of
-    /// `--dump-callgraph`, numbered from 1.
-    pub(crate) func_nodes: Vec<FuncNode>,
-    func_node_seen: hashbrown::HashSet<u32>,
     /// Shared memory offsets and per-kernel sizes.
     shared: shared::SharedLayout,
     /// Functions' literal banks in their kernels' banks (final links).
@@ -157,12 +148,30 @@ pub(crate) struct Builder<'a, 'data> {
     /// Where sm_110's reserved shared objects start: the value of the undefined
     /// `.nv.reservedSmem.offset0`.
     reserved_smem_base: u64,
-    /// Per object, its sections by name (built on demand, see `input_section_by_name`).
-    input_names: Vec<HashMap<&'data [u8], usize>>,
+    /// Per object, its sections by name (built on first use, see `input_section_by_name`).
+    input_names: Vec<std::cell::OnceCell<HashMap<&'data [u8], usize>>>,
     /// -r: the unified function/data tables (`unified`).
     unified: unified::Tables,
     /// sm_100+: line tables as the output holds them, by (object, section) (`line_tables`).
     line_rewrites: HashMap<(usize, usize), line_tables::Rewrite>,
+}
+
+/// The merge at work: the placement it fills, and the module it builds.
+pub(crate) struct Builder<'a, 'data> {
+    p: Placement<'a, 'data>,
+    pub(crate) m: Module,
+    /// The output sections made by name (merged sections, tables), by name.
+    by_name: HashMap<Vec<u8>, OutSec>,
+    /// -preserve-relocs: symbols of functions' objects whose kernel's `.nv.shared.<k>` is
+    /// made later (the kernel is in a later object).
+    pending_shared_symbols: HashMap<(usize, usize), Vec<OutSym>>,
+    pub(crate) warnings: Vec<String>,
+    /// Link errors (nvlink's `error` lines; the link fails with status 255).
+    pub(crate) errors: Vec<String>,
+    /// Every function in the order the link met it (removed ones included): the nodes of
+    /// `--dump-callgraph`, numbered from 1.
+    pub(crate) func_nodes: Vec<FuncNode>,
+    func_node_seen: hashbrown::HashSet<u32>,
 }
 
 fn is_text(o: &InputObject<'_>, s: &Section<'_>) -> bool {
@@ -203,7 +212,7 @@ impl<'a, 'data> Builder<'a, 'data> {
 
     /// The output section an input section goes to (created on first use).
     fn out_section_for(&mut self, oi: usize, si: usize) -> Option<OutSec> {
-        let o = &self.objects[oi];
+        let o = &self.p.objects[oi];
         let s = o.cubin.sections.get(si)?;
         // (A function's literal bank goes into its kernels' banks: `place_literal_bank`.)
         if self.is_callee_literal_bank(oi, si) {
@@ -223,7 +232,7 @@ impl<'a, 'data> Builder<'a, 'data> {
                 _ => Group::Data,
             },
             SectionKind::Other
-                if self.relocatable
+                if self.p.relocatable
                     && (s.sh_type == SHT_CUDA_SHARED || s.name == b".nv_debug.shared") =>
             {
                 Group::Shared
@@ -272,26 +281,26 @@ impl<'a, 'data> Builder<'a, 'data> {
         // Texture/surface references get slots in every kernel's parameter bank, with a
         // relocation section created along with the bank (filled once symbols exist; sm_100+
         // makes it, RELA, when it adds the slots).
-        if !existed && kind == SectionKind::KernelConstant && self.resources.wanted {
+        if !existed && kind == SectionKind::KernelConstant && self.p.resources.wanted {
             let rel = (!self.m.mercury).then(|| self.slot_relocations(id));
-            self.resources.banks.push((rel, id));
+            self.p.resources.banks.push((rel, id));
         }
         Some(id)
     }
 
     fn global_symbol(&mut self, g: u32) -> OutSym {
-        if let Some(s) = self.global_sym[g as usize] {
+        if let Some(s) = self.p.global_sym[g as usize] {
             return s;
         }
-        let glob = &self.res.globals[g as usize];
+        let glob = &self.p.res.globals[g as usize];
         let (bind, st_type, other, size, value) = match glob.def {
             Some(d) => {
-                let s = &self.objects[d.obj as usize].symbols()[d.sym as usize];
+                let s = &self.p.objects[d.obj as usize].symbols()[d.sym as usize];
                 // -r keeps the st_other of the symbol's first occurrence, a reference in an
                 // earlier object included (nvlink's partial link; a unified function then
                 // loses its 0x04 flag, as in nvlink's output).
-                let first = (self.relocatable && glob.first_ref < d.obj)
-                    .then(|| self.res.first_reference(self.objects, g))
+                let first = (self.p.relocatable && glob.first_ref < d.obj)
+                    .then(|| self.p.res.first_reference(self.p.objects, g))
                     .flatten();
                 (
                     s.bind,
@@ -305,12 +314,13 @@ impl<'a, 'data> Builder<'a, 'data> {
                 // Undefined: the first reference describes it.
                 // (`.nv.reservedSmem.cap` keeps its value, the reserved size.)
                 let (st_type, size, other, value) = self
+                    .p
                     .res
-                    .first_reference(self.objects, g)
+                    .first_reference(self.p.objects, g)
                     .map(|s| (s.st_type, s.size, self.lower_other(s.other), s.value))
                     .unwrap_or((STT_NOTYPE, 0, 0, 0));
                 // -r writes an undefined global-memory variable's value as all ones.
-                let value = if self.relocatable
+                let value = if self.p.relocatable
                     && st_type == STT_CUDA_OBJECT
                     && other & STO_CUDA_GLOBAL != 0
                 {
@@ -324,7 +334,8 @@ impl<'a, 'data> Builder<'a, 'data> {
         // sm_100+ types undefined data symbols (`.nv.reservedSmem.*`, which objects declare
         // weak STT_OBJECT) as CUDA objects.
         let undefined = glob.def.is_none_or(|d| {
-            self.objects[d.obj as usize].symbols()[d.sym as usize].section == SymSection::Undefined
+            self.p.objects[d.obj as usize].symbols()[d.sym as usize].section
+                == SymSection::Undefined
         });
         let st_type =
             if self.m.mercury && undefined && matches!(st_type, STT_OBJECT | STT_CUDA_OBJECT) {
@@ -333,8 +344,8 @@ impl<'a, 'data> Builder<'a, 'data> {
                 self.lower_symbol_type(st_type)
             };
         // -r with extern shared arrays defines them in `.nv_debug.shared`.
-        let section = (self.relocatable
-            && !self.partial.uses.is_empty()
+        let section = (self.p.relocatable
+            && !self.p.partial.uses.is_empty()
             && glob.def.is_none()
             && other & STO_CUDA_SHARED != 0
             && st_type != STT_FUNC)
@@ -348,7 +359,7 @@ impl<'a, 'data> Builder<'a, 'data> {
             other,
             section,
         });
-        self.global_sym[g as usize] = Some(id);
+        self.p.global_sym[g as usize] = Some(id);
         id
     }
 }
@@ -372,7 +383,7 @@ impl Builder<'_, '_> {
         let sec = &mut self.m.sections[id];
         sec.align = sec.align.max(align);
         let reserved_only = if self.m.mercury {
-            self.shared.reserve
+            self.p.shared.reserve
         } else {
             0
         };
@@ -388,22 +399,26 @@ impl Builder<'_, '_> {
     /// The alignment extern arrays give `.nv_debug.shared`: 16 at most, or that of nvlink's
     /// pool of functions' objects when there is one (which includes theirs).
     fn extern_debug_align(&self) -> u64 {
-        self.shared.extern_align.min(16).max(self.shared.pool_align)
+        self.p
+            .shared
+            .extern_align
+            .min(16)
+            .max(self.p.shared.pool_align)
     }
 
     /// A function's object (its input section `in_name`) makes the `.nv_debug.shared` that
     /// the extern arrays in use bring anyway, where nvlink makes it: with the first object
     /// that has one.
     fn early_debug_shared(&mut self, in_name: &[u8]) {
-        if self.relocatable
+        if self.p.relocatable
             || in_name != b".nv_debug.shared"
-            || self.shared.extern_align == 0
-            || (self.shared.pool_align > 16 && !self.keep_internals)
+            || self.p.shared.extern_align == 0
+            || (self.p.shared.pool_align > 16 && !self.p.keep_internals)
         {
             return;
         }
-        let size = if self.keep_internals || self.m.mercury {
-            self.shared.reserve
+        let size = if self.p.keep_internals || self.m.mercury {
+            self.p.shared.reserve
         } else {
             0
         };
@@ -424,18 +439,18 @@ impl Builder<'_, '_> {
         sr: shared::SharedRef,
     ) -> Option<u64> {
         let array = || {
-            let g = self.res.sym_global[oi]
+            let g = self.p.res.sym_global[oi]
                 .get(sym as usize)
                 .copied()
                 .flatten()?;
-            self.shared.extern_symbol_offset.get(&g).copied()
+            self.p.shared.extern_symbol_offset.get(&g).copied()
         };
         match (sr, text) {
-            (shared::SharedRef::Object(k), _) => self.shared.offset.get(&k).copied(),
+            (shared::SharedRef::Object(k), _) => self.p.shared.offset.get(&k).copied(),
             // -g gives each extern array one offset, for the debugger.
-            (shared::SharedRef::Extern, _) if self.debug => array(),
+            (shared::SharedRef::Extern, _) if self.p.debug => array(),
             (shared::SharedRef::Extern, Some(t)) => {
-                self.shared.extern_offset.get(&(oi, t)).copied()
+                self.p.shared.extern_offset.get(&(oi, t)).copied()
             }
             // Debug information cannot name one kernel's extern area: nvlink writes -1 (plus
             // the addend, which holds sm_90's reserve).
@@ -445,18 +460,18 @@ impl Builder<'_, '_> {
 
     /// `-g`: the symbol of extern shared array `g`, defined in `.nv_debug.shared` (`sec`).
     fn debug_extern_symbol(&mut self, g: u32, sec: OutSec) -> Option<OutSym> {
-        if let Some(s) = self.global_sym[g as usize] {
+        if let Some(s) = self.p.global_sym[g as usize] {
             return Some(s);
         }
         // (sm_100+ counts the reserved bytes in, as for its other shared objects.)
         let reserve = if self.m.mercury {
-            self.shared.reserve
+            self.p.shared.reserve
         } else {
             0
         };
-        let value = self.shared.extern_symbol_offset.get(&g)? + reserve;
+        let value = self.p.shared.extern_symbol_offset.get(&g)? + reserve;
         let id = self.m.add_symbol(OutSymbol {
-            name: self.res.globals[g as usize].name.to_vec(),
+            name: self.p.res.globals[g as usize].name.to_vec(),
             value,
             size: 0,
             bind: STB_GLOBAL,
@@ -464,17 +479,18 @@ impl Builder<'_, '_> {
             other: 0,
             section: Some(sec),
         });
-        self.global_sym[g as usize] = Some(id);
+        self.p.global_sym[g as usize] = Some(id);
         Some(id)
     }
 
     fn preserved_shared_symbol(&mut self, k: shared::ObjKey) -> Option<OutSym> {
         let value = self
+            .p
             .shared
             .offset
             .get(&k)?
-            .saturating_add(self.shared.reserve);
-        let o = &self.objects[k.0];
+            .saturating_add(self.p.shared.reserve);
+        let o = &self.p.objects[k.0];
         let s = &o.symbols()[k.1 as usize];
         let SymSection::Index(si) = s.section else {
             return None;
@@ -484,23 +500,23 @@ impl Builder<'_, '_> {
         self.early_debug_shared(in_name);
         // (The first function's object brings `.nv_debug.shared` and its symbol, wherever
         // the object itself goes, when the section stays for others.)
-        if in_name == b".nv_debug.shared" && self.shared.debug_pool {
-            let sec = self.debug_shared_section(self.shared.debug_align, 0);
+        if in_name == b".nv_debug.shared" && self.p.shared.debug_pool {
+            let sec = self.debug_shared_section(self.p.shared.debug_align, 0);
             self.section_symbol(sec);
         } else if in_name == b".nv_debug.shared"
-            && self.shared.extern_align > 0
+            && self.p.shared.extern_align > 0
             && !self.m.mercury
-            && self.shared.reserve > 0
+            && self.p.shared.reserve > 0
         {
             // (So does it when extern arrays keep the section, with a symbol, for the
             // reserved bytes: sm_90.)
-            self.debug_shared_section(self.extern_debug_align(), self.shared.reserve);
+            self.debug_shared_section(self.extern_debug_align(), self.p.shared.reserve);
         }
         let align = shared::alignment(s.value);
         let out = if in_name.starts_with(b".nv.shared.") {
             *self.by_name.get(in_name)?
-        } else if let Some(&(koi, ksi)) = self.shared.home.get(&k) {
-            let tail = crate::elf::names::text_tail(self.objects[koi].cubin.sections[ksi].name);
+        } else if let Some(&(koi, ksi)) = self.p.shared.home.get(&k) {
+            let tail = crate::elf::names::text_tail(self.p.objects[koi].cubin.sections[ksi].name);
             match self.by_name.get(&[b".nv.shared.", tail].concat()[..]) {
                 Some(&sec) => sec,
                 None => {
@@ -512,7 +528,7 @@ impl Builder<'_, '_> {
                         size,
                         bind: STB_LOCAL,
                         st_type: STT_OBJECT,
-                        other: u8::from(!self.debug),
+                        other: u8::from(!self.p.debug),
                         section: None,
                     });
                     self.pending_shared_symbols
@@ -523,7 +539,7 @@ impl Builder<'_, '_> {
                 }
             }
         } else {
-            let align = align.max(self.shared.debug_align);
+            let align = align.max(self.p.shared.debug_align);
             self.debug_shared_section(align, value.saturating_add(size))
         };
         Some(self.m.add_symbol(OutSymbol {
@@ -533,7 +549,7 @@ impl Builder<'_, '_> {
             bind: STB_LOCAL,
             st_type: STT_OBJECT,
             // (STV_INTERNAL under -preserve-relocs; -g keeps them visible to the debugger.)
-            other: u8::from(!self.debug),
+            other: u8::from(!self.p.debug),
             section: Some(out),
         }))
     }
@@ -550,7 +566,7 @@ pub(crate) fn list<'m, K: std::hash::Hash + Eq, V>(
 impl Builder<'_, '_> {
     /// ET_EXEC outputs turn the CUDA data section types into plain ones; `-r` keeps them.
     fn lower_type(&self, t: u32, flags: u64) -> (u32, u64) {
-        if self.relocatable {
+        if self.p.relocatable {
             return (t, flags);
         }
         match t {
@@ -565,7 +581,7 @@ impl Builder<'_, '_> {
 
     /// ET_EXEC outputs turn CUDA data objects into plain objects; `-r` keeps them.
     fn lower_symbol_type(&self, t: u8) -> u8 {
-        if t == STT_CUDA_OBJECT && !self.relocatable {
+        if t == STT_CUDA_OBJECT && !self.p.relocatable {
             STT_OBJECT
         } else {
             t
@@ -575,7 +591,7 @@ impl Builder<'_, '_> {
     /// ET_EXEC outputs clear the memory-space bits of st_other (the managed bit stays);
     /// `-r` keeps them.
     fn lower_other(&self, o: u8) -> u8 {
-        if self.relocatable {
+        if self.p.relocatable {
             o
         } else {
             o & !(STO_CUDA_GLOBAL | STO_CUDA_SHARED | STO_CUDA_CONSTANT)
@@ -651,8 +667,51 @@ impl<'a, 'data> Builder<'a, 'data> {
         opts: &Options,
     ) -> Self {
         Builder {
-            objects,
-            res,
+            p: Placement {
+                objects,
+                res,
+                placed: objects
+                    .iter()
+                    .map(|o| vec![None; o.cubin.sections.len()])
+                    .collect(),
+                sym_map: objects
+                    .iter()
+                    .map(|o| vec![None; o.symbols().len()])
+                    .collect(),
+                global_sym: vec![None; res.globals.len()],
+                live: &liveness.live,
+                undefined_dead_only: &liveness.undefined_dead_only,
+                partial: partial_shared::PartialShared::default(),
+                shared: shared::SharedLayout::default(),
+                literal: literal_banks::LiteralLayout::default(),
+                resources: resources::Slots::new(objects, res, opts),
+                preserve_relocs: opts.preserve_relocs,
+                keep_internals: opts.preserve_relocs || opts.debug,
+                debug: opts.debug,
+                relocatable: opts.relocatable,
+                param_banks_after_debug: !opts.relocatable && opts.arch_sm >= 90,
+                unified: unified::Tables::default(),
+                line_rewrites: HashMap::new(),
+                merc_sections: objects
+                    .iter()
+                    .map(|o| {
+                        o.cubin
+                            .sections
+                            .iter()
+                            .enumerate()
+                            .filter(|_| opts.mercury)
+                            .filter(|(_, s)| crate::elf::names::is_mercury_section(s.name))
+                            .map(|(i, s)| (s.name, i))
+                            .collect()
+                    })
+                    .collect(),
+                input_names: vec![std::cell::OnceCell::new(); objects.len()],
+                reserved_smem_base: res
+                    .by_name
+                    .get(&b".nv.reservedSmem.offset0"[..])
+                    .and_then(|&g| res.first_reference(objects, g))
+                    .map_or(0, |s| s.value),
+            },
             m: Module {
                 e_type: if opts.relocatable { 1 } else { 2 },
                 e_flags: 0,
@@ -661,52 +720,11 @@ impl<'a, 'data> Builder<'a, 'data> {
                 ..Default::default()
             },
             by_name: HashMap::new(),
-            placed: objects
-                .iter()
-                .map(|o| vec![None; o.cubin.sections.len()])
-                .collect(),
-            sym_map: objects
-                .iter()
-                .map(|o| vec![None; o.symbols().len()])
-                .collect(),
-            global_sym: vec![None; res.globals.len()],
-            live: &liveness.live,
-            undefined_dead_only: &liveness.undefined_dead_only,
-            partial: partial_shared::PartialShared::default(),
             pending_shared_symbols: HashMap::new(),
             warnings: Vec::new(),
             errors: Vec::new(),
             func_nodes: Vec::new(),
             func_node_seen: hashbrown::HashSet::new(),
-            shared: shared::SharedLayout::default(),
-            literal: literal_banks::LiteralLayout::default(),
-            resources: resources::Slots::new(objects, res, opts),
-            preserve_relocs: opts.preserve_relocs,
-            keep_internals: opts.preserve_relocs || opts.debug,
-            debug: opts.debug,
-            relocatable: opts.relocatable,
-            param_banks_after_debug: !opts.relocatable && opts.arch_sm >= 90,
-            unified: unified::Tables::default(),
-            line_rewrites: HashMap::new(),
-            merc_sections: objects
-                .iter()
-                .map(|o| {
-                    o.cubin
-                        .sections
-                        .iter()
-                        .enumerate()
-                        .filter(|_| opts.mercury)
-                        .filter(|(_, s)| crate::elf::names::is_mercury_section(s.name))
-                        .map(|(i, s)| (s.name, i))
-                        .collect()
-                })
-                .collect(),
-            input_names: vec![HashMap::new(); objects.len()],
-            reserved_smem_base: res
-                .by_name
-                .get(&b".nv.reservedSmem.offset0"[..])
-                .and_then(|&g| res.first_reference(objects, g))
-                .map_or(0, |s| s.value),
         }
     }
 
@@ -748,31 +766,31 @@ impl<'a, 'data> Builder<'a, 'data> {
     /// it as the inputs have it: sections merged by name, references kept), functions'
     /// literal banks in their kernels' banks, and -r's extern-shared areas.
     fn plan_memory(&mut self, liveness: &'a Liveness, opts: &Options) -> Result<()> {
-        let (objects, res) = (self.objects, self.res);
+        let (objects, res) = (self.p.objects, self.p.res);
         let reserve = if opts.arch_sm >= 90 { 0x400 } else { 0 };
         if !opts.relocatable {
-            self.shared = tracing::info_span!("shared").in_scope(|| {
+            self.p.shared = tracing::info_span!("shared").in_scope(|| {
                 shared::layout(objects, res, liveness, reserve, opts.debug, opts.arch_sm)
             });
-            refusals::refuse_unreached_shared_sm90(objects, &self.shared, opts)?;
-            refusals::refuse_mixed_partial_area(objects, &self.shared)?;
+            refusals::refuse_unreached_shared_sm90(objects, &self.p.shared, opts)?;
+            refusals::refuse_mixed_partial_area(objects, &self.p.shared)?;
         }
-        refusals::refuse_padded_partial_debug_shared(objects, &self.shared, opts)?;
+        refusals::refuse_padded_partial_debug_shared(objects, &self.p.shared, opts)?;
         if !opts.relocatable {
-            self.literal = literal_banks::layout(objects, liveness)?;
+            self.p.literal = literal_banks::layout(objects, liveness)?;
         }
         if opts.relocatable {
-            self.partial.uses = partial_shared::kernel_uses(
+            self.p.partial.uses = partial_shared::kernel_uses(
                 self,
                 &liveness.live,
                 &liveness.kernels,
                 &liveness.edges,
             );
             (
-                self.partial.extern_align,
-                self.partial.debug_align,
-                self.partial.debug_objects,
-                self.partial.extern_align_of,
+                self.p.partial.extern_align,
+                self.p.partial.debug_align,
+                self.p.partial.debug_objects,
+                self.p.partial.extern_align_of,
             ) = partial_shared::alignments(self, &liveness.live);
         }
         Ok(())
@@ -782,7 +800,7 @@ impl<'a, 'data> Builder<'a, 'data> {
     /// then the symbol passes (code, locals, section symbols, globals), then relocation
     /// sections reserved; then the input sections placed, and the symbols finished.
     fn symbols_and_sections(&mut self, opts: &Options) -> Result<()> {
-        for oi in 0..self.objects.len() {
+        for oi in 0..self.p.objects.len() {
             self.debug_sections(oi);
             for pass in [
                 Pass::Code,
@@ -798,8 +816,8 @@ impl<'a, 'data> Builder<'a, 'data> {
             }
             self.reserve_relocation_sections(oi);
         }
-        self.line_rewrites = self.line_table_rewrites()?;
-        for oi in 0..self.objects.len() {
+        self.p.line_rewrites = self.line_table_rewrites()?;
+        for oi in 0..self.p.objects.len() {
             self.place_sections(oi)?;
         }
         self.patch_line_string_bases()?;
@@ -834,18 +852,19 @@ impl<'a, 'data> Builder<'a, 'data> {
     /// True when the function in text section `si` of object `oi` lost to a strong definition
     /// in a later object (nvlink then keeps this object's section slot and references).
     pub(crate) fn replaced_by_later_definition(&self, oi: usize, si: usize) -> bool {
-        let o = &self.objects[oi];
+        let o = &self.p.objects[oi];
         let Some(f) = o.cubin.sections.get(si).and_then(|s| o.text_function(s)) else {
             return false;
         };
-        match self.res.sym_global[oi][f as usize].and_then(|g| self.res.globals[g as usize].def) {
+        match self.p.res.sym_global[oi][f as usize].and_then(|g| self.p.res.globals[g as usize].def)
+        {
             Some(d) => d.obj as usize > oi,
             None => false,
         }
     }
 
     fn note_function_node(&mut self, oi: usize, i: usize) {
-        match self.res.sym_global[oi][i] {
+        match self.p.res.sym_global[oi][i] {
             Some(g) => {
                 if self.func_node_seen.insert(g) {
                     self.func_nodes.push(FuncNode::Global(g));
@@ -858,34 +877,34 @@ impl<'a, 'data> Builder<'a, 'data> {
     /// The output symbol of a call-graph node, if the function is kept.
     pub(crate) fn node_symbol(&self, n: FuncNode) -> Option<OutSym> {
         match n {
-            FuncNode::Global(g) => self.global_sym[g as usize],
+            FuncNode::Global(g) => self.p.global_sym[g as usize],
             FuncNode::Local(oi, i) => self.out_sym(oi, i),
         }
     }
 
     /// A global function whose definition this link does not keep.
     pub(crate) fn is_dead_function(&self, g: u32) -> bool {
-        let Some(d) = self.res.globals[g as usize].def else {
+        let Some(d) = self.p.res.globals[g as usize].def else {
             return false;
         };
-        let o = &self.objects[d.obj as usize];
+        let o = &self.p.objects[d.obj as usize];
         let s = &o.symbols()[d.sym as usize];
         match s.section {
             SymSection::Index(si) if s.st_type == STT_FUNC => {
-                !self.live[d.obj as usize][si as usize]
+                !self.p.live[d.obj as usize][si as usize]
             }
             _ => false,
         }
     }
 
     pub(crate) fn out_sym(&self, oi: usize, sym: u32) -> Option<OutSym> {
-        self.sym_map[oi].get(sym as usize).copied().flatten()
+        self.p.sym_map[oi].get(sym as usize).copied().flatten()
     }
 
     /// Whether the function an input symbol names was removed by this link (unreachable, or
     /// only a losing copy): UNUSED_CLEAR relocations against it clear their field.
     pub(crate) fn removed_function(&self, oi: usize, sym: u32, is_func: bool) -> bool {
-        self.res.sym_global[oi]
+        self.p.res.sym_global[oi]
             .get(sym as usize)
             .copied()
             .flatten()
@@ -897,19 +916,19 @@ impl<'a, 'data> Builder<'a, 'data> {
     /// earlier object's definition won.
     pub(crate) fn discarded_copy(&self, oi: usize, sym: u32, defined_here: bool) -> bool {
         defined_here
-            && self.res.sym_global[oi]
+            && self.p.res.sym_global[oi]
                 .get(sym as usize)
                 .copied()
                 .flatten()
                 .is_some_and(|g| {
-                    self.res.globals[g as usize]
+                    self.p.res.globals[g as usize]
                         .def
                         .is_some_and(|d| (d.obj as usize) < oi)
                 })
     }
 
     pub(crate) fn placed_text(&self, oi: usize, si: u32) -> Option<OutSec> {
-        self.placed[oi]
+        self.p.placed[oi]
             .get(si as usize)
             .copied()
             .flatten()
@@ -919,7 +938,7 @@ impl<'a, 'data> Builder<'a, 'data> {
     /// The extents of the weak data objects in section `si` of object `oi` that this link
     /// discarded for another object's copy.
     pub(crate) fn discarded_weak_data(&self, oi: usize, si: usize) -> Vec<(u64, u64)> {
-        self.objects[oi]
+        self.p.objects[oi]
             .symbols()
             .iter()
             .enumerate()
@@ -928,7 +947,7 @@ impl<'a, 'data> Builder<'a, 'data> {
                     && x.bind == STB_WEAK
                     && x.st_type != STT_FUNC
                     && x.size > 0
-                    && !self.res.is_winner(oi as u32, *i as u32)
+                    && !self.p.res.is_winner(oi as u32, *i as u32)
             })
             .map(|(_, x)| (x.value, x.value + x.size))
             .collect()
@@ -946,7 +965,7 @@ impl<'a, 'data> Builder<'a, 'data> {
         if wanted.is_empty() {
             return out;
         }
-        for sym in self.sym_map.iter().flatten().flatten() {
+        for sym in self.p.sym_map.iter().flatten().flatten() {
             if wanted.contains(sym) && !out.contains_key(sym) {
                 out.insert(*sym, out.len());
                 if out.len() == wanted.len() {
@@ -958,11 +977,11 @@ impl<'a, 'data> Builder<'a, 'data> {
     }
 
     pub(crate) fn objects(&self) -> &'a [InputObject<'data>] {
-        self.objects
+        self.p.objects
     }
 
     pub(crate) fn is_live(&self, oi: usize, si: usize) -> bool {
-        self.live[oi][si]
+        self.p.live[oi][si]
     }
 
     pub(crate) fn add_graph_section(
@@ -1000,7 +1019,7 @@ impl<'a, 'data> Builder<'a, 'data> {
         if id == 0 && self.m.mercury {
             return 0;
         }
-        let o = &self.objects[oi];
+        let o = &self.p.objects[oi];
         let strtab_idx = o.cubin.sections[o.symtab_index() as usize].link;
         let Some(st) = o.cubin.section(strtab_idx) else {
             return id;
@@ -1013,23 +1032,26 @@ impl<'a, 'data> Builder<'a, 'data> {
 
     /// An object's section of this name (`-r`'s `.nv.shared.<kernel>`, the Mercury sections'
     /// main twins): the per-object index is built on first use.
-    pub(crate) fn input_section_by_name(&mut self, oi: usize, name: &[u8]) -> Option<usize> {
-        if self.input_names[oi].is_empty() {
-            self.input_names[oi] = self.objects[oi]
-                .cubin
-                .sections
-                .iter()
-                .enumerate()
-                .map(|(i, s)| (s.name, i))
-                .collect();
-        }
-        self.input_names[oi].get(name).copied()
+    pub(crate) fn input_section_by_name(&self, oi: usize, name: &[u8]) -> Option<usize> {
+        let objects = self.p.objects;
+        self.p.input_names[oi]
+            .get_or_init(|| {
+                objects[oi]
+                    .cubin
+                    .sections
+                    .iter()
+                    .enumerate()
+                    .map(|(i, s)| (s.name, i))
+                    .collect()
+            })
+            .get(name)
+            .copied()
     }
 
     /// An object's Mercury section of this name (sm_100+).
     pub(crate) fn merc_section(&self, oi: usize, name: &[u8]) -> Option<&'a Section<'data>> {
-        let &i = self.merc_sections.get(oi)?.get(name)?;
-        self.objects[oi].cubin.sections.get(i)
+        let &i = self.p.merc_sections.get(oi)?.get(name)?;
+        self.p.objects[oi].cubin.sections.get(i)
     }
 
     pub(crate) fn make_section_symbol(&mut self, sec: OutSec) -> OutSym {
@@ -1051,14 +1073,18 @@ impl<'a, 'data> Builder<'a, 'data> {
     /// The constant bank (3 for `__constant__` data) a symbol lives in, following resolution;
     /// `None` outside the user banks.
     fn constant_bank(&self, oi: usize, sym: u32) -> Option<u32> {
-        let (obj, s) = match self.res.sym_global[oi].get(sym as usize).copied().flatten() {
+        let (obj, s) = match self.p.res.sym_global[oi]
+            .get(sym as usize)
+            .copied()
+            .flatten()
+        {
             Some(g) => {
-                let d = self.res.globals[g as usize].def?;
-                let o = &self.objects[d.obj as usize];
+                let d = self.p.res.globals[g as usize].def?;
+                let o = &self.p.objects[d.obj as usize];
                 (o, &o.symbols()[d.sym as usize])
             }
             None => {
-                let o = &self.objects[oi];
+                let o = &self.p.objects[oi];
                 (o, o.symbols().get(sym as usize)?)
             }
         };

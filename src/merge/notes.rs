@@ -37,7 +37,7 @@ impl Builder<'_, '_> {
             &opts.tool_args,
         );
         let mut cuinfo: Option<(Vec<u8>, u64)> = None;
-        for o in self.objects {
+        for o in self.p.objects {
             for s in &o.cubin.sections {
                 if s.sh_type != SHT_NOTE {
                     continue;
@@ -67,7 +67,7 @@ impl Builder<'_, '_> {
         }
         // A link with no device code at all (nvcc links whole-program objects too) still
         // describes its target.
-        if cuinfo.is_none() && self.objects.is_empty() && !opts.relocatable {
+        if cuinfo.is_none() && self.p.objects.is_empty() && !opts.relocatable {
             let mut n = Vec::with_capacity(0x20);
             for w in [12u32, 8, 1000] {
                 n.extend_from_slice(&w.to_le_bytes());

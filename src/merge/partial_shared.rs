@@ -65,7 +65,7 @@ pub(crate) fn kernel_uses(
     kernels: &[Node],
     edges: &HashMap<Node, Vec<Node>>,
 ) -> HashMap<Node, Use> {
-    let direct = shared::code_refs(b.objects(), b.res, live).extern_users;
+    let direct = shared::code_refs(b.objects(), b.p.res, live).extern_users;
     let mut out = HashMap::new();
     for &k in kernels {
         if direct.contains(&k) {
@@ -104,10 +104,10 @@ pub(crate) fn alignments(
     b: &Builder<'_, '_>,
     live: &[Vec<bool>],
 ) -> (u64, u64, u64, HashMap<Node, u64>) {
-    let (extern_align, of) = if b.partial.uses.is_empty() {
+    let (extern_align, of) = if b.p.partial.uses.is_empty() {
         (0, HashMap::new())
     } else {
-        let refs = shared::code_refs(b.objects(), b.res, live);
+        let refs = shared::code_refs(b.objects(), b.p.res, live);
         (refs.extern_align.max(16), refs.extern_align_of)
     };
     let debug = b
@@ -148,12 +148,13 @@ fn direct_size(x: u64, debug_align: u64) -> u64 {
 impl Builder<'_, '_> {
     /// A kernel without a `.nv.shared.<k>` of its own that uses extern arrays gets one.
     pub(crate) fn partial_kernel_shared(&mut self, node: Node, text: OutSec, name: Vec<u8>) {
-        let Some(&u) = self.partial.uses.get(&node) else {
+        let Some(&u) = self.p.partial.uses.get(&node) else {
             return;
         };
-        let d = self.partial.debug_align;
+        let d = self.p.partial.debug_align;
         let size = if u == Use::Direct {
             let own = self
+                .p
                 .partial
                 .extern_align_of
                 .get(&node)
@@ -181,12 +182,12 @@ impl Builder<'_, '_> {
         if u == Use::Direct {
             self.section_symbol(sh);
         }
-        self.partial.sections.insert(node, (sh, 0, 0));
+        self.p.partial.sections.insert(node, (sh, 0, 0));
     }
 
     /// The `.nv_debug.shared` that defines the extern arrays (A bytes, A-aligned).
     pub(crate) fn partial_debug_shared(&mut self) -> OutSec {
-        let a = self.partial.extern_align.max(16);
+        let a = self.p.partial.extern_align.max(16);
         let id = self.named_section(b".nv_debug.shared", || OutSection {
             name: b".nv_debug.shared".to_vec(),
             sh_type: SHT_CUDA_SHARED,
@@ -218,17 +219,17 @@ impl Builder<'_, '_> {
                 s.align = s.align.max(align);
             }
         }
-        let d = self.partial.debug_align;
+        let d = self.p.partial.debug_align;
         // With extern arrays, `.nv_debug.shared` follows the same rule as a kernel's.
-        if self.partial.extern_align > 0 {
+        if self.p.partial.extern_align > 0 {
             if let Content::NoBits(n) = &mut self.m.sections[debug].content {
                 if *n <= d {
-                    *n = d.saturating_add(self.partial.debug_objects);
+                    *n = d.saturating_add(self.p.partial.debug_objects);
                 }
             }
         }
-        for (node, &(sec, size, objects)) in &self.partial.sections {
-            if size == 0 || self.partial.uses.get(node) == Some(&Use::Direct) {
+        for (node, &(sec, size, objects)) in &self.p.partial.sections {
+            if size == 0 || self.p.partial.uses.get(node) == Some(&Use::Direct) {
                 continue;
             }
             if let Content::NoBits(n) = &mut self.m.sections[sec].content {
@@ -242,7 +243,7 @@ impl Builder<'_, '_> {
     /// After placement: sizes and alignments, then the instance symbols (last in the symbol
     /// table, in kernel order).
     pub(crate) fn finish_partial_shared(&mut self) {
-        if self.partial.uses.is_empty() {
+        if self.p.partial.uses.is_empty() {
             return;
         }
         for s in self.m.sections.iter_mut() {
@@ -251,12 +252,12 @@ impl Builder<'_, '_> {
             }
         }
         let mut kernels: Vec<(OutSym, Node)> = Vec::new();
-        for (&node, &u) in &self.partial.uses {
+        for (&node, &u) in &self.p.partial.uses {
             if u != Use::Direct {
                 continue;
             }
             let (oi, si) = node;
-            let Some(f) = self.objects[oi].text_function(&self.objects[oi].cubin.sections[si])
+            let Some(f) = self.p.objects[oi].text_function(&self.p.objects[oi].cubin.sections[si])
             else {
                 continue;
             };
@@ -267,24 +268,25 @@ impl Builder<'_, '_> {
         // (in the order of the kernels' code among the inputs, whatever their symbols' order)
         kernels.sort_unstable_by_key(|&(_, node)| node);
         for (_, node) in kernels {
-            let static_size = match self.partial.sections.get(&node) {
+            let static_size = match self.p.partial.sections.get(&node) {
                 Some(&(_, s, _)) => s,
                 None => 0,
             };
             // (A here is that of the arrays the kernel's own code uses.)
             let a = self
+                .p
                 .partial
                 .extern_align_of
                 .get(&node)
                 .copied()
                 .unwrap_or(1)
                 .max(16);
-            let d = self.partial.debug_align;
+            let d = self.p.partial.debug_align;
             let x = align_up(static_size, a).max(a);
             // A kernel from a partial link keeps its instance's offset (its `.nv.shared.<k>`
             // is already sized for it).
             let kept = self.input_instance_value(node);
-            if let Some(&(sec, _, _)) = self.partial.sections.get(&node) {
+            if let Some(&(sec, _, _)) = self.p.partial.sections.get(&node) {
                 if let Content::NoBits(n) = &mut self.m.sections[sec].content {
                     *n = direct_size(x, d);
                 }
@@ -298,14 +300,14 @@ impl Builder<'_, '_> {
                 other: STO_CUDA_SHARED | 1,
                 section: None,
             });
-            self.partial.instances.insert(node, id);
+            self.p.partial.instances.insert(node, id);
         }
     }
 
     /// The value of the instance symbol a kernel's code names in its input (a partial link's
     /// output).
     fn input_instance_value(&self, (oi, si): Node) -> Option<u64> {
-        let o = &self.objects[oi];
+        let o = &self.p.objects[oi];
         o.cubin.sections.iter().find_map(|r| {
             if o.kind(r) != crate::object::SectionKind::Reloc || r.info as usize != si {
                 return None;
@@ -326,7 +328,7 @@ impl Builder<'_, '_> {
         text: usize,
         s: &Symbol<'_>,
     ) -> Option<OutSym> {
-        let id = *self.partial.instances.get(&(oi, text))?;
+        let id = *self.p.partial.instances.get(&(oi, text))?;
         (s.section == SymSection::Undefined && s.other & STO_CUDA_SHARED != 0).then_some(id)
     }
 }

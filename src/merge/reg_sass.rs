@@ -63,11 +63,11 @@ impl Builder<'_, '_> {
             return Ok(());
         }
         let mut zero: Vec<(OutSec, usize)> = Vec::new();
-        for (oi, o) in self.objects.iter().enumerate() {
+        for (oi, o) in self.p.objects.iter().enumerate() {
             let Some(si) = o.cubin.sections.iter().position(|s| s.name == NAME) else {
                 continue;
             };
-            let Some(at) = self.placed[oi][si] else {
+            let Some(at) = self.p.placed[oi][si] else {
                 continue;
             };
             // The object's functions the link removes, by name.

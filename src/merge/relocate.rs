@@ -120,13 +120,13 @@ impl Builder<'_, '_> {
     pub(super) fn relocate(&mut self) -> Result<Relocated> {
         let mut out = OutRelocs::default();
         let mut done = Relocated::default();
-        for (oi, o) in self.objects.iter().enumerate() {
+        for (oi, o) in self.p.objects.iter().enumerate() {
             for (si, s) in o.cubin.sections.iter().enumerate() {
-                if o.kind(s) != SectionKind::Reloc || !self.live[oi][si] {
+                if o.kind(s) != SectionKind::Reloc || !self.p.live[oi][si] {
                     continue;
                 }
                 let target = s.info as usize;
-                let Some(tp) = self.placed[oi].get(target).copied().flatten() else {
+                let Some(tp) = self.p.placed[oi].get(target).copied().flatten() else {
                     continue;
                 };
                 let tsec = &o.cubin.sections[target];
@@ -233,14 +233,14 @@ impl Builder<'_, '_> {
                 if r.sym != 0 && sym.is_none() {
                     // sm_100+: a frame entry whose function was removed goes too (inputs
                     // from a partial link have no UNUSED_CLEAR relocations to say so).
-                    if self.m.mercury && site.tsec.name == b".debug_frame" && !self.relocatable {
+                    if self.m.mercury && site.tsec.name == b".debug_frame" && !self.p.relocatable {
                         done.cleared.push((site.tp.sec, offset));
                     }
                     return Ok(()); // against something removed
                 }
                 // A relocatable link keeps unified types for the final one.
                 let r_type = match table::without_unified_table(r.r_type, site.code()) {
-                    Some(t) if !self.relocatable => t,
+                    Some(t) if !self.p.relocatable => t,
                     _ => r.r_type,
                 };
                 out.push(
@@ -307,15 +307,15 @@ impl Builder<'_, '_> {
         // as nvlink does.)
         if UNIFIED_PLACEHOLDERS.contains(&isym.name)
             && isym.bind != STB_LOCAL
-            && (!self.relocatable || table::is_call_or_table_call(r.r_type))
+            && (!self.p.relocatable || table::is_call_or_table_call(r.r_type))
         {
             // Without unified symbols in the link the unified tables are empty:
             // offsets into them are zero (the field already holds the addend), so
             // the relocation is resolved with no change to the code.
             return Ok(None);
         }
-        let shared_ref = (!self.relocatable)
-            .then(|| shared::classify(self.objects, self.res, oi, r.sym))
+        let shared_ref = (!self.p.relocatable)
+            .then(|| shared::classify(self.p.objects, self.p.res, oi, r.sym))
             .flatten();
         let addend = self.line_table_addend(site, i, r, isym)?;
         let fate = self.value(site, r, isym, addend, shared_ref);
@@ -334,7 +334,8 @@ impl Builder<'_, '_> {
         let SymSection::Index(ss) = isym.section else {
             return Ok(addend);
         };
-        if isym.st_type != STT_SECTION || !self.line_rewrites.contains_key(&(site.oi, ss as usize))
+        if isym.st_type != STT_SECTION
+            || !self.p.line_rewrites.contains_key(&(site.oi, ss as usize))
         {
             return Ok(addend);
         }
@@ -364,7 +365,7 @@ impl Builder<'_, '_> {
     ) -> Fate {
         let oi = site.oi;
         let placed_offset = |b: &Self, ss: u32| {
-            b.placed[oi]
+            b.p.placed[oi]
                 .get(ss as usize)
                 .copied()
                 .flatten()
@@ -382,7 +383,7 @@ impl Builder<'_, '_> {
             _ => false,
         };
         let keep_debug_ref =
-            self.relocatable && self.m.mercury && r.r_type == table::cuda::R_32 && to_line_table;
+            self.p.relocatable && self.m.mercury && r.r_type == table::cuda::R_32 && to_line_table;
         let applied = if super::is_undefined_local(isym) {
             Some(self.ptx_const0_size(oi, r.sym, addend))
         } else if isym.st_type == STT_SECTION && !site.alloc() && keep_debug_ref {
@@ -451,7 +452,7 @@ impl Builder<'_, '_> {
                 // still gets its offsets written into the kept code, as if
                 // placed at 0.)
                 SymSection::Index(ss) => Some(
-                    self.placed[site.oi]
+                    self.p.placed[site.oi]
                         .get(ss as usize)
                         .copied()
                         .flatten()
@@ -502,7 +503,7 @@ impl Builder<'_, '_> {
         if self.m.mercury && site.code() {
             let base = self
                 .resource_bank(site.oi, site.target)
-                .and_then(|b| self.resources.base.get(&b).copied());
+                .and_then(|b| self.p.resources.base.get(&b).copied());
             let v = slot.wrapping_sub(base.unwrap_or(0));
             capsule.push((site.oi, site.target, r.offset, r.r_type, v));
         }
@@ -552,11 +553,11 @@ impl Builder<'_, '_> {
     ) {
         let Applied { old, v, addend } = applied;
         // (Extern arrays have no symbol to record against, but under -g.)
-        let extern_shared = matches!(shared_ref, Some(shared::SharedRef::Extern)) && !self.debug;
+        let extern_shared = matches!(shared_ref, Some(shared::SharedRef::Extern)) && !self.p.debug;
         // sm_100+ records only shared-memory references (nvlink's sm_100 mode
         // keeps no debug, constant-bank or texture records).
         let unrecorded_on_sm100 = self.m.mercury && (shared_ref.is_none() || !site.alloc());
-        if !self.preserve_relocs || extern_shared || unrecorded_on_sm100 {
+        if !self.p.preserve_relocs || extern_shared || unrecorded_on_sm100 {
             return;
         }
         let Some(sym) = self.out_sym(site.oi, r.sym) else {

@@ -30,7 +30,7 @@ impl Builder<'_, '_> {
             ));
             // sm_100+ reports shared memory without the reserved bytes and no parameter bank.
             out.push(if self.m.mercury {
-                let smem = smem.saturating_sub(self.shared.reserve);
+                let smem = smem.saturating_sub(self.p.shared.reserve);
                 format!(
                     "used {regs} registers, used {bars} barriers, {stack} stack, {smem} bytes smem, 0 bytes lmem"
                 )

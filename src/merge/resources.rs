@@ -107,13 +107,13 @@ impl Builder<'_, '_> {
                     )
             })
             .collect();
-        for k in 0..self.resources.banks.len() {
-            let (rel, bank) = self.resources.banks[k];
+        for k in 0..self.p.resources.banks.len() {
+            let (rel, bank) = self.p.resources.banks[k];
             let rel = match rel {
                 Some(r) => r,
                 None => self.slot_relocations(bank),
             };
-            self.resources.banks[k].0 = Some(rel);
+            self.p.resources.banks[k].0 = Some(rel);
             if self.m.mercury {
                 self.m.slotted_param_banks.insert(bank);
             }
@@ -123,12 +123,12 @@ impl Builder<'_, '_> {
             // (sm_100+ starts them 16-aligned; its Mercury half indexes them from there, see
             // `mercury::image_header_indices`.)
             let base = align_up(bytes.len() as u64, if self.m.mercury { 16 } else { 4 });
-            self.resources.base.insert(bank, base);
+            self.p.resources.base.insert(bank, base);
             bytes.resize((base + 4 * resources.len() as u64) as usize, 0);
             let mut entries = Vec::new();
             for (k, &r) in resources.iter().enumerate() {
                 let slot = base + 4 * (resources.len() - 1 - k) as u64;
-                self.resources.slots.insert((bank, r), slot);
+                self.p.resources.slots.insert((bank, r), slot);
                 let r_type = match self.m.symbols[r].st_type {
                     STT_CUDA_TEXTURE => table::cuda::TEX_HEADER_INDEX,
                     STT_CUDA_SAMPLER => table::cuda::SAMP_HEADER_INDEX,
@@ -156,7 +156,7 @@ impl Builder<'_, '_> {
     pub(super) fn resource_slot(&self, oi: usize, target: usize, sym: u32) -> Option<u64> {
         let out = self.out_sym(oi, sym)?;
         let bank = self.resource_bank(oi, target)?;
-        self.resources.slots.get(&(bank, out)).copied()
+        self.p.resources.slots.get(&(bank, out)).copied()
     }
 
     /// The relocation section of a parameter bank's texture/surface slots (sm_100+: RELA).
@@ -181,7 +181,7 @@ impl Builder<'_, '_> {
 
     /// The parameter bank of the kernel whose code is text section `target` of object `oi`.
     pub(crate) fn resource_bank(&self, oi: usize, target: usize) -> Option<OutSec> {
-        let o = &self.objects[oi];
+        let o = &self.p.objects[oi];
         let bank_name = [
             b".nv.constant0.",
             crate::elf::names::text_tail(o.cubin.sections[target].name),

@@ -6,9 +6,9 @@ use super::*;
 impl Builder<'_, '_> {
     /// Appends each live section's bytes to its output section.
     pub(super) fn place_sections(&mut self, oi: usize) -> Result<()> {
-        let o = &self.objects[oi];
+        let o = &self.p.objects[oi];
         for (si, s) in o.cubin.sections.iter().enumerate() {
-            if !self.live[oi][si] || self.place_literal_bank(oi, si)? {
+            if !self.p.live[oi][si] || self.place_literal_bank(oi, si)? {
                 continue;
             }
             let Some(out) = self.out_section_for(oi, si) else {
@@ -20,7 +20,7 @@ impl Builder<'_, '_> {
                 Content::Bytes(bytes) => {
                     let off = align_up(bytes.len() as u64, s.align);
                     bytes.resize(off as usize, 0);
-                    match self.line_rewrites.get(&(oi, si)) {
+                    match self.p.line_rewrites.get(&(oi, si)) {
                         Some(rw) => bytes.extend_from_slice(&rw.bytes),
                         None => bytes.extend_from_slice(s.bytes()),
                     }
@@ -56,13 +56,13 @@ impl Builder<'_, '_> {
                 Content::NoBits(_) if s.sh_type == SHT_CUDA_RESERVED_SHARED => 0,
                 // (A partial link's own, which only defines extern arrays, adds nothing: the
                 // link makes that one again.)
-                Content::NoBits(n) if self.relocatable && s.name == b".nv_debug.shared" => {
+                Content::NoBits(n) if self.p.relocatable && s.name == b".nv_debug.shared" => {
                     let arrays_only = o.symbols().iter().all(|x| {
                         x.section != SymSection::Index(si as u32)
                             || x.st_type == STT_SECTION
                             || x.size == 0
                     });
-                    *n = if arrays_only && !self.partial.uses.is_empty() {
+                    *n = if arrays_only && !self.p.partial.uses.is_empty() {
                         (*n).max(s.size)
                     } else {
                         align_up(*n, s.align) + s.size
@@ -76,8 +76,8 @@ impl Builder<'_, '_> {
                 }
                 _ => return Err(Error::new("internal: section content kind mismatch")),
             };
-            self.placed[oi][si] = Some(Placed { sec: out, offset });
-            let kernel_shared = self.relocatable && s.name.starts_with(b".nv.shared.");
+            self.p.placed[oi][si] = Some(Placed { sec: out, offset });
+            let kernel_shared = self.p.relocatable && s.name.starts_with(b".nv.shared.");
             // (ptxas's per-function literal banks, `.nv.constant2.<fn>`, name theirs too.)
             let function_bank = s.flags & SHF_INFO_LINK != 0
                 && s.info != 0

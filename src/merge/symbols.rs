@@ -62,14 +62,14 @@ impl Builder<'_, '_> {
     /// empty ones included (nvcc's host-only files have an empty `.debug_frame` first), before
     /// its symbols name any of them.
     pub(super) fn debug_sections(&mut self, oi: usize) {
-        let o = &self.objects[oi];
+        let o = &self.p.objects[oi];
         let has_code = o.has_code();
         for (si, s) in o.cubin.sections.iter().enumerate() {
-            if o.kind(s) == SectionKind::Merged && s.flags & SHF_ALLOC == 0 && self.live[oi][si] {
+            if o.kind(s) == SectionKind::Merged && s.flags & SHF_ALLOC == 0 && self.p.live[oi][si] {
                 if let Some(out) = self.out_section_for(oi, si) {
                     // (Those of an object without code bring their section symbols, in the
                     // same order, whether it has symbols for them or not.)
-                    if !has_code && !self.relocatable {
+                    if !has_code && !self.p.relocatable {
                         self.section_symbol(out);
                     }
                 }
@@ -80,13 +80,13 @@ impl Builder<'_, '_> {
     /// An object's `.debug_frame` brings the output's section symbol along even when the
     /// object has none for it (an object without functions: nvcc's host-only files).
     pub(super) fn frame_section_symbol(&mut self, oi: usize) {
-        if self.relocatable {
+        if self.p.relocatable {
             return;
         }
         let Some(si) = self.input_section_by_name(oi, b".debug_frame") else {
             return;
         };
-        if !self.live[oi][si] {
+        if !self.p.live[oi][si] {
             return;
         }
         if let Some(out) = self.out_section_for(oi, si) {
@@ -97,8 +97,8 @@ impl Builder<'_, '_> {
     /// A kernel that uses shared memory gets its `.nv.shared.<kernel>` right after its code
     /// (under -r: its own, as the input has it).
     pub(super) fn kernel_shared_sections(&mut self, oi: usize, si: usize, out: OutSec) {
-        let o = &self.objects[oi];
-        if let Some(&(size, align)) = self.shared.kernel.get(&(oi, si)) {
+        let o = &self.p.objects[oi];
+        if let Some(&(size, align)) = self.p.shared.kernel.get(&(oi, si)) {
             let name = [
                 b".nv.shared.",
                 crate::elf::names::text_tail(o.cubin.sections[si].name),
@@ -119,7 +119,7 @@ impl Builder<'_, '_> {
             // An empty one (sm_75–sm_89 kernels with only extern arrays) has no section
             // symbol; on sm_100+ neither has one holding only the reserved bytes.
             let reserved_only = if self.m.mercury {
-                self.shared.reserve
+                self.p.shared.reserve
             } else {
                 0
             };
@@ -135,7 +135,7 @@ impl Builder<'_, '_> {
             }
         }
         // -r: the kernel's own `.nv.shared.<kernel>`, as the input has it.
-        if self.relocatable {
+        if self.p.relocatable {
             let name = [
                 b".nv.shared.",
                 crate::elf::names::text_tail(o.cubin.sections[si].name),
@@ -145,14 +145,14 @@ impl Builder<'_, '_> {
             match own.and_then(|k| Some((k, self.out_section_for(oi, k)?))) {
                 Some((k, sh)) => {
                     // (as the input names it: a partial link's callee-only area has none)
-                    let named = self.objects[oi].symbols().iter().any(|x| {
+                    let named = self.p.objects[oi].symbols().iter().any(|x| {
                         x.st_type == STT_SECTION && x.section == SymSection::Index(k as u32)
                     });
                     if named {
                         self.section_symbol(sh);
                     }
-                    let size = self.objects[oi].cubin.sections[k].size;
-                    let objects = self.objects[oi]
+                    let size = self.p.objects[oi].cubin.sections[k].size;
+                    let objects = self.p.objects[oi]
                         .symbols()
                         .iter()
                         .filter(|x| {
@@ -160,7 +160,10 @@ impl Builder<'_, '_> {
                         })
                         .map(|x| x.size)
                         .fold(0u64, u64::saturating_add);
-                    self.partial.sections.insert((oi, si), (sh, size, objects));
+                    self.p
+                        .partial
+                        .sections
+                        .insert((oi, si), (sh, size, objects));
                 }
                 None => self.partial_kernel_shared((oi, si), out, name),
             }
@@ -171,12 +174,12 @@ impl Builder<'_, '_> {
     /// otherwise everything else.
     /// One pass over an object's symbol table (see [`Pass`]).
     pub(super) fn symbols_pass(&mut self, oi: usize, pass: Pass) {
-        let o = &self.objects[oi];
+        let o = &self.p.objects[oi];
         let mut debug_shared_due = false;
         let mut undefined_locals: Vec<usize> = Vec::new();
         let syms = o.symbols();
         let order: Vec<usize> = if pass == Pass::SectionSymbols {
-            section_symbol_order(o, self.param_banks_after_debug, self.relocatable)
+            section_symbol_order(o, self.p.param_banks_after_debug, self.p.relocatable)
         } else {
             (1..syms.len()).collect()
         };
@@ -210,7 +213,7 @@ impl Builder<'_, '_> {
                 }
                 continue;
             }
-            if let Some(g) = self.res.sym_global[oi][i] {
+            if let Some(g) = self.p.res.sym_global[oi][i] {
                 self.global_symbol_of(oi, i, g);
                 continue;
             }
@@ -226,10 +229,10 @@ impl Builder<'_, '_> {
         // A partial link keeps an object's undefined locals after its other locals, as
         // objects with the value they resolve to (set by `relocate`).
         for i in undefined_locals {
-            if !self.relocatable {
+            if !self.p.relocatable {
                 break;
             }
-            let s = &self.objects[oi].symbols()[i];
+            let s = &self.p.objects[oi].symbols()[i];
             let id = self.m.add_symbol(OutSymbol {
                 name: s.name.to_vec(),
                 value: u64::MAX,
@@ -239,26 +242,26 @@ impl Builder<'_, '_> {
                 other: self.lower_other(s.other),
                 section: None,
             });
-            self.sym_map[oi][i] = Some(id);
+            self.p.sym_map[oi][i] = Some(id);
         }
         if debug_shared_due {
-            self.debug_shared_section(self.extern_debug_align(), self.shared.reserve);
+            self.debug_shared_section(self.extern_debug_align(), self.p.shared.reserve);
         }
     }
 
     /// Functions create their code sections, in symbol-table order; a local function's
     /// symbol comes before its section's (`true`: the symbol is made).
     pub(super) fn function_symbol(&mut self, oi: usize, i: usize, in_text: bool) -> bool {
-        let s = &self.objects[oi].symbols()[i];
+        let s = &self.p.objects[oi].symbols()[i];
         self.note_function_node(oi, i);
         // Functions create their code sections, in symbol-table order. A text
         // section whose function lost to a later strong definition still fixes where
         // the winner's code goes.
         if let (SymSection::Index(si), true) = (s.section, in_text) {
             let si = si as usize;
-            if self.live[oi][si] || self.replaced_by_later_definition(oi, si) {
+            if self.p.live[oi][si] || self.replaced_by_later_definition(oi, si) {
                 if let Some(out) = self.out_section_for(oi, si) {
-                    if s.bind == STB_LOCAL && self.live[oi][si] {
+                    if s.bind == STB_LOCAL && self.p.live[oi][si] {
                         // A local function's symbol comes before its section's.
                         let id = self.m.add_symbol(OutSymbol {
                             name: s.name.to_vec(),
@@ -269,7 +272,7 @@ impl Builder<'_, '_> {
                             other: self.lower_other(s.other),
                             section: None,
                         });
-                        self.sym_map[oi][i] = Some(id);
+                        self.p.sym_map[oi][i] = Some(id);
                         self.section_symbol(out);
                         self.kernel_shared_sections(oi, si, out);
                         return true;
@@ -284,38 +287,38 @@ impl Builder<'_, '_> {
 
     /// A code section's symbol (also for a function replaced by a later definition).
     pub(super) fn text_section_symbol(&mut self, oi: usize, i: usize, debug_shared_due: &mut bool) {
-        let s = &self.objects[oi].symbols()[i];
+        let s = &self.p.objects[oi].symbols()[i];
         let SymSection::Index(si) = s.section else {
             return;
         };
         let si = si as usize;
-        if self.live[oi][si] || self.replaced_by_later_definition(oi, si) {
+        if self.p.live[oi][si] || self.replaced_by_later_definition(oi, si) {
             if let Some(out) = self.out_section_for(oi, si) {
-                self.sym_map[oi][i] = Some(self.section_symbol(out));
+                self.p.sym_map[oi][i] = Some(self.section_symbol(out));
             }
         }
         // -preserve-relocs and -g: a function using extern shared arrays brings the
         // `.nv_debug.shared` that covers the reserved bytes, after the object's other
         // memory sections and before its debug ones.
-        if self.keep_internals && self.shared.extern_offset.contains_key(&(oi, si)) {
+        if self.p.keep_internals && self.p.shared.extern_offset.contains_key(&(oi, si)) {
             *debug_shared_due = true;
         }
     }
 
     /// A data or metadata section's symbol; the notes' come from the notes made first.
     pub(super) fn data_section_symbol(&mut self, oi: usize, i: usize, debug_shared_due: &mut bool) {
-        let o = &self.objects[oi];
+        let o = &self.p.objects[oi];
         let s = &o.symbols()[i];
         let SymSection::Index(si) = s.section else {
             return;
         };
         let si = si as usize;
-        if !self.live[oi][si] {
+        if !self.p.live[oi][si] {
             return;
         }
         let sec = &o.cubin.sections[si];
         if *debug_shared_due && sec.flags & SHF_ALLOC == 0 {
-            self.debug_shared_section(self.extern_debug_align(), self.shared.reserve);
+            self.debug_shared_section(self.extern_debug_align(), self.p.shared.reserve);
             *debug_shared_due = false;
         }
         if matches!(
@@ -324,7 +327,7 @@ impl Builder<'_, '_> {
         ) {
             if sec.name == b".note.nv.tkinfo" || sec.name == b".note.nv.cuinfo" {
                 let id = self.by_name[sec.name];
-                self.sym_map[oi][i] = self.m.sections[id].section_symbol;
+                self.p.sym_map[oi][i] = self.m.sections[id].section_symbol;
             }
             return;
         }
@@ -333,7 +336,7 @@ impl Builder<'_, '_> {
             self.unified_table_symbols(oi);
         }
         if let Some(out) = self.out_section_for(oi, si) {
-            self.sym_map[oi][i] = Some(self.section_symbol(out));
+            self.p.sym_map[oi][i] = Some(self.section_symbol(out));
         }
     }
 
@@ -341,28 +344,29 @@ impl Builder<'_, '_> {
     pub(super) fn global_symbol_of(&mut self, oi: usize, i: usize, g: u32) {
         // Functions this link removed (unreachable, or only a losing copy) lose their
         // symbol too.
-        if self.is_dead_function(g) || (!self.relocatable && self.undefined_dead_only.contains(&g))
+        if self.is_dead_function(g)
+            || (!self.p.relocatable && self.p.undefined_dead_only.contains(&g))
         {
             return;
         }
         // Shared memory objects and extern shared arrays are laid out by the link
         // and leave no symbol behind; extern arrays in use leave an empty
         // `.nv_debug.shared` (aligned as they are).
-        let kind = if self.relocatable {
+        let kind = if self.p.relocatable {
             None
         } else {
-            shared::classify(self.objects, self.res, oi, i as u32)
+            shared::classify(self.p.objects, self.p.res, oi, i as u32)
         };
         match kind {
             Some(shared::SharedRef::Extern) => {
                 // (none when nvlink's pool of functions' objects asks for more than
                 // 16-byte alignment, in a link that drops them)
-                let dropped = self.shared.pool_align > 16 && !self.keep_internals;
-                if self.shared.extern_align > 0 && !dropped {
+                let dropped = self.p.shared.pool_align > 16 && !self.p.keep_internals;
+                if self.p.shared.extern_align > 0 && !dropped {
                     // -preserve-relocs (and sm_100+) size it to cover the reserved
                     // bytes.
-                    let size = if self.keep_internals || self.m.mercury {
-                        self.shared.reserve
+                    let size = if self.p.keep_internals || self.m.mercury {
+                        self.p.shared.reserve
                     } else {
                         0
                     };
@@ -370,17 +374,17 @@ impl Builder<'_, '_> {
                     let sec = self.debug_shared_section(self.extern_debug_align(), size);
                     // -g defines each array there for the debugger, at the largest
                     // offset a kernel sees it at.
-                    if self.debug {
-                        self.sym_map[oi][i] = self.debug_extern_symbol(g, sec);
+                    if self.p.debug {
+                        self.p.sym_map[oi][i] = self.debug_extern_symbol(g, sec);
                     }
                 }
                 return;
             }
             Some(shared::SharedRef::Object(k)) => {
                 // -preserve-relocs keeps file-scope ones, local but listed in place.
-                if self.keep_internals && k == (oi, i as u32) {
-                    self.sym_map[oi][i] = self.preserved_shared_symbol(k);
-                    if let Some(id) = self.sym_map[oi][i] {
+                if self.p.keep_internals && k == (oi, i as u32) {
+                    self.p.sym_map[oi][i] = self.preserved_shared_symbol(k);
+                    if let Some(id) = self.p.sym_map[oi][i] {
                         self.m.locals_listed_as_global.insert(id);
                     }
                 }
@@ -388,28 +392,28 @@ impl Builder<'_, '_> {
             }
             None => {}
         }
-        self.sym_map[oi][i] = Some(self.global_symbol(g));
+        self.p.sym_map[oi][i] = Some(self.global_symbol(g));
     }
 
     /// Local data symbols: each brings its section's symbol along (even one that is itself
     /// left out, like sm_75's `_param`).
     pub(super) fn local_symbol(&mut self, oi: usize, i: usize) {
-        let o = &self.objects[oi];
+        let o = &self.p.objects[oi];
         let s = &o.symbols()[i];
         let SymSection::Index(si) = s.section else {
             return;
         };
         let sec = &o.cubin.sections[si as usize];
-        let shared = !self.relocatable
+        let shared = !self.p.relocatable
             && (sec.sh_type == SHT_CUDA_SHARED || sec.name.starts_with(b".nv.shared."));
         // Static shared memory locals are laid out per kernel and not emitted, except under
         // -preserve-relocs, which keeps them at their laid-out offsets for its records.
-        if shared && self.keep_internals {
-            self.sym_map[oi][i] = self.preserved_shared_symbol((oi, i as u32));
+        if shared && self.p.keep_internals {
+            self.p.sym_map[oi][i] = self.preserved_shared_symbol((oi, i as u32));
         } else if shared && s.st_type != STT_SECTION {
             self.early_debug_shared(sec.name);
         }
-        if !self.live[oi][si as usize] {
+        if !self.p.live[oi][si as usize] {
             return;
         }
         let Some(out) = self.out_section_for(oi, si as usize) else {
@@ -419,7 +423,7 @@ impl Builder<'_, '_> {
         if shared {
             return;
         }
-        if s.other & 3 == 1 && !self.preserve_relocs && !self.relocatable {
+        if s.other & 3 == 1 && !self.p.preserve_relocs && !self.p.relocatable {
             return; // STV_INTERNAL locals (`_param`, `_SREG`) do not reach the output
         }
         let id = self.m.add_symbol(OutSymbol {
@@ -431,14 +435,14 @@ impl Builder<'_, '_> {
             other: self.lower_other(s.other),
             section: None,
         });
-        self.sym_map[oi][i] = Some(id);
+        self.p.sym_map[oi][i] = Some(id);
     }
 
     /// Gives defined symbols their output section and rebased value.
     pub(super) fn finish_symbols(&mut self) {
-        for (oi, o) in self.objects.iter().enumerate() {
+        for (oi, o) in self.p.objects.iter().enumerate() {
             for (i, s) in o.symbols().iter().enumerate().skip(1) {
-                let Some(out) = self.sym_map[oi][i] else {
+                let Some(out) = self.p.sym_map[oi][i] else {
                     continue;
                 };
                 if s.st_type == STT_SECTION {
@@ -447,13 +451,13 @@ impl Builder<'_, '_> {
                 let SymSection::Index(si) = s.section else {
                     continue;
                 };
-                if let Some(g) = self.res.sym_global[oi][i] {
-                    if !self.res.is_winner(oi as u32, i as u32) {
+                if let Some(g) = self.p.res.sym_global[oi][i] {
+                    if !self.p.res.is_winner(oi as u32, i as u32) {
                         continue;
                     }
                     let _ = g;
                 }
-                let Some(p) = self.placed[oi][si as usize] else {
+                let Some(p) = self.p.placed[oi][si as usize] else {
                     continue;
                 };
                 let sec = &o.cubin.sections[si as usize];
@@ -462,13 +466,13 @@ impl Builder<'_, '_> {
                 // (`.nv.reservedSmem.offset0`); one section holds them all.
                 // (-r keeps them as they are, overlaid.)
                 if sec.sh_type == SHT_CUDA_RESERVED_SHARED {
-                    let value = if self.relocatable {
+                    let value = if self.p.relocatable {
                         s.value
                     } else {
-                        align_up(self.reserved_smem_base, s.value.max(1))
+                        align_up(self.p.reserved_smem_base, s.value.max(1))
                     };
                     if let Content::NoBits(n) = &mut self.m.sections[p.sec].content {
-                        *n = (*n).max(if self.relocatable {
+                        *n = (*n).max(if self.p.relocatable {
                             sec.size
                         } else {
                             value + s.size
@@ -493,9 +497,9 @@ impl Builder<'_, '_> {
     /// target section exists already: nvlink creates them as it finishes each object, which
     /// fixes their order. Sections that end up with no entries are not written.
     pub(super) fn reserve_relocation_sections(&mut self, oi: usize) {
-        let o = &self.objects[oi];
+        let o = &self.p.objects[oi];
         for (si, s) in o.cubin.sections.iter().enumerate() {
-            if o.kind(s) != SectionKind::Reloc || !self.live[oi][si] {
+            if o.kind(s) != SectionKind::Reloc || !self.p.live[oi][si] {
                 continue;
             }
             let Some(t) = o.cubin.sections.get(s.info as usize) else {
@@ -509,7 +513,7 @@ impl Builder<'_, '_> {
             self.named_section(&name.clone(), || {
                 relocate::reloc_section(name, sh_type, target, Vec::new())
             });
-            if self.preserve_relocs {
+            if self.p.preserve_relocs {
                 // (One per name: the records of local functions' copies share their first
                 // copy's, as in nvlink.)
                 let rname = [b".nv.resolvedrela", local_names::real_name(tname)].concat();

@@ -46,31 +46,31 @@ impl Builder<'_, '_> {
     /// The tables' section symbols, with the object's other section symbols (nvlink lists
     /// them after `.debug_frame`'s).
     pub(crate) fn unified_table_symbols(&mut self, oi: usize) {
-        if !self.relocatable {
+        if !self.p.relocatable {
             return;
         }
         for name in TABLES {
             if self.input_section_by_name(oi, name).is_none()
-                || self.unified.symbols.contains_key(name)
+                || self.p.unified.symbols.contains_key(name)
             {
                 continue;
             }
             let id = self.new_section_symbol(None);
-            self.unified.symbols.insert(name, id);
+            self.p.unified.symbols.insert(name, id);
         }
     }
 
     /// Appends object `oi`'s records to the output tables (made on first use, among the
     /// per-function sections: after the first object's kernels' `.nv.info.<k>`).
     pub(crate) fn unified_tables(&mut self, oi: usize) -> Result<()> {
-        if !self.relocatable {
+        if !self.p.relocatable {
             return Ok(());
         }
-        let objects = self.objects;
+        let objects = self.p.objects;
         let o = &objects[oi];
         let udt_base = self
             .input_section_by_name(oi, b".nv.udt")
-            .and_then(|si| self.placed[oi][si])
+            .and_then(|si| self.p.placed[oi][si])
             .map_or(0, |p| p.offset);
         for (table, name) in TABLES.into_iter().enumerate() {
             let Some(si) = self.input_section_by_name(oi, name) else {
@@ -98,7 +98,7 @@ impl Builder<'_, '_> {
                     )));
                 };
                 let (uuid1, uuid2) = (u64_at(r, 16), u64_at(r, 24));
-                self.unified.seen.push((
+                self.p.unified.seen.push((
                     table,
                     uuid1,
                     uuid2,
@@ -128,7 +128,7 @@ impl Builder<'_, '_> {
                 group: Group::InfoFn,
                 section_symbol: None,
             });
-            if let Some(&sym) = self.unified.symbols.get(name) {
+            if let Some(&sym) = self.p.unified.symbols.get(name) {
                 self.m.symbols[sym].section = Some(id);
                 self.m.sections[id].section_symbol = Some(sym);
             }
@@ -148,10 +148,10 @@ impl Builder<'_, '_> {
     /// The checks on the merged tables (after every object's records are in).
     pub(crate) fn check_unified_tables(&self) -> Result<()> {
         let mut by_uuid: HashMap<(usize, u64, u64), usize> = HashMap::new();
-        for (i, (table, u1, u2, owner, obj)) in self.unified.seen.iter().enumerate() {
+        for (i, (table, u1, u2, owner, obj)) in self.p.unified.seen.iter().enumerate() {
             let what = if *table == 0 { "function" } else { "variable" };
             let describe = |k: usize| {
-                let (_, _, _, o, f) = &self.unified.seen[k];
+                let (_, _, _, o, f) = &self.p.unified.seen[k];
                 format!("'{}' ('{f}')", String::from_utf8_lossy(o))
             };
             if let Some(&k) = by_uuid.get(&(*table, *u1, *u2)) {
@@ -163,7 +163,7 @@ impl Builder<'_, '_> {
             }
             by_uuid.insert((*table, *u1, *u2), i);
         }
-        let entries = self.unified.seen.iter().filter(|e| e.0 == 0).count();
+        let entries = self.p.unified.seen.iter().filter(|e| e.0 == 0).count();
         let slots = self
             .m
             .sections

@@ -130,7 +130,7 @@ fn function_info(
     // banks hold bindless textures and surfaces (0, the parameter bank).
     let slotted = func.is_some_and(|f| cx.kernel_set.contains(&f))
         && b.resource_bank(oi, s.info as usize)
-            .is_some_and(|k| b.resources.base.contains_key(&k));
+            .is_some_and(|k| b.p.resources.base.contains_key(&k));
     if b.m.mercury && slotted {
         for attr in [
             nvinfo::EIATTR_BINDLESS_TEXTURE_BANK,

@@ -148,7 +148,7 @@ impl Builder<'_, '_> {
         capsule_values: Vec<CapsuleValue>,
         function_info: Vec<(Vec<u8>, crate::output::Content)>,
     ) -> Result<()> {
-        refuse_unknown(self.objects)?;
+        refuse_unknown(self.p.objects)?;
         // The sections first: every later step names them by their main twins.
         let twin = self.make_twins(function_info)?;
         let placed = self.place_mercury(&twin)?;

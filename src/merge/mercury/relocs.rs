@@ -125,12 +125,12 @@ impl Builder<'_, '_> {
     /// The driver relocations of the image-header index tables: the main half's slot
     /// relocations, counted from the first slot.
     pub(super) fn image_header_indices(&mut self, twin: &Twins) {
-        for (rel, bank) in self.resources.banks.clone() {
+        for (rel, bank) in self.p.resources.banks.clone() {
             let Some(rel) = rel else { continue };
             let Some(Some(merc_rel)) = twin.get(rel) else {
                 continue;
             };
-            let base = self.resources.base.get(&bank).copied().unwrap_or(0);
+            let base = self.p.resources.base.get(&bank).copied().unwrap_or(0);
             let Content::Relocs { entries, .. } = &self.m.sections[rel].content else {
                 continue;
             };
@@ -161,7 +161,7 @@ impl Builder<'_, '_> {
         values: Vec<crate::merge::relocate::CapsuleValue>,
     ) -> Result<()> {
         for (oi, text, offset, r_type, value) in values {
-            let o = &self.objects[oi];
+            let o = &self.p.objects[oi];
             let text_name = o.cubin.sections[text].name;
             let Some(cap) = self.input_section_by_name(oi, &mercury_name(text_name)) else {
                 continue;
@@ -201,7 +201,7 @@ impl Builder<'_, '_> {
     /// The Mercury relocations: kept for the driver, dropped or applied as their main twins.
     pub(super) fn relocate_mercury(&mut self, twin: &Twins, placed: &[Placements]) -> Result<()> {
         let mut out = MercRelocs::new(&self.m, twin);
-        let objects = self.objects;
+        let objects = self.p.objects;
         for (oi, o) in objects.iter().enumerate() {
             let Some(msyms) = o.merc_symbols() else {
                 continue;
@@ -216,7 +216,7 @@ impl Builder<'_, '_> {
                 };
                 let tsec = &o.cubin.sections[target];
                 // (Literal banks' entries: `relocate_merc_literal_banks`.)
-                if tsec.name.starts_with(MERC_PREFIX) && !self.relocatable {
+                if tsec.name.starts_with(MERC_PREFIX) && !self.p.relocatable {
                     continue;
                 }
                 let code = tsec.sh_type == SHT_CUDA_CAPMERC_TEXT;
@@ -305,14 +305,14 @@ impl Builder<'_, '_> {
         // code ABS64: the main half's `table::is_call_or_table_call`).
         if UNIFIED_PLACEHOLDERS.contains(&isym.name)
             && isym.bind != STB_LOCAL
-            && (!self.relocatable || (site.code && r.r_type == ABS64))
+            && (!self.p.relocatable || (site.code && r.r_type == ABS64))
         {
             return Ok(());
         }
         // (-r resolves constant-bank references too, but leaves shared memory and
         // texture references to the final link.)
-        let shared_ref = (!self.relocatable)
-            .then(|| shared::classify(self.objects, self.res, site.oi, r.sym))
+        let shared_ref = (!self.p.relocatable)
+            .then(|| shared::classify(self.p.objects, self.p.res, site.oi, r.sym))
             .flatten();
         // Debug information's shared-memory addresses are applied as in the main half.
         if let (Some(sr), true) = (shared_ref, site.debug) {
@@ -397,7 +397,7 @@ impl Builder<'_, '_> {
         if let (Some(v), Content::Bytes(bytes), false) = (
             value,
             &mut self.m.sections[site.tout].content,
-            self.relocatable,
+            self.p.relocatable,
         ) {
             let offset = site.at(r) as usize;
             if let Some(f) = bytes.get_mut(offset..offset + 4) {
@@ -416,7 +416,7 @@ impl Builder<'_, '_> {
             Some(m) => self.input_section_by_name(oi, &main_name(m.name)),
             None => None,
         };
-        let main_twin = main_si.and_then(|i| self.placed[oi][i]);
+        let main_twin = main_si.and_then(|i| self.p.placed[oi][i]);
         // The main twin relocation's addend (a partial link's output has rebased the two
         // halves' addends differently).
         let main_rela = [b".rela", &main_name(site.tsec.name)[..]].concat();
@@ -447,7 +447,7 @@ impl Builder<'_, '_> {
             && (self.constant_bank(site.oi, r.sym).is_some()
                 || shared_ref.is_some()
                 || main_sym.is_some_and(is_undefined_local)
-                || (!self.relocatable
+                || (!self.p.relocatable
                     && main_sym.is_some_and(|m| {
                         matches!(
                             m.st_type,
@@ -469,12 +469,12 @@ impl Builder<'_, '_> {
     ) {
         let recorded = match shared_ref {
             Some(shared::SharedRef::Object(_)) => true,
-            Some(shared::SharedRef::Extern) => self.debug,
+            Some(shared::SharedRef::Extern) => self.p.debug,
             None => false,
         };
         let target_name = local_names::real_name(&self.m.sections[site.tout].name);
         if let (true, true, Some(&rr)) = (
-            self.preserve_relocs,
+            self.p.preserve_relocs,
             recorded,
             out.resolved_by_target.get(target_name),
         ) {
@@ -516,7 +516,7 @@ impl Builder<'_, '_> {
             return Ok(()); // against something removed
         }
         // (-r leaves unified references to the final link.)
-        let r_type = if self.relocatable {
+        let r_type = if self.p.relocatable {
             r.r_type
         } else {
             without_unified_table(r.r_type)

@@ -34,15 +34,15 @@ impl Builder<'_, '_> {
     /// first reference. Its Mercury entry is the one at the same index of that object's
     /// Mercury symbol table.
     fn symbol_origins(&self) -> IdVec<OutSym, Option<(usize, usize)>> {
-        let objects = self.objects;
-        let defines = |oi: usize, i: usize| match self.res.sym_global[oi][i] {
-            Some(g) => self.res.globals[g as usize]
+        let objects = self.p.objects;
+        let defines = |oi: usize, i: usize| match self.p.res.sym_global[oi][i] {
+            Some(g) => self.p.res.globals[g as usize]
                 .def
                 .is_some_and(|d| d.obj as usize == oi && d.sym as usize == i),
             None => objects[oi].symbols()[i].section != SymSection::Undefined,
         };
         let mut origin = IdVec::filled(None, self.m.symbols.len());
-        for (oi, map) in self.sym_map.iter().enumerate() {
+        for (oi, map) in self.p.sym_map.iter().enumerate() {
             for (i, out) in map.iter().enumerate() {
                 let Some(out) = *out else { continue };
                 let slot = &mut origin[out];
@@ -86,7 +86,7 @@ impl Builder<'_, '_> {
         from: Option<(usize, usize)>,
         placed: &[Placements],
     ) -> OutSymbol {
-        let objects = self.objects;
+        let objects = self.p.objects;
         let mut sym = self.m.symbols[id].clone();
         let Some((oi, i)) = from else { return sym };
         let Some(ms) = objects[oi].merc_symbols().and_then(|t| t.get(i)) else {
@@ -94,7 +94,7 @@ impl Builder<'_, '_> {
         };
         // -r writes an undefined global-memory variable and an undefined local (resolved
         // to -1) as the main half does.
-        if self.relocatable
+        if self.p.relocatable
             && ms.section == SymSection::Undefined
             && (ms.other & STO_CUDA_GLOBAL != 0 || is_undefined_local(ms))
         {
@@ -121,8 +121,8 @@ impl Builder<'_, '_> {
             sym.st_type = ms.st_type;
             sym.other = ms.other;
             // -r: the st_other of the first occurrence, as in the main half.
-            if let Some(g) = self.res.sym_global[oi][i] {
-                if self.relocatable && (self.res.globals[g as usize].first_ref as usize) < oi {
+            if let Some(g) = self.p.res.sym_global[oi][i] {
+                if self.p.relocatable && (self.p.res.globals[g as usize].first_ref as usize) < oi {
                     sym.other = main.other;
                 }
             }
@@ -132,8 +132,8 @@ impl Builder<'_, '_> {
         let in_shared = main
             .section
             .is_some_and(|s| self.m.sections[s].group == Group::Shared);
-        if ms.section == SymSection::Undefined && in_shared && !self.relocatable {
-            sym.value = main.value.saturating_sub(self.shared.reserve);
+        if ms.section == SymSection::Undefined && in_shared && !self.p.relocatable {
+            sym.value = main.value.saturating_sub(self.p.shared.reserve);
             sym.st_type = ms.st_type;
             sym.other = ms.other | (main.other & 3);
         }
@@ -150,7 +150,7 @@ impl Builder<'_, '_> {
         ms: &Symbol<'_>,
         placed: &[Placements],
     ) {
-        let reserved = self.objects[oi]
+        let reserved = self.p.objects[oi]
             .cubin
             .sections
             .get(si)
@@ -159,7 +159,7 @@ impl Builder<'_, '_> {
             // Reserved shared objects are allocated like commons from 0.
             Some(&(out, _)) if reserved => {
                 sym.section = Some(out);
-                sym.value = if self.relocatable { ms.value } else { 0 };
+                sym.value = if self.p.relocatable { ms.value } else { 0 };
                 if let Content::NoBits(n) = &mut self.m.sections[out].content {
                     *n = (*n).max(ms.size);
                 }
@@ -179,7 +179,7 @@ impl Builder<'_, '_> {
                     .section
                     .is_some_and(|s| self.m.sections[s].group == Group::Shared);
                 if shared {
-                    sym.value = main.value.saturating_sub(self.shared.reserve);
+                    sym.value = main.value.saturating_sub(self.p.shared.reserve);
                     sym.other = ms.other | (main.other & 3);
                 }
             }

@@ -150,7 +150,7 @@ impl Builder<'_, '_> {
         let main_count = self.m.sections.len();
         let mut twin = Twins::filled(None, main_count);
         let symtab = self.m.add_section(symtab_section());
-        let inputs = MercInputs::new(self.objects, function_info);
+        let inputs = MercInputs::new(self.p.objects, function_info);
         for &id in &order {
             let name = mercury_name(&self.m.sections[id].name);
             let new = match self.twin_of(id, &name, &inputs)? {
@@ -216,12 +216,12 @@ impl Builder<'_, '_> {
                 _ => Twin::None,
             },
             (Content::Bytes(b), _) if self.m.slotted_param_banks.contains(&id) => {
-                let base = self.resources.base.get(&id).copied().unwrap_or(0);
+                let base = self.p.resources.base.get(&id).copied().unwrap_or(0);
                 Twin::IndexTable((b.len() as u64).saturating_sub(base) as usize)
             }
             // A kernel's literal bank, its pieces filled in by `place_merc_literal_bank`.
             (Content::Bytes(b), _)
-                if self.literal.out_banks.contains(&id) && inputs.any_literal_twin =>
+                if self.p.literal.out_banks.contains(&id) && inputs.any_literal_twin =>
             {
                 Twin::Section(
                     SHT_CUDA_MERC_CONSTANT_OPTIMIZER,
@@ -307,14 +307,14 @@ impl Builder<'_, '_> {
     /// Copies the Mercury code and debug sections of every live function and object; returns
     /// where each input section went, per object.
     pub(super) fn place_mercury(&mut self, twin: &Twins) -> Result<Vec<Placements>> {
-        let objects = self.objects;
+        let objects = self.p.objects;
         let mut placed = vec![HashMap::new(); objects.len()];
         for (oi, o) in objects.iter().enumerate() {
             for (si, s) in o.cubin.sections.iter().enumerate() {
                 if !is_mercury_section(s.name) {
                     continue;
                 }
-                if s.name.starts_with(MERC_PREFIX) && !self.relocatable {
+                if s.name.starts_with(MERC_PREFIX) && !self.p.relocatable {
                     if let Some(p) = self.place_merc_literal_bank(oi, si, twin)? {
                         placed[oi].insert(si, p);
                     }
@@ -326,7 +326,7 @@ impl Builder<'_, '_> {
                 };
                 // Only what the main half kept: the main twin's input section is live.
                 let main_in = self.input_section_by_name(oi, &main_name);
-                if main_in.is_some_and(|i| !self.live[oi][i]) {
+                if main_in.is_some_and(|i| !self.p.live[oi][i]) {
                     continue;
                 }
                 let Some(out) = twin.get(main_out).copied().flatten() else {
@@ -344,7 +344,7 @@ impl Builder<'_, '_> {
                     // Shares the main section's bytes: the same layout.
                     // Reserved shared memory: sized by its objects (`mercury_symbols`).
                     Content::NoBits(_) => 0,
-                    Content::Alias(_) => match main_in.and_then(|i| self.placed[oi][i]) {
+                    Content::Alias(_) => match main_in.and_then(|i| self.p.placed[oi][i]) {
                         Some(p) => p.offset,
                         None => continue,
                     },
