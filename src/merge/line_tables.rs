@@ -419,17 +419,18 @@ impl Builder<'_, '_> {
                 q.start
             ));
         };
-        if self.replaced_by_later_definition(oi, ts as usize) {
+        if self.p.replaced_by_later_definition(oi, ts as usize) {
             return Err(format!(
                 "the sequence at {:#x} is for '{name}', replaced by a later object's \
                  definition",
                 q.start
             ));
         }
-        if self.removed_function(oi, sym, true) || self.discarded_copy(oi, sym, true) {
+        if self.p.removed_function(oi, sym, true) || self.p.discarded_copy(oi, sym, true) {
             return Ok(None);
         }
         let out = self
+            .p
             .out_sym(oi, sym)
             .ok_or_else(|| format!("'{name}' has no output symbol"))?;
         let class = if self.m.listed_as_local(out) {

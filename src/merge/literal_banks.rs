@@ -245,7 +245,7 @@ impl Builder<'_, '_> {
             return Ok(None);
         };
         let main = [PREFIX, fname].concat();
-        let Some(main_in) = self.input_section_by_name(oi, &main) else {
+        let Some(main_in) = self.p.input_section_by_name(oi, &main) else {
             return Err(Error::not_implemented(format!(
                 "'{}': the Mercury section '{}' without its main twin '{}'",
                 o.name,
@@ -294,7 +294,7 @@ impl Builder<'_, '_> {
             };
             let main = &o.cubin.sections[si];
             let merc_name = [MERC_PREFIX, &main.name[PREFIX.len()..]].concat();
-            let Some(msi) = self.input_section_by_name(oi, &merc_name) else {
+            let Some(msi) = self.p.input_section_by_name(oi, &merc_name) else {
                 continue;
             };
             let own = kernels.len() == 1 && kernels[0] == (oi, main.info as usize);
@@ -339,7 +339,7 @@ impl Builder<'_, '_> {
                 Some(OutReloc {
                     offset: r.offset + off,
                     r_type: r.r_type,
-                    sym: Some(self.out_sym(oi, r.sym)?),
+                    sym: Some(self.p.out_sym(oi, r.sym)?),
                     addend: r.addend.unwrap_or(0),
                 })
             })

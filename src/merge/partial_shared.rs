@@ -65,7 +65,7 @@ pub(crate) fn kernel_uses(
     kernels: &[Node],
     edges: &HashMap<Node, Vec<Node>>,
 ) -> HashMap<Node, Use> {
-    let direct = shared::code_refs(b.objects(), b.p.res, live).extern_users;
+    let direct = shared::code_refs(b.p.objects(), b.p.res, live).extern_users;
     let mut out = HashMap::new();
     for &k in kernels {
         if direct.contains(&k) {
@@ -107,19 +107,19 @@ pub(crate) fn alignments(
     let (extern_align, of) = if b.p.partial.uses.is_empty() {
         (0, HashMap::new())
     } else {
-        let refs = shared::code_refs(b.objects(), b.p.res, live);
+        let refs = shared::code_refs(b.p.objects(), b.p.res, live);
         (refs.extern_align.max(16), refs.extern_align_of)
     };
-    let debug = b
-        .objects()
-        .iter()
-        .flat_map(|o| o.cubin.sections.iter())
-        .filter(|s| s.name == b".nv_debug.shared")
-        .map(|s| s.align.max(1))
-        .max()
-        .unwrap_or(0);
+    let debug =
+        b.p.objects()
+            .iter()
+            .flat_map(|o| o.cubin.sections.iter())
+            .filter(|s| s.name == b".nv_debug.shared")
+            .map(|s| s.align.max(1))
+            .max()
+            .unwrap_or(0);
     let mut objects = 0u64;
-    for o in b.objects() {
+    for o in b.p.objects() {
         for x in o.symbols() {
             if let SymSection::Index(si) = x.section {
                 if x.st_type != STT_SECTION
@@ -261,7 +261,7 @@ impl Builder<'_, '_> {
             else {
                 continue;
             };
-            if let Some(id) = self.out_sym(oi, f) {
+            if let Some(id) = self.p.out_sym(oi, f) {
                 kernels.push((id, node));
             }
         }

@@ -77,8 +77,8 @@ impl Builder<'_, '_> {
                 .enumerate()
                 .filter(|(_, s)| s.st_type == STT_FUNC && matches!(s.section, SymSection::Index(_)))
                 .filter(|&(i, _)| {
-                    self.removed_function(oi, i as u32, true)
-                        || self.discarded_copy(oi, i as u32, true)
+                    self.p.removed_function(oi, i as u32, true)
+                        || self.p.discarded_copy(oi, i as u32, true)
                 })
                 .map(|(_, s)| s.name)
                 .collect();

@@ -162,7 +162,7 @@ impl Builder<'_, '_> {
         // copy (a virtual table every file defines): their bytes stay, but nvlink
         // leaves their addresses unrelocated.
         let discarded: Vec<(u64, u64)> = if site.alloc() && !site.code() {
-            self.discarded_weak_data(site.oi, site.target)
+            self.p.discarded_weak_data(site.oi, site.target)
         } else {
             Vec::new()
         };
@@ -228,7 +228,7 @@ impl Builder<'_, '_> {
                     None
                 } else {
                     self.partial_instance(site.oi, site.target, isym)
-                        .or_else(|| self.out_sym(site.oi, r.sym))
+                        .or_else(|| self.p.out_sym(site.oi, r.sym))
                 };
                 if r.sym != 0 && sym.is_none() {
                     // sm_100+: a frame entry whose function was removed goes too (inputs
@@ -269,11 +269,15 @@ impl Builder<'_, '_> {
         width: usize,
         cleared: &mut Vec<(OutSec, u64)>,
     ) {
-        let dead = self.removed_function(site.oi, r.sym, isym.st_type == STT_FUNC);
+        let dead = self
+            .p
+            .removed_function(site.oi, r.sym, isym.st_type == STT_FUNC);
         // sm_100+ also drops the entries of weak copies discarded for an
         // earlier object's definition.
         let replaced = self.m.mercury
-            && self.discarded_copy(site.oi, r.sym, isym.section != SymSection::Undefined);
+            && self
+                .p
+                .discarded_copy(site.oi, r.sym, isym.section != SymSection::Undefined);
         let at = r.offset + site.tp.offset;
         if dead || replaced {
             cleared.push((site.tp.sec, at));
@@ -300,7 +304,11 @@ impl Builder<'_, '_> {
         // Relocations against a weak copy this link discarded (a later duplicate of an
         // earlier definition) go with it; a copy replaced by a later strong
         // definition keeps its references, which now mean the winner.
-        if !site.alloc() && self.discarded_copy(oi, r.sym, isym.section != SymSection::Undefined) {
+        if !site.alloc()
+            && self
+                .p
+                .discarded_copy(oi, r.sym, isym.section != SymSection::Undefined)
+        {
             return Ok(None);
         }
         // (-r keeps them, but for calls through the function table, which it drops
@@ -405,7 +413,8 @@ impl Builder<'_, '_> {
         } else if let Some(slot) = self.resource_slot(oi, site.target, r.sym) {
             return Fate::Slot(slot);
         } else if site.alloc() {
-            self.constant_bank(oi, r.sym)
+            self.p
+                .constant_bank(oi, r.sym)
                 .and_then(|bank| self.constant_value(site, r, isym, addend, bank))
         } else {
             None
@@ -425,7 +434,7 @@ impl Builder<'_, '_> {
             .get(&b".nv.constant3"[..])
             .map(|&c| self.m.sections[c].content.size())
             .unwrap_or(u64::MAX);
-        if let Some(out) = self.out_sym(oi, sym) {
+        if let Some(out) = self.p.out_sym(oi, sym) {
             self.m.symbols[out].value = size;
         }
         size.wrapping_add(addend as u64) & u64::from(u32::MAX)
@@ -445,6 +454,7 @@ impl Builder<'_, '_> {
         // (An internal local — ptxas's `<fn>.const_opt.*` literals — has no
         // output symbol: its place in the bank says where it went.)
         let value = self
+            .p
             .out_sym(site.oi, r.sym)
             .map(|s| self.m.symbols[s].value)
             .or_else(|| match isym.section {
@@ -560,7 +570,7 @@ impl Builder<'_, '_> {
         if !self.p.preserve_relocs || extern_shared || unrecorded_on_sm100 {
             return;
         }
-        let Some(sym) = self.out_sym(site.oi, r.sym) else {
+        let Some(sym) = self.p.out_sym(site.oi, r.sym) else {
             return;
         };
         let implicit = match r.addend {

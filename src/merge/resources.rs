@@ -13,7 +13,7 @@ use hashbrown::HashMap;
 
 /// Texture/surface slots in the kernels' parameter banks.
 #[derive(Default)]
-pub(super) struct Slots {
+pub(crate) struct Slots {
     /// The module has texture/surface references that get slots.
     pub wanted: bool,
     /// (relocation section, parameter bank) of every kernel, for texture/surface slots
@@ -154,7 +154,7 @@ impl Builder<'_, '_> {
     /// The slot of texture/surface reference `sym` in the parameter bank of the kernel whose
     /// code is text section `target` of object `oi`.
     pub(super) fn resource_slot(&self, oi: usize, target: usize, sym: u32) -> Option<u64> {
-        let out = self.out_sym(oi, sym)?;
+        let out = self.p.out_sym(oi, sym)?;
         let bank = self.resource_bank(oi, target)?;
         self.p.resources.slots.get(&(bank, out)).copied()
     }

@@ -83,7 +83,7 @@ impl Builder<'_, '_> {
         if self.p.relocatable {
             return;
         }
-        let Some(si) = self.input_section_by_name(oi, b".debug_frame") else {
+        let Some(si) = self.p.input_section_by_name(oi, b".debug_frame") else {
             return;
         };
         if !self.p.live[oi][si] {
@@ -141,7 +141,7 @@ impl Builder<'_, '_> {
                 crate::elf::names::text_tail(o.cubin.sections[si].name),
             ]
             .concat();
-            let own = self.input_section_by_name(oi, &name);
+            let own = self.p.input_section_by_name(oi, &name);
             match own.and_then(|k| Some((k, self.out_section_for(oi, k)?))) {
                 Some((k, sh)) => {
                     // (as the input names it: a partial link's callee-only area has none)
@@ -259,7 +259,7 @@ impl Builder<'_, '_> {
         // the winner's code goes.
         if let (SymSection::Index(si), true) = (s.section, in_text) {
             let si = si as usize;
-            if self.p.live[oi][si] || self.replaced_by_later_definition(oi, si) {
+            if self.p.live[oi][si] || self.p.replaced_by_later_definition(oi, si) {
                 if let Some(out) = self.out_section_for(oi, si) {
                     if s.bind == STB_LOCAL && self.p.live[oi][si] {
                         // A local function's symbol comes before its section's.
@@ -292,7 +292,7 @@ impl Builder<'_, '_> {
             return;
         };
         let si = si as usize;
-        if self.p.live[oi][si] || self.replaced_by_later_definition(oi, si) {
+        if self.p.live[oi][si] || self.p.replaced_by_later_definition(oi, si) {
             if let Some(out) = self.out_section_for(oi, si) {
                 self.p.sym_map[oi][i] = Some(self.section_symbol(out));
             }
@@ -344,7 +344,7 @@ impl Builder<'_, '_> {
     pub(super) fn global_symbol_of(&mut self, oi: usize, i: usize, g: u32) {
         // Functions this link removed (unreachable, or only a losing copy) lose their
         // symbol too.
-        if self.is_dead_function(g)
+        if self.p.is_dead_function(g)
             || (!self.p.relocatable && self.p.undefined_dead_only.contains(&g))
         {
             return;

@@ -50,7 +50,7 @@ impl Builder<'_, '_> {
             return;
         }
         for name in TABLES {
-            if self.input_section_by_name(oi, name).is_none()
+            if self.p.input_section_by_name(oi, name).is_none()
                 || self.p.unified.symbols.contains_key(name)
             {
                 continue;
@@ -69,11 +69,12 @@ impl Builder<'_, '_> {
         let objects = self.p.objects;
         let o = &objects[oi];
         let udt_base = self
+            .p
             .input_section_by_name(oi, b".nv.udt")
             .and_then(|si| self.p.placed[oi][si])
             .map_or(0, |p| p.offset);
         for (table, name) in TABLES.into_iter().enumerate() {
-            let Some(si) = self.input_section_by_name(oi, name) else {
+            let Some(si) = self.p.input_section_by_name(oi, name) else {
                 continue;
             };
             let s = &o.cubin.sections[si];
@@ -90,7 +91,7 @@ impl Builder<'_, '_> {
             let mut slots = Vec::new();
             for r in b.chunks_exact(RECORD) {
                 let sym = u32_at(r, 0);
-                let Some(out) = self.out_sym(oi, sym) else {
+                let Some(out) = self.p.out_sym(oi, sym) else {
                     return Err(Error::new(format!(
                         "'{}': section '{}' names symbol {sym}, which the object does not define",
                         o.name,

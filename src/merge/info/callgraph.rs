@@ -45,15 +45,15 @@ pub(super) struct CallGraph {
 
 /// Reads the inputs' call graphs (and registers the prototypes they name).
 pub(super) fn read(b: &mut Builder<'_, '_>) -> CallGraph {
-    let objects = b.objects();
+    let objects = b.p.objects();
     let graph_blocks = read_blocks(b);
     let mut calls: Vec<(OutSym, OutSym)> = graph_blocks.calls.clone();
     // Where each function's `.nv.info.<fn>` is among the inputs.
     let mut info_place: HashMap<OutSym, (usize, usize)> = HashMap::new();
     for (oi, o) in objects.iter().enumerate() {
         for (si, s) in o.cubin.sections.iter().enumerate() {
-            if o.kind(s) == SectionKind::InfoFn && b.is_live(oi, si) {
-                if let Some(f) = o.info_function(s).and_then(|f| b.out_sym(oi, f)) {
+            if o.kind(s) == SectionKind::InfoFn && b.p.is_live(oi, si) {
+                if let Some(f) = o.info_function(s).and_then(|f| b.p.out_sym(oi, f)) {
                     info_place.entry(f).or_insert((oi, si));
                 }
             }
@@ -127,7 +127,7 @@ pub(super) fn read(b: &mut Builder<'_, '_>) -> CallGraph {
 /// The inputs' call-graph blocks over output function symbols, entries of removed functions
 /// dropped, address-taken functions once each.
 fn read_blocks(b: &mut Builder<'_, '_>) -> Blocks {
-    let objects = b.objects();
+    let objects = b.p.objects();
     let mut address_taken_seen: HashSet<(OutSym, u32)> = HashSet::new();
     let mut graph_blocks = Blocks::default();
     for (oi, o) in objects.iter().enumerate() {
@@ -141,12 +141,12 @@ fn read_blocks(b: &mut Builder<'_, '_>) -> Blocks {
                     taken_in.push((first, second));
                     continue;
                 }
-                let Some(a) = b.out_sym(oi, first).filter(|_| def_is_live(b, oi, first)) else {
+                let Some(a) = b.p.out_sym(oi, first).filter(|_| def_is_live(b, oi, first)) else {
                     continue;
                 };
                 match block {
                     0 | 3 => {
-                        let Some(c) = b.out_sym(oi, second) else {
+                        let Some(c) = b.p.out_sym(oi, second) else {
                             continue;
                         };
                         if block == 0 {
@@ -162,7 +162,7 @@ fn read_blocks(b: &mut Builder<'_, '_>) -> Blocks {
                 }
             }
             for (sym, proto) in taken_in {
-                let Some(a) = b.out_sym(oi, sym).filter(|_| def_is_live(b, oi, sym)) else {
+                let Some(a) = b.p.out_sym(oi, sym).filter(|_| def_is_live(b, oi, sym)) else {
                     continue;
                 };
                 let id = b.prototype_id(oi, proto);
@@ -175,7 +175,8 @@ fn read_blocks(b: &mut Builder<'_, '_>) -> Blocks {
     // nvlink lists address-taken functions in the order their symbols first appear among the
     // inputs (an undefined reference in an earlier object counts), whatever order the
     // compiler wrote the call-graph entries in.
-    let first_seen = b.first_appearance(graph_blocks.address_taken.iter().map(|e| e.0));
+    let first_seen =
+        b.p.first_appearance(graph_blocks.address_taken.iter().map(|e| e.0));
     graph_blocks
         .address_taken
         .sort_by_key(|e| first_seen.get(&e.0).copied().unwrap_or(usize::MAX));
@@ -256,7 +257,7 @@ pub(super) fn emit_prototypes(
     opts: &Options,
     graph: &CallGraph,
 ) -> Option<OutSec> {
-    let objects = b.objects();
+    let objects = b.p.objects();
     let graph_blocks = &graph.blocks;
     let direct_callees: HashSet<OutSym> = graph_blocks.calls.iter().map(|e| e.1).collect();
     let address_taken: HashSet<OutSym> = graph_blocks.address_taken.iter().map(|e| e.0).collect();
@@ -271,7 +272,7 @@ pub(super) fn emit_prototypes(
             for p in s.bytes().chunks_exact(8) {
                 let sym = u32::from_le_bytes([p[0], p[1], p[2], p[3]]);
                 let id = u32::from_le_bytes([p[4], p[5], p[6], p[7]]);
-                if let Some(out) = b.out_sym(oi, sym) {
+                if let Some(out) = b.p.out_sym(oi, sym) {
                     // Entries stay for functions the driver provides and for those called
                     // directly; address-taken functions lose theirs (the call graph's
                     // address-taken block holds their prototype), called directly or not.

@@ -13,7 +13,7 @@ use crate::object::InputObject;
 use crate::output::*;
 
 pub(super) fn emit_compat(b: &mut Builder<'_, '_>, opts: &Options) {
-    let objects = b.objects();
+    let objects = b.p.objects();
     let compat = if objects.is_empty() && !opts.relocatable && opts.arch_sm >= 90 {
         Some((target_records(opts), 4))
     } else {

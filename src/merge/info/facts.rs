@@ -20,7 +20,7 @@ pub(super) struct GlobalFacts<'data> {
 
 /// Reads the inputs' global `.nv.info` sections.
 pub(super) fn global_facts<'data>(b: &Builder<'_, 'data>) -> Result<GlobalFacts<'data>> {
-    let objects = b.objects();
+    let objects = b.p.objects();
     // Per-function facts from the inputs' global .nv.info, by output function symbol.
     let mut frame: HashMap<OutSym, u32> = HashMap::new();
     let mut regs: HashMap<OutSym, u32> = HashMap::new();
@@ -37,7 +37,7 @@ pub(super) fn global_facts<'data>(b: &Builder<'_, 'data>) -> Result<GlobalFacts<
                     if nvinfo::payload_kind(r.attr, p.len()) == Payload::SymbolValue {
                         let sym = u32_at(p, 0);
                         // Records of functions this link dropped go with them.
-                        let Some(out) = b.out_sym(oi, sym) else {
+                        let Some(out) = b.p.out_sym(oi, sym) else {
                             continue;
                         };
                         if !def_is_live(b, oi, sym) {
@@ -98,15 +98,17 @@ pub(super) struct FunctionFacts {
 /// Reads the `.nv.info.<fn>` records of every kept function once.
 pub(super) fn function_facts(b: &Builder<'_, '_>) -> Result<HashMap<OutSym, FunctionFacts>> {
     let mut out: HashMap<OutSym, FunctionFacts> = HashMap::new();
-    for (oi, o) in b.objects().iter().enumerate() {
+    for (oi, o) in b.p.objects().iter().enumerate() {
         for (si, s) in o.cubin.sections.iter().enumerate() {
-            if o.kind(s) != SectionKind::InfoFn || !b.is_live(oi, si) {
+            if o.kind(s) != SectionKind::InfoFn || !b.p.is_live(oi, si) {
                 continue;
             }
             let Some(f) = o.info_function(s) else {
                 continue;
             };
-            let Some(fo) = b.out_sym(oi, f) else { continue };
+            let Some(fo) = b.p.out_sym(oi, f) else {
+                continue;
+            };
             let recs = nvinfo::parse_records(s.bytes())
                 .map_err(|e| e.context(format!("'{}': section '{}'", o.name, s.name_str())))?;
             let x = out.entry(fo).or_default();
@@ -125,7 +127,7 @@ pub(super) fn function_facts(b: &Builder<'_, '_>) -> Result<HashMap<OutSym, Func
                         x.inherited_order
                             .push(super::function::EIATTR_EXTERNS_ADDED);
                         x.externs.extend(
-                            (0..p.len() / 4).filter_map(|k| b.out_sym(oi, u32_at(p, 4 * k))),
+                            (0..p.len() / 4).filter_map(|k| b.p.out_sym(oi, u32_at(p, 4 * k))),
                         );
                     }
                     _ => {}

@@ -45,7 +45,7 @@ pub(super) fn emit_function_infos(
     cx: &Context<'_>,
 ) -> Result<Vec<(Vec<u8>, Content)>> {
     let mut merc = Vec::new();
-    for oi in 0..b.objects().len() {
+    for oi in 0..b.p.objects().len() {
         let order = info_order(b, cx.opts, oi);
         // -r: the unified tables come between the object's kernels and its other functions.
         let first_function = order.iter().position(|e| e.0).unwrap_or(order.len());
@@ -65,16 +65,16 @@ pub(super) fn emit_function_infos(
 /// The order of one object's `.nv.info.<fn>` sections: (is not a kernel, kernel symbol or
 /// section index, section index), sorted.
 fn info_order(b: &Builder<'_, '_>, opts: &Options, oi: usize) -> Vec<(bool, usize, usize)> {
-    let o = &b.objects()[oi];
+    let o = &b.p.objects()[oi];
     let mut order: Vec<(bool, usize, usize)> = Vec::new();
     for (si, s) in o.cubin.sections.iter().enumerate() {
         if o.kind(s) != SectionKind::InfoFn {
             continue;
         }
-        if !b.is_live(oi, si) {
+        if !b.p.is_live(oi, si) {
             // A function replaced by a later strong definition keeps its slot (created
             // with the object's other non-kernel functions): the winner's records land there.
-            if b.replaced_by_later_definition(oi, s.info as usize) {
+            if b.p.replaced_by_later_definition(oi, s.info as usize) {
                 order.push((true, si, si));
             }
             continue;
@@ -102,9 +102,9 @@ fn function_info(
     si: usize,
     merc_out: &mut Vec<(Vec<u8>, Content)>,
 ) -> Result<()> {
-    let o = &b.objects()[oi];
+    let o = &b.p.objects()[oi];
     let s = &o.cubin.sections[si];
-    if !b.is_live(oi, si) {
+    if !b.p.is_live(oi, si) {
         b.add_info_section(function_info_section(
             s.name,
             Info::None,
@@ -114,10 +114,10 @@ fn function_info(
     }
     let recs = nvinfo::parse_records(s.bytes())
         .map_err(|e| e.context(format!("'{}': section '{}'", o.name, s.name_str())))?;
-    let Some(text) = b.placed_text(oi, s.info) else {
+    let Some(text) = b.p.placed_text(oi, s.info) else {
         return Ok(());
     };
-    let func = o.info_function(s).and_then(|f| b.out_sym(oi, f));
+    let func = o.info_function(s).and_then(|f| b.p.out_sym(oi, f));
     let (list, via_indirect) = link_externs(b, cx, func, &recs);
     let f = FunctionRecords {
         oi,
@@ -142,7 +142,7 @@ fn function_info(
             });
         }
     }
-    if let Some(m) = b.merc_section(oi, &[b".nv.merc", s.name].concat()) {
+    if let Some(m) = b.p.merc_section(oi, &[b".nv.merc", s.name].concat()) {
         let merc_recs = nvinfo::parse_records(m.bytes())
             .map_err(|e| e.context(format!("'{}': section '{}'", o.name, m.name_str())))?;
         let merc = f.records(b, cx, &merc_recs);
@@ -281,7 +281,7 @@ impl FunctionRecords<'_> {
                 // launch, not a call, refers to them).
                 if let Value::Bytes(p) = r.value {
                     let still: Vec<OutSym> = (0..p.len() / 4)
-                        .filter_map(|k| b.out_sym(oi, u32_at(p, 4 * k)))
+                        .filter_map(|k| b.p.out_sym(oi, u32_at(p, 4 * k)))
                         .filter(|&s| {
                             let sym = &b.m.symbols[s];
                             sym.section.is_none() || sym.other & STO_CUDA_ENTRY != 0

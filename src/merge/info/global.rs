@@ -27,7 +27,7 @@ pub(super) fn emit_global_info(
         if let Value::Bytes(p) = r.value {
             if nvinfo::payload_kind(r.attr, p.len()) == Payload::SymbolValue {
                 let sym = u32_at(p, 0);
-                let Some(out) = b.out_sym(*oi, sym) else {
+                let Some(out) = b.p.out_sym(*oi, sym) else {
                     continue;
                 };
                 if !def_is_live(b, *oi, sym) {

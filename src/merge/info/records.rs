@@ -38,12 +38,12 @@ pub(super) fn map_record(bld: &Builder<'_, '_>, oi: usize, r: &nvinfo::Record<'_
     if let Value::Bytes(p) = r.value {
         match nvinfo::payload_kind(r.attr, p.len()) {
             Payload::SymbolValue | Payload::ParamCbank => {
-                slots.push((4, bld.out_sym(oi, u32_at(p, 0))?));
+                slots.push((4, bld.p.out_sym(oi, u32_at(p, 0))?));
             }
             Payload::Symbols => {
                 let mut out = vec![r.format, r.attr, 0, 0];
                 for k in 0..p.len() / 4 {
-                    if let Some(s) = bld.out_sym(oi, u32_at(p, 4 * k)) {
+                    if let Some(s) = bld.p.out_sym(oi, u32_at(p, 4 * k)) {
                         slots.push((out.len(), s));
                         out.extend_from_slice(&[0; 4]);
                     }
@@ -71,7 +71,7 @@ pub(super) fn concat(recs: Vec<Rec>) -> Content {
 
 /// Whether the symbol (as seen from object `oi`) is a function this link keeps.
 pub(super) fn def_is_live(b: &Builder<'_, '_>, oi: usize, sym: u32) -> bool {
-    let objects = b.objects();
+    let objects = b.p.objects();
     let Some(s) = objects[oi].symbols().get(sym as usize) else {
         return false;
     };
@@ -79,7 +79,7 @@ pub(super) fn def_is_live(b: &Builder<'_, '_>, oi: usize, sym: u32) -> bool {
         return true;
     }
     match s.section {
-        SymSection::Index(si) => b.is_live(oi, si as usize),
+        SymSection::Index(si) => b.p.is_live(oi, si as usize),
         _ => true,
     }
 }

@@ -22,7 +22,7 @@ pub(super) fn callgraph_report(
 ) -> Vec<String> {
     use crate::demangle::demangle;
     let name = |s: OutSym| demangle(&String::from_utf8_lossy(&b.m.symbols[s].name));
-    let nodes: Vec<Option<OutSym>> = b.func_nodes.iter().map(|&n| b.node_symbol(n)).collect();
+    let nodes: Vec<Option<OutSym>> = b.func_nodes.iter().map(|&n| b.p.node_symbol(n)).collect();
     let number: HashMap<OutSym, usize> = nodes
         .iter()
         .enumerate()

@@ -163,7 +163,7 @@ impl Builder<'_, '_> {
         for (oi, text, offset, r_type, value) in values {
             let o = &self.p.objects[oi];
             let text_name = o.cubin.sections[text].name;
-            let Some(cap) = self.input_section_by_name(oi, &mercury_name(text_name)) else {
+            let Some(cap) = self.p.input_section_by_name(oi, &mercury_name(text_name)) else {
                 continue;
             };
             let Some(&(out, base)) = placed[oi].get(&cap) else {
@@ -248,9 +248,9 @@ impl Builder<'_, '_> {
             .map_err(|e| e.context(format!("'{}'", o.name)))?;
         // The discarded copies of weak data, as in the main half (whose twin section
         // holds the same bytes).
-        let main_twin = self.input_section_by_name(oi, &main_name(tsec.name));
+        let main_twin = self.p.input_section_by_name(oi, &main_name(tsec.name));
         let discarded: Vec<(u64, u64)> = match main_twin {
-            Some(mt) if !site.code && !site.debug => self.discarded_weak_data(oi, mt),
+            Some(mt) if !site.code && !site.debug => self.p.discarded_weak_data(oi, mt),
             _ => Vec::new(),
         };
         for r in relocs {
@@ -290,7 +290,10 @@ impl Builder<'_, '_> {
             return Ok(());
         }
         // References from a discarded weak copy's debug entries go with it.
-        if site.debug && self.discarded_copy(site.oi, r.sym, isym.section != SymSection::Undefined)
+        if site.debug
+            && self
+                .p
+                .discarded_copy(site.oi, r.sym, isym.section != SymSection::Undefined)
         {
             return Ok(());
         }
@@ -331,7 +334,10 @@ impl Builder<'_, '_> {
     /// The address range of a removed function's frame entry is cleared (frames of discarded
     /// weak copies keep theirs, as in the main half); the relocation goes either way.
     fn merc_unused_clear(&mut self, site: &Site<'_, '_>, r: &Reloc, isym: &Symbol<'_>) {
-        if self.removed_function(site.oi, r.sym, isym.st_type == STT_FUNC) {
+        if self
+            .p
+            .removed_function(site.oi, r.sym, isym.st_type == STT_FUNC)
+        {
             let at = site.at(r) as usize;
             if let Content::Bytes(bytes) = &mut self.m.sections[site.tout].content {
                 if let Some(f) = bytes.get_mut(at..at + 8) {
@@ -413,7 +419,7 @@ impl Builder<'_, '_> {
     fn main_twin_value(&mut self, site: &Site<'_, '_>, r: &Reloc, ss: usize) -> Option<u32> {
         let (oi, o) = (site.oi, site.o);
         let main_si = match o.cubin.sections.get(ss) {
-            Some(m) => self.input_section_by_name(oi, &main_name(m.name)),
+            Some(m) => self.p.input_section_by_name(oi, &main_name(m.name)),
             None => None,
         };
         let main_twin = main_si.and_then(|i| self.p.placed[oi][i]);
@@ -421,6 +427,7 @@ impl Builder<'_, '_> {
         // halves' addends differently).
         let main_rela = [b".rela", &main_name(site.tsec.name)[..]].concat();
         let main_addend = self
+            .p
             .input_section_by_name(oi, &main_rela)
             .and_then(|i| o.cubin.relocations(&o.cubin.sections[i]).ok())
             .and_then(|rs| rs.iter().find(|m| m.offset == r.offset).map(|m| m.addend))
@@ -444,7 +451,7 @@ impl Builder<'_, '_> {
     ) -> bool {
         let main_sym = site.o.symbols().get(r.sym as usize);
         site.code
-            && (self.constant_bank(site.oi, r.sym).is_some()
+            && (self.p.constant_bank(site.oi, r.sym).is_some()
                 || shared_ref.is_some()
                 || main_sym.is_some_and(is_undefined_local)
                 || (!self.p.relocatable
@@ -478,7 +485,7 @@ impl Builder<'_, '_> {
             recorded,
             out.resolved_by_target.get(target_name),
         ) {
-            if let Some(sym) = self.out_sym(site.oi, r.sym) {
+            if let Some(sym) = self.p.out_sym(site.oi, r.sym) {
                 out.pending.entry(rr).or_default().push(OutReloc {
                     offset: site.at(r),
                     r_type: r.r_type,
@@ -502,7 +509,8 @@ impl Builder<'_, '_> {
         // (-r: a kernel's own extern-shared references name its instance symbol,
         // as in the main half.)
         let instance = if site.code {
-            self.input_section_by_name(site.oi, &main_name(site.tsec.name))
+            self.p
+                .input_section_by_name(site.oi, &main_name(site.tsec.name))
                 .and_then(|t| self.partial_instance(site.oi, t, isym))
         } else {
             None
@@ -510,7 +518,7 @@ impl Builder<'_, '_> {
         let sym = if r.sym == 0 {
             None
         } else {
-            instance.or_else(|| self.out_sym(site.oi, r.sym))
+            instance.or_else(|| self.p.out_sym(site.oi, r.sym))
         };
         if r.sym != 0 && sym.is_none() {
             return Ok(()); // against something removed

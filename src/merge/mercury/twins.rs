@@ -325,7 +325,7 @@ impl Builder<'_, '_> {
                     continue;
                 };
                 // Only what the main half kept: the main twin's input section is live.
-                let main_in = self.input_section_by_name(oi, &main_name);
+                let main_in = self.p.input_section_by_name(oi, &main_name);
                 if main_in.is_some_and(|i| !self.p.live[oi][i]) {
                     continue;
                 }

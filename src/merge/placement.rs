@@ -1,0 +1,235 @@
+//! The merge's record of what it decided about the inputs, read by the passes after it.
+
+use super::{line_tables, literal_banks, partial_shared, resources, shared, unified, FuncNode};
+use crate::elf::read::SymSection;
+use crate::elf::*;
+use crate::object::InputObject;
+use crate::output::{OutSec, OutSym};
+use crate::resolve::Resolution;
+use hashbrown::{HashMap, HashSet};
+
+/// Where an input section went.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Placed {
+    pub(crate) sec: OutSec,
+    pub(crate) offset: u64,
+}
+
+/// What the merge decided about the inputs: where each input section went and what each
+/// input symbol became, the memory plans, and the mode flags. The merge fills it; the passes
+/// after it (relocation, the Mercury half) only read it.
+pub(crate) struct Placement<'a, 'data> {
+    pub(crate) objects: &'a [InputObject<'data>],
+    pub(crate) res: &'a Resolution<'data>,
+    /// Per object, per input section: where it went.
+    pub(crate) placed: Vec<Vec<Option<Placed>>>,
+    /// Per object, per input symbol: what it became.
+    pub(crate) sym_map: Vec<Vec<Option<OutSym>>>,
+    /// Output symbol of each global.
+    pub(crate) global_sym: Vec<Option<OutSym>>,
+    /// Per object, per input section: is it kept (`liveness`).
+    pub(crate) live: &'a [Vec<bool>],
+    /// -r: the kernels' extern-shared areas (`partial_shared`).
+    pub(crate) partial: partial_shared::PartialShared,
+    /// Undefined globals only removed code refers to (left out of the symbol table).
+    pub(crate) undefined_dead_only: &'a hashbrown::HashSet<u32>,
+    /// Shared memory offsets and per-kernel sizes.
+    pub(crate) shared: shared::SharedLayout,
+    /// Functions' literal banks in their kernels' banks (final links).
+    pub(crate) literal: literal_banks::LiteralLayout,
+    /// Texture/surface slots in the kernels' parameter banks (`resources`).
+    pub(crate) resources: resources::Slots,
+    /// `-preserve-relocs`: keep a record of applied relocations.
+    pub(crate) preserve_relocs: bool,
+    /// `-preserve-relocs` or `-g`: keep internal symbols (shared-memory objects, `_param`)
+    /// and unreachable functions.
+    pub(crate) keep_internals: bool,
+    /// `-g` (see `Options::debug`).
+    pub(crate) debug: bool,
+    /// `-r` (see `Options::relocatable`).
+    pub(crate) relocatable: bool,
+    /// sm_90+ final links name the kernels' parameter banks after an object's debug sections.
+    pub(crate) param_banks_after_debug: bool,
+    /// sm_100+: per object, its Mercury sections by name.
+    pub(crate) merc_sections: Vec<HashMap<&'data [u8], usize>>,
+    /// Where sm_110's reserved shared objects start: the value of the undefined
+    /// `.nv.reservedSmem.offset0`.
+    pub(crate) reserved_smem_base: u64,
+    /// Per object, its sections by name (built on first use, see `input_section_by_name`).
+    pub(crate) input_names: Vec<std::cell::OnceCell<HashMap<&'data [u8], usize>>>,
+    /// -r: the unified function/data tables (`unified`).
+    pub(crate) unified: unified::Tables,
+    /// sm_100+: line tables as the output holds them, by (object, section) (`line_tables`).
+    pub(crate) line_rewrites: HashMap<(usize, usize), line_tables::Rewrite>,
+}
+
+impl<'a, 'data> Placement<'a, 'data> {
+    /// True when the function in text section `si` of object `oi` lost to a strong definition
+    /// in a later object (nvlink then keeps this object's section slot and references).
+    pub(crate) fn replaced_by_later_definition(&self, oi: usize, si: usize) -> bool {
+        let o = &self.objects[oi];
+        let Some(f) = o.cubin.sections.get(si).and_then(|s| o.text_function(s)) else {
+            return false;
+        };
+        match self.res.sym_global[oi][f as usize].and_then(|g| self.res.globals[g as usize].def) {
+            Some(d) => d.obj as usize > oi,
+            None => false,
+        }
+    }
+
+    /// The output symbol of a call-graph node, if the function is kept.
+    pub(crate) fn node_symbol(&self, n: FuncNode) -> Option<OutSym> {
+        match n {
+            FuncNode::Global(g) => self.global_sym[g as usize],
+            FuncNode::Local(oi, i) => self.out_sym(oi, i),
+        }
+    }
+
+    /// A global function whose definition this link does not keep.
+    pub(crate) fn is_dead_function(&self, g: u32) -> bool {
+        let Some(d) = self.res.globals[g as usize].def else {
+            return false;
+        };
+        let o = &self.objects[d.obj as usize];
+        let s = &o.symbols()[d.sym as usize];
+        match s.section {
+            SymSection::Index(si) if s.st_type == STT_FUNC => {
+                !self.live[d.obj as usize][si as usize]
+            }
+            _ => false,
+        }
+    }
+
+    pub(crate) fn out_sym(&self, oi: usize, sym: u32) -> Option<OutSym> {
+        self.sym_map[oi].get(sym as usize).copied().flatten()
+    }
+
+    /// Whether the function an input symbol names was removed by this link (unreachable, or
+    /// only a losing copy): UNUSED_CLEAR relocations against it clear their field.
+    pub(crate) fn removed_function(&self, oi: usize, sym: u32, is_func: bool) -> bool {
+        self.res.sym_global[oi]
+            .get(sym as usize)
+            .copied()
+            .flatten()
+            .is_some_and(|g| self.is_dead_function(g))
+            || (is_func && self.out_sym(oi, sym).is_none())
+    }
+
+    /// Whether an input symbol defined in object `oi` is a copy the link discards because an
+    /// earlier object's definition won.
+    pub(crate) fn discarded_copy(&self, oi: usize, sym: u32, defined_here: bool) -> bool {
+        defined_here
+            && self.res.sym_global[oi]
+                .get(sym as usize)
+                .copied()
+                .flatten()
+                .is_some_and(|g| {
+                    self.res.globals[g as usize]
+                        .def
+                        .is_some_and(|d| (d.obj as usize) < oi)
+                })
+    }
+
+    pub(crate) fn placed_text(&self, oi: usize, si: u32) -> Option<OutSec> {
+        self.placed[oi]
+            .get(si as usize)
+            .copied()
+            .flatten()
+            .map(|p| p.sec)
+    }
+
+    /// The extents of the weak data objects in section `si` of object `oi` that this link
+    /// discarded for another object's copy.
+    pub(crate) fn discarded_weak_data(&self, oi: usize, si: usize) -> Vec<(u64, u64)> {
+        self.objects[oi]
+            .symbols()
+            .iter()
+            .enumerate()
+            .filter(|(i, x)| {
+                x.section == SymSection::Index(si as u32)
+                    && x.bind == STB_WEAK
+                    && x.st_type != STT_FUNC
+                    && x.size > 0
+                    && !self.res.is_winner(oi as u32, *i as u32)
+            })
+            .map(|(_, x)| (x.value, x.value + x.size))
+            .collect()
+    }
+
+    /// Where each output symbol is defined among the inputs: (object, section), in input order.
+    /// The rank of each of `syms` by where its symbol first appears among the inputs
+    /// (object order, then symbol-table order; undefined references count).
+    pub(crate) fn first_appearance(
+        &self,
+        syms: impl Iterator<Item = OutSym>,
+    ) -> HashMap<OutSym, usize> {
+        let wanted: HashSet<OutSym> = syms.collect();
+        let mut out = HashMap::new();
+        if wanted.is_empty() {
+            return out;
+        }
+        for sym in self.sym_map.iter().flatten().flatten() {
+            if wanted.contains(sym) && !out.contains_key(sym) {
+                out.insert(*sym, out.len());
+                if out.len() == wanted.len() {
+                    break;
+                }
+            }
+        }
+        out
+    }
+
+    pub(crate) fn objects(&self) -> &'a [InputObject<'data>] {
+        self.objects
+    }
+
+    pub(crate) fn is_live(&self, oi: usize, si: usize) -> bool {
+        self.live[oi][si]
+    }
+
+    /// An object's section of this name (`-r`'s `.nv.shared.<kernel>`, the Mercury sections'
+    /// main twins): the per-object index is built on first use.
+    pub(crate) fn input_section_by_name(&self, oi: usize, name: &[u8]) -> Option<usize> {
+        let objects = self.objects;
+        self.input_names[oi]
+            .get_or_init(|| {
+                objects[oi]
+                    .cubin
+                    .sections
+                    .iter()
+                    .enumerate()
+                    .map(|(i, s)| (s.name, i))
+                    .collect()
+            })
+            .get(name)
+            .copied()
+    }
+
+    /// An object's Mercury section of this name (sm_100+).
+    pub(crate) fn merc_section(&self, oi: usize, name: &[u8]) -> Option<&'a Section<'data>> {
+        let &i = self.merc_sections.get(oi)?.get(name)?;
+        self.objects[oi].cubin.sections.get(i)
+    }
+
+    /// The constant bank (3 for `__constant__` data) a symbol lives in, following resolution;
+    /// `None` outside the user banks.
+    pub(crate) fn constant_bank(&self, oi: usize, sym: u32) -> Option<u32> {
+        let (obj, s) = match self.res.sym_global[oi].get(sym as usize).copied().flatten() {
+            Some(g) => {
+                let d = self.res.globals[g as usize].def?;
+                let o = &self.objects[d.obj as usize];
+                (o, &o.symbols()[d.sym as usize])
+            }
+            None => {
+                let o = &self.objects[oi];
+                (o, o.symbols().get(sym as usize)?)
+            }
+        };
+        let SymSection::Index(si) = s.section else {
+            return None;
+        };
+        let t = obj.cubin.sections[si as usize].sh_type;
+        (t != SHT_CUDA_CONSTANT_B0 && (SHT_CUDA_CONSTANT_B0..=SHT_CUDA_CONSTANT_B17).contains(&t))
+            .then(|| t - SHT_CUDA_CONSTANT_B0)
+    }
+}
