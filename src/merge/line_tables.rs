@@ -483,11 +483,13 @@ impl Builder<'_, '_> {
         }
         Ok(())
     }
+}
 
+impl super::Placement<'_, '_> {
     /// The output offset of input offset `off` of a line table rewritten here (`None`:
     /// cut out); `off` itself for any other section.
     pub(crate) fn line_table_offset(&self, oi: usize, si: usize, off: u64) -> Option<u64> {
-        match self.p.line_rewrites.get(&(oi, si)) {
+        match self.line_rewrites.get(&(oi, si)) {
             Some(rw) => rw.new_offset(off),
             None => Some(off),
         }

@@ -135,7 +135,7 @@ impl Builder<'_, '_> {
         let kt = self.p.objects[k.0].cubin.sections.get(k.1)?;
         let name = kernel_bank_name(kt.name);
         let text = self.out_section_for(k.0, k.1)?;
-        if let Some(&id) = self.by_name.get(&name) {
+        if let Some(&id) = self.m.by_name.get(&name) {
             // (a kernel's own bank: its sh_info names the kernel's code)
             let sec = &mut self.m.sections[id];
             sec.info = Info::Section(text);
@@ -326,7 +326,7 @@ impl Builder<'_, '_> {
     /// The Mercury twin of kernel `k`'s output bank, where the link made both.
     fn kernel_bank_twin(&self, k: Node, twin: &[Option<OutSec>]) -> Option<OutSec> {
         let kt = self.p.objects[k.0].cubin.sections[k.1].name;
-        let &main_out = self.by_name.get(&kernel_bank_name(kt))?;
+        let &main_out = self.m.by_name.get(&kernel_bank_name(kt))?;
         twin.get(main_out.index()).copied().flatten()
     }
 

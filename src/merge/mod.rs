@@ -107,8 +107,6 @@ pub struct Built {
 pub(crate) struct Builder<'a, 'data> {
     p: Placement<'a, 'data>,
     pub(crate) m: Module,
-    /// The output sections made by name (merged sections, tables), by name.
-    by_name: HashMap<Vec<u8>, OutSec>,
     /// -preserve-relocs: symbols of functions' objects whose kernel's `.nv.shared.<k>` is
     /// made later (the kernel is in a later object).
     pending_shared_symbols: HashMap<(usize, usize), Vec<OutSym>>,
@@ -149,12 +147,7 @@ impl<'a, 'data> Builder<'a, 'data> {
     }
 
     fn named_section(&mut self, name: &[u8], make: impl FnOnce() -> OutSection) -> OutSec {
-        if let Some(&s) = self.by_name.get(name) {
-            return s;
-        }
-        let id = self.m.add_section(make());
-        self.by_name.insert(name.to_vec(), id);
-        id
+        self.m.named_section(name, make)
     }
 
     /// The output section an input section goes to (created on first use).
@@ -212,7 +205,7 @@ impl<'a, 'data> Builder<'a, 'data> {
         };
         let align = s.align;
         let entsize = s.entsize;
-        let existed = self.by_name.contains_key(&name);
+        let existed = self.m.by_name.contains_key(&name);
         let id = self.named_section(&name.clone(), || OutSection {
             name: name.clone(),
             sh_type,
@@ -372,39 +365,6 @@ impl Builder<'_, '_> {
         self.debug_shared_section(self.extern_debug_align(), size);
     }
 
-    /// -preserve-relocs: the symbol of a static shared object, an internal local at its
-    /// laid-out offset in the `.nv.shared.<kernel>` of the one kernel that uses it directly,
-    /// or else in `.nv_debug.shared` (which then spans every such object). None for objects
-    /// no kernel reaches.
-    /// Where a reference to shared memory (`sr`, symbol `sym` of object `oi`) points, from
-    /// the code of text section `text`, or from debug information (`None`).
-    pub(crate) fn shared_value(
-        &self,
-        oi: usize,
-        text: Option<usize>,
-        sym: u32,
-        sr: shared::SharedRef,
-    ) -> Option<u64> {
-        let array = || {
-            let g = self.p.res.sym_global[oi]
-                .get(sym as usize)
-                .copied()
-                .flatten()?;
-            self.p.shared.extern_symbol_offset.get(&g).copied()
-        };
-        match (sr, text) {
-            (shared::SharedRef::Object(k), _) => self.p.shared.offset.get(&k).copied(),
-            // -g gives each extern array one offset, for the debugger.
-            (shared::SharedRef::Extern, _) if self.p.debug => array(),
-            (shared::SharedRef::Extern, Some(t)) => {
-                self.p.shared.extern_offset.get(&(oi, t)).copied()
-            }
-            // Debug information cannot name one kernel's extern area: nvlink writes -1 (plus
-            // the addend, which holds sm_90's reserve).
-            (shared::SharedRef::Extern, None) => Some(u64::MAX),
-        }
-    }
-
     /// `-g`: the symbol of extern shared array `g`, defined in `.nv_debug.shared` (`sec`).
     fn debug_extern_symbol(&mut self, g: u32, sec: OutSec) -> Option<OutSym> {
         if let Some(s) = self.p.global_sym[g as usize] {
@@ -461,10 +421,10 @@ impl Builder<'_, '_> {
         }
         let align = shared::alignment(s.value);
         let out = if in_name.starts_with(b".nv.shared.") {
-            *self.by_name.get(in_name)?
+            *self.m.by_name.get(in_name)?
         } else if let Some(&(koi, ksi)) = self.p.shared.home.get(&k) {
             let tail = crate::elf::names::text_tail(self.p.objects[koi].cubin.sections[ksi].name);
-            match self.by_name.get(&[b".nv.shared.", tail].concat()[..]) {
+            match self.m.by_name.get(&[b".nv.shared.", tail].concat()[..]) {
                 Some(&sec) => sec,
                 None => {
                     // (The kernel comes in a later object: the symbol stays here, naming
@@ -666,7 +626,6 @@ impl<'a, 'data> Builder<'a, 'data> {
                 mercury: opts.mercury,
                 ..Default::default()
             },
-            by_name: HashMap::new(),
             pending_shared_symbols: HashMap::new(),
             warnings: Vec::new(),
             errors: Vec::new(),
@@ -785,7 +744,7 @@ impl<'a, 'data> Builder<'a, 'data> {
         function_info: Vec<(Vec<u8>, Content)>,
     ) -> Result<()> {
         self.build_mercury(relocated.capsule_values, function_info)?;
-        if let Some(&df) = self.by_name.get(&b".debug_frame"[..]) {
+        if let Some(&df) = self.m.by_name.get(&b".debug_frame"[..]) {
             self.drop_dead_frames(df, &relocated.cleared);
             if let Content::Bytes(bytes) = &mut self.m.sections[df].content {
                 debug_frame::point_fdes_at_preceding_cie(bytes);
@@ -831,7 +790,7 @@ impl<'a, 'data> Builder<'a, 'data> {
     }
 
     pub(crate) fn section_id(&self, name: &[u8]) -> Option<&OutSec> {
-        self.by_name.get(name)
+        self.m.by_name.get(name)
     }
 
     /// Maps an input prototype id (an offset into the object's `.strtab`, where the prototype
@@ -859,7 +818,7 @@ impl<'a, 'data> Builder<'a, 'data> {
 
     /// Adds a metadata section, or fills the slot an earlier object reserved under its name.
     pub(crate) fn add_info_section(&mut self, s: OutSection) -> OutSec {
-        if let Some(&id) = self.by_name.get(&s.name) {
+        if let Some(&id) = self.m.by_name.get(&s.name) {
             let slot = &mut self.m.sections[id];
             slot.content = s.content;
             slot.info = s.info;

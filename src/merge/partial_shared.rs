@@ -210,7 +210,7 @@ impl Builder<'_, '_> {
     /// kernel that does not refer to extern arrays itself has D bytes added below its
     /// objects when its input's are no more than D.
     pub(crate) fn align_partial_kernel_shared(&mut self) {
-        let Some(&debug) = self.by_name.get(&b".nv_debug.shared"[..]) else {
+        let Some(&debug) = self.m.by_name.get(&b".nv_debug.shared"[..]) else {
             return;
         };
         let align = self.m.sections[debug].align;
@@ -319,7 +319,9 @@ impl Builder<'_, '_> {
             })
         })
     }
+}
 
+impl super::Placement<'_, '_> {
     /// The symbol a reference from text section `text` of object `oi` to `s` (a symbol of
     /// either half) now names: a kernel's own references to extern arrays name its instance.
     pub(crate) fn partial_instance(
@@ -328,7 +330,7 @@ impl Builder<'_, '_> {
         text: usize,
         s: &Symbol<'_>,
     ) -> Option<OutSym> {
-        let id = *self.p.partial.instances.get(&(oi, text))?;
+        let id = *self.partial.instances.get(&(oi, text))?;
         (s.section == SymSection::Undefined && s.other & STO_CUDA_SHARED != 0).then_some(id)
     }
 }

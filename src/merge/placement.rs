@@ -232,4 +232,37 @@ impl<'a, 'data> Placement<'a, 'data> {
         (t != SHT_CUDA_CONSTANT_B0 && (SHT_CUDA_CONSTANT_B0..=SHT_CUDA_CONSTANT_B17).contains(&t))
             .then(|| t - SHT_CUDA_CONSTANT_B0)
     }
+
+    /// -preserve-relocs: the symbol of a static shared object, an internal local at its
+    /// laid-out offset in the `.nv.shared.<kernel>` of the one kernel that uses it directly,
+    /// or else in `.nv_debug.shared` (which then spans every such object). None for objects
+    /// no kernel reaches.
+    /// Where a reference to shared memory (`sr`, symbol `sym` of object `oi`) points, from
+    /// the code of text section `text`, or from debug information (`None`).
+    pub(crate) fn shared_value(
+        &self,
+        oi: usize,
+        text: Option<usize>,
+        sym: u32,
+        sr: shared::SharedRef,
+    ) -> Option<u64> {
+        let array = || {
+            let g = self.res.sym_global[oi]
+                .get(sym as usize)
+                .copied()
+                .flatten()?;
+            self.shared.extern_symbol_offset.get(&g).copied()
+        };
+        match (sr, text) {
+            (shared::SharedRef::Object(k), _) => self.shared.offset.get(&k).copied(),
+            // -g gives each extern array one offset, for the debugger.
+            (shared::SharedRef::Extern, _) if self.debug => array(),
+            (shared::SharedRef::Extern, Some(t)) => {
+                self.shared.extern_offset.get(&(oi, t)).copied()
+            }
+            // Debug information cannot name one kernel's extern area: nvlink writes -1 (plus
+            // the addend, which holds sm_90's reserve).
+            (shared::SharedRef::Extern, None) => Some(u64::MAX),
+        }
+    }
 }

@@ -169,7 +169,7 @@ impl Builder<'_, '_> {
         for (i, r) in relocs.iter().enumerate() {
             let mut r = *r;
             // (sm_100+ line tables move their sequences and cut some out.)
-            match self.line_table_offset(site.oi, site.target, r.offset) {
+            match self.p.line_table_offset(site.oi, site.target, r.offset) {
                 Some(off) => r.offset = off,
                 None => continue,
             }
@@ -227,7 +227,8 @@ impl Builder<'_, '_> {
                 let sym = if r.sym == 0 {
                     None
                 } else {
-                    self.partial_instance(site.oi, site.target, isym)
+                    self.p
+                        .partial_instance(site.oi, site.target, isym)
                         .or_else(|| self.p.out_sym(site.oi, r.sym))
                 };
                 if r.sym != 0 && sym.is_none() {
@@ -347,7 +348,8 @@ impl Builder<'_, '_> {
         {
             return Ok(addend);
         }
-        self.line_table_offset(site.oi, ss as usize, addend as u64)
+        self.p
+            .line_table_offset(site.oi, ss as usize, addend as u64)
             .filter(|_| r.addend.is_some())
             .map(|a| a as i64)
             .ok_or_else(|| {
@@ -408,9 +410,10 @@ impl Builder<'_, '_> {
             };
             placed_offset(self, ss).map(|p| p.wrapping_add(addend as u64))
         } else if let Some(sr) = shared_ref {
-            self.shared_value(oi, site.alloc().then_some(site.target), r.sym, sr)
+            self.p
+                .shared_value(oi, site.alloc().then_some(site.target), r.sym, sr)
                 .map(|v| v.wrapping_add(addend as u64))
-        } else if let Some(slot) = self.resource_slot(oi, site.target, r.sym) {
+        } else if let Some(slot) = self.p.resource_slot(&self.m, oi, site.target, r.sym) {
             return Fate::Slot(slot);
         } else if site.alloc() {
             self.p
@@ -430,6 +433,7 @@ impl Builder<'_, '_> {
     /// value. (The references are 32-bit fields.)
     fn ptx_const0_size(&mut self, oi: usize, sym: u32, addend: i64) -> u64 {
         let size = self
+            .m
             .by_name
             .get(&b".nv.constant3"[..])
             .map(|&c| self.m.sections[c].content.size())
@@ -512,7 +516,8 @@ impl Builder<'_, '_> {
         // (The capsule counts from the first slot.)
         if self.m.mercury && site.code() {
             let base = self
-                .resource_bank(site.oi, site.target)
+                .p
+                .resource_bank(&self.m, site.oi, site.target)
                 .and_then(|b| self.p.resources.base.get(&b).copied());
             let v = slot.wrapping_sub(base.unwrap_or(0));
             capsule.push((site.oi, site.target, r.offset, r.r_type, v));
@@ -610,7 +615,7 @@ impl Builder<'_, '_> {
             } else {
                 entries.reverse();
             }
-            if let Some(&id) = self.by_name.get(&name) {
+            if let Some(&id) = self.m.by_name.get(&name) {
                 let sec = &mut self.m.sections[id];
                 sec.content = Content::Relocs {
                     rela: type_is_rela(sh_type),

@@ -7,7 +7,8 @@ impl Builder<'_, '_> {
     /// symbol order) registers, barriers, stack, shared, parameter-bank and local memory.
     pub(super) fn resource_report(&self, kernel_facts: &[super::info::KernelFacts]) -> Vec<String> {
         let size_of = |name: &[u8]| {
-            self.by_name
+            self.m
+                .by_name
                 .get(name)
                 .map(|&s| self.m.sections[s].content.size())
                 .unwrap_or(0)

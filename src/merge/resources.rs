@@ -149,16 +149,6 @@ impl Builder<'_, '_> {
         Ok(())
     }
 
-    /// Copies relocation entries: rebased, applied where the link resolves them, dropped where
-    /// they point into removed code, kept (for the driver) otherwise.
-    /// The slot of texture/surface reference `sym` in the parameter bank of the kernel whose
-    /// code is text section `target` of object `oi`.
-    pub(super) fn resource_slot(&self, oi: usize, target: usize, sym: u32) -> Option<u64> {
-        let out = self.p.out_sym(oi, sym)?;
-        let bank = self.resource_bank(oi, target)?;
-        self.p.resources.slots.get(&(bank, out)).copied()
-    }
-
     /// The relocation section of a parameter bank's texture/surface slots (sm_100+: RELA).
     pub(super) fn slot_relocations(&mut self, bank: OutSec) -> OutSec {
         let rela = self.m.mercury;
@@ -178,15 +168,31 @@ impl Builder<'_, '_> {
             s
         })
     }
+}
+
+impl super::Placement<'_, '_> {
+    /// The slot of texture/surface reference `sym` in the parameter bank of the kernel whose
+    /// code is text section `target` of object `oi`.
+    pub(crate) fn resource_slot(
+        &self,
+        m: &Module,
+        oi: usize,
+        target: usize,
+        sym: u32,
+    ) -> Option<u64> {
+        let out = self.out_sym(oi, sym)?;
+        let bank = self.resource_bank(m, oi, target)?;
+        self.resources.slots.get(&(bank, out)).copied()
+    }
 
     /// The parameter bank of the kernel whose code is text section `target` of object `oi`.
-    pub(crate) fn resource_bank(&self, oi: usize, target: usize) -> Option<OutSec> {
-        let o = &self.p.objects[oi];
+    pub(crate) fn resource_bank(&self, m: &Module, oi: usize, target: usize) -> Option<OutSec> {
+        let o = &self.objects[oi];
         let bank_name = [
             b".nv.constant0.",
             crate::elf::names::text_tail(o.cubin.sections[target].name),
         ]
         .concat();
-        self.by_name.get(&bank_name).copied()
+        m.by_name.get(&bank_name).copied()
     }
 }

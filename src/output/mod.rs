@@ -166,12 +166,25 @@ pub struct Module {
     /// sm_100+: parameter banks that got texture/surface slots; nvlink writes these (and
     /// their section symbols) where sm_90 does, not after everything else.
     pub slotted_param_banks: hashbrown::HashSet<OutSec>,
+    /// The sections made by name (tables, sections merged by name, relocation sections), by
+    /// name: later uses of the name find the same section.
+    pub by_name: hashbrown::HashMap<Vec<u8>, OutSec>,
 }
 
 impl Module {
     pub fn add_section(&mut self, s: OutSection) -> OutSec {
         self.sections.push(s)
     }
+    /// The section of this name, made by `make` on first use.
+    pub fn named_section(&mut self, name: &[u8], make: impl FnOnce() -> OutSection) -> OutSec {
+        if let Some(&s) = self.by_name.get(name) {
+            return s;
+        }
+        let id = self.add_section(make());
+        self.by_name.insert(name.to_vec(), id);
+        id
+    }
+
     pub fn add_symbol(&mut self, s: OutSymbol) -> OutSym {
         self.symbols.push(s)
     }

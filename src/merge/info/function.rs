@@ -129,7 +129,8 @@ fn function_info(
     // sm_100+: kernels whose parameter bank got texture/surface slots say which
     // banks hold bindless textures and surfaces (0, the parameter bank).
     let slotted = func.is_some_and(|f| cx.kernel_set.contains(&f))
-        && b.resource_bank(oi, s.info as usize)
+        && b.p
+            .resource_bank(&b.m, oi, s.info as usize)
             .is_some_and(|k| b.p.resources.base.contains_key(&k));
     if b.m.mercury && slotted {
         for attr in [

@@ -319,7 +319,7 @@ impl Builder<'_, '_> {
             .flatten();
         // Debug information's shared-memory addresses are applied as in the main half.
         if let (Some(sr), true) = (shared_ref, site.debug) {
-            let Some(v) = self.shared_value(site.oi, None, r.sym, sr) else {
+            let Some(v) = self.p.shared_value(site.oi, None, r.sym, sr) else {
                 return Ok(());
             };
             return self.write_debug_value(site, r, v.wrapping_add(addend as u64));
@@ -435,7 +435,7 @@ impl Builder<'_, '_> {
             .unwrap_or(r.addend.unwrap_or(0));
         // (where the main twin's cut line table moved it)
         let main_addend = main_si
-            .and_then(|i| self.line_table_offset(oi, i, main_addend as u64))
+            .and_then(|i| self.p.line_table_offset(oi, i, main_addend as u64))
             .map_or(main_addend, |v| v as i64);
         main_twin.map(|p| p.offset.wrapping_add(main_addend as u64) as u32)
     }
@@ -511,7 +511,7 @@ impl Builder<'_, '_> {
         let instance = if site.code {
             self.p
                 .input_section_by_name(site.oi, &main_name(site.tsec.name))
-                .and_then(|t| self.partial_instance(site.oi, t, isym))
+                .and_then(|t| self.p.partial_instance(site.oi, t, isym))
         } else {
             None
         };

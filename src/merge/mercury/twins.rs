@@ -294,6 +294,7 @@ impl Builder<'_, '_> {
     /// at the CIE before it, as in the main half.
     pub(super) fn merc_debug_frame(&mut self, twin: &Twins) {
         if let Some(Some(df)) = self
+            .m
             .by_name
             .get(&b".debug_frame"[..])
             .map(|&d| twin.get(d).copied().flatten())
@@ -321,7 +322,7 @@ impl Builder<'_, '_> {
                     continue;
                 }
                 let main_name = main_name(s.name);
-                let Some(&main_out) = self.by_name.get(&main_name) else {
+                let Some(&main_out) = self.m.by_name.get(&main_name) else {
                     continue;
                 };
                 // Only what the main half kept: the main twin's input section is live.
