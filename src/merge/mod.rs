@@ -552,7 +552,8 @@ fn build_module<'data>(
     if opts.relocatable {
         b.check_unified_tables()?;
     }
-    let relocated = tracing::info_span!("relocate").in_scope(|| b.relocate())?;
+    let relocated =
+        tracing::info_span!("relocate").in_scope(|| relocate::relocate(&b.p, &mut b.m))?;
     if opts.mercury {
         b.mercury_half(relocated, info.merc_function_info)?;
     }

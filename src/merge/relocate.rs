@@ -5,7 +5,7 @@
 //! (`Builder::value`), the bits it writes by `reloc::patch`, and the order of the output
 //! relocation sections by `finish_sections`.
 
-use super::{local_names, shared, Builder, Placed};
+use super::{local_names, shared, Placed, Placement};
 use crate::diag::{Error, Result};
 use crate::elf::read::{Reloc, Section, SymSection, Symbol};
 use crate::elf::*;
@@ -116,8 +116,20 @@ struct Applied {
     addend: i64,
 }
 
-impl Builder<'_, '_> {
-    pub(super) fn relocate(&mut self) -> Result<Relocated> {
+/// Applies the main half's relocations to the merged module: the placement says where every
+/// input section and symbol went; the module gets the patched bytes and the relocation
+/// sections.
+pub(super) fn relocate(p: &Placement<'_, '_>, m: &mut Module) -> Result<Relocated> {
+    Relocator { p, m }.run()
+}
+
+struct Relocator<'r, 'a, 'data> {
+    p: &'r Placement<'a, 'data>,
+    m: &'r mut Module,
+}
+
+impl Relocator<'_, '_, '_> {
+    fn run(&mut self) -> Result<Relocated> {
         let mut out = OutRelocs::default();
         let mut done = Relocated::default();
         for (oi, o) in self.p.objects.iter().enumerate() {
@@ -413,7 +425,7 @@ impl Builder<'_, '_> {
             self.p
                 .shared_value(oi, site.alloc().then_some(site.target), r.sym, sr)
                 .map(|v| v.wrapping_add(addend as u64))
-        } else if let Some(slot) = self.p.resource_slot(&self.m, oi, site.target, r.sym) {
+        } else if let Some(slot) = self.p.resource_slot(self.m, oi, site.target, r.sym) {
             return Fate::Slot(slot);
         } else if site.alloc() {
             self.p
@@ -517,7 +529,7 @@ impl Builder<'_, '_> {
         if self.m.mercury && site.code() {
             let base = self
                 .p
-                .resource_bank(&self.m, site.oi, site.target)
+                .resource_bank(self.m, site.oi, site.target)
                 .and_then(|b| self.p.resources.base.get(&b).copied());
             let v = slot.wrapping_sub(base.unwrap_or(0));
             capsule.push((site.oi, site.target, r.offset, r.r_type, v));
@@ -627,7 +639,7 @@ impl Builder<'_, '_> {
             if entries.is_empty() {
                 continue;
             }
-            self.named_section(&name.clone(), || {
+            self.m.named_section(&name.clone(), || {
                 reloc_section(name, sh_type, target, entries)
             });
         }
