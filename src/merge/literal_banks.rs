@@ -19,6 +19,7 @@
 //!
 //! `-r` keeps the banks as they are.
 
+use super::mercury::Mercury;
 use super::{Builder, Placed};
 use crate::diag::{Error, Result};
 use crate::elf::read::SymSection;
@@ -229,7 +230,10 @@ impl Builder<'_, '_> {
             !(ks.len() == 1 && t == Some(ks[0].1) && ks[0].0 == oi)
         })
     }
+}
 
+/// The Mercury half's part: the literal banks' Mercury twins and their relocations.
+impl Mercury<'_, '_, '_> {
     /// Mercury half: copies an input's `.nv.merc.nv.constant.optimizer.<fn>` into the twins of
     /// its kernels' banks. Returns where it went (the first kernel's), or None when the main
     /// bank is not laid out here.

@@ -744,7 +744,12 @@ impl<'a, 'data> Builder<'a, 'data> {
         relocated: relocate::Relocated,
         function_info: Vec<(Vec<u8>, Content)>,
     ) -> Result<()> {
-        self.build_mercury(relocated.capsule_values, function_info)?;
+        mercury::build(
+            &self.p,
+            &mut self.m,
+            relocated.capsule_values,
+            function_info,
+        )?;
         if let Some(&df) = self.m.by_name.get(&b".debug_frame"[..]) {
             self.drop_dead_frames(df, &relocated.cleared);
             if let Content::Bytes(bytes) = &mut self.m.sections[df].content {

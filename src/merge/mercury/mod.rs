@@ -33,9 +33,10 @@ mod symbols;
 mod twins;
 
 use super::literal_banks::MERC_PREFIX;
-use super::Builder;
+use super::Placement;
 use crate::diag::{Error, Result};
 use crate::elf::names::is_mercury_section;
+use crate::output::Module;
 use crate::output::OutSec;
 use hashbrown::HashMap;
 
@@ -141,9 +142,26 @@ fn refuse_unknown(objects: &[crate::object::InputObject<'_>]) -> Result<()> {
     Ok(())
 }
 
-impl Builder<'_, '_> {
-    /// Builds the Mercury half from the finished main half.
-    pub(crate) fn build_mercury(
+/// sm_100+: builds the Mercury half from the finished main half: the placement says where
+/// the inputs went, `capsule_values` are what the main half's relocation wrote into SASS,
+/// `function_info` the Mercury copies of `.nv.info.<fn>`.
+pub(crate) fn build(
+    p: &Placement<'_, '_>,
+    m: &mut Module,
+    capsule_values: Vec<CapsuleValue>,
+    function_info: Vec<(Vec<u8>, crate::output::Content)>,
+) -> Result<()> {
+    Mercury { p, m }.build(capsule_values, function_info)
+}
+
+/// The Mercury half at work: it reads the placement and adds to the module.
+pub(crate) struct Mercury<'r, 'a, 'data> {
+    pub(crate) p: &'r Placement<'a, 'data>,
+    pub(crate) m: &'r mut Module,
+}
+
+impl Mercury<'_, '_, '_> {
+    fn build(
         &mut self,
         capsule_values: Vec<CapsuleValue>,
         function_info: Vec<(Vec<u8>, crate::output::Content)>,

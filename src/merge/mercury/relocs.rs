@@ -5,12 +5,13 @@
 //! wrote into SASS (`capsule_values`) and the slot relocations of the parameter banks
 //! (`resource_banks`). What is left here is to do the same to the Mercury copy.
 
+use super::Mercury;
 use super::{main_name, mercury_name, not_yet, Placements, Twins};
 use crate::diag::{Error, Result};
 use crate::elf::read::SymSection;
 use crate::elf::*;
 use crate::merge::literal_banks::MERC_PREFIX;
-use crate::merge::{is_undefined_local, local_names, shared, Builder, UNIFIED_PLACEHOLDERS};
+use crate::merge::{is_undefined_local, local_names, shared, UNIFIED_PLACEHOLDERS};
 use crate::object::InputObject;
 use crate::output::*;
 use crate::reloc::table::{
@@ -106,7 +107,7 @@ fn without_unified_table(r_type: u32) -> u32 {
     }
 }
 
-impl Builder<'_, '_> {
+impl Mercury<'_, '_, '_> {
     /// A main relocation section the link emptied is written when its twin is not.
     pub(super) fn keep_emptied_main_relocs(&mut self, twin: &Twins) {
         for (main, t) in twin.iter_enumerated() {
@@ -200,7 +201,7 @@ impl Builder<'_, '_> {
 
     /// The Mercury relocations: kept for the driver, dropped or applied as their main twins.
     pub(super) fn relocate_mercury(&mut self, twin: &Twins, placed: &[Placements]) -> Result<()> {
-        let mut out = MercRelocs::new(&self.m, twin);
+        let mut out = MercRelocs::new(self.m, twin);
         let objects = self.p.objects;
         for (oi, o) in objects.iter().enumerate() {
             let Some(msyms) = o.merc_symbols() else {
@@ -236,7 +237,7 @@ impl Builder<'_, '_> {
                 self.relocate_merc_section(&site, &mut out)?;
             }
         }
-        out.finish(&mut self.m);
+        out.finish(self.m);
         Ok(())
     }
 

@@ -5,15 +5,16 @@
 //! symbol table, not from the main half: each output symbol is traced back to the input symbol
 //! it came from, and placed where `place_mercury` put that symbol's Mercury section.
 
+use super::Mercury;
 use super::{symbol_name, Placements, Twins};
 use crate::diag::Result;
 use crate::elf::read::SymSection;
 use crate::elf::*;
 use crate::ids::IdVec;
-use crate::merge::{is_undefined_local, Builder};
+use crate::merge::is_undefined_local;
 use crate::output::*;
 
-impl Builder<'_, '_> {
+impl Mercury<'_, '_, '_> {
     /// The Mercury symbol table: `.symtab`'s entries, each describing the Mercury copy of
     /// its symbol (the Mercury section, the input's Mercury value, size, type and st_other).
     pub(super) fn mercury_symbols(&mut self, twin: &Twins, placed: &[Placements]) -> Result<()> {
@@ -64,7 +65,7 @@ impl Builder<'_, '_> {
         let main = &self.m.symbols[id];
         let sec = main.section?;
         let s = &self.m.sections[sec];
-        if crate::output::order::late_param_bank(&self.m, sec) {
+        if crate::output::order::late_param_bank(self.m, sec) {
             return None;
         }
         let (section, name) = match twin.get(sec).copied().flatten() {

@@ -7,13 +7,13 @@
 //! Placing the inputs' Mercury sections is here too, since it only fills the twins; the
 //! symbols and relocations depend on where it put each input section.
 
+use super::Mercury;
 use super::{main_name, mercury_name, not_yet, Placements, Twins};
 use crate::diag::Result;
 use crate::elf::names::is_mercury_section;
 use crate::elf::*;
 use crate::merge::literal_banks::MERC_PREFIX;
 use crate::merge::relocate::reloc_section;
-use crate::merge::Builder;
 use crate::output::align_up;
 use crate::output::*;
 use hashbrown::HashMap;
@@ -141,12 +141,12 @@ fn twin_section(
     }
 }
 
-impl Builder<'_, '_> {
+impl Mercury<'_, '_, '_> {
     /// Makes `.nv.merc.symtab` and the twin of every main-half section that has one, in the
     /// main half's final header order (which decides the Mercury sections' order); returns
     /// each main section's twin.
     pub(super) fn make_twins(&mut self, function_info: Vec<(Vec<u8>, Content)>) -> Result<Twins> {
-        let order = crate::output::order::header_order_with_empty(&self.m);
+        let order = crate::output::order::header_order_with_empty(self.m);
         let main_count = self.m.sections.len();
         let mut twin = Twins::filled(None, main_count);
         let symtab = self.m.add_section(symtab_section());
