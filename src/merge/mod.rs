@@ -12,7 +12,7 @@
 mod debug_frame;
 pub mod info;
 mod line_tables;
-mod literal_banks;
+pub(crate) mod literal_banks;
 mod local_names;
 pub mod mercury;
 mod notes;

@@ -15,29 +15,6 @@ use crate::reloc::{patch, table};
 use crate::resolve::UNIFIED_PLACEHOLDERS;
 use hashbrown::HashMap;
 
-/// A relocation section for `target`: REL, RELA, or the `.nv.resolvedrela<target>` records of
-/// `-preserve-relocs` (RELA-shaped).
-pub(super) fn reloc_section(
-    name: Vec<u8>,
-    sh_type: u32,
-    target: OutSec,
-    entries: Vec<OutReloc>,
-) -> OutSection {
-    let rela = type_is_rela(sh_type);
-    OutSection {
-        name,
-        sh_type,
-        flags: SHF_INFO_LINK,
-        align: 8,
-        entsize: if rela { 24 } else { 16 },
-        link: Link::Symtab,
-        info: Info::Section(target),
-        content: Content::Relocs { rela, entries },
-        group: Group::Relocs,
-        section_symbol: None,
-    }
-}
-
 /// The output relocation sections, by name, with their entries in reading order.
 #[derive(Default)]
 struct OutRelocs {

@@ -511,14 +511,14 @@ impl Builder<'_, '_> {
             let (name, sh_type) = (s.name.to_vec(), s.sh_type);
             let tname = t.name;
             self.named_section(&name.clone(), || {
-                relocate::reloc_section(name, sh_type, target, Vec::new())
+                crate::output::reloc_section(name, sh_type, target, Vec::new())
             });
             if self.p.preserve_relocs {
                 // (One per name: the records of local functions' copies share their first
                 // copy's, as in nvlink.)
                 let rname = [b".nv.resolvedrela", local_names::real_name(tname)].concat();
                 self.named_section(&rname.clone(), || {
-                    relocate::reloc_section(rname, SHT_CUDA_RESOLVED_RELA, target, Vec::new())
+                    crate::output::reloc_section(rname, SHT_CUDA_RESOLVED_RELA, target, Vec::new())
                 });
             }
         }

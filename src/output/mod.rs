@@ -228,6 +228,29 @@ impl Module {
     }
 }
 
+/// A relocation section for `target`: REL, RELA, or the `.nv.resolvedrela<target>` records of
+/// `-preserve-relocs` (RELA-shaped).
+pub fn reloc_section(
+    name: Vec<u8>,
+    sh_type: u32,
+    target: OutSec,
+    entries: Vec<OutReloc>,
+) -> OutSection {
+    let rela = crate::elf::type_is_rela(sh_type);
+    OutSection {
+        name,
+        sh_type,
+        flags: crate::elf::SHF_INFO_LINK,
+        align: 8,
+        entsize: if rela { 24 } else { 16 },
+        link: Link::Symtab,
+        info: Info::Section(target),
+        content: Content::Relocs { rela, entries },
+        group: Group::Relocs,
+        section_symbol: None,
+    }
+}
+
 /// `v` rounded up to a multiple of `a` (saturating: damaged inputs can ask for absurd values,
 /// which the size check before writing then refuses).
 pub fn align_up(v: u64, a: u64) -> u64 {

@@ -26,6 +26,7 @@
 //! relocation pass decided for each twin relocation (and the values it left for the capsule
 //! code). This file keeps the names that tie the halves together, and the order of the steps.
 
+mod literal_banks;
 mod relocs;
 
 use super::relocate::CapsuleValue;

@@ -13,8 +13,8 @@ use crate::diag::Result;
 use crate::elf::names::is_mercury_section;
 use crate::elf::*;
 use crate::merge::literal_banks::MERC_PREFIX;
-use crate::merge::relocate::reloc_section;
 use crate::output::align_up;
+use crate::output::reloc_section;
 use crate::output::*;
 use hashbrown::HashMap;
 
