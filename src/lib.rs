@@ -104,14 +104,59 @@ fn link_inner(args: &cli::Args, early: &mut Early) -> std::result::Result<LinkOu
         )
     });
     checks::undefined(errs, &live)?;
-    // 4. Merge: the output module (sections, symbols, .nv.info, shared memory, relocations,
-    // the sm_100+ Mercury half), frozen from here on.
+    // 4.–6. Merge, relocations, the sm_100+ Mercury half: the output module, frozen from
+    // here on.
     let opts = merge_options(args, &arch, kernels);
-    let built =
-        tracing::info_span!("merge").in_scope(|| merge::build(objects, &res, &live, &opts))?;
+    let built = build_module(objects, &res, &live, &opts)?;
     let built = checks::merged(args, built, option_warnings)?;
-    // 5. Layout and write.
+    // 7. Layout and write.
     emit(args, built)
+}
+
+/// Passes 4 to 6, over the objects as the merge sees them: local functions that share a
+/// name are told apart for these passes and named back after (`merge::local_names`).
+fn build_module(
+    objects: &[object::InputObject<'_>],
+    res: &resolve::Resolution<'_>,
+    live: &liveness::Liveness,
+    opts: &merge::Options,
+) -> diag::Result<merge::Built> {
+    use merge::local_names;
+    let aliases = local_names::aliases(objects)?;
+    if aliases.iter().all(|a| a.is_empty()) {
+        return module_passes(objects, res, live, opts);
+    }
+    let renamed = local_names::renamed(objects, &aliases);
+    local_names::restore(module_passes(&renamed, res, live, opts))
+}
+
+fn module_passes(
+    objects: &[object::InputObject<'_>],
+    res: &resolve::Resolution<'_>,
+    live: &liveness::Liveness,
+    opts: &merge::Options,
+) -> diag::Result<merge::Built> {
+    // 4. Merge: sections, symbols, .nv.info, shared memory, resource slots.
+    let mut merged =
+        tracing::info_span!("merge").in_scope(|| merge::build(objects, res, live, opts))?;
+    // 5. Relocations: applied where the link resolves them, kept for the driver otherwise.
+    let relocated = tracing::info_span!("relocate")
+        .in_scope(|| merge::relocate::relocate(&merged.placement, &mut merged.module))?;
+    // 6. sm_100+: the Mercury half mirrors the finished main half; then `.debug_frame`
+    // loses the entries of removed functions.
+    if opts.mercury {
+        let function_info = merged.take_merc_function_info();
+        tracing::info_span!("mercury").in_scope(|| {
+            merge::mercury::build(
+                &merged.placement,
+                &mut merged.module,
+                relocated.capsule_values,
+                function_info,
+            )
+        })?;
+        merge::debug_frame::cut_dead_frames(&mut merged.module, &relocated.cleared);
+    }
+    Ok(merged.finish())
 }
 
 /// Checks the options against the target and says what nvlink says of them; returns the

@@ -1,7 +1,6 @@
 //! `.debug_frame`: the entries of removed functions cut out (sm_100+), CIE pointers moved with
 //! a partial link's frames and pointed at the CIE before each FDE.
 
-use super::Builder;
 use crate::object::{InputObject, SectionKind};
 use crate::output::*;
 
@@ -37,68 +36,74 @@ fn frame_entries(b: &[u8]) -> Vec<(usize, usize, bool)> {
     out
 }
 
-impl Builder<'_, '_> {
-    /// sm_100+: the `.debug_frame` entries of removed functions (those whose address range an
-    /// UNUSED_CLEAR relocation cleared) are cut out with the CIE only they use, instead of
-    /// being kept with an empty range; relocations after a cut move up.
-    pub(super) fn drop_dead_frames(&mut self, df: OutSec, cleared: &[(OutSec, u64)]) {
-        let mut dead: Vec<u64> = cleared.iter().filter(|c| c.0 == df).map(|c| c.1).collect();
-        dead.sort_unstable();
-        if dead.is_empty() {
-            return;
+/// sm_100+: `.debug_frame` without the entries of removed functions (`cleared`: the fields
+/// the relocation pass cleared), each FDE pointing at the CIE before it.
+pub(crate) fn cut_dead_frames(m: &mut Module, cleared: &[(OutSec, u64)]) {
+    if let Some(&df) = m.by_name.get(&b".debug_frame"[..]) {
+        drop_dead_frames(m, df, cleared);
+        if let Content::Bytes(bytes) = &mut m.sections[df].content {
+            point_fdes_at_preceding_cie(bytes);
         }
-        let Content::Bytes(bytes) = &self.m.sections[df].content else {
-            return;
-        };
-        let entries = frame_entries(bytes);
-        let mut cuts: Vec<(u64, u64)> = Vec::new();
-        for (k, &(start, end, is_cie)) in entries.iter().enumerate() {
-            let first = dead.partition_point(|&d| d < start as u64);
-            if is_cie || dead.get(first).is_none_or(|&d| d >= end as u64) {
-                continue;
-            }
-            let mut from = start;
-            // The CIE right before goes too when no other FDE follows it.
-            if k > 0 && entries[k - 1].2 && entries.get(k + 1).is_none_or(|e| e.2) {
-                from = entries[k - 1].0;
-            }
-            cuts.push((from as u64, end as u64));
+    }
+}
+
+fn drop_dead_frames(m: &mut Module, df: OutSec, cleared: &[(OutSec, u64)]) {
+    let mut dead: Vec<u64> = cleared.iter().filter(|c| c.0 == df).map(|c| c.1).collect();
+    dead.sort_unstable();
+    if dead.is_empty() {
+        return;
+    }
+    let Content::Bytes(bytes) = &m.sections[df].content else {
+        return;
+    };
+    let entries = frame_entries(bytes);
+    let mut cuts: Vec<(u64, u64)> = Vec::new();
+    for (k, &(start, end, is_cie)) in entries.iter().enumerate() {
+        let first = dead.partition_point(|&d| d < start as u64);
+        if is_cie || dead.get(first).is_none_or(|&d| d >= end as u64) {
+            continue;
         }
-        // Cuts are in ascending order; `removed[i]` is the length of the first i.
-        let mut removed = vec![0u64];
+        let mut from = start;
+        // The CIE right before goes too when no other FDE follows it.
+        if k > 0 && entries[k - 1].2 && entries.get(k + 1).is_none_or(|e| e.2) {
+            from = entries[k - 1].0;
+        }
+        cuts.push((from as u64, end as u64));
+    }
+    // Cuts are in ascending order; `removed[i]` is the length of the first i.
+    let mut removed = vec![0u64];
+    for &(a, b) in &cuts {
+        removed.push(removed.last().copied().unwrap_or(0) + (b - a));
+    }
+    let moved = |off: u64| -> Option<u64> {
+        let i = cuts.partition_point(|&(_, b)| b <= off);
+        match cuts.get(i) {
+            Some(&(a, _)) if a <= off => None,
+            _ => Some(off - removed[i]),
+        }
+    };
+    if let Content::Bytes(bytes) = &mut m.sections[df].content {
+        let mut kept = Vec::with_capacity(bytes.len());
+        let mut at = 0usize;
         for &(a, b) in &cuts {
-            removed.push(removed.last().copied().unwrap_or(0) + (b - a));
+            kept.extend_from_slice(&bytes[at..a as usize]);
+            at = b as usize;
         }
-        let moved = |off: u64| -> Option<u64> {
-            let i = cuts.partition_point(|&(_, b)| b <= off);
-            match cuts.get(i) {
-                Some(&(a, _)) if a <= off => None,
-                _ => Some(off - removed[i]),
-            }
-        };
-        if let Content::Bytes(bytes) = &mut self.m.sections[df].content {
-            let mut kept = Vec::with_capacity(bytes.len());
-            let mut at = 0usize;
-            for &(a, b) in &cuts {
-                kept.extend_from_slice(&bytes[at..a as usize]);
-                at = b as usize;
-            }
-            kept.extend_from_slice(&bytes[at..]);
-            *bytes = kept;
+        kept.extend_from_slice(&bytes[at..]);
+        *bytes = kept;
+    }
+    for sec in &mut m.sections {
+        if sec.info != Info::Section(df) {
+            continue;
         }
-        for sec in &mut self.m.sections {
-            if sec.info != Info::Section(df) {
-                continue;
-            }
-            if let Content::Relocs { entries, .. } = &mut sec.content {
-                entries.retain_mut(|r| match moved(r.offset) {
-                    Some(o) => {
-                        r.offset = o;
-                        true
-                    }
-                    None => false,
-                });
-            }
+        if let Content::Relocs { entries, .. } = &mut sec.content {
+            entries.retain_mut(|r| match moved(r.offset) {
+                Some(o) => {
+                    r.offset = o;
+                    true
+                }
+                None => false,
+            });
         }
     }
 }

@@ -205,6 +205,21 @@ pub(crate) fn renamed<'x>(
         .collect()
 }
 
+/// Takes the aliases out of what the link built with them: the module's names, the
+/// diagnostics, the error.
+pub(crate) fn restore(built: Result<super::Built>) -> Result<super::Built> {
+    let real = |v: Vec<String>| -> Vec<String> { v.iter().map(|t| real_text(t)).collect() };
+    match built {
+        Ok(mut b) => {
+            restore_names(&mut b.module);
+            b.warnings = real(b.warnings);
+            b.errors = real(b.errors);
+            Ok(b)
+        }
+        Err(e) => Err(crate::diag::Error::new(real_text(&e.to_string()))),
+    }
+}
+
 /// Takes the aliases out of a finished module's section and symbol names (Mercury section
 /// symbols are named after their sections).
 pub(crate) fn restore_names(m: &mut crate::output::Module) {

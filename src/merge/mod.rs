@@ -9,18 +9,18 @@
 //! everything else in symbol-table order; relocations and `.nv.info` records come out in the
 //! reverse of the order they were read.
 
-mod debug_frame;
+pub(crate) mod debug_frame;
 pub mod info;
 mod line_tables;
 pub(crate) mod literal_banks;
-mod local_names;
+pub mod local_names;
 pub mod mercury;
 mod notes;
 mod partial_shared;
 mod placement;
 mod refusals;
 mod reg_sass;
-mod relocate;
+pub(crate) mod relocate;
 mod report;
 mod resources;
 mod sections;
@@ -506,39 +506,48 @@ impl Builder<'_, '_> {
     }
 }
 
-/// Builds the output module. Local functions that share a name are merged as the functions
-/// of their own they are to nvlink (`local_names`).
-pub fn build(
-    objects: &[InputObject<'_>],
-    res: &Resolution<'_>,
-    liveness: &Liveness,
-    opts: &Options,
-) -> Result<Built> {
-    let aliases = local_names::aliases(objects)?;
-    if aliases.iter().all(|a| a.is_empty()) {
-        return build_module(objects, res, liveness, opts);
+/// The merge's product: the module (its sections and symbols in nvlink's creation order,
+/// relocations not yet applied) and the placement the passes after it read.
+pub struct Merged<'a, 'data> {
+    pub(crate) placement: Placement<'a, 'data>,
+    pub module: Module,
+    warnings: Vec<String>,
+    errors: Vec<String>,
+    info: info::InfoOutput,
+}
+
+impl Merged<'_, '_> {
+    /// What sm_100+'s Mercury half takes over from the `.nv.info` pass: the Mercury copy of
+    /// each `.nv.info.<fn>`.
+    pub(crate) fn take_merc_function_info(&mut self) -> Vec<(Vec<u8>, Content)> {
+        std::mem::take(&mut self.info.merc_function_info)
     }
-    let objects = local_names::renamed(objects, &aliases);
-    let real =
-        |v: Vec<String>| -> Vec<String> { v.iter().map(|t| local_names::real_text(t)).collect() };
-    // (Liveness reads symbol names and indices, never these section names.)
-    match build_module(&objects, res, liveness, opts) {
-        Ok(mut b) => {
-            local_names::restore_names(&mut b.module);
-            b.warnings = real(b.warnings);
-            b.errors = real(b.errors);
-            Ok(b)
+
+    /// The finished module, with the diagnostics and reports of the link.
+    pub fn finish(self) -> Built {
+        let resource_report = report::resource_report(
+            &self.module,
+            self.placement.shared.reserve,
+            &self.info.kernel_facts,
+        );
+        Built {
+            module: self.module,
+            warnings: self.warnings,
+            errors: self.errors,
+            resource_report,
+            callgraph_report: self.info.callgraph_report,
         }
-        Err(e) => Err(Error::new(local_names::real_text(&e.to_string()))),
     }
 }
 
-fn build_module<'data>(
-    objects: &[InputObject<'data>],
-    res: &Resolution<'data>,
-    liveness: &Liveness,
+/// Merges the inputs into the output module: memory plans, notes, symbols and sections in
+/// nvlink's creation order, texture/surface slots, `.nv.info` and the call graph.
+pub fn build<'a, 'data>(
+    objects: &'a [InputObject<'data>],
+    res: &'a Resolution<'data>,
+    liveness: &'a Liveness,
     opts: &Options,
-) -> Result<Built> {
+) -> Result<Merged<'a, 'data>> {
     let mut b = Builder::new(objects, res, liveness, opts);
     b.m.e_flags = notes::e_flags(objects, opts);
     // Fixed tables and notes come first.
@@ -552,18 +561,12 @@ fn build_module<'data>(
     if opts.relocatable {
         b.check_unified_tables()?;
     }
-    let relocated =
-        tracing::info_span!("relocate").in_scope(|| relocate::relocate(&b.p, &mut b.m))?;
-    if opts.mercury {
-        b.mercury_half(relocated, info.merc_function_info)?;
-    }
-    let resource_report = b.resource_report(&info.kernel_facts);
-    Ok(Built {
+    Ok(Merged {
+        placement: b.p,
         module: b.m,
         warnings: b.warnings,
         errors: b.errors,
-        resource_report,
-        callgraph_report: info.callgraph_report,
+        info,
     })
 }
 
@@ -734,28 +737,6 @@ impl<'a, 'data> Builder<'a, 'data> {
             self.align_partial_kernel_shared();
         }
         self.finish_partial_shared();
-        Ok(())
-    }
-
-    /// sm_100+: the Mercury half, then `.debug_frame` without the entries of removed
-    /// functions, each FDE pointing at the CIE before it.
-    fn mercury_half(
-        &mut self,
-        relocated: relocate::Relocated,
-        function_info: Vec<(Vec<u8>, Content)>,
-    ) -> Result<()> {
-        mercury::build(
-            &self.p,
-            &mut self.m,
-            relocated.capsule_values,
-            function_info,
-        )?;
-        if let Some(&df) = self.m.by_name.get(&b".debug_frame"[..]) {
-            self.drop_dead_frames(df, &relocated.cleared);
-            if let Content::Bytes(bytes) = &mut self.m.sections[df].content {
-                debug_frame::point_fdes_at_preceding_cie(bytes);
-            }
-        }
         Ok(())
     }
 }

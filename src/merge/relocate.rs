@@ -39,11 +39,11 @@ impl OutRelocs {
 
 /// sm_100+: a value the link wrote into SASS code, to be written into the capsule Mercury
 /// code too: (object, input `.text` section, offset in it, relocation type, value).
-pub(super) type CapsuleValue = (usize, usize, u64, u32, u64);
+pub(crate) type CapsuleValue = (usize, usize, u64, u32, u64);
 
 /// What the main half's relocation pass leaves for the Mercury half.
 #[derive(Default)]
-pub(super) struct Relocated {
+pub(crate) struct Relocated {
     /// Fields UNUSED_CLEAR relocations cleared (section, offset): the `.debug_frame` entries
     /// of removed functions.
     pub cleared: Vec<(OutSec, u64)>,
@@ -96,7 +96,7 @@ struct Applied {
 /// Applies the main half's relocations to the merged module: the placement says where every
 /// input section and symbol went; the module gets the patched bytes and the relocation
 /// sections.
-pub(super) fn relocate(p: &Placement<'_, '_>, m: &mut Module) -> Result<Relocated> {
+pub(crate) fn relocate(p: &Placement<'_, '_>, m: &mut Module) -> Result<Relocated> {
     Relocator { p, m }.run()
 }
 

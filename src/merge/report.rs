@@ -1,16 +1,20 @@
 //! nvlink's `-v` report of the module's and each kernel's resources.
 
-use super::Builder;
+use crate::output::Module;
 
-impl Builder<'_, '_> {
-    /// nvlink's `-v` report: global and constant-bank-3 sizes, then per kernel (in reverse
-    /// symbol order) registers, barriers, stack, shared, parameter-bank and local memory.
-    pub(super) fn resource_report(&self, kernel_facts: &[super::info::KernelFacts]) -> Vec<String> {
+/// nvlink's `-v` report: global and constant-bank-3 sizes, then per kernel (in reverse
+/// symbol order) registers, barriers, stack, shared, parameter-bank and local memory.
+/// `reserve`: the shared memory sm_90+ reserves at the start of each kernel's.
+pub(crate) fn resource_report(
+    m: &Module,
+    reserve: u64,
+    kernel_facts: &[super::info::KernelFacts],
+) -> Vec<String> {
+    {
         let size_of = |name: &[u8]| {
-            self.m
-                .by_name
+            m.by_name
                 .get(name)
-                .map(|&s| self.m.sections[s].content.size())
+                .map(|&s| m.sections[s].content.size())
                 .unwrap_or(0)
         };
         let gmem = size_of(b".nv.global.init") + size_of(b".nv.global");
@@ -21,7 +25,7 @@ impl Builder<'_, '_> {
             format!("{gmem} bytes gmem")
         }];
         for &(k, regs, bars, stack, _frame) in kernel_facts.iter().rev() {
-            let name = &self.m.symbols[k].name;
+            let name = &m.symbols[k].name;
             let tail = name.to_vec();
             let smem = size_of(&[b".nv.shared.", &tail[..]].concat());
             let cmem0 = size_of(&[b".nv.constant0.", &tail[..]].concat());
@@ -30,8 +34,8 @@ impl Builder<'_, '_> {
                 String::from_utf8_lossy(name)
             ));
             // sm_100+ reports shared memory without the reserved bytes and no parameter bank.
-            out.push(if self.m.mercury {
-                let smem = smem.saturating_sub(self.p.shared.reserve);
+            out.push(if m.mercury {
+                let smem = smem.saturating_sub(reserve);
                 format!(
                     "used {regs} registers, used {bars} barriers, {stack} stack, {smem} bytes smem, 0 bytes lmem"
                 )
