@@ -19,10 +19,12 @@ pub mod input;
 pub mod layout;
 pub mod liveness;
 pub mod load;
+pub mod mercury;
 pub mod merge;
 pub mod object;
 pub mod output;
 pub mod reloc;
+pub mod relocate;
 pub mod resolve;
 pub mod timing;
 pub mod write;
@@ -141,13 +143,13 @@ fn module_passes(
         tracing::info_span!("merge").in_scope(|| merge::build(objects, res, live, opts))?;
     // 5. Relocations: applied where the link resolves them, kept for the driver otherwise.
     let relocated = tracing::info_span!("relocate")
-        .in_scope(|| merge::relocate::relocate(&merged.placement, &mut merged.module))?;
+        .in_scope(|| relocate::relocate(&merged.placement, &mut merged.module))?;
     // 6. sm_100+: the Mercury half mirrors the finished main half; then `.debug_frame`
     // loses the entries of removed functions.
     if opts.mercury {
         let function_info = merged.take_merc_function_info();
         tracing::info_span!("mercury").in_scope(|| {
-            merge::mercury::build(
+            mercury::build(
                 &merged.placement,
                 &mut merged.module,
                 relocated.capsule_values,

@@ -235,7 +235,7 @@ impl<'data> InputObject<'data> {
 pub fn classify(s: &Section<'_>) -> SectionKind {
     use crate::elf::*;
     let name = s.name;
-    // sm_100+'s Mercury copy is built apart from the main half (`merge::mercury`).
+    // sm_100+'s Mercury copy is built apart from the main half (`mercury`).
     if crate::elf::names::is_mercury_section(name) {
         return SectionKind::Other;
     }

@@ -26,6 +26,8 @@ const LAYERS: &[&str] = &[
     "resolve",
     "liveness",
     "merge",
+    "relocate",
+    "mercury",
     "layout",
     "write",
     // the driver: command line, loading, nvlink's stopping points

@@ -148,7 +148,7 @@ pub(super) fn rebase_unrelocated_cie_pointers(
 
 /// sm_100+: nvlink points each FDE of `.debug_frame` at the CIE that precedes it, whatever
 /// the input relocation said (ptxas' addends can be 8 past the CIE).
-pub(super) fn point_fdes_at_preceding_cie(b: &mut [u8]) {
+pub(crate) fn point_fdes_at_preceding_cie(b: &mut [u8]) {
     let mut cie: Option<usize> = None;
     for (start, end, is_cie) in frame_entries(b) {
         if is_cie {

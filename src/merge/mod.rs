@@ -1,8 +1,10 @@
-//! Merge: builds the output module from the resolved inputs. It decides which input sections
-//! live, where each lands (output section, offset), what each input symbol becomes, and
-//! produces the merged contents (`.nv.info`, call graph, notes) and the relocations the
-//! driver still needs. Applying the link-time relocations happens here too, on the copied
-//! bytes (the patcher in `reloc::patch` does the bit work).
+//! Pass 4, the merge: builds the output module from the resolved inputs. It decides where
+//! each kept input section lands (output section, offset) and what each input symbol becomes
+//! (the `Placement`), lays out memory (shared memory, literal banks, texture slots), and
+//! produces the merged contents (sections and symbols in nvlink's creation order, `.nv.info`,
+//! call graph, notes) with their relocation sections reserved. Applying the relocations is
+//! the next pass (`relocate`), the sm_100+ Mercury half the one after (`mercury`); both read
+//! the `Placement` and add to the `Module`.
 //!
 //! Orders follow what nvlink 13.5 was seen to do (see `testdata/` and the issue notes):
 //! per object, code first (text section symbols and functions, in symbol-table order), then
@@ -13,14 +15,12 @@ pub(crate) mod debug_frame;
 pub mod info;
 mod line_tables;
 pub(crate) mod literal_banks;
-pub mod local_names;
-pub mod mercury;
+pub(crate) mod local_names;
 mod notes;
 mod partial_shared;
 mod placement;
 mod refusals;
 mod reg_sass;
-pub(crate) mod relocate;
 mod report;
 mod resources;
 mod sections;
@@ -35,7 +35,7 @@ use crate::liveness::Liveness;
 use crate::object::{InputObject, SectionKind};
 use crate::output::align_up;
 use crate::output::*;
-use crate::resolve::{Resolution, UNIFIED_PLACEHOLDERS};
+use crate::resolve::Resolution;
 use hashbrown::HashMap;
 pub(crate) use placement::{Placed, Placement};
 

@@ -11,7 +11,7 @@ use crate::diag::{Error, Result};
 use crate::elf::read::SymSection;
 use crate::elf::*;
 use crate::merge::literal_banks::MERC_PREFIX;
-use crate::merge::{is_undefined_local, local_names, shared, UNIFIED_PLACEHOLDERS};
+use crate::merge::{is_undefined_local, local_names, shared};
 use crate::object::InputObject;
 use crate::output::*;
 use crate::reloc::table::{
@@ -21,6 +21,7 @@ use crate::reloc::table::{
         UNUSED_CLEAR64,
     },
 };
+use crate::resolve::UNIFIED_PLACEHOLDERS;
 use hashbrown::HashMap;
 
 /// One input Mercury relocation section, and the section it relocates.
@@ -159,7 +160,7 @@ impl Mercury<'_, '_, '_> {
     pub(super) fn patch_capsules(
         &mut self,
         placed: &[Placements],
-        values: Vec<crate::merge::relocate::CapsuleValue>,
+        values: Vec<crate::relocate::CapsuleValue>,
     ) -> Result<()> {
         for (oi, text, offset, r_type, value) in values {
             let o = &self.p.objects[oi];

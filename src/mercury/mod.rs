@@ -1,4 +1,5 @@
-//! sm_100+: the Mercury half of the module.
+//! Pass 6, sm_100+: the Mercury half of the module. It reads the merge's `Placement` and what
+//! the relocation pass left for it, and adds to the `Module`.
 //!
 //! Objects for sm_100 and later carry a second copy of the module for the driver's
 //! finalizer: `.nv.capmerc.text.<fn>` code, `.nv.merc.*` metadata and relocations, and a
@@ -29,14 +30,14 @@
 mod literal_banks;
 mod relocs;
 
-use super::relocate::CapsuleValue;
+use crate::relocate::CapsuleValue;
 mod symbols;
 mod twins;
 
-use super::literal_banks::MERC_PREFIX;
-use super::Placement;
 use crate::diag::{Error, Result};
 use crate::elf::names::is_mercury_section;
+use crate::merge::literal_banks::MERC_PREFIX;
+use crate::merge::Placement;
 use crate::output::Module;
 use crate::output::OutSec;
 use hashbrown::HashMap;

@@ -1,14 +1,15 @@
-//! Relocations of the main half. Each input relocation of a kept section is classified —
-//! dropped, a field cleared, a value the link applies, or kept for the driver (under `-r`: for
-//! the final link) — and then carried out. Where a relocation goes is decided in
-//! `Builder::fate` (by kind first: `reloc::table::kind`), its value by what the symbol is
-//! (`Builder::value`), the bits it writes by `reloc::patch`, and the order of the output
-//! relocation sections by `finish_sections`.
+//! Pass 5: the relocations of the main half, over the merged module. Each input relocation of
+//! a kept section is classified — dropped, a field cleared, a value the link applies, or kept
+//! for the driver (under `-r`: for the final link) — and then carried out. It reads only the
+//! merge's `Placement` and writes only the `Module`. Where a relocation goes is decided by
+//! its kind first (`reloc::table::kind`), then by `Relocator::fate` from its symbol; its value
+//! by what the symbol is (`Relocator::value`); the bits it writes by `reloc::patch`; the order
+//! of the output relocation sections by `finish_sections`.
 
-use super::{local_names, shared, Placed, Placement};
 use crate::diag::{Error, Result};
 use crate::elf::read::{Reloc, Section, SymSection, Symbol};
 use crate::elf::*;
+use crate::merge::{local_names, shared, Placed, Placement};
 use crate::object::{InputObject, SectionKind};
 use crate::output::*;
 use crate::reloc::{patch, table};
@@ -383,7 +384,7 @@ impl Relocator<'_, '_, '_> {
         };
         let keep_debug_ref =
             self.p.relocatable && self.m.mercury && r.r_type == table::cuda::R_32 && to_line_table;
-        let applied = if super::is_undefined_local(isym) {
+        let applied = if crate::merge::is_undefined_local(isym) {
             Some(self.ptx_const0_size(oi, r.sym, addend))
         } else if isym.st_type == STT_SECTION && !site.alloc() && keep_debug_ref {
             if let SymSection::Index(ss) = isym.section {
