@@ -162,57 +162,7 @@ impl<'data> Cubin<'data> {
             );
         }
 
-        let table = h.sections(e, data).context("bad section header table")?;
-        let mut sections = Vec::with_capacity(table.len());
-        for (i, sh) in table.enumerate() {
-            let index = i.0 as u32;
-            let name = if i.0 == 0 {
-                &[][..]
-            } else {
-                table.section_name(e, sh).map_err(|_| {
-                    Error::new(format!(
-                        "section {index}: name offset {:#x} is outside .shstrtab",
-                        sh.sh_name(e)
-                    ))
-                })?
-            };
-            let sh_type = sh.sh_type(e).0;
-            let (offset, size) = (sh.sh_offset(e), sh.sh_size(e));
-            let data_slice = if i.0 == 0 || type_has_no_file_data(sh_type) {
-                None
-            } else {
-                Some(slice(data, offset, size).ok_or_else(|| {
-                    Error::new(format!(
-                        "section '{}': contents at {offset:#x}+{size:#x} run past the end of the file ({:#x} bytes)",
-                        String::from_utf8_lossy(name),
-                        data.len()
-                    ))
-                })?)
-            };
-            let align = sh.sh_addralign(e);
-            // (Not always a power of two: nvlink's final link of its own partial output with
-            // extern shared arrays writes a `.nv.shared.<k>` aligned to 0x110.)
-            if align > 1 << 20 {
-                return Err(Error::new(format!(
-                    "section '{}': alignment {align:#x} is implausibly large",
-                    String::from_utf8_lossy(name)
-                )));
-            }
-            sections.push(Section {
-                index,
-                name,
-                sh_type,
-                flags: sh.sh_flags(e).0,
-                addr: sh.sh_addr(e),
-                offset,
-                size,
-                link: sh.sh_link(e),
-                info: sh.sh_info(e),
-                align: sh.sh_addralign(e),
-                entsize: sh.sh_entsize(e),
-                data: data_slice,
-            });
-        }
+        let sections = parse_sections(h, e, data)?;
 
         let mut cubin = Cubin {
             data,
@@ -436,6 +386,66 @@ impl<'data> Cubin<'data> {
         }
         Ok(out)
     }
+}
+
+/// The section headers, each with its name and bytes checked against the file.
+fn parse_sections<'data>(
+    h: &FileHeader64<LE>,
+    e: LE,
+    data: &'data [u8],
+) -> Result<Vec<Section<'data>>> {
+    let table = h.sections(e, data).context("bad section header table")?;
+    let mut sections = Vec::with_capacity(table.len());
+    for (i, sh) in table.enumerate() {
+        let index = i.0 as u32;
+        let name = if i.0 == 0 {
+            &[][..]
+        } else {
+            table.section_name(e, sh).map_err(|_| {
+                Error::new(format!(
+                    "section {index}: name offset {:#x} is outside .shstrtab",
+                    sh.sh_name(e)
+                ))
+            })?
+        };
+        let sh_type = sh.sh_type(e).0;
+        let (offset, size) = (sh.sh_offset(e), sh.sh_size(e));
+        let data_slice = if i.0 == 0 || type_has_no_file_data(sh_type) {
+            None
+        } else {
+            Some(slice(data, offset, size).ok_or_else(|| {
+                Error::new(format!(
+                    "section '{}': contents at {offset:#x}+{size:#x} run past the end of the file ({:#x} bytes)",
+                    String::from_utf8_lossy(name),
+                    data.len()
+                ))
+            })?)
+        };
+        let align = sh.sh_addralign(e);
+        // (Not always a power of two: nvlink's final link of its own partial output with
+        // extern shared arrays writes a `.nv.shared.<k>` aligned to 0x110.)
+        if align > 1 << 20 {
+            return Err(Error::new(format!(
+                "section '{}': alignment {align:#x} is implausibly large",
+                String::from_utf8_lossy(name)
+            )));
+        }
+        sections.push(Section {
+            index,
+            name,
+            sh_type,
+            flags: sh.sh_flags(e).0,
+            addr: sh.sh_addr(e),
+            offset,
+            size,
+            link: sh.sh_link(e),
+            info: sh.sh_info(e),
+            align: sh.sh_addralign(e),
+            entsize: sh.sh_entsize(e),
+            data: data_slice,
+        });
+    }
+    Ok(sections)
 }
 
 /// The NUL-terminated string at `offset` in a string table.
