@@ -61,6 +61,12 @@ id!(
     OutSym
 );
 
+id!(
+    /// A global name of the link: its place in `resolve::Resolution::globals` (the order
+    /// names are first met, inputs in order).
+    GlobalId
+);
+
 /// A vector indexed by one kind of id; reads as a slice otherwise.
 #[derive(Clone, PartialEq, Eq)]
 pub struct IdVec<I, T> {

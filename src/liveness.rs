@@ -7,6 +7,7 @@
 
 use crate::elf::read::SymSection;
 use crate::elf::*;
+use crate::ids::GlobalId;
 use crate::object::{InputObject, SectionKind};
 use crate::resolve::Resolution;
 use hashbrown::{HashMap, HashSet};
@@ -27,9 +28,9 @@ pub struct Liveness {
     /// The same, for lookups.
     kernel_set: HashSet<Node>,
     /// Undefined globals (by id) that live code refers to.
-    pub undefined_from_live: HashSet<u32>,
+    pub undefined_from_live: HashSet<GlobalId>,
     /// Undefined globals only removed code refers to: they leave the symbol table.
-    pub undefined_dead_only: HashSet<u32>,
+    pub undefined_dead_only: HashSet<GlobalId>,
 }
 
 impl Liveness {
@@ -108,7 +109,7 @@ fn defining_text(
 ) -> Option<(usize, usize)> {
     let (o, s) = match res.sym_global[oi].get(sym as usize).copied().flatten() {
         Some(g) => {
-            let d = res.globals[g as usize].def?;
+            let d = res.globals[g].def?;
             (d.obj as usize, d.sym)
         }
         None => (oi, sym),
@@ -152,7 +153,7 @@ pub fn liveness(objects: &[InputObject<'_>], res: &Resolution<'_>, roots: &Roots
         .enumerate()
         .map(|(oi, o)| live_sections(oi, o, res, &live_text, &reached_text, roots.keep_shared))
         .collect();
-    let undefined_from_live: HashSet<u32> = g
+    let undefined_from_live: HashSet<GlobalId> = g
         .undefined_refs
         .iter()
         .filter(|(from, _)| live_text.contains(from))
@@ -194,7 +195,7 @@ struct CodeGraph<'data> {
     taken_proto: HashMap<Node, Vec<&'data [u8]>>,
     calls_through: HashMap<Node, Vec<&'data [u8]>>,
     /// References from code to undefined globals: (function, global id).
-    undefined_refs: Vec<(Node, u32)>,
+    undefined_refs: Vec<(Node, GlobalId)>,
 }
 
 impl<'data> CodeGraph<'data> {
@@ -301,7 +302,7 @@ impl<'data> CodeGraph<'data> {
         for r in relocs {
             if from_code {
                 if let Some(g) = res.sym_global[oi].get(r.sym as usize).copied().flatten() {
-                    if res.globals[g as usize].def.is_none() {
+                    if res.globals[g].def.is_none() {
                         self.undefined_refs.push(((oi, target), g));
                     }
                 }

@@ -5,6 +5,8 @@
 use crate::diag::Error;
 use crate::elf::read::SymSection;
 use crate::elf::{Symbol, STB_WEAK, STT_CUDA_SURFACE, STT_CUDA_TEXTURE};
+pub use crate::ids::GlobalId;
+use crate::ids::IdVec;
 use crate::object::InputObject;
 use hashbrown::HashMap;
 
@@ -95,10 +97,10 @@ pub struct Global<'data> {
 }
 
 pub struct Resolution<'data> {
-    pub globals: Vec<Global<'data>>,
-    pub by_name: HashMap<&'data [u8], u32>,
+    pub globals: IdVec<GlobalId, Global<'data>>,
+    pub by_name: HashMap<&'data [u8], GlobalId>,
     /// For each object, for each symbol index: the global it names (None for locals).
-    pub sym_global: Vec<Vec<Option<u32>>>,
+    pub sym_global: Vec<Vec<Option<GlobalId>>>,
 }
 
 impl<'data> Resolution<'data> {
@@ -106,9 +108,9 @@ impl<'data> Resolution<'data> {
     pub fn first_reference<'o>(
         &self,
         objects: &'o [InputObject<'data>],
-        g: u32,
+        g: GlobalId,
     ) -> Option<&'o Symbol<'data>> {
-        let o = objects.get(self.globals.get(g as usize)?.first_ref as usize)?;
+        let o = objects.get(self.globals.get(g)?.first_ref as usize)?;
         let i = self.sym_global[o.id as usize]
             .iter()
             .position(|x| *x == Some(g))?;
@@ -123,7 +125,7 @@ impl<'data> Resolution<'data> {
             .flatten()
         {
             Some(g) => {
-                matches!(self.globals[g as usize].def, Some(d) if d.obj == obj && d.sym == sym)
+                matches!(self.globals[g].def, Some(d) if d.obj == obj && d.sym == sym)
             }
             None => true,
         }
@@ -135,10 +137,10 @@ impl<'data> Resolution<'data> {
 pub struct ResolveErrors {
     pub duplicates: Vec<Error>,
     /// Undefined data, always an error: (global id, message).
-    pub undefined: Vec<(u32, Error)>,
+    pub undefined: Vec<(GlobalId, Error)>,
     /// Undefined functions, by global id: errors only when live code calls them (nvlink
     /// ignores what dead functions call, e.g. libcudadevrt's unused entry points).
-    pub undefined_functions: Vec<(u32, Error)>,
+    pub undefined_functions: Vec<(GlobalId, Error)>,
 }
 
 pub fn resolve<'data>(
@@ -146,7 +148,7 @@ pub fn resolve<'data>(
     relocatable: bool,
 ) -> (Resolution<'data>, ResolveErrors) {
     let mut r = Resolution {
-        globals: Vec::new(),
+        globals: IdVec::new(),
         by_name: HashMap::new(),
         sym_global: Vec::with_capacity(objects.len()),
     };
@@ -159,7 +161,7 @@ pub fn resolve<'data>(
             }
             let gid = r.global_id(s.name, o.id);
             map[i] = Some(gid);
-            let g = &mut r.globals[gid as usize];
+            let g = &mut r.globals[gid];
             errors.duplicates.extend(mention(g, s));
             if s.section == SymSection::Undefined {
                 g.data_ref |= s.st_type != crate::elf::STT_FUNC;
@@ -190,7 +192,7 @@ pub fn resolve<'data>(
 
 impl<'data> Resolution<'data> {
     /// The global named `name`, made when `first_ref` is the first object to mention it.
-    fn global_id(&mut self, name: &'data [u8], first_ref: u32) -> u32 {
+    fn global_id(&mut self, name: &'data [u8], first_ref: u32) -> GlobalId {
         let globals = &mut self.globals;
         *self.by_name.entry(name).or_insert_with(|| {
             globals.push(Global {
@@ -200,8 +202,7 @@ impl<'data> Resolution<'data> {
                 is_resource: false,
                 data_ref: false,
                 entry: None,
-            });
-            (globals.len() - 1) as u32
+            })
         })
     }
 }
@@ -271,10 +272,10 @@ fn pick(current: Option<Def>, new: Def) -> Result<Def, Def> {
 /// an undefined reference, reported in the first object mentioning it.
 fn undefined_references(
     objects: &[InputObject<'_>],
-    globals: &[Global<'_>],
+    globals: &IdVec<GlobalId, Global<'_>>,
     errors: &mut ResolveErrors,
 ) {
-    for (gid, g) in globals.iter().enumerate() {
+    for (gid, g) in globals.iter_enumerated() {
         if g.def.is_some() || g.is_resource || provided_by_driver(g.name) {
             continue;
         }
@@ -289,11 +290,9 @@ fn undefined_references(
             msg.push_str(&format!(" (from '{}')", String::from_utf8_lossy(f)));
         }
         if g.data_ref {
-            errors.undefined.push((gid as u32, Error::new(msg)));
+            errors.undefined.push((gid, Error::new(msg)));
         } else {
-            errors
-                .undefined_functions
-                .push((gid as u32, Error::new(msg)));
+            errors.undefined_functions.push((gid, Error::new(msg)));
         }
     }
 }

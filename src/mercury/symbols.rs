@@ -37,7 +37,7 @@ impl Mercury<'_, '_, '_> {
     fn symbol_origins(&self) -> IdVec<OutSym, Option<(usize, usize)>> {
         let objects = self.p.objects;
         let defines = |oi: usize, i: usize| match self.p.res.sym_global[oi][i] {
-            Some(g) => self.p.res.globals[g as usize]
+            Some(g) => self.p.res.globals[g]
                 .def
                 .is_some_and(|d| d.obj as usize == oi && d.sym as usize == i),
             None => objects[oi].symbols()[i].section != SymSection::Undefined,
@@ -123,7 +123,7 @@ impl Mercury<'_, '_, '_> {
             sym.other = ms.other;
             // -r: the st_other of the first occurrence, as in the main half.
             if let Some(g) = self.p.res.sym_global[oi][i] {
-                if self.p.relocatable && (self.p.res.globals[g as usize].first_ref as usize) < oi {
+                if self.p.relocatable && (self.p.res.globals[g].first_ref as usize) < oi {
                     sym.other = main.other;
                 }
             }

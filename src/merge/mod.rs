@@ -31,6 +31,7 @@ mod unified;
 use crate::diag::{Error, Result};
 use crate::elf::read::SymSection;
 use crate::elf::*;
+use crate::ids::GlobalId;
 use crate::liveness::Liveness;
 use crate::object::{InputObject, SectionKind};
 use crate::output::align_up;
@@ -86,7 +87,7 @@ pub use crate::liveness::HostKernels;
 /// A function as `--dump-callgraph` numbers it: a global name, or one object's local.
 #[derive(Debug, Clone, Copy)]
 pub(crate) enum FuncNode {
-    Global(u32),
+    Global(GlobalId),
     Local(usize, u32),
 }
 
@@ -116,7 +117,7 @@ pub(crate) struct Builder<'a, 'data> {
     /// Every function in the order the link met it (removed ones included): the nodes of
     /// `--dump-callgraph`, numbered from 1.
     pub(crate) func_nodes: Vec<FuncNode>,
-    func_node_seen: hashbrown::HashSet<u32>,
+    func_node_seen: hashbrown::HashSet<GlobalId>,
 }
 
 fn is_text(o: &InputObject<'_>, s: &Section<'_>) -> bool {
@@ -228,11 +229,11 @@ impl<'a, 'data> Builder<'a, 'data> {
         Some(id)
     }
 
-    fn global_symbol(&mut self, g: u32) -> OutSym {
-        if let Some(s) = self.p.global_sym[g as usize] {
+    fn global_symbol(&mut self, g: GlobalId) -> OutSym {
+        if let Some(s) = self.p.global_sym[g] {
             return s;
         }
-        let glob = &self.p.res.globals[g as usize];
+        let glob = &self.p.res.globals[g];
         let (bind, st_type, other, size, value) = match glob.def {
             Some(d) => {
                 let s = &self.p.objects[d.obj as usize].symbols()[d.sym as usize];
@@ -299,7 +300,7 @@ impl<'a, 'data> Builder<'a, 'data> {
             other,
             section,
         });
-        self.p.global_sym[g as usize] = Some(id);
+        self.p.global_sym[g] = Some(id);
         id
     }
 }
@@ -366,8 +367,8 @@ impl Builder<'_, '_> {
     }
 
     /// `-g`: the symbol of extern shared array `g`, defined in `.nv_debug.shared` (`sec`).
-    fn debug_extern_symbol(&mut self, g: u32, sec: OutSec) -> Option<OutSym> {
-        if let Some(s) = self.p.global_sym[g as usize] {
+    fn debug_extern_symbol(&mut self, g: GlobalId, sec: OutSec) -> Option<OutSym> {
+        if let Some(s) = self.p.global_sym[g] {
             return Some(s);
         }
         // (sm_100+ counts the reserved bytes in, as for its other shared objects.)
@@ -378,7 +379,7 @@ impl Builder<'_, '_> {
         };
         let value = self.p.shared.extern_symbol_offset.get(&g)? + reserve;
         let id = self.m.add_symbol(OutSymbol {
-            name: self.p.res.globals[g as usize].name.to_vec(),
+            name: self.p.res.globals[g].name.to_vec(),
             value,
             size: 0,
             bind: STB_GLOBAL,
@@ -386,7 +387,7 @@ impl Builder<'_, '_> {
             other: 0,
             section: Some(sec),
         });
-        self.p.global_sym[g as usize] = Some(id);
+        self.p.global_sym[g] = Some(id);
         Some(id)
     }
 
@@ -589,7 +590,7 @@ impl<'a, 'data> Builder<'a, 'data> {
                     .iter()
                     .map(|o| vec![None; o.symbols().len()])
                     .collect(),
-                global_sym: vec![None; res.globals.len()],
+                global_sym: crate::ids::IdVec::filled(None, res.globals.len()),
                 live: &liveness.live,
                 undefined_dead_only: &liveness.undefined_dead_only,
                 partial: partial_shared::PartialShared::default(),

@@ -3,6 +3,7 @@
 use super::{line_tables, literal_banks, partial_shared, resources, shared, unified, FuncNode};
 use crate::elf::read::SymSection;
 use crate::elf::*;
+use crate::ids::GlobalId;
 use crate::object::InputObject;
 use crate::output::{OutSec, OutSym};
 use crate::resolve::Resolution;
@@ -26,13 +27,13 @@ pub(crate) struct Placement<'a, 'data> {
     /// Per object, per input symbol: what it became.
     pub(crate) sym_map: Vec<Vec<Option<OutSym>>>,
     /// Output symbol of each global.
-    pub(crate) global_sym: Vec<Option<OutSym>>,
+    pub(crate) global_sym: crate::ids::IdVec<GlobalId, Option<OutSym>>,
     /// Per object, per input section: is it kept (`liveness`).
     pub(crate) live: &'a [Vec<bool>],
     /// -r: the kernels' extern-shared areas (`partial_shared`).
     pub(crate) partial: partial_shared::PartialShared,
     /// Undefined globals only removed code refers to (left out of the symbol table).
-    pub(crate) undefined_dead_only: &'a hashbrown::HashSet<u32>,
+    pub(crate) undefined_dead_only: &'a hashbrown::HashSet<GlobalId>,
     /// Shared memory offsets and per-kernel sizes.
     pub(crate) shared: shared::SharedLayout,
     /// Functions' literal banks in their kernels' banks (final links).
@@ -71,7 +72,7 @@ impl<'a, 'data> Placement<'a, 'data> {
         let Some(f) = o.cubin.sections.get(si).and_then(|s| o.text_function(s)) else {
             return false;
         };
-        match self.res.sym_global[oi][f as usize].and_then(|g| self.res.globals[g as usize].def) {
+        match self.res.sym_global[oi][f as usize].and_then(|g| self.res.globals[g].def) {
             Some(d) => d.obj as usize > oi,
             None => false,
         }
@@ -80,14 +81,14 @@ impl<'a, 'data> Placement<'a, 'data> {
     /// The output symbol of a call-graph node, if the function is kept.
     pub(crate) fn node_symbol(&self, n: FuncNode) -> Option<OutSym> {
         match n {
-            FuncNode::Global(g) => self.global_sym[g as usize],
+            FuncNode::Global(g) => self.global_sym[g],
             FuncNode::Local(oi, i) => self.out_sym(oi, i),
         }
     }
 
     /// A global function whose definition this link does not keep.
-    pub(crate) fn is_dead_function(&self, g: u32) -> bool {
-        let Some(d) = self.res.globals[g as usize].def else {
+    pub(crate) fn is_dead_function(&self, g: GlobalId) -> bool {
+        let Some(d) = self.res.globals[g].def else {
             return false;
         };
         let o = &self.objects[d.obj as usize];
@@ -124,7 +125,7 @@ impl<'a, 'data> Placement<'a, 'data> {
                 .copied()
                 .flatten()
                 .is_some_and(|g| {
-                    self.res.globals[g as usize]
+                    self.res.globals[g]
                         .def
                         .is_some_and(|d| (d.obj as usize) < oi)
                 })
@@ -216,7 +217,7 @@ impl<'a, 'data> Placement<'a, 'data> {
     pub(crate) fn constant_bank(&self, oi: usize, sym: u32) -> Option<u32> {
         let (obj, s) = match self.res.sym_global[oi].get(sym as usize).copied().flatten() {
             Some(g) => {
-                let d = self.res.globals[g as usize].def?;
+                let d = self.res.globals[g].def?;
                 let o = &self.objects[d.obj as usize];
                 (o, &o.symbols()[d.sym as usize])
             }

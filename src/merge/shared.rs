@@ -13,6 +13,7 @@
 use super::list;
 use crate::elf::read::SymSection;
 use crate::elf::*;
+use crate::ids::GlobalId;
 use crate::liveness::{Liveness, Node};
 use crate::object::{InputObject, SectionKind};
 use crate::output::align_up;
@@ -32,7 +33,7 @@ pub struct SharedLayout {
     pub extern_offset: HashMap<Node, u64>,
     /// Per extern array (global id): the largest offset its users see it at, the value `-g`
     /// gives its symbol for the debugger.
-    pub extern_symbol_offset: HashMap<u32, u64>,
+    pub extern_symbol_offset: HashMap<GlobalId, u64>,
     /// Alignment of the extern arrays in use (0 when none is used).
     pub extern_align: u64,
     /// The kernel that is the only one to reach an object, where there is one.
@@ -92,7 +93,7 @@ pub fn classify(
     let o = &objects[oi];
     let s = o.symbols().get(sym as usize)?;
     let (do_, ds) = match res.sym_global[oi].get(sym as usize).copied().flatten() {
-        Some(g) => match res.globals[g as usize].def {
+        Some(g) => match res.globals[g].def {
             Some(d) => (d.obj as usize, d.sym),
             None => {
                 return (s.other & STO_CUDA_SHARED != 0 && s.st_type != STT_FUNC)
@@ -203,7 +204,7 @@ pub struct CodeRefs {
     /// The functions that use extern shared arrays.
     pub extern_users: HashSet<Node>,
     /// Per extern array (global id): the functions that use it.
-    pub extern_users_of: HashMap<u32, Vec<Node>>,
+    pub extern_users_of: HashMap<GlobalId, Vec<Node>>,
     /// The largest alignment those arrays ask for.
     pub extern_align: u64,
     /// Per function using extern arrays: the largest alignment of those it uses.
@@ -218,7 +219,7 @@ pub fn code_refs(
 ) -> CodeRefs {
     let mut uses: HashMap<Node, Vec<ObjKey>> = HashMap::new();
     let mut extern_users: HashSet<Node> = HashSet::new();
-    let mut extern_users_of: HashMap<u32, Vec<Node>> = HashMap::new();
+    let mut extern_users_of: HashMap<GlobalId, Vec<Node>> = HashMap::new();
     let mut extern_align = 1u64;
     let mut extern_align_of: HashMap<Node, u64> = HashMap::new();
     for (oi, o) in objects.iter().enumerate() {
@@ -754,9 +755,9 @@ fn size_kernels(
 
 /// Per extern array: the largest offset its users see it at.
 fn extern_symbol_offsets(
-    extern_users_of: &HashMap<u32, Vec<Node>>,
+    extern_users_of: &HashMap<GlobalId, Vec<Node>>,
     extern_offset: &HashMap<Node, u64>,
-) -> HashMap<u32, u64> {
+) -> HashMap<GlobalId, u64> {
     let mut out = HashMap::new();
     for (g, users) in extern_users_of {
         let at = users.iter().filter_map(|n| extern_offset.get(n)).max();
@@ -771,7 +772,7 @@ fn extern_symbol_offsets(
 fn extend_to_furthest_arrays(
     out: &mut SharedLayout,
     reach: &[Reach],
-    extern_users_of: &HashMap<u32, Vec<Node>>,
+    extern_users_of: &HashMap<GlobalId, Vec<Node>>,
 ) {
     for (k, nodes) in reach {
         let furthest = extern_users_of

@@ -341,7 +341,7 @@ impl Builder<'_, '_> {
     }
 
     /// A global's symbol, unless the link removed it or lays it out (shared memory).
-    pub(super) fn global_symbol_of(&mut self, oi: usize, i: usize, g: u32) {
+    pub(super) fn global_symbol_of(&mut self, oi: usize, i: usize, g: GlobalId) {
         // Functions this link removed (unreachable, or only a losing copy) lose their
         // symbol too.
         if self.p.is_dead_function(g)
