@@ -107,13 +107,7 @@ fn defining_text(
     oi: usize,
     sym: u32,
 ) -> Option<(usize, usize)> {
-    let (o, s) = match res.sym_global[oi].get(sym as usize).copied().flatten() {
-        Some(g) => {
-            let d = res.globals[g].def?;
-            (d.obj as usize, d.sym)
-        }
-        None => (oi, sym),
-    };
+    let (o, s) = res.definition(oi, sym)?;
     let obj = &objects[o];
     let symbol = obj.symbols().get(s as usize)?;
     if symbol.st_type != STT_FUNC {
@@ -301,7 +295,7 @@ impl<'data> CodeGraph<'data> {
         };
         for r in relocs {
             if from_code {
-                if let Some(g) = res.sym_global[oi].get(r.sym as usize).copied().flatten() {
+                if let Some(g) = res.global_of(oi, r.sym) {
                     if res.globals[g].def.is_none() {
                         self.undefined_refs.push(((oi, target), g));
                     }

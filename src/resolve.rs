@@ -117,13 +117,24 @@ impl<'data> Resolution<'data> {
         o.symbols().get(i)
     }
 
+    /// The global that symbol `sym` of object `obj` names (`None` for locals).
+    pub fn global_of(&self, obj: usize, sym: u32) -> Option<GlobalId> {
+        self.sym_global[obj].get(sym as usize).copied().flatten()
+    }
+
+    /// Where symbol `sym` of object `obj` is defined, as (object, symbol): its global's
+    /// winning definition, or the symbol itself for a local. `None` for a global nothing
+    /// defines.
+    pub fn definition(&self, obj: usize, sym: u32) -> Option<(usize, u32)> {
+        match self.global_of(obj, sym) {
+            Some(g) => self.globals[g].def.map(|d| (d.obj as usize, d.sym)),
+            None => Some((obj, sym)),
+        }
+    }
+
     /// True when `(obj, sym)` is the definition that won for its name.
     pub fn is_winner(&self, obj: u32, sym: u32) -> bool {
-        match self.sym_global[obj as usize]
-            .get(sym as usize)
-            .copied()
-            .flatten()
-        {
+        match self.global_of(obj as usize, sym) {
             Some(g) => {
                 matches!(self.globals[g].def, Some(d) if d.obj == obj && d.sym == sym)
             }

@@ -108,10 +108,8 @@ impl<'a, 'data> Placement<'a, 'data> {
     /// Whether the function an input symbol names was removed by this link (unreachable, or
     /// only a losing copy): UNUSED_CLEAR relocations against it clear their field.
     pub(crate) fn removed_function(&self, oi: usize, sym: u32, is_func: bool) -> bool {
-        self.res.sym_global[oi]
-            .get(sym as usize)
-            .copied()
-            .flatten()
+        self.res
+            .global_of(oi, sym)
             .is_some_and(|g| self.is_dead_function(g))
             || (is_func && self.out_sym(oi, sym).is_none())
     }
@@ -120,15 +118,11 @@ impl<'a, 'data> Placement<'a, 'data> {
     /// earlier object's definition won.
     pub(crate) fn discarded_copy(&self, oi: usize, sym: u32, defined_here: bool) -> bool {
         defined_here
-            && self.res.sym_global[oi]
-                .get(sym as usize)
-                .copied()
-                .flatten()
-                .is_some_and(|g| {
-                    self.res.globals[g]
-                        .def
-                        .is_some_and(|d| (d.obj as usize) < oi)
-                })
+            && self.res.global_of(oi, sym).is_some_and(|g| {
+                self.res.globals[g]
+                    .def
+                    .is_some_and(|d| (d.obj as usize) < oi)
+            })
     }
 
     pub(crate) fn placed_text(&self, oi: usize, si: u32) -> Option<OutSec> {
@@ -215,17 +209,9 @@ impl<'a, 'data> Placement<'a, 'data> {
     /// The constant bank (3 for `__constant__` data) a symbol lives in, following resolution;
     /// `None` outside the user banks.
     pub(crate) fn constant_bank(&self, oi: usize, sym: u32) -> Option<u32> {
-        let (obj, s) = match self.res.sym_global[oi].get(sym as usize).copied().flatten() {
-            Some(g) => {
-                let d = self.res.globals[g].def?;
-                let o = &self.objects[d.obj as usize];
-                (o, &o.symbols()[d.sym as usize])
-            }
-            None => {
-                let o = &self.objects[oi];
-                (o, o.symbols().get(sym as usize)?)
-            }
-        };
+        let (o, s) = self.res.definition(oi, sym)?;
+        let obj = &self.objects[o];
+        let s = obj.symbols().get(s as usize)?;
         let SymSection::Index(si) = s.section else {
             return None;
         };
@@ -248,10 +234,7 @@ impl<'a, 'data> Placement<'a, 'data> {
         sr: shared::SharedRef,
     ) -> Option<u64> {
         let array = || {
-            let g = self.res.sym_global[oi]
-                .get(sym as usize)
-                .copied()
-                .flatten()?;
+            let g = self.res.global_of(oi, sym)?;
             self.shared.extern_symbol_offset.get(&g).copied()
         };
         match (sr, text) {

@@ -78,10 +78,7 @@ fn code_references_a_resource(objects: &[InputObject<'_>], res: &Resolution<'_>)
                 && code
                 && o.cubin.relocations(s).is_ok_and(|rs| {
                     rs.iter().any(|r| {
-                        res.sym_global[o.id as usize]
-                            .get(r.sym as usize)
-                            .copied()
-                            .flatten()
+                        res.global_of(o.id as usize, r.sym)
                             .is_some_and(|g| res.globals[g].is_resource)
                     })
                 })

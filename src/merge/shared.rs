@@ -92,7 +92,7 @@ pub fn classify(
 ) -> Option<SharedRef> {
     let o = &objects[oi];
     let s = o.symbols().get(sym as usize)?;
-    let (do_, ds) = match res.sym_global[oi].get(sym as usize).copied().flatten() {
+    let (do_, ds) = match res.global_of(oi, sym) {
         Some(g) => match res.globals[g].def {
             Some(d) => (d.obj as usize, d.sym),
             None => {
@@ -244,7 +244,7 @@ pub fn code_refs(
                     }
                     Some(SharedRef::Extern) => {
                         extern_users.insert((oi, target));
-                        if let Some(g) = res.sym_global[oi].get(r.sym as usize).copied().flatten() {
+                        if let Some(g) = res.global_of(oi, r.sym) {
                             let v = extern_users_of.entry(g).or_default();
                             if !v.contains(&(oi, target)) {
                                 v.push((oi, target));
