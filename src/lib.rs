@@ -23,6 +23,7 @@ pub mod mercury;
 pub mod merge;
 pub mod object;
 pub mod output;
+pub mod policy;
 pub mod reloc;
 pub mod relocate;
 pub mod resolve;
@@ -63,6 +64,7 @@ fn link_inner(args: &cli::Args, early: &mut Early) -> std::result::Result<LinkOu
         });
     }
     let (arch, option_warnings) = start(args, early)?;
+    let policy = policy::Policy::new(arch.sm, args.relocatable, args.debug, args.preserve_relocs);
     // 1. Inputs → device objects, dense ids in input order.
     let load_span = tracing::info_span!("load").entered();
     let files = load::map_files(args, &arch)?;
@@ -84,7 +86,7 @@ fn link_inner(args: &cli::Args, early: &mut Early) -> std::result::Result<LinkOu
     checks::unified_index(objects, args)?;
     // 2. Resolution: one definition per global.
     let (res, errs) =
-        tracing::info_span!("resolve").in_scope(|| resolve::resolve(objects, args.relocatable));
+        tracing::info_span!("resolve").in_scope(|| resolve::resolve(objects, &policy));
     checks::duplicates(&errs)?;
     // nvcc includes the registration file in its link stub; nvlink writes it once the
     // inputs are merged (so also when references stay undefined, but not after a multiple
@@ -100,15 +102,15 @@ fn link_inner(args: &cli::Args, early: &mut Early) -> std::result::Result<LinkOu
             &liveness::Roots {
                 kernels_used: kernels.as_deref(),
                 host_kernels: host_kernels.as_ref(),
-                keep_all: args.preserve_relocs || args.relocatable || args.debug,
-                keep_shared: args.relocatable,
+                keep_all: !policy.removes_dead_code(),
+                keep_shared: !policy.lays_out_shared_memory(),
             },
         )
     });
     checks::undefined(errs, &live)?;
     // 4.–6. Merge, relocations, the sm_100+ Mercury half: the output module, frozen from
     // here on.
-    let opts = merge_options(args, &arch, kernels);
+    let opts = merge_options(args, &arch, policy, kernels);
     let built = build_module(objects, &res, &live, &opts)?;
     let built = checks::merged(args, built, option_warnings)?;
     // 7. Layout and write.
@@ -146,7 +148,7 @@ fn module_passes(
         .in_scope(|| relocate::relocate(&merged.placement, &mut merged.module))?;
     // 6. sm_100+: the Mercury half mirrors the finished main half; then `.debug_frame`
     // loses the entries of removed functions.
-    if opts.mercury {
+    if opts.policy.mercury() {
         let function_info = merged.take_merc_function_info();
         tracing::info_span!("mercury").in_scope(|| {
             mercury::build(
@@ -201,22 +203,19 @@ fn start(
 fn merge_options(
     args: &cli::Args,
     arch: &arch::Arch,
+    policy: policy::Policy,
     kernels_used: Option<Vec<String>>,
 ) -> merge::Options {
     let recorded = cli::recorded_options(args);
     merge::Options {
-        arch_sm: arch.sm,
+        policy,
         tool_args: recorded.1,
         tool_file: recorded.0,
         kernels_used,
         suppress_stack_size_warning: args.suppress_stack_size_warning,
         dump_callgraph: args.dump_callgraph || args.dump_callgraph_no_demangle,
-        preserve_relocs: args.preserve_relocs,
-        debug: args.debug,
         arch_name: arch.to_string(),
-        mercury: arch.is_mercury(),
         accelerated: arch.variant == arch::Variant::Accelerated,
-        relocatable: args.relocatable,
     }
 }
 

@@ -224,14 +224,17 @@ impl Relocator<'_, '_, '_> {
                 if r.sym != 0 && sym.is_none() {
                     // sm_100+: a frame entry whose function was removed goes too (inputs
                     // from a partial link have no UNUSED_CLEAR relocations to say so).
-                    if self.m.mercury && site.tsec.name == b".debug_frame" && !self.p.relocatable {
+                    if self.m.mercury
+                        && site.tsec.name == b".debug_frame"
+                        && !self.p.policy.relocatable()
+                    {
                         done.cleared.push((site.tp.sec, offset));
                     }
                     return Ok(()); // against something removed
                 }
                 // A relocatable link keeps unified types for the final one.
                 let r_type = match table::without_unified_table(r.r_type, site.code()) {
-                    Some(t) if !self.p.relocatable => t,
+                    Some(t) if !self.p.policy.relocatable() => t,
                     _ => r.r_type,
                 };
                 out.push(
@@ -306,14 +309,14 @@ impl Relocator<'_, '_, '_> {
         // as nvlink does.)
         if UNIFIED_PLACEHOLDERS.contains(&isym.name)
             && isym.bind != STB_LOCAL
-            && (!self.p.relocatable || table::is_call_or_table_call(r.r_type))
+            && (!self.p.policy.relocatable() || table::is_call_or_table_call(r.r_type))
         {
             // Without unified symbols in the link the unified tables are empty:
             // offsets into them are zero (the field already holds the addend), so
             // the relocation is resolved with no change to the code.
             return Ok(None);
         }
-        let shared_ref = (!self.p.relocatable)
+        let shared_ref = (!self.p.policy.relocatable())
             .then(|| shared::classify(self.p.objects, self.p.res, oi, r.sym))
             .flatten();
         let addend = self.line_table_addend(site, i, r, isym)?;
@@ -382,8 +385,10 @@ impl Relocator<'_, '_, '_> {
                 .is_some_and(|t| t.name == b".debug_line"),
             _ => false,
         };
-        let keep_debug_ref =
-            self.p.relocatable && self.m.mercury && r.r_type == table::cuda::R_32 && to_line_table;
+        let keep_debug_ref = self.p.policy.relocatable()
+            && self.m.mercury
+            && r.r_type == table::cuda::R_32
+            && to_line_table;
         let applied = if crate::merge::is_undefined_local(isym) {
             Some(self.ptx_const0_size(oi, r.sym, addend))
         } else if isym.st_type == STT_SECTION && !site.alloc() && keep_debug_ref {
@@ -558,11 +563,12 @@ impl Relocator<'_, '_, '_> {
     ) {
         let Applied { old, v, addend } = applied;
         // (Extern arrays have no symbol to record against, but under -g.)
-        let extern_shared = matches!(shared_ref, Some(shared::SharedRef::Extern)) && !self.p.debug;
+        let extern_shared =
+            matches!(shared_ref, Some(shared::SharedRef::Extern)) && !self.p.policy.debug();
         // sm_100+ records only shared-memory references (nvlink's sm_100 mode
         // keeps no debug, constant-bank or texture records).
         let unrecorded_on_sm100 = self.m.mercury && (shared_ref.is_none() || !site.alloc());
-        if !self.p.preserve_relocs || extern_shared || unrecorded_on_sm100 {
+        if !self.p.policy.preserve_relocs() || extern_shared || unrecorded_on_sm100 {
             return;
         }
         let Some(sym) = self.p.out_sym(site.oi, r.sym) else {

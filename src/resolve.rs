@@ -156,8 +156,9 @@ pub struct ResolveErrors {
 
 pub fn resolve<'data>(
     objects: &[InputObject<'data>],
-    relocatable: bool,
+    policy: &crate::policy::Policy,
 ) -> (Resolution<'data>, ResolveErrors) {
+    let relocatable = policy.relocatable();
     let mut r = Resolution {
         globals: IdVec::new(),
         by_name: HashMap::new(),
@@ -195,7 +196,7 @@ pub fn resolve<'data>(
         }
         r.sym_global.push(map);
     }
-    if !relocatable {
+    if policy.reports_undefined() {
         undefined_references(objects, &r.globals, &mut errors);
     }
     (r, errors)

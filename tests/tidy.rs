@@ -20,6 +20,7 @@ const LAYERS: &[&str] = &[
     "reloc",
     // the output model and its ordering policy
     "output",
+    "policy",
     // the passes, in pipeline order
     "input",
     "object",

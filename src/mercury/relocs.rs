@@ -218,7 +218,7 @@ impl Mercury<'_, '_, '_> {
                 };
                 let tsec = &o.cubin.sections[target];
                 // (Literal banks' entries: `relocate_merc_literal_banks`.)
-                if tsec.name.starts_with(MERC_PREFIX) && !self.p.relocatable {
+                if tsec.name.starts_with(MERC_PREFIX) && !self.p.policy.relocatable() {
                     continue;
                 }
                 let code = tsec.sh_type == SHT_CUDA_CAPMERC_TEXT;
@@ -310,13 +310,13 @@ impl Mercury<'_, '_, '_> {
         // code ABS64: the main half's `table::is_call_or_table_call`).
         if UNIFIED_PLACEHOLDERS.contains(&isym.name)
             && isym.bind != STB_LOCAL
-            && (!self.p.relocatable || (site.code && r.r_type == ABS64))
+            && (!self.p.policy.relocatable() || (site.code && r.r_type == ABS64))
         {
             return Ok(());
         }
         // (-r resolves constant-bank references too, but leaves shared memory and
         // texture references to the final link.)
-        let shared_ref = (!self.p.relocatable)
+        let shared_ref = (!self.p.policy.relocatable())
             .then(|| shared::classify(self.p.objects, self.p.res, site.oi, r.sym))
             .flatten();
         // Debug information's shared-memory addresses are applied as in the main half.
@@ -405,7 +405,7 @@ impl Mercury<'_, '_, '_> {
         if let (Some(v), Content::Bytes(bytes), false) = (
             value,
             &mut self.m.sections[site.tout].content,
-            self.p.relocatable,
+            self.p.policy.relocatable(),
         ) {
             let offset = site.at(r) as usize;
             if let Some(f) = bytes.get_mut(offset..offset + 4) {
@@ -456,7 +456,7 @@ impl Mercury<'_, '_, '_> {
             && (self.p.constant_bank(site.oi, r.sym).is_some()
                 || shared_ref.is_some()
                 || main_sym.is_some_and(is_undefined_local)
-                || (!self.p.relocatable
+                || (!self.p.policy.relocatable()
                     && main_sym.is_some_and(|m| {
                         matches!(
                             m.st_type,
@@ -478,12 +478,12 @@ impl Mercury<'_, '_, '_> {
     ) {
         let recorded = match shared_ref {
             Some(shared::SharedRef::Object(_)) => true,
-            Some(shared::SharedRef::Extern) => self.p.debug,
+            Some(shared::SharedRef::Extern) => self.p.policy.debug(),
             None => false,
         };
         let target_name = local_names::real_name(&self.m.sections[site.tout].name);
         if let (true, true, Some(&rr)) = (
-            self.p.preserve_relocs,
+            self.p.policy.preserve_relocs(),
             recorded,
             out.resolved_by_target.get(target_name),
         ) {
@@ -526,7 +526,7 @@ impl Mercury<'_, '_, '_> {
             return Ok(()); // against something removed
         }
         // (-r leaves unified references to the final link.)
-        let r_type = if self.p.relocatable {
+        let r_type = if self.p.policy.relocatable() {
             r.r_type
         } else {
             without_unified_table(r.r_type)

@@ -95,7 +95,7 @@ impl Mercury<'_, '_, '_> {
         };
         // -r writes an undefined global-memory variable and an undefined local (resolved
         // to -1) as the main half does.
-        if self.p.relocatable
+        if self.p.policy.relocatable()
             && ms.section == SymSection::Undefined
             && (ms.other & STO_CUDA_GLOBAL != 0 || is_undefined_local(ms))
         {
@@ -123,7 +123,7 @@ impl Mercury<'_, '_, '_> {
             sym.other = ms.other;
             // -r: the st_other of the first occurrence, as in the main half.
             if let Some(g) = self.p.res.sym_global[oi][i] {
-                if self.p.relocatable && (self.p.res.globals[g].first_ref as usize) < oi {
+                if self.p.policy.relocatable() && (self.p.res.globals[g].first_ref as usize) < oi {
                     sym.other = main.other;
                 }
             }
@@ -133,7 +133,7 @@ impl Mercury<'_, '_, '_> {
         let in_shared = main
             .section
             .is_some_and(|s| self.m.sections[s].group == Group::Shared);
-        if ms.section == SymSection::Undefined && in_shared && !self.p.relocatable {
+        if ms.section == SymSection::Undefined && in_shared && !self.p.policy.relocatable() {
             sym.value = main.value.saturating_sub(self.p.shared.reserve);
             sym.st_type = ms.st_type;
             sym.other = ms.other | (main.other & 3);
@@ -160,7 +160,11 @@ impl Mercury<'_, '_, '_> {
             // Reserved shared objects are allocated like commons from 0.
             Some(&(out, _)) if reserved => {
                 sym.section = Some(out);
-                sym.value = if self.p.relocatable { ms.value } else { 0 };
+                sym.value = if self.p.policy.relocatable() {
+                    ms.value
+                } else {
+                    0
+                };
                 if let Content::NoBits(n) = &mut self.m.sections[out].content {
                     *n = (*n).max(ms.size);
                 }

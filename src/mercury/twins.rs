@@ -315,7 +315,7 @@ impl Mercury<'_, '_, '_> {
                 if !is_mercury_section(s.name) {
                     continue;
                 }
-                if s.name.starts_with(MERC_PREFIX) && !self.p.relocatable {
+                if s.name.starts_with(MERC_PREFIX) && !self.p.policy.relocatable() {
                     if let Some(p) = self.place_merc_literal_bank(oi, si, twin)? {
                         placed[oi].insert(si, p);
                     }

@@ -53,7 +53,8 @@ enum Pass {
 }
 
 pub struct Options {
-    pub arch_sm: u32,
+    /// The mode and target, and the rules that follow from them.
+    pub policy: crate::policy::Policy,
     pub tool_args: String,
     /// The tkinfo entry's object field (the output name under -g).
     pub tool_file: String,
@@ -64,22 +65,10 @@ pub struct Options {
     pub suppress_stack_size_warning: bool,
     /// `--dump-callgraph`.
     pub dump_callgraph: bool,
-    /// `-preserve-relocs`.
-    pub preserve_relocs: bool,
-    /// `-g` (what `nvcc -G` passes): keep every function, launched or reachable or not, for the
-    /// debugger.
-    pub debug: bool,
     /// The target as `-arch` named it (`sm_90a`).
     pub arch_name: String,
-    /// sm_100 and later: the module carries a Mercury half and nvlink's sm_100 conventions
-    /// apply (section and program-header order, `.strtab` layout, record order).
-    pub mercury: bool,
     /// The target is an 'a' architecture (`sm_90a`, `sm_100a`).
     pub accelerated: bool,
-    /// `-r`: one relocatable object. Everything stays (no dead code, internal symbols too),
-    /// CUDA section and symbol types are not lowered, shared memory is not laid out, stack
-    /// sizes stay the inputs' MAX_STACK_SIZE records, and no program headers are written.
-    pub relocatable: bool,
 }
 
 pub use crate::liveness::HostKernels;
@@ -173,7 +162,7 @@ impl<'a, 'data> Builder<'a, 'data> {
                 _ => Group::Data,
             },
             SectionKind::Other
-                if self.p.relocatable
+                if self.p.policy.relocatable()
                     && (s.sh_type == SHT_CUDA_SHARED || s.name == b".nv_debug.shared") =>
             {
                 Group::Shared
@@ -240,7 +229,7 @@ impl<'a, 'data> Builder<'a, 'data> {
                 // -r keeps the st_other of the symbol's first occurrence, a reference in an
                 // earlier object included (nvlink's partial link; a unified function then
                 // loses its 0x04 flag, as in nvlink's output).
-                let first = (self.p.relocatable && glob.first_ref < d.obj)
+                let first = (self.p.policy.relocatable() && glob.first_ref < d.obj)
                     .then(|| self.p.res.first_reference(self.p.objects, g))
                     .flatten();
                 (
@@ -261,7 +250,7 @@ impl<'a, 'data> Builder<'a, 'data> {
                     .map(|s| (s.st_type, s.size, self.lower_other(s.other), s.value))
                     .unwrap_or((STT_NOTYPE, 0, 0, 0));
                 // -r writes an undefined global-memory variable's value as all ones.
-                let value = if self.p.relocatable
+                let value = if self.p.policy.relocatable()
                     && st_type == STT_CUDA_OBJECT
                     && other & STO_CUDA_GLOBAL != 0
                 {
@@ -285,7 +274,7 @@ impl<'a, 'data> Builder<'a, 'data> {
                 self.lower_symbol_type(st_type)
             };
         // -r with extern shared arrays defines them in `.nv_debug.shared`.
-        let section = (self.p.relocatable
+        let section = (self.p.policy.relocatable()
             && !self.p.partial.uses.is_empty()
             && glob.def.is_none()
             && other & STO_CUDA_SHARED != 0
@@ -351,14 +340,14 @@ impl Builder<'_, '_> {
     /// the extern arrays in use bring anyway, where nvlink makes it: with the first object
     /// that has one.
     fn early_debug_shared(&mut self, in_name: &[u8]) {
-        if self.p.relocatable
+        if self.p.policy.relocatable()
             || in_name != b".nv_debug.shared"
             || self.p.shared.extern_align == 0
-            || (self.p.shared.pool_align > 16 && !self.p.keep_internals)
+            || (self.p.shared.pool_align > 16 && !self.p.policy.keeps_internal_symbols())
         {
             return;
         }
-        let size = if self.p.keep_internals || self.m.mercury {
+        let size = if self.p.policy.keeps_internal_symbols() || self.m.mercury {
             self.p.shared.reserve
         } else {
             0
@@ -436,7 +425,7 @@ impl Builder<'_, '_> {
                         size,
                         bind: STB_LOCAL,
                         st_type: STT_OBJECT,
-                        other: u8::from(!self.p.debug),
+                        other: u8::from(!self.p.policy.debug()),
                         section: None,
                     });
                     self.pending_shared_symbols
@@ -457,7 +446,7 @@ impl Builder<'_, '_> {
             bind: STB_LOCAL,
             st_type: STT_OBJECT,
             // (STV_INTERNAL under -preserve-relocs; -g keeps them visible to the debugger.)
-            other: u8::from(!self.p.debug),
+            other: u8::from(!self.p.policy.debug()),
             section: Some(out),
         }))
     }
@@ -474,7 +463,7 @@ pub(crate) fn list<'m, K: std::hash::Hash + Eq, V>(
 impl Builder<'_, '_> {
     /// ET_EXEC outputs turn the CUDA data section types into plain ones; `-r` keeps them.
     fn lower_type(&self, t: u32, flags: u64) -> (u32, u64) {
-        if self.p.relocatable {
+        if self.p.policy.relocatable() {
             return (t, flags);
         }
         match t {
@@ -489,7 +478,7 @@ impl Builder<'_, '_> {
 
     /// ET_EXEC outputs turn CUDA data objects into plain objects; `-r` keeps them.
     fn lower_symbol_type(&self, t: u8) -> u8 {
-        if t == STT_CUDA_OBJECT && !self.p.relocatable {
+        if t == STT_CUDA_OBJECT && !self.p.policy.relocatable() {
             STT_OBJECT
         } else {
             t
@@ -499,7 +488,7 @@ impl Builder<'_, '_> {
     /// ET_EXEC outputs clear the memory-space bits of st_other (the managed bit stays);
     /// `-r` keeps them.
     fn lower_other(&self, o: u8) -> u8 {
-        if self.p.relocatable {
+        if self.p.policy.relocatable() {
             o
         } else {
             o & !(STO_CUDA_GLOBAL | STO_CUDA_SHARED | STO_CUDA_CONSTANT)
@@ -559,7 +548,7 @@ pub fn build<'a, 'data>(
     tracing::info_span!("symbols").in_scope(|| b.symbols_and_sections(opts))?;
     b.resource_slots()?;
     let info = tracing::info_span!("info").in_scope(|| info::build_info(&mut b, opts))?;
-    if opts.relocatable {
+    if opts.policy.relocatable() {
         b.check_unified_tables()?;
     }
     Ok(Merged {
@@ -597,11 +586,7 @@ impl<'a, 'data> Builder<'a, 'data> {
                 shared: shared::SharedLayout::default(),
                 literal: literal_banks::LiteralLayout::default(),
                 resources: resources::Slots::new(objects, res, opts),
-                preserve_relocs: opts.preserve_relocs,
-                keep_internals: opts.preserve_relocs || opts.debug,
-                debug: opts.debug,
-                relocatable: opts.relocatable,
-                param_banks_after_debug: !opts.relocatable && opts.arch_sm >= 90,
+                policy: opts.policy,
                 unified: unified::Tables::default(),
                 line_rewrites: HashMap::new(),
                 merc_sections: objects
@@ -611,7 +596,7 @@ impl<'a, 'data> Builder<'a, 'data> {
                             .sections
                             .iter()
                             .enumerate()
-                            .filter(|_| opts.mercury)
+                            .filter(|_| opts.policy.mercury())
                             .filter(|(_, s)| crate::elf::names::is_mercury_section(s.name))
                             .map(|(i, s)| (s.name, i))
                             .collect()
@@ -625,10 +610,10 @@ impl<'a, 'data> Builder<'a, 'data> {
                     .map_or(0, |s| s.value),
             },
             m: Module {
-                e_type: if opts.relocatable { 1 } else { 2 },
+                e_type: if opts.policy.relocatable() { 1 } else { 2 },
                 e_flags: 0,
-                program_headers: !opts.relocatable,
-                mercury: opts.mercury,
+                program_headers: !opts.policy.relocatable(),
+                mercury: opts.policy.mercury(),
                 ..Default::default()
             },
             pending_shared_symbols: HashMap::new(),
@@ -678,19 +663,26 @@ impl<'a, 'data> Builder<'a, 'data> {
     /// literal banks in their kernels' banks, and -r's extern-shared areas.
     fn plan_memory(&mut self, liveness: &'a Liveness, opts: &Options) -> Result<()> {
         let (objects, res) = (self.p.objects, self.p.res);
-        let reserve = if opts.arch_sm >= 90 { 0x400 } else { 0 };
-        if !opts.relocatable {
+        let reserve = if opts.policy.sm() >= 90 { 0x400 } else { 0 };
+        if !opts.policy.relocatable() {
             self.p.shared = tracing::info_span!("shared").in_scope(|| {
-                shared::layout(objects, res, liveness, reserve, opts.debug, opts.arch_sm)
+                shared::layout(
+                    objects,
+                    res,
+                    liveness,
+                    reserve,
+                    opts.policy.debug(),
+                    opts.policy.sm(),
+                )
             });
             refusals::refuse_unreached_shared_sm90(objects, &self.p.shared, opts)?;
             refusals::refuse_mixed_partial_area(objects, &self.p.shared)?;
         }
         refusals::refuse_padded_partial_debug_shared(objects, &self.p.shared, opts)?;
-        if !opts.relocatable {
+        if !opts.policy.relocatable() {
             self.p.literal = literal_banks::layout(objects, liveness)?;
         }
-        if opts.relocatable {
+        if opts.policy.relocatable() {
             self.p.partial.uses = partial_shared::kernel_uses(
                 self,
                 &liveness.live,
@@ -734,7 +726,7 @@ impl<'a, 'data> Builder<'a, 'data> {
         self.patch_line_string_bases()?;
         self.clear_removed_reg_sass()?;
         self.finish_symbols();
-        if opts.relocatable {
+        if opts.policy.relocatable() {
             self.align_partial_kernel_shared();
         }
         self.finish_partial_shared();

@@ -15,11 +15,11 @@ const CUINFO_TOOLKIT_VERSION: u16 = 0x87;
 /// sm_103) is marked for the target.
 pub(super) fn e_flags(objects: &[InputObject<'_>], opts: &Options) -> u32 {
     let flags = objects.first().map_or_else(
-        || ((opts.arch_sm & 0xff) << 8) | if opts.mercury { 2 } else { 4 },
+        || ((opts.policy.sm() & 0xff) << 8) | if opts.policy.mercury() { 2 } else { 4 },
         |o| o.cubin.header.e_flags,
     );
-    if opts.mercury {
-        (flags & !0xff00) | ((opts.arch_sm & 0xff) << 8)
+    if opts.policy.mercury() {
+        (flags & !0xff00) | ((opts.policy.sm() & 0xff) << 8)
     } else {
         flags
     }
@@ -44,7 +44,7 @@ impl Builder<'_, '_> {
                 }
                 // A relocatable link keeps only its own record.
                 if s.name == b".note.nv.tkinfo" {
-                    if !opts.relocatable {
+                    if !opts.policy.relocatable() {
                         tk.extend_from_slice(s.bytes());
                     }
                 } else if s.name == b".note.nv.cuinfo" {
@@ -67,17 +67,21 @@ impl Builder<'_, '_> {
         }
         // A link with no device code at all (nvcc links whole-program objects too) still
         // describes its target.
-        if cuinfo.is_none() && self.p.objects.is_empty() && !opts.relocatable {
+        if cuinfo.is_none() && self.p.objects.is_empty() && !opts.policy.relocatable() {
             let mut n = Vec::with_capacity(0x20);
             for w in [12u32, 8, 1000] {
                 n.extend_from_slice(&w.to_le_bytes());
             }
             n.extend_from_slice(b"NVIDIA Corp\0");
-            for h in [2u16, opts.arch_sm as u16, CUINFO_TOOLKIT_VERSION, 0] {
+            for h in [2u16, opts.policy.sm() as u16, CUINFO_TOOLKIT_VERSION, 0] {
                 n.extend_from_slice(&h.to_le_bytes());
             }
             // sh_info names `.nv.compat`, which exists from sm_90 on.
-            let link = if opts.arch_sm >= 90 { SHF_INFO_LINK } else { 0 };
+            let link = if opts.policy.sm() >= 90 {
+                SHF_INFO_LINK
+            } else {
+                0
+            };
             cuinfo = Some((n, link | 0x100_0000));
         }
         let tk_id = self.named_section(b".note.nv.tkinfo", || OutSection {

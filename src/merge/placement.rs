@@ -40,17 +40,8 @@ pub(crate) struct Placement<'a, 'data> {
     pub(crate) literal: literal_banks::LiteralLayout,
     /// Texture/surface slots in the kernels' parameter banks (`resources`).
     pub(crate) resources: resources::Slots,
-    /// `-preserve-relocs`: keep a record of applied relocations.
-    pub(crate) preserve_relocs: bool,
-    /// `-preserve-relocs` or `-g`: keep internal symbols (shared-memory objects, `_param`)
-    /// and unreachable functions.
-    pub(crate) keep_internals: bool,
-    /// `-g` (see `Options::debug`).
-    pub(crate) debug: bool,
-    /// `-r` (see `Options::relocatable`).
-    pub(crate) relocatable: bool,
-    /// sm_90+ final links name the kernels' parameter banks after an object's debug sections.
-    pub(crate) param_banks_after_debug: bool,
+    /// The mode and target, and the rules that follow from them.
+    pub(crate) policy: crate::policy::Policy,
     /// sm_100+: per object, its Mercury sections by name.
     pub(crate) merc_sections: Vec<HashMap<&'data [u8], usize>>,
     /// Where sm_110's reserved shared objects start: the value of the undefined
@@ -240,7 +231,7 @@ impl<'a, 'data> Placement<'a, 'data> {
         match (sr, text) {
             (shared::SharedRef::Object(k), _) => self.shared.offset.get(&k).copied(),
             // -g gives each extern array one offset, for the debugger.
-            (shared::SharedRef::Extern, _) if self.debug => array(),
+            (shared::SharedRef::Extern, _) if self.policy.debug() => array(),
             (shared::SharedRef::Extern, Some(t)) => {
                 self.shared.extern_offset.get(&(oi, t)).copied()
             }

@@ -42,7 +42,7 @@ pub(super) fn refuse_padded_partial_debug_shared(
         if !(arrays && objs) {
             continue;
         }
-        let refused = if opts.relocatable {
+        let refused = if opts.policy.relocatable() {
             with_debug > 1
         } else {
             layout.pool_align > 0 && layout.extern_align > 0
@@ -52,7 +52,7 @@ pub(super) fn refuse_padded_partial_debug_shared(
                 "'{}': a partial link's .nv_debug.shared holding both extern __shared__ arrays \
                  and functions' static __shared__ objects, {}",
                 o.name,
-                if opts.relocatable {
+                if opts.policy.relocatable() {
                     "linked -r with another object's .nv_debug.shared"
                 } else {
                     "finished with some of those objects in no kernel or in several"
@@ -72,7 +72,10 @@ pub(super) fn refuse_unreached_shared_sm90(
     layout: &shared::SharedLayout,
     opts: &Options,
 ) -> Result<()> {
-    if opts.arch_sm != 90 || !(opts.preserve_relocs || opts.debug) || layout.extern_align == 0 {
+    if opts.policy.sm() != 90
+        || !(opts.policy.preserve_relocs() || opts.policy.debug())
+        || layout.extern_align == 0
+    {
         return Ok(());
     }
     if let Some(&(oi, si)) = layout.unreached_users.first() {
@@ -82,7 +85,11 @@ pub(super) fn refuse_unreached_shared_sm90(
              __shared__ arrays under {} for sm_90",
             o.name,
             String::from_utf8_lossy(o.cubin.sections[si].name),
-            if opts.debug { "-g" } else { "-preserve-relocs" }
+            if opts.policy.debug() {
+                "-g"
+            } else {
+                "-preserve-relocs"
+            }
         )));
     }
     Ok(())
@@ -115,7 +122,7 @@ pub(super) fn refuse_refinalized_debug_kernels(
     liveness: &Liveness,
     opts: &Options,
 ) -> Result<()> {
-    if !opts.mercury || opts.debug || opts.relocatable {
+    if !opts.policy.mercury() || opts.policy.debug() || opts.policy.relocatable() {
         return Ok(());
     }
     for &(oi, si) in &liveness.kernels {

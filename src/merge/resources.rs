@@ -33,7 +33,7 @@ impl Slots {
         res: &Resolution<'_>,
         opts: &super::Options,
     ) -> Self {
-        let wanted = !opts.relocatable
+        let wanted = !opts.policy.relocatable()
             && res
                 .globals
                 .iter()

@@ -56,7 +56,9 @@ impl Builder<'_, '_> {
                 Content::NoBits(_) if s.sh_type == SHT_CUDA_RESERVED_SHARED => 0,
                 // (A partial link's own, which only defines extern arrays, adds nothing: the
                 // link makes that one again.)
-                Content::NoBits(n) if self.p.relocatable && s.name == b".nv_debug.shared" => {
+                Content::NoBits(n)
+                    if self.p.policy.relocatable() && s.name == b".nv_debug.shared" =>
+                {
                     let arrays_only = o.symbols().iter().all(|x| {
                         x.section != SymSection::Index(si as u32)
                             || x.st_type == STT_SECTION
@@ -77,7 +79,7 @@ impl Builder<'_, '_> {
                 _ => return Err(Error::new("internal: section content kind mismatch")),
             };
             self.p.placed[oi][si] = Some(Placed { sec: out, offset });
-            let kernel_shared = self.p.relocatable && s.name.starts_with(b".nv.shared.");
+            let kernel_shared = self.p.policy.relocatable() && s.name.starts_with(b".nv.shared.");
             // (ptxas's per-function literal banks, `.nv.constant2.<fn>`, name theirs too.)
             let function_bank = s.flags & SHF_INFO_LINK != 0
                 && s.info != 0

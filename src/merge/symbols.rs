@@ -69,7 +69,7 @@ impl Builder<'_, '_> {
                 if let Some(out) = self.out_section_for(oi, si) {
                     // (Those of an object without code bring their section symbols, in the
                     // same order, whether it has symbols for them or not.)
-                    if !has_code && !self.p.relocatable {
+                    if !has_code && !self.p.policy.relocatable() {
                         self.section_symbol(out);
                     }
                 }
@@ -80,7 +80,7 @@ impl Builder<'_, '_> {
     /// An object's `.debug_frame` brings the output's section symbol along even when the
     /// object has none for it (an object without functions: nvcc's host-only files).
     pub(super) fn frame_section_symbol(&mut self, oi: usize) {
-        if self.p.relocatable {
+        if self.p.policy.relocatable() {
             return;
         }
         let Some(si) = self.p.input_section_by_name(oi, b".debug_frame") else {
@@ -135,7 +135,7 @@ impl Builder<'_, '_> {
             }
         }
         // -r: the kernel's own `.nv.shared.<kernel>`, as the input has it.
-        if self.p.relocatable {
+        if self.p.policy.relocatable() {
             let name = [
                 b".nv.shared.",
                 crate::elf::names::text_tail(o.cubin.sections[si].name),
@@ -179,7 +179,11 @@ impl Builder<'_, '_> {
         let mut undefined_locals: Vec<usize> = Vec::new();
         let syms = o.symbols();
         let order: Vec<usize> = if pass == Pass::SectionSymbols {
-            section_symbol_order(o, self.p.param_banks_after_debug, self.p.relocatable)
+            section_symbol_order(
+                o,
+                self.p.policy.param_banks_after_debug(),
+                self.p.policy.relocatable(),
+            )
         } else {
             (1..syms.len()).collect()
         };
@@ -229,7 +233,7 @@ impl Builder<'_, '_> {
         // A partial link keeps an object's undefined locals after its other locals, as
         // objects with the value they resolve to (set by `relocate`).
         for i in undefined_locals {
-            if !self.p.relocatable {
+            if !self.p.policy.relocatable() {
                 break;
             }
             let s = &self.p.objects[oi].symbols()[i];
@@ -300,7 +304,9 @@ impl Builder<'_, '_> {
         // -preserve-relocs and -g: a function using extern shared arrays brings the
         // `.nv_debug.shared` that covers the reserved bytes, after the object's other
         // memory sections and before its debug ones.
-        if self.p.keep_internals && self.p.shared.extern_offset.contains_key(&(oi, si)) {
+        if self.p.policy.keeps_internal_symbols()
+            && self.p.shared.extern_offset.contains_key(&(oi, si))
+        {
             *debug_shared_due = true;
         }
     }
@@ -345,14 +351,14 @@ impl Builder<'_, '_> {
         // Functions this link removed (unreachable, or only a losing copy) lose their
         // symbol too.
         if self.p.is_dead_function(g)
-            || (!self.p.relocatable && self.p.undefined_dead_only.contains(&g))
+            || (!self.p.policy.relocatable() && self.p.undefined_dead_only.contains(&g))
         {
             return;
         }
         // Shared memory objects and extern shared arrays are laid out by the link
         // and leave no symbol behind; extern arrays in use leave an empty
         // `.nv_debug.shared` (aligned as they are).
-        let kind = if self.p.relocatable {
+        let kind = if self.p.policy.relocatable() {
             None
         } else {
             shared::classify(self.p.objects, self.p.res, oi, i as u32)
@@ -361,11 +367,12 @@ impl Builder<'_, '_> {
             Some(shared::SharedRef::Extern) => {
                 // (none when nvlink's pool of functions' objects asks for more than
                 // 16-byte alignment, in a link that drops them)
-                let dropped = self.p.shared.pool_align > 16 && !self.p.keep_internals;
+                let dropped =
+                    self.p.shared.pool_align > 16 && !self.p.policy.keeps_internal_symbols();
                 if self.p.shared.extern_align > 0 && !dropped {
                     // -preserve-relocs (and sm_100+) size it to cover the reserved
                     // bytes.
-                    let size = if self.p.keep_internals || self.m.mercury {
+                    let size = if self.p.policy.keeps_internal_symbols() || self.m.mercury {
                         self.p.shared.reserve
                     } else {
                         0
@@ -374,7 +381,7 @@ impl Builder<'_, '_> {
                     let sec = self.debug_shared_section(self.extern_debug_align(), size);
                     // -g defines each array there for the debugger, at the largest
                     // offset a kernel sees it at.
-                    if self.p.debug {
+                    if self.p.policy.debug() {
                         self.p.sym_map[oi][i] = self.debug_extern_symbol(g, sec);
                     }
                 }
@@ -382,7 +389,7 @@ impl Builder<'_, '_> {
             }
             Some(shared::SharedRef::Object(k)) => {
                 // -preserve-relocs keeps file-scope ones, local but listed in place.
-                if self.p.keep_internals && k == (oi, i as u32) {
+                if self.p.policy.keeps_internal_symbols() && k == (oi, i as u32) {
                     self.p.sym_map[oi][i] = self.preserved_shared_symbol(k);
                     if let Some(id) = self.p.sym_map[oi][i] {
                         self.m.locals_listed_as_global.insert(id);
@@ -404,11 +411,11 @@ impl Builder<'_, '_> {
             return;
         };
         let sec = &o.cubin.sections[si as usize];
-        let shared = !self.p.relocatable
+        let shared = !self.p.policy.relocatable()
             && (sec.sh_type == SHT_CUDA_SHARED || sec.name.starts_with(b".nv.shared."));
         // Static shared memory locals are laid out per kernel and not emitted, except under
         // -preserve-relocs, which keeps them at their laid-out offsets for its records.
-        if shared && self.p.keep_internals {
+        if shared && self.p.policy.keeps_internal_symbols() {
             self.p.sym_map[oi][i] = self.preserved_shared_symbol((oi, i as u32));
         } else if shared && s.st_type != STT_SECTION {
             self.early_debug_shared(sec.name);
@@ -423,7 +430,7 @@ impl Builder<'_, '_> {
         if shared {
             return;
         }
-        if s.other & 3 == 1 && !self.p.preserve_relocs && !self.p.relocatable {
+        if s.other & 3 == 1 && !self.p.policy.preserve_relocs() && !self.p.policy.relocatable() {
             return; // STV_INTERNAL locals (`_param`, `_SREG`) do not reach the output
         }
         let id = self.m.add_symbol(OutSymbol {
@@ -466,13 +473,13 @@ impl Builder<'_, '_> {
                 // (`.nv.reservedSmem.offset0`); one section holds them all.
                 // (-r keeps them as they are, overlaid.)
                 if sec.sh_type == SHT_CUDA_RESERVED_SHARED {
-                    let value = if self.p.relocatable {
+                    let value = if self.p.policy.relocatable() {
                         s.value
                     } else {
                         align_up(self.p.reserved_smem_base, s.value.max(1))
                     };
                     if let Content::NoBits(n) = &mut self.m.sections[p.sec].content {
-                        *n = (*n).max(if self.p.relocatable {
+                        *n = (*n).max(if self.p.policy.relocatable() {
                             sec.size
                         } else {
                             value + s.size
@@ -513,7 +520,7 @@ impl Builder<'_, '_> {
             self.named_section(&name.clone(), || {
                 crate::output::reloc_section(name, sh_type, target, Vec::new())
             });
-            if self.p.preserve_relocs {
+            if self.p.policy.preserve_relocs() {
                 // (One per name: the records of local functions' copies share their first
                 // copy's, as in nvlink.)
                 let rname = [b".nv.resolvedrela", local_names::real_name(tname)].concat();

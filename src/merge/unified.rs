@@ -46,7 +46,7 @@ impl Builder<'_, '_> {
     /// The tables' section symbols, with the object's other section symbols (nvlink lists
     /// them after `.debug_frame`'s).
     pub(crate) fn unified_table_symbols(&mut self, oi: usize) {
-        if !self.p.relocatable {
+        if !self.p.policy.relocatable() {
             return;
         }
         for name in TABLES {
@@ -63,7 +63,7 @@ impl Builder<'_, '_> {
     /// Appends object `oi`'s records to the output tables (made on first use, among the
     /// per-function sections: after the first object's kernels' `.nv.info.<k>`).
     pub(crate) fn unified_tables(&mut self, oi: usize) -> Result<()> {
-        if !self.p.relocatable {
+        if !self.p.policy.relocatable() {
             return Ok(());
         }
         let objects = self.p.objects;

@@ -281,9 +281,9 @@ pub(super) fn emit_prototypes(
                     let wanted = !address_taken.contains(&out)
                         && (b.m.symbols[out].section.is_none()
                             || direct_callees.contains(&out)
-                            || opts.preserve_relocs
-                            || opts.relocatable
-                            || opts.debug);
+                            || opts.policy.preserve_relocs()
+                            || opts.policy.relocatable()
+                            || opts.policy.debug());
                     if wanted && proto_seen.insert(out) {
                         let id = b.prototype_id(oi, id);
                         proto.push((out, id));

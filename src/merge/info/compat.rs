@@ -14,7 +14,7 @@ use crate::output::*;
 
 pub(super) fn emit_compat(b: &mut Builder<'_, '_>, opts: &Options) {
     let objects = b.p.objects();
-    let compat = if objects.is_empty() && !opts.relocatable && opts.arch_sm >= 90 {
+    let compat = if objects.is_empty() && !opts.policy.relocatable() && opts.policy.sm() >= 90 {
         Some((target_records(opts), 4))
     } else {
         objects
@@ -47,8 +47,8 @@ fn target_records(opts: &Options) -> Vec<u8> {
         opts.accelerated as u8,
         0,
     ];
-    if opts.mercury {
-        let fastpath: u32 = match opts.arch_sm {
+    if opts.policy.mercury() {
+        let fastpath: u32 = match opts.policy.sm() {
             100 => 9,
             120 => 0x50,
             _ => 0,
@@ -64,7 +64,7 @@ fn target_records(opts: &Options) -> Vec<u8> {
 /// The inputs' records merged, then set for the target (`first_section`: the first input's,
 /// kept as it is when some input's records cannot be read).
 fn merged_records(objects: &[InputObject<'_>], opts: &Options, first_section: &[u8]) -> Vec<u8> {
-    let cross = objects.iter().any(|o| o.sm != opts.arch_sm);
+    let cross = objects.iter().any(|o| o.sm != opts.policy.sm());
     let any_plain = objects.iter().any(|o| !o.is_accelerated());
     let mut recs: Vec<(u8, Vec<u8>)> = Vec::new();
     let mut parsed_all = true;

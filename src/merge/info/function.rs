@@ -173,7 +173,7 @@ fn link_externs(
     recs: &[nvinfo::Record<'_>],
 ) -> (Vec<OutSym>, bool) {
     let kernel_set = &cx.kernel_set;
-    let had_externs = !cx.opts.relocatable
+    let had_externs = !cx.opts.policy.relocatable()
         && (recs.iter().any(|r| r.attr == nvinfo::EIATTR_EXTERNS)
             || func.is_some_and(|f| kernel_set.contains(&f)));
     match func {
@@ -272,12 +272,12 @@ impl FunctionRecords<'_> {
         let mut out = Vec::new();
         // sm_100+ moves the parameter-bank and workaround records to the end, in input
         // order, after the records the link adds.
-        let moved_last = |attr: u8| opts.mercury && MOVED_LAST_ON_SM100.contains(&attr);
+        let moved_last = |attr: u8| opts.policy.mercury() && MOVED_LAST_ON_SM100.contains(&attr);
         for r in recs.iter().rev() {
             if moved_last(r.attr) {
                 continue;
             }
-            if r.attr == nvinfo::EIATTR_EXTERNS && opts.relocatable {
+            if r.attr == nvinfo::EIATTR_EXTERNS && opts.policy.relocatable() {
                 // -r: the input's names that are still undefined, and kernels (a
                 // launch, not a call, refers to them).
                 if let Value::Bytes(p) = r.value {

@@ -21,7 +21,7 @@ pub(super) fn emit_global_info(
     let named = |k: OutSym| named_by(opts.kernels_used.as_deref(), &b.m.symbols[k].name);
     let mut out_recs: Vec<Rec> = Vec::new();
     for (oi, r) in global.records.iter().rev() {
-        if r.attr == nvinfo::EIATTR_MAX_STACK_SIZE && !opts.relocatable {
+        if r.attr == nvinfo::EIATTR_MAX_STACK_SIZE && !opts.policy.relocatable() {
             continue;
         }
         if let Value::Bytes(p) = r.value {
@@ -52,7 +52,10 @@ pub(super) fn emit_global_info(
             out_recs.push(rec);
         }
     }
-    for &k in kernels.iter().filter(|&&k| !opts.relocatable && named(k)) {
+    for &k in kernels
+        .iter()
+        .filter(|&&k| !opts.policy.relocatable() && named(k))
+    {
         let v = match prop.min_stack[&k] {
             Some(d) => d as u32,
             None => 0xffff_ffff,

@@ -71,7 +71,7 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<Info
     };
     let pr_id = callgraph::emit_prototypes(b, opts, &graph);
     // .nv.rel.action: the same 16 bytes in every sm_75–sm_90 executable nvlink writes.
-    let ra = if opts.arch_sm < 100 && !opts.relocatable {
+    let ra = if opts.policy.sm() < 100 && !opts.policy.relocatable() {
         let bytes = vec![
             0x73, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x11, 0x25, 0, 0x05, 0x36,
         ];

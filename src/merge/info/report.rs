@@ -33,7 +33,7 @@ pub(super) fn callgraph_report(
     let direct: HashMap<OutSym, Vec<OutSym>> = grouped(&blocks.calls, true).into_iter().collect();
     let mut out = vec![
         // (the SM, without an 'a' or 'f' suffix)
-        format!("callgraph for sm_{}:", opts.arch_sm),
+        format!("callgraph for sm_{}:", opts.policy.sm()),
         "# A: s -> B // s (number A) potentially calls B".to_string(),
         "# s [N]     // s uses N registers".to_string(),
         "# ^s        // s is entry point".to_string(),
