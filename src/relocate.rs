@@ -316,7 +316,7 @@ impl Relocator<'_, '_, '_> {
             // the relocation is resolved with no change to the code.
             return Ok(None);
         }
-        let shared_ref = (!self.p.policy.relocatable())
+        let shared_ref = (self.p.policy.lays_out_shared_memory())
             .then(|| shared::classify(self.p.objects, self.p.res, oi, r.sym))
             .flatten();
         let addend = self.line_table_addend(site, i, r, isym)?;

@@ -463,7 +463,7 @@ pub(crate) fn list<'m, K: std::hash::Hash + Eq, V>(
 impl Builder<'_, '_> {
     /// ET_EXEC outputs turn the CUDA data section types into plain ones; `-r` keeps them.
     fn lower_type(&self, t: u32, flags: u64) -> (u32, u64) {
-        if self.p.policy.relocatable() {
+        if !self.p.policy.lowers_cuda_types() {
             return (t, flags);
         }
         match t {
@@ -478,7 +478,7 @@ impl Builder<'_, '_> {
 
     /// ET_EXEC outputs turn CUDA data objects into plain objects; `-r` keeps them.
     fn lower_symbol_type(&self, t: u8) -> u8 {
-        if t == STT_CUDA_OBJECT && !self.p.policy.relocatable() {
+        if t == STT_CUDA_OBJECT && self.p.policy.lowers_cuda_types() {
             STT_OBJECT
         } else {
             t
@@ -488,7 +488,7 @@ impl Builder<'_, '_> {
     /// ET_EXEC outputs clear the memory-space bits of st_other (the managed bit stays);
     /// `-r` keeps them.
     fn lower_other(&self, o: u8) -> u8 {
-        if self.p.policy.relocatable() {
+        if !self.p.policy.lowers_cuda_types() {
             o
         } else {
             o & !(STO_CUDA_GLOBAL | STO_CUDA_SHARED | STO_CUDA_CONSTANT)
@@ -610,9 +610,9 @@ impl<'a, 'data> Builder<'a, 'data> {
                     .map_or(0, |s| s.value),
             },
             m: Module {
-                e_type: if opts.policy.relocatable() { 1 } else { 2 },
+                e_type: opts.policy.e_type(),
                 e_flags: 0,
-                program_headers: !opts.policy.relocatable(),
+                program_headers: opts.policy.writes_program_headers(),
                 mercury: opts.policy.mercury(),
                 ..Default::default()
             },
@@ -663,8 +663,8 @@ impl<'a, 'data> Builder<'a, 'data> {
     /// literal banks in their kernels' banks, and -r's extern-shared areas.
     fn plan_memory(&mut self, liveness: &'a Liveness, opts: &Options) -> Result<()> {
         let (objects, res) = (self.p.objects, self.p.res);
-        let reserve = if opts.policy.sm() >= 90 { 0x400 } else { 0 };
-        if !opts.policy.relocatable() {
+        let reserve = opts.policy.shared_reserve();
+        if opts.policy.lays_out_shared_memory() {
             self.p.shared = tracing::info_span!("shared").in_scope(|| {
                 shared::layout(
                     objects,
@@ -682,7 +682,7 @@ impl<'a, 'data> Builder<'a, 'data> {
         if !opts.policy.relocatable() {
             self.p.literal = literal_banks::layout(objects, liveness)?;
         }
-        if opts.policy.relocatable() {
+        if !opts.policy.lays_out_shared_memory() {
             self.p.partial.uses = partial_shared::kernel_uses(
                 self,
                 &liveness.live,

@@ -79,7 +79,8 @@ impl Builder<'_, '_> {
                 _ => return Err(Error::new("internal: section content kind mismatch")),
             };
             self.p.placed[oi][si] = Some(Placed { sec: out, offset });
-            let kernel_shared = self.p.policy.relocatable() && s.name.starts_with(b".nv.shared.");
+            let kernel_shared =
+                !self.p.policy.lays_out_shared_memory() && s.name.starts_with(b".nv.shared.");
             // (ptxas's per-function literal banks, `.nv.constant2.<fn>`, name theirs too.)
             let function_bank = s.flags & SHF_INFO_LINK != 0
                 && s.info != 0

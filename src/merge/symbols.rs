@@ -411,7 +411,7 @@ impl Builder<'_, '_> {
             return;
         };
         let sec = &o.cubin.sections[si as usize];
-        let shared = !self.p.policy.relocatable()
+        let shared = self.p.policy.lays_out_shared_memory()
             && (sec.sh_type == SHT_CUDA_SHARED || sec.name.starts_with(b".nv.shared."));
         // Static shared memory locals are laid out per kernel and not emitted, except under
         // -preserve-relocs, which keeps them at their laid-out offsets for its records.

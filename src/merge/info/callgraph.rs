@@ -281,9 +281,7 @@ pub(super) fn emit_prototypes(
                     let wanted = !address_taken.contains(&out)
                         && (b.m.symbols[out].section.is_none()
                             || direct_callees.contains(&out)
-                            || opts.policy.preserve_relocs()
-                            || opts.policy.relocatable()
-                            || opts.policy.debug());
+                            || !opts.policy.removes_dead_code());
                     if wanted && proto_seen.insert(out) {
                         let id = b.prototype_id(oi, id);
                         proto.push((out, id));

@@ -173,7 +173,7 @@ fn link_externs(
     recs: &[nvinfo::Record<'_>],
 ) -> (Vec<OutSym>, bool) {
     let kernel_set = &cx.kernel_set;
-    let had_externs = !cx.opts.policy.relocatable()
+    let had_externs = cx.opts.policy.propagates_over_call_graph()
         && (recs.iter().any(|r| r.attr == nvinfo::EIATTR_EXTERNS)
             || func.is_some_and(|f| kernel_set.contains(&f)));
     match func {
@@ -277,7 +277,7 @@ impl FunctionRecords<'_> {
             if moved_last(r.attr) {
                 continue;
             }
-            if r.attr == nvinfo::EIATTR_EXTERNS && opts.policy.relocatable() {
+            if r.attr == nvinfo::EIATTR_EXTERNS && !opts.policy.propagates_over_call_graph() {
                 // -r: the input's names that are still undefined, and kernels (a
                 // launch, not a call, refers to them).
                 if let Value::Bytes(p) = r.value {

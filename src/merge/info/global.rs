@@ -21,7 +21,7 @@ pub(super) fn emit_global_info(
     let named = |k: OutSym| named_by(opts.kernels_used.as_deref(), &b.m.symbols[k].name);
     let mut out_recs: Vec<Rec> = Vec::new();
     for (oi, r) in global.records.iter().rev() {
-        if r.attr == nvinfo::EIATTR_MAX_STACK_SIZE && !opts.policy.relocatable() {
+        if r.attr == nvinfo::EIATTR_MAX_STACK_SIZE && opts.policy.propagates_over_call_graph() {
             continue;
         }
         if let Value::Bytes(p) = r.value {
@@ -54,7 +54,7 @@ pub(super) fn emit_global_info(
     }
     for &k in kernels
         .iter()
-        .filter(|&&k| !opts.policy.relocatable() && named(k))
+        .filter(|&&k| opts.policy.propagates_over_call_graph() && named(k))
     {
         let v = match prop.min_stack[&k] {
             Some(d) => d as u32,

@@ -76,7 +76,10 @@ pub(super) fn propagate(
     // in nvlink.)
     let named = |k: OutSym| named_by(opts.kernels_used.as_deref(), &b.m.symbols[k].name);
     // -r propagates nothing over the call graph: callees may still be undefined.
-    for &k in kernels.iter().filter(|_| !opts.policy.relocatable()) {
+    for &k in kernels
+        .iter()
+        .filter(|_| opts.policy.propagates_over_call_graph())
+    {
         let c = comps.graph.comp_of[k.index()];
         let own_regs = regs.get(&k).copied().unwrap_or(0);
         let (callee_regs, heaviest) = if named(k) {
