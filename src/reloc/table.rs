@@ -289,17 +289,61 @@ mod tests {
     use super::*;
 
     #[test]
-    fn kinds_follow_the_types() {
+    fn scheduling_hints_are_yields() {
+        assert_eq!(kind(cuda::YIELD_OPCODE9_0), Kind::Yield);
         assert_eq!(kind(cuda::YIELD_CLEAR_PRED4_87), Kind::Yield);
+    }
+
+    #[test]
+    fn unused_clear_carries_the_width_it_clears() {
+        assert_eq!(kind(cuda::UNUSED_CLEAR32), Kind::UnusedClear { width: 4 });
         assert_eq!(kind(cuda::UNUSED_CLEAR64), Kind::UnusedClear { width: 8 });
+    }
+
+    #[test]
+    fn both_call_encodings_are_calls() {
+        assert_eq!(kind(cuda::ABS47_34), Kind::Call);
         assert_eq!(kind(cuda::ABS55_16_34), Kind::Call);
-        assert_eq!(kind(cuda::R_64), Kind::Value);
+    }
+
+    #[test]
+    fn every_other_type_is_a_value() {
+        let special = [
+            cuda::YIELD_OPCODE9_0,
+            cuda::YIELD_CLEAR_PRED4_87,
+            cuda::UNUSED_CLEAR32,
+            cuda::UNUSED_CLEAR64,
+            cuda::ABS47_34,
+            cuda::ABS55_16_34,
+        ];
+        for t in (0..R_CUDA.len() as u32).filter(|t| !special.contains(t)) {
+            assert_eq!(kind(t), Kind::Value, "{}", R_CUDA[t as usize]);
+        }
+    }
+
+    #[test]
+    fn the_function_table_address_counts_with_calls_for_partial_links() {
         assert!(is_call_or_table_call(cuda::ABS56_16_34));
+        assert!(is_call_or_table_call(cuda::ABS47_34));
+        assert!(!is_call_or_table_call(cuda::R_64));
+    }
+
+    #[test]
+    fn unified_addresses_become_plain_ones_without_a_table() {
         assert_eq!(without_unified_table(cuda::UNIFIED, true), None);
         assert_eq!(
             without_unified_table(cuda::UNIFIED, false),
             Some(cuda::R_64)
         );
+        assert_eq!(
+            without_unified_table(cuda::UNIFIED32_LO_32, true),
+            Some(cuda::ABS32_LO_32)
+        );
+        assert_eq!(
+            without_unified_table(cuda::UNIFIED32_HI_32, false),
+            Some(cuda::ABS32_HI_32)
+        );
+        assert_eq!(without_unified_table(cuda::R_64, false), None);
     }
 
     #[test]
