@@ -350,7 +350,7 @@ impl Mercury<'_, '_, '_> {
     }
 
     /// Section-relative references inside debug sections resolve here (the main half's rule
-    /// for debug sections in `Builder::value`); program-relative ones are `merc_prog_rel`'s.
+    /// for debug sections in `Relocator::value`); program-relative ones are `merc_prog_rel`'s.
     fn merc_debug_section_value(
         &mut self,
         site: &Site<'_, '_>,
