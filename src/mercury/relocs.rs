@@ -336,9 +336,13 @@ impl Mercury<'_, '_, '_> {
     /// The address range of a removed function's frame entry is cleared (frames of discarded
     /// weak copies keep theirs, as in the main half); the relocation goes either way.
     fn merc_unused_clear(&mut self, site: &Site<'_, '_>, r: &Reloc, isym: &Symbol<'_>) {
-        if self
-            .p
-            .removed_function(site.oi, r.sym, isym.st_type == STT_FUNC)
+        let discarded =
+            self.p
+                .discarded_copy(site.oi, r.sym, isym.section != SymSection::Undefined);
+        if !discarded
+            && self
+                .p
+                .removed_function(site.oi, r.sym, isym.st_type == STT_FUNC)
         {
             let at = site.at(r) as usize;
             if let Content::Bytes(bytes) = &mut self.m.sections[site.tout].content {
