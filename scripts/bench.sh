@@ -1,16 +1,27 @@
 #!/usr/bin/env bash
-# Side-by-side timing of nvlink and cubin-ld on generated programs of N translation units
-# with cross-object calls (each TU's function calls the next TU's; each TU has a kernel, a
-# __device__ variable and __constant__ data). Objects are cached per (N, SM).
+# Side-by-side timing of nvlink and cubin-ld on generated programs of N objects. Objects are
+# cached per (shape, N, SM).
 #
-#   scripts/bench.sh [-s sm_90] [-r REPEATS] [-n] [-H] N...
+#   scripts/bench.sh [-S simple|deep|wide] [-s sm_90] [-r REPEATS] [-n] [-H] [-N] N...
 #
-# -n leaves the __constant__ data out.
+# Shapes:
+#   simple  (default) N nvcc-compiled TUs with one function each: each TU's function calls
+#           the next TU's; each TU has a kernel, a __device__ variable and __constant__ data.
+#   deep    ptxas-assembled objects of 20 device functions (scripts/bench-gen.py): each
+#           object's functions call the next in a chain into the next object; globals,
+#           constants and a weak helper every object defines.
+#   wide    the same size, shallow cross-object calls, and 16 weak template-style functions
+#           defined in every object.
+# -n leaves the __constant__ data out (simple).
 # -H builds host objects (nvcc -dc) and links them with the command line nvcc -dlink uses
 # (-m64, -L to the toolkit's libraries, -cpu-arch, -lcudadevrt, --register-link-binaries);
-# the registration files must be equal too.
+# the registration files must be equal too (simple).
+# -N skips nvlink (for sizes where it takes minutes).
 #
-# Prints, per N: nvlink's and cubin-ld's best wall time over REPEATS runs, the ratio, and
+# Prints, per N: nvlink's and cubin-ld's best wall time over REPEATS runs and their ratio;
+# cubin-ld's time per object; with one thread (RAYON_NUM_THREADS=1) and the speed-up of the
+# default thread count over it; its peak RSS against the inputs' and output's sizes; `cat`
+# of the inputs (the floor: reading what the link reads) and cubin-ld's multiple of it; and
 # whether the two outputs are semantically equal.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -18,8 +29,12 @@ sm=sm_90
 reps=3
 constants=1
 hostobj=0
+shape=simple
+run_nvlink=1
 while [ $# -gt 0 ]; do
   case "$1" in
+    -S) shape=$2; shift 2 ;;
+    -N) run_nvlink=0; shift ;;
     -s) sm=$2; shift 2 ;;
     -r) reps=$2; shift 2 ;;
     -n) constants=0; shift ;;
@@ -27,7 +42,8 @@ while [ $# -gt 0 ]; do
     *) break ;;
   esac
 done
-[ $# -gt 0 ] || { echo "usage: scripts/bench.sh [-s SM] [-r REPEATS] [-n] [-H] N..." >&2; exit 2; }
+[ $# -gt 0 ] || { echo "usage: scripts/bench.sh [-S simple|deep|wide] [-s SM] [-r REPEATS] [-n] [-H] [-N] N..." >&2; exit 2; }
+case "$shape" in simple | deep | wide) ;; *) echo "bench.sh: unknown shape '$shape'" >&2; exit 2 ;; esac
 C=$("$here/scripts/cuda-toolkit.sh")
 export PATH="$C/bin:$C/nvvm/bin:$PATH"
 (cd "$here" && cargo build --release --quiet --bins)
@@ -61,6 +77,17 @@ gen() {
   (cd "$dir" && for ((i = 0; i < n; i++)); do echo "tu_$i.o"; done >inputs)
 }
 
+gen_shape() { # deep/wide: PTX from bench-gen.py, assembled by ptxas
+  local n=$1 dir=$2
+  python3 "$here/scripts/bench-gen.py" "$shape" "$n" "$dir/src" --sm "$sm"
+  (cd "$dir/src" && ls | sed 's/\.ptx$//' | xargs -P "$(nproc)" -I{} ptxas -c -arch="$sm" {}.ptx -o ../{}.o)
+  (cd "$dir" && for ((i = 0; i < n; i++)); do echo "obj_$i.o"; done >inputs)
+}
+
+peak_rss_mb() { # peak resident set of "$@", in MB
+  /usr/bin/time -f '%M' "$@" 2>&1 >/dev/null | tail -1 | awk '{printf "%.0f", $1 / 1024}'
+}
+
 best() { # best wall time in seconds of "$@" over $reps runs
   local b="" t s e
   for ((r = 0; r < reps; r++)); do
@@ -73,12 +100,16 @@ best() { # best wall time in seconds of "$@" over $reps runs
   printf '%.3f' "$b"
 }
 
-printf '%-6s %-7s %10s %10s %8s  %s\n' N SM nvlink_s cubin-ld_s ratio output
+printf '%-6s %-7s %-6s %9s %9s %7s %7s %8s %6s %7s %7s %7s %6s  %s\n' \
+  N SM shape nvlink_s ld_s ratio ms/obj ld_1thr 2thr× rss_MB in+out cat_s ×cat output
 for n in "$@"; do
   dir="${CUBIN_LD_BENCH_CACHE:-$HOME/.cache/cubin-ld/bench}/$sm-$n"
+  [ "$shape" = simple ] || dir="$dir-$shape"
   ((constants)) || dir="$dir-noconst"
   ((hostobj)) && dir="$dir-host"
-  [ -f "$dir/inputs" ] || gen "$n" "$dir"
+  if [ ! -f "$dir/inputs" ]; then
+    if [ "$shape" = simple ]; then gen "$n" "$dir"; else gen_shape "$n" "$dir"; fi
+  fi
   mapfile -t objs < <(sed "s|^|$dir/|" "$dir/inputs")
   extra_nv=() extra_ld=()
   if ((hostobj)); then
@@ -87,10 +118,23 @@ for n in "$@"; do
     extra_nv=("${common[@]}" --register-link-binaries="$dir/nvlink.reg.c" -lcudadevrt)
     extra_ld=("${common[@]}" --register-link-binaries="$dir/cubin-ld.reg.c" -lcudadevrt)
   fi
-  tn=$(best "$C/bin/nvlink" -arch="$sm" "${extra_nv[@]}" "${objs[@]}" -o "$dir/nvlink.cubin")
+  tn=- ratio=- same="not compared"
+  if ((run_nvlink)); then
+    tn=$(best "$C/bin/nvlink" -arch="$sm" "${extra_nv[@]}" "${objs[@]}" -o "$dir/nvlink.cubin")
+  fi
   tc=$(best "$ld" -arch="$sm" "${extra_ld[@]}" "${objs[@]}" -o "$dir/cubin-ld.cubin")
-  same=equal
-  "$dump" --compare --ignore-linker-note "$dir/nvlink.cubin" "$dir/cubin-ld.cubin" >/dev/null || same=DIFFERENT
-  if ((hostobj)) && ! cmp -s "$dir/nvlink.reg.c" "$dir/cubin-ld.reg.c"; then same="$same, reg.c DIFFERENT"; fi
-  printf '%-6s %-7s %10s %10s %7.1fx  %s\n' "$n" "$sm" "$tn" "$tc" "$(echo "$tn / $tc" | bc -l)" "$same"
+  t1=$(RAYON_NUM_THREADS=1 best "$ld" -arch="$sm" "${extra_ld[@]}" "${objs[@]}" -o "$dir/cubin-ld.cubin")
+  rss=$(peak_rss_mb "$ld" -arch="$sm" "${extra_ld[@]}" "${objs[@]}" -o "$dir/cubin-ld.cubin")
+  io=$(du -cm "${objs[@]}" "$dir/cubin-ld.cubin" | tail -1 | cut -f1)
+  tcat=$(best cat "${objs[@]}")
+  [ "$tcat" != 0.000 ] || tcat=0.001
+  if ((run_nvlink)); then
+    ratio=$(printf '%.1fx' "$(echo "$tn / $tc" | bc -l)")
+    same=equal
+    "$dump" --compare --ignore-linker-note "$dir/nvlink.cubin" "$dir/cubin-ld.cubin" >/dev/null || same=DIFFERENT
+    if ((hostobj)) && ! cmp -s "$dir/nvlink.reg.c" "$dir/cubin-ld.reg.c"; then same="$same, reg.c DIFFERENT"; fi
+  fi
+  printf '%-6s %-7s %-6s %9s %9s %7s %7.3f %8s %5.2fx %7s %7s %7s %5.1fx  %s\n' \
+    "$n" "$sm" "$shape" "$tn" "$tc" "$ratio" "$(echo "$tc * 1000 / $n" | bc -l)" "$t1" \
+    "$(echo "$t1 / $tc" | bc -l)" "$rss" "$io" "$tcat" "$(echo "$tc / $tcat" | bc -l)" "$same"
 done
