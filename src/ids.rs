@@ -20,6 +20,9 @@ macro_rules! id {
         pub struct $name(u32);
 
         impl $name {
+            /// Past every real id (a sort key for "none", last).
+            pub const MAX: Self = $name(u32::MAX);
+
             pub const fn new(i: u32) -> Self {
                 $name(i)
             }
@@ -61,6 +64,11 @@ id!(
     OutSym
 );
 
+id!(
+    /// An input object: its place in the link's input order (the position in `load`'s
+    /// object list, and `InputObject::id`).
+    ObjectId
+);
 id!(
     /// A global name of the link: its place in `resolve::Resolution::globals` (the order
     /// names are first met, inputs in order).

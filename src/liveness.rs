@@ -8,16 +8,17 @@
 use crate::elf::read::SymSection;
 use crate::elf::*;
 use crate::ids::GlobalId;
+use crate::ids::ObjectId;
 use crate::object::{InputObject, SectionKind};
 use crate::resolve::Resolution;
 use hashbrown::{HashMap, HashSet};
 
 /// A function's code: (object, text section index).
-pub type Node = (usize, usize);
+pub type Node = (ObjectId, usize);
 
 /// What liveness found: the kept sections, the code reference graph and the kernels.
 pub struct Liveness {
-    pub live: Vec<Vec<bool>>,
+    pub live: crate::ids::IdVec<ObjectId, Vec<bool>>,
     /// Calls and address references from each function's code.
     pub edges: HashMap<Node, Vec<Node>>,
     /// The possible targets of each function's indirect calls: the address-taken functions
@@ -68,8 +69,8 @@ pub struct HostKernels {
 }
 
 impl HostKernels {
-    pub fn launched(&self, object: usize, name: &[u8]) -> bool {
-        self.exempt.get(object).copied().unwrap_or(false)
+    pub fn launched(&self, object: ObjectId, name: &[u8]) -> bool {
+        self.exempt.get(object.index()).copied().unwrap_or(false)
             || self
                 .patterns
                 .iter()
@@ -104,9 +105,9 @@ pub fn named_by(kernels_used: Option<&[String]>, name: &[u8]) -> bool {
 fn defining_text(
     objects: &[InputObject<'_>],
     res: &Resolution<'_>,
-    oi: usize,
+    oi: ObjectId,
     sym: u32,
-) -> Option<(usize, usize)> {
+) -> Option<(ObjectId, usize)> {
     let (o, s) = res.definition(oi, sym)?;
     let obj = &objects[o];
     let symbol = obj.symbols().get(s as usize)?;
@@ -126,7 +127,7 @@ fn defining_text(
 /// Which input sections the output keeps.
 pub fn liveness(objects: &[InputObject<'_>], res: &Resolution<'_>, roots: &Roots<'_>) -> Liveness {
     // -kernels-used keeps the kernels whose mangled name contains one of the strings.
-    let wanted = |oi: usize, name: &[u8]| {
+    let wanted = |oi: ObjectId, name: &[u8]| {
         named_by(roots.kernels_used, name)
             && roots.host_kernels.is_none_or(|h| h.launched(oi, name))
     };
@@ -142,9 +143,7 @@ pub fn liveness(objects: &[InputObject<'_>], res: &Resolution<'_>, roots: &Roots
     } else {
         reached_from(&g.entry_roots, &g.edges, &indirect, &live_text)
     };
-    let live = objects
-        .iter()
-        .enumerate()
+    let live = crate::object::enumerated(objects)
         .map(|(oi, o)| live_sections(oi, o, res, &live_text, &reached_text, roots.keep_shared))
         .collect();
     let undefined_from_live: HashSet<GlobalId> = g
@@ -196,11 +195,11 @@ impl<'data> CodeGraph<'data> {
     fn scan(
         objects: &[InputObject<'data>],
         res: &Resolution<'_>,
-        wanted: &dyn Fn(usize, &[u8]) -> bool,
+        wanted: &dyn Fn(ObjectId, &[u8]) -> bool,
         keep_all: bool,
     ) -> Self {
         let mut g = CodeGraph::default();
-        for (oi, o) in objects.iter().enumerate() {
+        for (oi, o) in crate::object::enumerated(objects) {
             for (si, s) in o.cubin.sections.iter().enumerate() {
                 match o.kind(s) {
                     SectionKind::Callgraph => g.read_callgraph(objects, res, oi, si),
@@ -209,10 +208,10 @@ impl<'data> CodeGraph<'data> {
                             let sym = &o.symbols()[f as usize];
                             // -preserve-relocs keeps every function (nothing is dead).
                             let entry = InputObject::is_entry(sym) && wanted(oi, sym.name);
-                            if (entry || keep_all) && res.is_winner(oi as u32, f) {
+                            if (entry || keep_all) && res.is_winner(oi, f) {
                                 g.roots.push((oi, si));
                             }
-                            if entry && res.is_winner(oi as u32, f) {
+                            if entry && res.is_winner(oi, f) {
                                 g.entry_roots.push((oi, si));
                             }
                         }
@@ -231,7 +230,7 @@ impl<'data> CodeGraph<'data> {
         &mut self,
         objects: &[InputObject<'data>],
         res: &Resolution<'_>,
-        oi: usize,
+        oi: ObjectId,
         si: usize,
     ) {
         let o = &objects[oi];
@@ -264,7 +263,7 @@ impl<'data> CodeGraph<'data> {
         &mut self,
         objects: &[InputObject<'data>],
         res: &Resolution<'_>,
-        oi: usize,
+        oi: ObjectId,
         si: usize,
     ) {
         let o = &objects[oi];
@@ -391,18 +390,17 @@ impl<'data> CodeGraph<'data> {
 fn kept_kernels(
     objects: &[InputObject<'_>],
     res: &Resolution<'_>,
-    wanted: &dyn Fn(usize, &[u8]) -> bool,
+    wanted: &dyn Fn(ObjectId, &[u8]) -> bool,
 ) -> Vec<Node> {
     let mut kernels = Vec::new();
-    for (oi, o) in objects.iter().enumerate() {
+    for (oi, o) in crate::object::enumerated(objects) {
         for (si, s) in o.cubin.sections.iter().enumerate() {
             if let Some(f) = o
                 .text_function(s)
                 .filter(|_| o.kind(s) == SectionKind::Text)
             {
                 let sym = &o.symbols()[f as usize];
-                if InputObject::is_entry(sym) && res.is_winner(oi as u32, f) && wanted(oi, sym.name)
-                {
+                if InputObject::is_entry(sym) && res.is_winner(oi, f) && wanted(oi, sym.name) {
                     kernels.push((oi, si));
                 }
             }
@@ -441,7 +439,7 @@ fn is_function_literal_bank(s: &crate::elf::read::Section<'_>) -> bool {
 
 /// Which of one object's sections stay: a function's own sections go with its code.
 fn live_sections(
-    oi: usize,
+    oi: ObjectId,
     o: &InputObject<'_>,
     res: &Resolution<'_>,
     live_text: &HashSet<Node>,
@@ -451,7 +449,7 @@ fn live_sections(
     let secs = &o.cubin.sections;
     let text_live = |si: usize| -> bool {
         match o.text_function(&secs[si]) {
-            Some(f) => res.is_winner(oi as u32, f) && live_text.contains(&(oi, si)),
+            Some(f) => res.is_winner(oi, f) && live_text.contains(&(oi, si)),
             None => false,
         }
     };

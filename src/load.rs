@@ -4,6 +4,7 @@
 //! stay only when the other objects use them.
 
 use crate::diag::{Early, Result};
+use crate::ids::ObjectId;
 use crate::object::InputObject;
 use crate::{arch, cli, input, liveness, resolve, write};
 use rayon::prelude::*;
@@ -62,7 +63,7 @@ pub fn user_objects<'l>(loaded: &'l input::Loaded<'_>) -> Result<Vec<InputObject
     let objects: Vec<Result<InputObject<'l>>> = loaded.units[..n_user]
         .par_iter()
         .enumerate()
-        .map(|(i, u)| InputObject::new(i as u32, u.name.clone(), &u.bytes))
+        .map(|(i, u)| InputObject::new(ObjectId::from_index(i), u.name.clone(), &u.bytes))
         .collect();
     objects.into_iter().collect()
 }
@@ -94,16 +95,16 @@ pub fn with_system_libraries<'l>(
         .par_iter()
         .zip(system_bytes.par_iter())
         .enumerate()
-        .map(|(i, (u, b))| InputObject::new((n_user + i) as u32, u.name.clone(), b))
+        .map(|(i, (u, b))| InputObject::new(ObjectId::from_index(n_user + i), u.name.clone(), b))
         .collect();
     objects.extend(more.into_iter().collect::<Result<Vec<_>>>()?);
     // A system library (libcudadevrt) stays only when the other objects use it.
     let system: Vec<bool> = loaded.units.iter().map(|u| u.system).collect();
     let system_used = args.keep_system_libraries || resolve::uses_any(&objects, &system);
     if !system_used && system.iter().any(|&s| s) {
-        objects.retain(|o| !system[o.id as usize]);
+        objects.retain(|o| !system[o.id.index()]);
         for (i, o) in objects.iter_mut().enumerate() {
-            o.id = i as u32;
+            o.id = ObjectId::from_index(i);
         }
     }
     let registrations = loaded
@@ -144,7 +145,7 @@ impl Objects<'_> {
             exempt: self
                 .objects
                 .iter()
-                .map(|o| self.system[o.id as usize] && self.system_used)
+                .map(|o| self.system[o.id.index()] && self.system_used)
                 .collect(),
         })
     }

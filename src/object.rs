@@ -3,10 +3,11 @@
 use crate::diag::{Error, Result};
 use crate::elf::read::SymSection;
 use crate::elf::{Cubin, Section, Symbol, STB_LOCAL, STO_CUDA_ENTRY, STT_FUNC, STT_SECTION};
+pub use crate::ids::ObjectId;
 
 pub struct InputObject<'data> {
     /// Position in the input list; also the tie-breaking priority in resolution.
-    pub id: u32,
+    pub id: ObjectId,
     /// The name nvlink would print ('a.o', 'lib.a:m.o').
     pub name: String,
     pub cubin: Cubin<'data>,
@@ -43,7 +44,7 @@ pub enum SectionKind {
 }
 
 impl<'data> InputObject<'data> {
-    pub fn new(id: u32, name: String, bytes: &'data [u8]) -> Result<InputObject<'data>> {
+    pub fn new(id: ObjectId, name: String, bytes: &'data [u8]) -> Result<InputObject<'data>> {
         let cubin = Cubin::parse(bytes).map_err(|e| e.context(format!("'{name}'")))?;
         if cubin.header.e_type != 1 {
             return Err(Error::new(format!(
@@ -258,4 +259,27 @@ pub fn classify(s: &Section<'_>) -> SectionKind {
         t if (SHT_CUDA_CONSTANT_B0..=SHT_CUDA_CONSTANT_B17).contains(&t) => SectionKind::Merged,
         _ => SectionKind::Other,
     }
+}
+
+/// Objects are indexed by their ids (dense, in input order).
+impl<'data> std::ops::Index<ObjectId> for [InputObject<'data>] {
+    type Output = InputObject<'data>;
+    fn index(&self, id: ObjectId) -> &InputObject<'data> {
+        &self[id.index()]
+    }
+}
+
+/// The objects' ids, in input order.
+pub fn ids(objects: &[InputObject<'_>]) -> impl DoubleEndedIterator<Item = ObjectId> + 'static {
+    (0..objects.len()).map(ObjectId::from_index)
+}
+
+/// The objects with their ids, in input order.
+pub fn enumerated<'a, 'data>(
+    objects: &'a [InputObject<'data>],
+) -> impl DoubleEndedIterator<Item = (ObjectId, &'a InputObject<'data>)> + 'a {
+    objects
+        .iter()
+        .enumerate()
+        .map(|(i, o)| (ObjectId::from_index(i), o))
 }

@@ -9,6 +9,7 @@
 use crate::diag::{Error, Result};
 use crate::elf::read::{Reloc, Section, SymSection, Symbol};
 use crate::elf::*;
+use crate::ids::ObjectId;
 use crate::merge::{local_names, shared, Placed, Placement};
 use crate::object::{InputObject, SectionKind};
 use crate::output::*;
@@ -40,7 +41,7 @@ impl OutRelocs {
 
 /// sm_100+: a value the link wrote into SASS code, to be written into the capsule Mercury
 /// code too: (object, input `.text` section, offset in it, relocation type, value).
-pub(crate) type CapsuleValue = (usize, usize, u64, u32, u64);
+pub(crate) type CapsuleValue = (ObjectId, usize, u64, u32, u64);
 
 /// What the main half's relocation pass leaves for the Mercury half.
 #[derive(Default)]
@@ -53,7 +54,7 @@ pub(crate) struct Relocated {
 
 /// One input relocation section, and the section it relocates.
 struct Site<'a, 'data> {
-    oi: usize,
+    oi: ObjectId,
     o: &'a InputObject<'data>,
     /// The relocation section.
     s: &'a Section<'data>,
@@ -110,7 +111,7 @@ impl Relocator<'_, '_, '_> {
     fn run(&mut self) -> Result<Relocated> {
         let mut out = OutRelocs::default();
         let mut done = Relocated::default();
-        for (oi, o) in self.p.objects.iter().enumerate() {
+        for (oi, o) in crate::object::enumerated(self.p.objects) {
             for (si, s) in o.cubin.sections.iter().enumerate() {
                 if o.kind(s) != SectionKind::Reloc || !self.p.live[oi][si] {
                     continue;
@@ -431,7 +432,7 @@ impl Relocator<'_, '_, '_> {
     /// libcudadevrt's `.nv.ptx.const0.size`: the size of PTX's constant bank 0, the user
     /// constants (`.nv.constant3`), -1 without any. A partial link keeps the symbol with that
     /// value. (The references are 32-bit fields.)
-    fn ptx_const0_size(&mut self, oi: usize, sym: u32, addend: i64) -> u64 {
+    fn ptx_const0_size(&mut self, oi: ObjectId, sym: u32, addend: i64) -> u64 {
         let size = self
             .m
             .by_name

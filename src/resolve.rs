@@ -7,7 +7,7 @@ use crate::elf::read::SymSection;
 use crate::elf::{Symbol, STB_WEAK, STT_CUDA_SURFACE, STT_CUDA_TEXTURE};
 pub use crate::ids::GlobalId;
 use crate::ids::IdVec;
-use crate::object::InputObject;
+use crate::object::{InputObject, ObjectId};
 use hashbrown::HashMap;
 
 /// Placeholder symbols every sm_90+ object declares for the unified function/data tables;
@@ -75,7 +75,7 @@ pub fn provided_by_driver(name: &[u8]) -> bool {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Def {
-    pub obj: u32,
+    pub obj: ObjectId,
     pub sym: u32,
     pub weak: bool,
 }
@@ -85,7 +85,7 @@ pub struct Global<'data> {
     pub name: &'data [u8],
     pub def: Option<Def>,
     /// The first object that mentions the name (for 'Undefined reference … in X').
-    pub first_ref: u32,
+    pub first_ref: ObjectId,
     /// Texture/surface references and `extern __shared__` arrays are undefined by design.
     pub is_resource: bool,
     /// Some object refers to the name as data (not a function): undefined, it is an error
@@ -100,7 +100,7 @@ pub struct Resolution<'data> {
     pub globals: IdVec<GlobalId, Global<'data>>,
     pub by_name: HashMap<&'data [u8], GlobalId>,
     /// For each object, for each symbol index: the global it names (None for locals).
-    pub sym_global: Vec<Vec<Option<GlobalId>>>,
+    pub sym_global: IdVec<ObjectId, Vec<Option<GlobalId>>>,
 }
 
 impl<'data> Resolution<'data> {
@@ -110,31 +110,29 @@ impl<'data> Resolution<'data> {
         objects: &'o [InputObject<'data>],
         g: GlobalId,
     ) -> Option<&'o Symbol<'data>> {
-        let o = objects.get(self.globals.get(g)?.first_ref as usize)?;
-        let i = self.sym_global[o.id as usize]
-            .iter()
-            .position(|x| *x == Some(g))?;
+        let o = objects.get(self.globals.get(g)?.first_ref.index())?;
+        let i = self.sym_global[o.id].iter().position(|x| *x == Some(g))?;
         o.symbols().get(i)
     }
 
     /// The global that symbol `sym` of object `obj` names (`None` for locals).
-    pub fn global_of(&self, obj: usize, sym: u32) -> Option<GlobalId> {
+    pub fn global_of(&self, obj: ObjectId, sym: u32) -> Option<GlobalId> {
         self.sym_global[obj].get(sym as usize).copied().flatten()
     }
 
     /// Where symbol `sym` of object `obj` is defined, as (object, symbol): its global's
     /// winning definition, or the symbol itself for a local. `None` for a global nothing
     /// defines.
-    pub fn definition(&self, obj: usize, sym: u32) -> Option<(usize, u32)> {
+    pub fn definition(&self, obj: ObjectId, sym: u32) -> Option<(ObjectId, u32)> {
         match self.global_of(obj, sym) {
-            Some(g) => self.globals[g].def.map(|d| (d.obj as usize, d.sym)),
+            Some(g) => self.globals[g].def.map(|d| (d.obj, d.sym)),
             None => Some((obj, sym)),
         }
     }
 
     /// True when `(obj, sym)` is the definition that won for its name.
-    pub fn is_winner(&self, obj: u32, sym: u32) -> bool {
-        match self.global_of(obj as usize, sym) {
+    pub fn is_winner(&self, obj: ObjectId, sym: u32) -> bool {
+        match self.global_of(obj, sym) {
             Some(g) => {
                 matches!(self.globals[g].def, Some(d) if d.obj == obj && d.sym == sym)
             }
@@ -162,7 +160,7 @@ pub fn resolve<'data>(
     let mut r = Resolution {
         globals: IdVec::new(),
         by_name: HashMap::new(),
-        sym_global: Vec::with_capacity(objects.len()),
+        sym_global: IdVec::new(),
     };
     let mut errors = ResolveErrors::default();
     for o in objects {
@@ -190,7 +188,7 @@ pub fn resolve<'data>(
                     "Multiple definition of '{}' in '{}', first defined in '{}'",
                     s.name_str(),
                     o.name,
-                    objects[first.obj as usize].name
+                    objects[first.obj].name
                 ))),
             }
         }
@@ -204,7 +202,7 @@ pub fn resolve<'data>(
 
 impl<'data> Resolution<'data> {
     /// The global named `name`, made when `first_ref` is the first object to mention it.
-    fn global_id(&mut self, name: &'data [u8], first_ref: u32) -> GlobalId {
+    fn global_id(&mut self, name: &'data [u8], first_ref: ObjectId) -> GlobalId {
         let globals = &mut self.globals;
         *self.by_name.entry(name).or_insert_with(|| {
             globals.push(Global {
@@ -291,7 +289,7 @@ fn undefined_references(
         if g.def.is_some() || g.is_resource || provided_by_driver(g.name) {
             continue;
         }
-        let o = &objects[g.first_ref as usize];
+        let o = &objects[g.first_ref];
         let mut msg = format!(
             "Undefined reference to '{}' in '{}'",
             String::from_utf8_lossy(g.name),
@@ -341,7 +339,7 @@ pub fn uses_any(objects: &[InputObject<'_>], marked: &[bool]) -> bool {
     }
     let undefined: hashbrown::HashSet<&[u8]> = objects
         .iter()
-        .filter(|o| !marked[o.id as usize])
+        .filter(|o| !marked[o.id.index()])
         .flat_map(|o| o.symbols().iter().skip(1))
         .filter(|s| {
             InputObject::is_global(s) && s.section == crate::elf::read::SymSection::Undefined
@@ -350,7 +348,7 @@ pub fn uses_any(objects: &[InputObject<'_>], marked: &[bool]) -> bool {
         .collect();
     objects
         .iter()
-        .filter(|o| marked[o.id as usize])
+        .filter(|o| marked[o.id.index()])
         .flat_map(|o| o.symbols().iter().skip(1))
         .any(|s| {
             InputObject::is_global(s)
@@ -384,7 +382,11 @@ mod tests {
     use super::*;
 
     fn def(obj: u32, weak: bool) -> Def {
-        Def { obj, sym: 1, weak }
+        Def {
+            obj: ObjectId::new(obj),
+            sym: 1,
+            weak,
+        }
     }
 
     #[test]

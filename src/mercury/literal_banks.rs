@@ -4,6 +4,7 @@
 use super::Mercury;
 use crate::diag::{Error, Result};
 use crate::elf::read::Reloc;
+use crate::ids::ObjectId;
 use crate::liveness::Node;
 use crate::merge::literal_banks::*;
 use crate::output::*;
@@ -15,7 +16,7 @@ impl Mercury<'_, '_, '_> {
     /// bank is not laid out here.
     pub(crate) fn place_merc_literal_bank(
         &mut self,
-        oi: usize,
+        oi: ObjectId,
         si: usize,
         twin: &[Option<OutSec>],
     ) -> Result<Option<(OutSec, u64)>> {
@@ -112,7 +113,7 @@ impl Mercury<'_, '_, '_> {
 
     /// The output relocations of object `oi`'s bank entries, the bank placed at `off`; `None`
     /// when one's function is not in the output.
-    fn bank_relocs(&self, oi: usize, entries: &[Reloc], off: u64) -> Option<Vec<OutReloc>> {
+    fn bank_relocs(&self, oi: ObjectId, entries: &[Reloc], off: u64) -> Option<Vec<OutReloc>> {
         entries
             .iter()
             .map(|r| {

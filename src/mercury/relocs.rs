@@ -10,6 +10,7 @@ use super::{main_name, mercury_name, not_yet, Placements, Twins};
 use crate::diag::{Error, Result};
 use crate::elf::read::SymSection;
 use crate::elf::*;
+use crate::ids::ObjectId;
 use crate::merge::literal_banks::MERC_PREFIX;
 use crate::merge::{is_undefined_local, local_names, shared};
 use crate::object::InputObject;
@@ -26,7 +27,7 @@ use hashbrown::HashMap;
 
 /// One input Mercury relocation section, and the section it relocates.
 struct Site<'a, 'data> {
-    oi: usize,
+    oi: ObjectId,
     o: &'a InputObject<'data>,
     /// The object's Mercury symbol table, which the relocations index.
     msyms: &'a [Symbol<'data>],
@@ -159,7 +160,7 @@ impl Mercury<'_, '_, '_> {
     /// instructions the capsule keeps a record for (see `reloc::capsule`).
     pub(super) fn patch_capsules(
         &mut self,
-        placed: &[Placements],
+        placed: &crate::ids::IdVec<ObjectId, Placements>,
         values: Vec<crate::relocate::CapsuleValue>,
     ) -> Result<()> {
         for (oi, text, offset, r_type, value) in values {
@@ -201,10 +202,14 @@ impl Mercury<'_, '_, '_> {
     }
 
     /// The Mercury relocations: kept for the driver, dropped or applied as their main twins.
-    pub(super) fn relocate_mercury(&mut self, twin: &Twins, placed: &[Placements]) -> Result<()> {
+    pub(super) fn relocate_mercury(
+        &mut self,
+        twin: &Twins,
+        placed: &crate::ids::IdVec<ObjectId, Placements>,
+    ) -> Result<()> {
         let mut out = MercRelocs::new(self.m, twin);
         let objects = self.p.objects;
-        for (oi, o) in objects.iter().enumerate() {
+        for (oi, o) in crate::object::enumerated(objects) {
             let Some(msyms) = o.merc_symbols() else {
                 continue;
             };

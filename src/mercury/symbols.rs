@@ -11,13 +11,18 @@ use crate::diag::Result;
 use crate::elf::read::SymSection;
 use crate::elf::*;
 use crate::ids::IdVec;
+use crate::ids::ObjectId;
 use crate::merge::is_undefined_local;
 use crate::output::*;
 
 impl Mercury<'_, '_, '_> {
     /// The Mercury symbol table: `.symtab`'s entries, each describing the Mercury copy of
     /// its symbol (the Mercury section, the input's Mercury value, size, type and st_other).
-    pub(super) fn mercury_symbols(&mut self, twin: &Twins, placed: &[Placements]) -> Result<()> {
+    pub(super) fn mercury_symbols(
+        &mut self,
+        twin: &Twins,
+        placed: &crate::ids::IdVec<ObjectId, Placements>,
+    ) -> Result<()> {
         let origin = self.symbol_origins();
         let mut merc = IdVec::new();
         for (id, &from) in origin.iter_enumerated() {
@@ -34,16 +39,16 @@ impl Mercury<'_, '_, '_> {
     /// Where each output symbol came from (object, input symbol): the definition, else the
     /// first reference. Its Mercury entry is the one at the same index of that object's
     /// Mercury symbol table.
-    fn symbol_origins(&self) -> IdVec<OutSym, Option<(usize, usize)>> {
+    fn symbol_origins(&self) -> IdVec<OutSym, Option<(ObjectId, usize)>> {
         let objects = self.p.objects;
-        let defines = |oi: usize, i: usize| match self.p.res.sym_global[oi][i] {
+        let defines = |oi: ObjectId, i: usize| match self.p.res.sym_global[oi][i] {
             Some(g) => self.p.res.globals[g]
                 .def
-                .is_some_and(|d| d.obj as usize == oi && d.sym as usize == i),
+                .is_some_and(|d| d.obj == oi && d.sym as usize == i),
             None => objects[oi].symbols()[i].section != SymSection::Undefined,
         };
         let mut origin = IdVec::filled(None, self.m.symbols.len());
-        for (oi, map) in self.p.sym_map.iter().enumerate() {
+        for (oi, map) in self.p.sym_map.iter_enumerated() {
             for (i, out) in map.iter().enumerate() {
                 let Some(out) = *out else { continue };
                 let slot = &mut origin[out];
@@ -84,8 +89,8 @@ impl Mercury<'_, '_, '_> {
     fn merc_symbol(
         &mut self,
         id: OutSym,
-        from: Option<(usize, usize)>,
-        placed: &[Placements],
+        from: Option<(ObjectId, usize)>,
+        placed: &crate::ids::IdVec<ObjectId, Placements>,
     ) -> OutSymbol {
         let objects = self.p.objects;
         let mut sym = self.m.symbols[id].clone();
@@ -113,7 +118,7 @@ impl Mercury<'_, '_, '_> {
         &self,
         sym: &mut OutSymbol,
         main: &OutSymbol,
-        (oi, i): (usize, usize),
+        (oi, i): (ObjectId, usize),
         ms: &Symbol<'_>,
     ) {
         sym.value = ms.value;
@@ -123,7 +128,7 @@ impl Mercury<'_, '_, '_> {
             sym.other = ms.other;
             // -r: the st_other of the first occurrence, as in the main half.
             if let Some(g) = self.p.res.sym_global[oi][i] {
-                if self.p.policy.relocatable() && (self.p.res.globals[g].first_ref as usize) < oi {
+                if self.p.policy.relocatable() && self.p.res.globals[g].first_ref < oi {
                     sym.other = main.other;
                 }
             }
@@ -147,9 +152,9 @@ impl Mercury<'_, '_, '_> {
         &mut self,
         sym: &mut OutSymbol,
         id: OutSym,
-        (oi, si): (usize, usize),
+        (oi, si): (ObjectId, usize),
         ms: &Symbol<'_>,
-        placed: &[Placements],
+        placed: &crate::ids::IdVec<ObjectId, Placements>,
     ) {
         let reserved = self.p.objects[oi]
             .cubin

@@ -12,6 +12,7 @@ use super::{main_name, mercury_name, not_yet, Placements, Twins};
 use crate::diag::Result;
 use crate::elf::names::is_mercury_section;
 use crate::elf::*;
+use crate::ids::ObjectId;
 use crate::merge::literal_banks::MERC_PREFIX;
 use crate::output::align_up;
 use crate::output::reloc_section;
@@ -307,10 +308,13 @@ impl Mercury<'_, '_, '_> {
 
     /// Copies the Mercury code and debug sections of every live function and object; returns
     /// where each input section went, per object.
-    pub(super) fn place_mercury(&mut self, twin: &Twins) -> Result<Vec<Placements>> {
+    pub(super) fn place_mercury(
+        &mut self,
+        twin: &Twins,
+    ) -> Result<crate::ids::IdVec<ObjectId, Placements>> {
         let objects = self.p.objects;
-        let mut placed = vec![HashMap::new(); objects.len()];
-        for (oi, o) in objects.iter().enumerate() {
+        let mut placed = crate::ids::IdVec::filled(HashMap::new(), objects.len());
+        for (oi, o) in crate::object::enumerated(objects) {
             for (si, s) in o.cubin.sections.iter().enumerate() {
                 if !is_mercury_section(s.name) {
                     continue;

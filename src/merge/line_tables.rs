@@ -25,6 +25,7 @@ use super::Builder;
 use crate::diag::{Error, Result};
 use crate::elf::read::SymSection;
 use crate::elf::*;
+use crate::ids::ObjectId;
 use crate::object::{InputObject, SectionKind};
 use crate::output::{Content, OutSym};
 
@@ -309,12 +310,12 @@ impl Builder<'_, '_> {
     /// comment), by (object, section). Needs the output symbols and the sections kept.
     pub(crate) fn line_table_rewrites(
         &self,
-    ) -> Result<hashbrown::HashMap<(usize, usize), Rewrite>> {
+    ) -> Result<hashbrown::HashMap<(ObjectId, usize), Rewrite>> {
         let mut out = hashbrown::HashMap::new();
         if !self.m.mercury {
             return Ok(out);
         }
-        for (oi, o) in self.p.objects.iter().enumerate() {
+        for (oi, o) in crate::object::enumerated(self.p.objects) {
             for (si, s) in o.cubin.sections.iter().enumerate() {
                 if !is_line_table(s.name) || !self.p.live[oi][si] {
                     continue;
@@ -333,7 +334,7 @@ impl Builder<'_, '_> {
         Ok(out)
     }
 
-    fn rewrite_line_table(&self, oi: usize, si: usize) -> std::result::Result<Rewrite, String> {
+    fn rewrite_line_table(&self, oi: ObjectId, si: usize) -> std::result::Result<Rewrite, String> {
         let o = &self.p.objects[oi];
         let b = o.cubin.sections[si].bytes();
         let relocs = line_table_relocs(o, si)?;
@@ -385,7 +386,7 @@ impl Builder<'_, '_> {
     /// is its unit's only sequence.
     fn sequence_key(
         &self,
-        oi: usize,
+        oi: ObjectId,
         q: &Sequence,
         rs: &[(u64, u32)],
         only: bool,
@@ -488,7 +489,7 @@ impl Builder<'_, '_> {
 impl super::Placement<'_, '_> {
     /// The output offset of input offset `off` of a line table rewritten here (`None`:
     /// cut out); `off` itself for any other section.
-    pub(crate) fn line_table_offset(&self, oi: usize, si: usize, off: u64) -> Option<u64> {
+    pub(crate) fn line_table_offset(&self, oi: ObjectId, si: usize, off: u64) -> Option<u64> {
         match self.line_rewrites.get(&(oi, si)) {
             Some(rw) => rw.new_offset(off),
             None => Some(off),

@@ -23,6 +23,7 @@ use super::{Builder, Placed};
 use crate::diag::{Error, Result};
 use crate::elf::read::SymSection;
 use crate::elf::*;
+use crate::ids::ObjectId;
 use crate::liveness::{Liveness, Node};
 use crate::object::{InputObject, SectionKind};
 use crate::output::align_up;
@@ -66,7 +67,7 @@ pub(crate) fn kernel_bank_name(text: &[u8]) -> Vec<u8> {
 /// Lays the live literal banks out (final links only).
 pub fn layout(objects: &[InputObject<'_>], lv: &Liveness) -> Result<LiteralLayout> {
     let mut banks: Vec<(Node, usize)> = Vec::new();
-    for (oi, o) in objects.iter().enumerate() {
+    for (oi, o) in crate::object::enumerated(objects) {
         for (si, s) in o.cubin.sections.iter().enumerate() {
             if let Some(t) = bank_function(o, s) {
                 if lv.live[oi][si] {
@@ -131,7 +132,7 @@ impl Builder<'_, '_> {
 
     /// The output bank of kernel `k` (made, with its relocation section and section symbol,
     /// on first use; `like` is an input bank to take the type from).
-    fn kernel_literal_bank(&mut self, k: Node, like: (usize, usize)) -> Option<OutSec> {
+    fn kernel_literal_bank(&mut self, k: Node, like: (ObjectId, usize)) -> Option<OutSec> {
         let kt = self.p.objects[k.0].cubin.sections.get(k.1)?;
         let name = kernel_bank_name(kt.name);
         let text = self.out_section_for(k.0, k.1)?;
@@ -168,7 +169,7 @@ impl Builder<'_, '_> {
     }
 
     /// Places a literal bank in its kernels' banks; false when it is no laid-out bank.
-    pub(crate) fn place_literal_bank(&mut self, oi: usize, si: usize) -> Result<bool> {
+    pub(crate) fn place_literal_bank(&mut self, oi: ObjectId, si: usize) -> Result<bool> {
         let Some((off, kernels)) = self.p.literal.place.get(&(oi, si)).cloned() else {
             return Ok(false);
         };
@@ -222,7 +223,7 @@ impl Builder<'_, '_> {
 
     /// Whether an input section is a function's literal bank this link lays out in its
     /// kernels' banks (not a kernel's own, which keeps its section).
-    pub(crate) fn is_callee_literal_bank(&self, oi: usize, si: usize) -> bool {
+    pub(crate) fn is_callee_literal_bank(&self, oi: ObjectId, si: usize) -> bool {
         self.p.literal.place.get(&(oi, si)).is_some_and(|(_, ks)| {
             let o = &self.p.objects[oi];
             let t = bank_function(o, &o.cubin.sections[si]);

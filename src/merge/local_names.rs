@@ -18,6 +18,7 @@
 use crate::diag::{Error, Result};
 use crate::elf::read::SymSection;
 use crate::elf::{type_is_rela, SHF_INFO_LINK, SHT_CUDA_CAPMERC_TEXT, SHT_REL, STB_LOCAL};
+use crate::ids::ObjectId;
 use crate::object::{InputObject, SectionKind};
 use hashbrown::HashMap;
 
@@ -37,7 +38,7 @@ const PREFIXES: [&[u8]; 7] = [
 ];
 
 /// Per object, the sections to rename and their names in the merge.
-pub(crate) type Aliases = Vec<Vec<(usize, Vec<u8>)>>;
+pub(crate) type Aliases = crate::ids::IdVec<ObjectId, Vec<(usize, Vec<u8>)>>;
 
 /// The function `name` (`.text.<fn>`, `.rela.text.<fn>`, `.nv.merc.nv.info.<fn>`, …) belongs
 /// to, if it is one of a function's own sections.
@@ -122,12 +123,12 @@ pub(crate) fn aliases(objects: &[InputObject<'_>]) -> Result<Aliases> {
             }
         }
     }
-    let mut out: Aliases = vec![Vec::new(); objects.len()];
+    let mut out: Aliases = crate::ids::IdVec::filled(Vec::new(), objects.len());
     if count.values().all(|&n| n < 2) {
         return Ok(out);
     }
     let mut next = 0usize;
-    for (oi, o) in objects.iter().enumerate() {
+    for (oi, o) in crate::object::enumerated(objects) {
         // This object's renamed code sections: index → number.
         let mut texts: HashMap<usize, usize> = HashMap::new();
         for (si, s) in o.cubin.sections.iter().enumerate() {
@@ -299,7 +300,7 @@ mod tests {
         let objects: Vec<InputObject<'_>> = bytes
             .iter()
             .enumerate()
-            .map(|(i, b)| InputObject::new(i as u32, format!("o{i}"), b).unwrap())
+            .map(|(i, b)| InputObject::new(ObjectId::from_index(i), format!("o{i}"), b).unwrap())
             .collect();
         let got = renamed_sections(&objects);
         // Per object: the float helper (a, b, c) and the double one (b, c), each a number of
@@ -328,7 +329,7 @@ mod tests {
         // nvlink's -r output: local foo (sections 23, 27) twice, a global foo (25); on
         // sm_100 with their Mercury twins.
         let bytes = corpus("local_same_name_ptx/sm_100/r.cubin");
-        let objects = [InputObject::new(0, "r.cubin".into(), &bytes).unwrap()];
+        let objects = [InputObject::new(ObjectId::new(0), "r.cubin".into(), &bytes).unwrap()];
         let got = renamed_sections(&objects);
         let copy_of = |si: usize| got.iter().find(|g| g.1 == si).map(|g| g.3.clone());
         let (first, second) = (copy_of(23).unwrap(), copy_of(27).unwrap());
@@ -362,7 +363,7 @@ mod tests {
     #[test]
     fn a_copys_section_without_links_is_refused_where_the_name_cannot_tell() {
         let mut bytes = corpus("local_same_name_ptx/sm_90/r.cubin");
-        let objects = [InputObject::new(0, "r.cubin".into(), &bytes).unwrap()];
+        let objects = [InputObject::new(ObjectId::new(0), "r.cubin".into(), &bytes).unwrap()];
         // The second local copy's `.nv.info.foo` (its code is the third `.text.foo`) loses
         // its sh_info.
         let at = {
@@ -388,7 +389,7 @@ mod tests {
         };
         drop(objects);
         bytes[at..at + 4].copy_from_slice(&0u32.to_le_bytes());
-        let objects = [InputObject::new(0, "r.cubin".into(), &bytes).unwrap()];
+        let objects = [InputObject::new(ObjectId::new(0), "r.cubin".into(), &bytes).unwrap()];
         let e = aliases(&objects).unwrap_err().to_string();
         assert!(
             e.contains("'r.cubin': section '.nv.info.foo'") && e.contains("not implemented"),

@@ -32,6 +32,7 @@ use crate::diag::{Error, Result};
 use crate::elf::read::SymSection;
 use crate::elf::*;
 use crate::ids::GlobalId;
+use crate::ids::ObjectId;
 use crate::liveness::Liveness;
 use crate::object::{InputObject, SectionKind};
 use crate::output::align_up;
@@ -77,7 +78,7 @@ pub use crate::liveness::HostKernels;
 #[derive(Debug, Clone, Copy)]
 pub(crate) enum FuncNode {
     Global(GlobalId),
-    Local(usize, u32),
+    Local(ObjectId, u32),
 }
 
 /// The merge result: the module, and the diagnostics nvlink would print for it.
@@ -99,7 +100,7 @@ pub(crate) struct Builder<'a, 'data> {
     pub(crate) m: Module,
     /// -preserve-relocs: symbols of functions' objects whose kernel's `.nv.shared.<k>` is
     /// made later (the kernel is in a later object).
-    pending_shared_symbols: HashMap<(usize, usize), Vec<OutSym>>,
+    pending_shared_symbols: HashMap<(ObjectId, usize), Vec<OutSym>>,
     pub(crate) warnings: Vec<String>,
     /// Link errors (nvlink's `error` lines; the link fails with status 255).
     pub(crate) errors: Vec<String>,
@@ -141,7 +142,7 @@ impl<'a, 'data> Builder<'a, 'data> {
     }
 
     /// The output section an input section goes to (created on first use).
-    fn out_section_for(&mut self, oi: usize, si: usize) -> Option<OutSec> {
+    fn out_section_for(&mut self, oi: ObjectId, si: usize) -> Option<OutSec> {
         let o = &self.p.objects[oi];
         let s = o.cubin.sections.get(si)?;
         // (A function's literal bank goes into its kernels' banks: `place_literal_bank`.)
@@ -225,7 +226,7 @@ impl<'a, 'data> Builder<'a, 'data> {
         let glob = &self.p.res.globals[g];
         let (bind, st_type, other, size, value) = match glob.def {
             Some(d) => {
-                let s = &self.p.objects[d.obj as usize].symbols()[d.sym as usize];
+                let s = &self.p.objects[d.obj].symbols()[d.sym as usize];
                 // -r keeps the st_other of the symbol's first occurrence, a reference in an
                 // earlier object included (nvlink's partial link; a unified function then
                 // loses its 0x04 flag, as in nvlink's output).
@@ -264,8 +265,7 @@ impl<'a, 'data> Builder<'a, 'data> {
         // sm_100+ types undefined data symbols (`.nv.reservedSmem.*`, which objects declare
         // weak STT_OBJECT) as CUDA objects.
         let undefined = glob.def.is_none_or(|d| {
-            self.p.objects[d.obj as usize].symbols()[d.sym as usize].section
-                == SymSection::Undefined
+            self.p.objects[d.obj].symbols()[d.sym as usize].section == SymSection::Undefined
         });
         let st_type =
             if self.m.mercury && undefined && matches!(st_type, STT_OBJECT | STT_CUDA_OBJECT) {
@@ -602,7 +602,7 @@ impl<'a, 'data> Builder<'a, 'data> {
                             .collect()
                     })
                     .collect(),
-                input_names: vec![std::cell::OnceCell::new(); objects.len()],
+                input_names: crate::ids::IdVec::filled(std::cell::OnceCell::new(), objects.len()),
                 reserved_smem_base: res
                     .by_name
                     .get(&b".nv.reservedSmem.offset0"[..])
@@ -703,7 +703,7 @@ impl<'a, 'data> Builder<'a, 'data> {
     /// then the symbol passes (code, locals, section symbols, globals), then relocation
     /// sections reserved; then the input sections placed, and the symbols finished.
     fn symbols_and_sections(&mut self, opts: &Options) -> Result<()> {
-        for oi in 0..self.p.objects.len() {
+        for oi in crate::object::ids(self.p.objects) {
             self.debug_sections(oi);
             for pass in [
                 Pass::Code,
@@ -720,7 +720,7 @@ impl<'a, 'data> Builder<'a, 'data> {
             self.reserve_relocation_sections(oi);
         }
         self.p.line_rewrites = self.line_table_rewrites()?;
-        for oi in 0..self.p.objects.len() {
+        for oi in crate::object::ids(self.p.objects) {
             self.place_sections(oi)?;
         }
         self.patch_line_string_bases()?;
@@ -735,7 +735,7 @@ impl<'a, 'data> Builder<'a, 'data> {
 }
 
 impl<'a, 'data> Builder<'a, 'data> {
-    fn note_function_node(&mut self, oi: usize, i: usize) {
+    fn note_function_node(&mut self, oi: ObjectId, i: usize) {
         match self.p.res.sym_global[oi][i] {
             Some(g) => {
                 if self.func_node_seen.insert(g) {
@@ -775,7 +775,7 @@ impl<'a, 'data> Builder<'a, 'data> {
 
     /// Maps an input prototype id (an offset into the object's `.strtab`, where the prototype
     /// string lives) to the output one (the same string's offset in the output `.strtab`).
-    pub(crate) fn prototype_id(&mut self, oi: usize, id: u32) -> u32 {
+    pub(crate) fn prototype_id(&mut self, oi: ObjectId, id: u32) -> u32 {
         // 0: no prototype (a kernel's address taken for a launch). sm_100+ writes 0; up to
         // sm_90 it is the empty string's offset among the prototypes, like any other.
         if id == 0 && self.m.mercury {

@@ -22,29 +22,30 @@
 use super::{shared, Builder};
 use crate::elf::read::SymSection;
 use crate::elf::*;
+use crate::ids::ObjectId;
 use crate::output::align_up;
 use crate::output::*;
 use hashbrown::{HashMap, HashSet};
 
-type Node = (usize, usize);
+type Node = (ObjectId, usize);
 
 /// -r with extern shared arrays: what the partial link knows of each kernel's area.
 #[derive(Default)]
 pub(crate) struct PartialShared {
     /// How each kernel uses the arrays.
-    pub uses: HashMap<(usize, usize), Use>,
+    pub uses: HashMap<(ObjectId, usize), Use>,
     /// Each kernel's `.nv.shared.<k>`, with its input size and the sizes of its objects
     /// added up.
-    pub sections: HashMap<(usize, usize), (OutSec, u64, u64)>,
+    pub sections: HashMap<(ObjectId, usize), (OutSec, u64, u64)>,
     /// The alignment of the extern arrays (at least 16; 0 when none is used) and that of
     /// the output's `.nv_debug.shared` (0 when there is none), with the size of the objects
     /// it holds.
     pub extern_align: u64,
     pub debug_align: u64,
     pub debug_objects: u64,
-    pub extern_align_of: HashMap<(usize, usize), u64>,
+    pub extern_align_of: HashMap<(ObjectId, usize), u64>,
     /// Each kernel's instance symbol.
-    pub instances: HashMap<(usize, usize), OutSym>,
+    pub instances: HashMap<(ObjectId, usize), OutSym>,
 }
 
 /// How a kernel uses extern shared memory.
@@ -61,7 +62,7 @@ pub(crate) enum Use {
 /// Which kernels (by text section) use extern arrays, and how.
 pub(crate) fn kernel_uses(
     b: &Builder<'_, '_>,
-    live: &[Vec<bool>],
+    live: &crate::ids::IdVec<ObjectId, Vec<bool>>,
     kernels: &[Node],
     edges: &HashMap<Node, Vec<Node>>,
 ) -> HashMap<Node, Use> {
@@ -102,7 +103,7 @@ pub(crate) fn kernel_uses(
 /// `.nv_debug.shared` objects added up.
 pub(crate) fn alignments(
     b: &Builder<'_, '_>,
-    live: &[Vec<bool>],
+    live: &crate::ids::IdVec<ObjectId, Vec<bool>>,
 ) -> (u64, u64, u64, HashMap<Node, u64>) {
     let (extern_align, of) = if b.p.partial.uses.is_empty() {
         (0, HashMap::new())
@@ -326,7 +327,7 @@ impl super::Placement<'_, '_> {
     /// either half) now names: a kernel's own references to extern arrays name its instance.
     pub(crate) fn partial_instance(
         &self,
-        oi: usize,
+        oi: ObjectId,
         text: usize,
         s: &Symbol<'_>,
     ) -> Option<OutSym> {

@@ -4,6 +4,8 @@ use super::{line_tables, literal_banks, partial_shared, resources, shared, unifi
 use crate::elf::read::SymSection;
 use crate::elf::*;
 use crate::ids::GlobalId;
+use crate::ids::IdVec;
+use crate::ids::ObjectId;
 use crate::object::InputObject;
 use crate::output::{OutSec, OutSym};
 use crate::resolve::Resolution;
@@ -23,13 +25,13 @@ pub(crate) struct Placement<'a, 'data> {
     pub(crate) objects: &'a [InputObject<'data>],
     pub(crate) res: &'a Resolution<'data>,
     /// Per object, per input section: where it went.
-    pub(crate) placed: Vec<Vec<Option<Placed>>>,
+    pub(crate) placed: IdVec<ObjectId, Vec<Option<Placed>>>,
     /// Per object, per input symbol: what it became.
-    pub(crate) sym_map: Vec<Vec<Option<OutSym>>>,
+    pub(crate) sym_map: IdVec<ObjectId, Vec<Option<OutSym>>>,
     /// Output symbol of each global.
     pub(crate) global_sym: crate::ids::IdVec<GlobalId, Option<OutSym>>,
     /// Per object, per input section: is it kept (`liveness`).
-    pub(crate) live: &'a [Vec<bool>],
+    pub(crate) live: &'a IdVec<ObjectId, Vec<bool>>,
     /// -r: the kernels' extern-shared areas (`partial_shared`).
     pub(crate) partial: partial_shared::PartialShared,
     /// Undefined globals only removed code refers to (left out of the symbol table).
@@ -43,28 +45,28 @@ pub(crate) struct Placement<'a, 'data> {
     /// The mode and target, and the rules that follow from them.
     pub(crate) policy: crate::policy::Policy,
     /// sm_100+: per object, its Mercury sections by name.
-    pub(crate) merc_sections: Vec<HashMap<&'data [u8], usize>>,
+    pub(crate) merc_sections: IdVec<ObjectId, HashMap<&'data [u8], usize>>,
     /// Where sm_110's reserved shared objects start: the value of the undefined
     /// `.nv.reservedSmem.offset0`.
     pub(crate) reserved_smem_base: u64,
     /// Per object, its sections by name (built on first use, see `input_section_by_name`).
-    pub(crate) input_names: Vec<std::cell::OnceCell<HashMap<&'data [u8], usize>>>,
+    pub(crate) input_names: IdVec<ObjectId, std::cell::OnceCell<HashMap<&'data [u8], usize>>>,
     /// -r: the unified function/data tables (`unified`).
     pub(crate) unified: unified::Tables,
     /// sm_100+: line tables as the output holds them, by (object, section) (`line_tables`).
-    pub(crate) line_rewrites: HashMap<(usize, usize), line_tables::Rewrite>,
+    pub(crate) line_rewrites: HashMap<(ObjectId, usize), line_tables::Rewrite>,
 }
 
 impl<'a, 'data> Placement<'a, 'data> {
     /// True when the function in text section `si` of object `oi` lost to a strong definition
     /// in a later object (nvlink then keeps this object's section slot and references).
-    pub(crate) fn replaced_by_later_definition(&self, oi: usize, si: usize) -> bool {
+    pub(crate) fn replaced_by_later_definition(&self, oi: ObjectId, si: usize) -> bool {
         let o = &self.objects[oi];
         let Some(f) = o.cubin.sections.get(si).and_then(|s| o.text_function(s)) else {
             return false;
         };
         match self.res.sym_global[oi][f as usize].and_then(|g| self.res.globals[g].def) {
-            Some(d) => d.obj as usize > oi,
+            Some(d) => d.obj > oi,
             None => false,
         }
     }
@@ -82,23 +84,21 @@ impl<'a, 'data> Placement<'a, 'data> {
         let Some(d) = self.res.globals[g].def else {
             return false;
         };
-        let o = &self.objects[d.obj as usize];
+        let o = &self.objects[d.obj];
         let s = &o.symbols()[d.sym as usize];
         match s.section {
-            SymSection::Index(si) if s.st_type == STT_FUNC => {
-                !self.live[d.obj as usize][si as usize]
-            }
+            SymSection::Index(si) if s.st_type == STT_FUNC => !self.live[d.obj][si as usize],
             _ => false,
         }
     }
 
-    pub(crate) fn out_sym(&self, oi: usize, sym: u32) -> Option<OutSym> {
+    pub(crate) fn out_sym(&self, oi: ObjectId, sym: u32) -> Option<OutSym> {
         self.sym_map[oi].get(sym as usize).copied().flatten()
     }
 
     /// Whether the function an input symbol names was removed by this link (unreachable, or
     /// only a losing copy): UNUSED_CLEAR relocations against it clear their field.
-    pub(crate) fn removed_function(&self, oi: usize, sym: u32, is_func: bool) -> bool {
+    pub(crate) fn removed_function(&self, oi: ObjectId, sym: u32, is_func: bool) -> bool {
         self.res
             .global_of(oi, sym)
             .is_some_and(|g| self.is_dead_function(g))
@@ -107,16 +107,15 @@ impl<'a, 'data> Placement<'a, 'data> {
 
     /// Whether an input symbol defined in object `oi` is a copy the link discards because an
     /// earlier object's definition won.
-    pub(crate) fn discarded_copy(&self, oi: usize, sym: u32, defined_here: bool) -> bool {
+    pub(crate) fn discarded_copy(&self, oi: ObjectId, sym: u32, defined_here: bool) -> bool {
         defined_here
-            && self.res.global_of(oi, sym).is_some_and(|g| {
-                self.res.globals[g]
-                    .def
-                    .is_some_and(|d| (d.obj as usize) < oi)
-            })
+            && self
+                .res
+                .global_of(oi, sym)
+                .is_some_and(|g| self.res.globals[g].def.is_some_and(|d| d.obj < oi))
     }
 
-    pub(crate) fn placed_text(&self, oi: usize, si: u32) -> Option<OutSec> {
+    pub(crate) fn placed_text(&self, oi: ObjectId, si: u32) -> Option<OutSec> {
         self.placed[oi]
             .get(si as usize)
             .copied()
@@ -126,7 +125,7 @@ impl<'a, 'data> Placement<'a, 'data> {
 
     /// The extents of the weak data objects in section `si` of object `oi` that this link
     /// discarded for another object's copy.
-    pub(crate) fn discarded_weak_data(&self, oi: usize, si: usize) -> Vec<(u64, u64)> {
+    pub(crate) fn discarded_weak_data(&self, oi: ObjectId, si: usize) -> Vec<(u64, u64)> {
         self.objects[oi]
             .symbols()
             .iter()
@@ -136,7 +135,7 @@ impl<'a, 'data> Placement<'a, 'data> {
                     && x.bind == STB_WEAK
                     && x.st_type != STT_FUNC
                     && x.size > 0
-                    && !self.res.is_winner(oi as u32, *i as u32)
+                    && !self.res.is_winner(oi, *i as u32)
             })
             .map(|(_, x)| (x.value, x.value + x.size))
             .collect()
@@ -169,13 +168,13 @@ impl<'a, 'data> Placement<'a, 'data> {
         self.objects
     }
 
-    pub(crate) fn is_live(&self, oi: usize, si: usize) -> bool {
+    pub(crate) fn is_live(&self, oi: ObjectId, si: usize) -> bool {
         self.live[oi][si]
     }
 
     /// An object's section of this name (`-r`'s `.nv.shared.<kernel>`, the Mercury sections'
     /// main twins): the per-object index is built on first use.
-    pub(crate) fn input_section_by_name(&self, oi: usize, name: &[u8]) -> Option<usize> {
+    pub(crate) fn input_section_by_name(&self, oi: ObjectId, name: &[u8]) -> Option<usize> {
         let objects = self.objects;
         self.input_names[oi]
             .get_or_init(|| {
@@ -192,14 +191,14 @@ impl<'a, 'data> Placement<'a, 'data> {
     }
 
     /// An object's Mercury section of this name (sm_100+).
-    pub(crate) fn merc_section(&self, oi: usize, name: &[u8]) -> Option<&'a Section<'data>> {
+    pub(crate) fn merc_section(&self, oi: ObjectId, name: &[u8]) -> Option<&'a Section<'data>> {
         let &i = self.merc_sections.get(oi)?.get(name)?;
         self.objects[oi].cubin.sections.get(i)
     }
 
     /// The constant bank (3 for `__constant__` data) a symbol lives in, following resolution;
     /// `None` outside the user banks.
-    pub(crate) fn constant_bank(&self, oi: usize, sym: u32) -> Option<u32> {
+    pub(crate) fn constant_bank(&self, oi: ObjectId, sym: u32) -> Option<u32> {
         let (o, s) = self.res.definition(oi, sym)?;
         let obj = &self.objects[o];
         let s = obj.symbols().get(s as usize)?;
@@ -219,7 +218,7 @@ impl<'a, 'data> Placement<'a, 'data> {
     /// the code of text section `text`, or from debug information (`None`).
     pub(crate) fn shared_value(
         &self,
-        oi: usize,
+        oi: ObjectId,
         text: Option<usize>,
         sym: u32,
         sr: shared::SharedRef,

@@ -63,7 +63,7 @@ impl Builder<'_, '_> {
             return Ok(());
         }
         let mut zero: Vec<(OutSec, usize)> = Vec::new();
-        for (oi, o) in self.p.objects.iter().enumerate() {
+        for (oi, o) in crate::object::enumerated(self.p.objects) {
             let Some(si) = o.cubin.sections.iter().position(|s| s.name == NAME) else {
                 continue;
             };

@@ -5,6 +5,7 @@
 use super::Builder;
 use crate::diag::Result;
 use crate::elf::*;
+use crate::ids::ObjectId;
 use crate::object::{InputObject, SectionKind};
 use crate::output::*;
 use crate::reloc::table;
@@ -52,16 +53,13 @@ fn is_texture_like(objects: &[InputObject<'_>], res: &Resolution<'_>, name: &[u8
         return false;
     };
     objects.iter().any(|o| {
-        res.sym_global[o.id as usize]
-            .iter()
-            .enumerate()
-            .any(|(i, x)| {
-                *x == Some(g)
-                    && matches!(
-                        o.symbols()[i].st_type,
-                        STT_CUDA_TEXTURE | STT_CUDA_SAMPLER | STT_CUDA_SURFACE
-                    )
-            })
+        res.sym_global[o.id].iter().enumerate().any(|(i, x)| {
+            *x == Some(g)
+                && matches!(
+                    o.symbols()[i].st_type,
+                    STT_CUDA_TEXTURE | STT_CUDA_SAMPLER | STT_CUDA_SURFACE
+                )
+        })
     })
 }
 
@@ -78,7 +76,7 @@ fn code_references_a_resource(objects: &[InputObject<'_>], res: &Resolution<'_>)
                 && code
                 && o.cubin.relocations(s).is_ok_and(|rs| {
                     rs.iter().any(|r| {
-                        res.global_of(o.id as usize, r.sym)
+                        res.global_of(o.id, r.sym)
                             .is_some_and(|g| res.globals[g].is_resource)
                     })
                 })
@@ -173,7 +171,7 @@ impl super::Placement<'_, '_> {
     pub(crate) fn resource_slot(
         &self,
         m: &Module,
-        oi: usize,
+        oi: ObjectId,
         target: usize,
         sym: u32,
     ) -> Option<u64> {
@@ -183,7 +181,7 @@ impl super::Placement<'_, '_> {
     }
 
     /// The parameter bank of the kernel whose code is text section `target` of object `oi`.
-    pub(crate) fn resource_bank(&self, m: &Module, oi: usize, target: usize) -> Option<OutSec> {
+    pub(crate) fn resource_bank(&self, m: &Module, oi: ObjectId, target: usize) -> Option<OutSec> {
         let o = &self.objects[oi];
         let bank_name = [
             b".nv.constant0.",

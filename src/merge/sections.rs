@@ -2,10 +2,11 @@
 //! where it went recorded (`Placed`) for the passes that follow.
 
 use super::*;
+use crate::ids::ObjectId;
 
 impl Builder<'_, '_> {
     /// Appends each live section's bytes to its output section.
-    pub(super) fn place_sections(&mut self, oi: usize) -> Result<()> {
+    pub(super) fn place_sections(&mut self, oi: ObjectId) -> Result<()> {
         let o = &self.p.objects[oi];
         for (si, s) in o.cubin.sections.iter().enumerate() {
             if !self.p.live[oi][si] || self.place_literal_bank(oi, si)? {

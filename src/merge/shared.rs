@@ -14,6 +14,7 @@ use super::list;
 use crate::elf::read::SymSection;
 use crate::elf::*;
 use crate::ids::GlobalId;
+use crate::ids::ObjectId;
 use crate::liveness::{Liveness, Node};
 use crate::object::{InputObject, SectionKind};
 use crate::output::align_up;
@@ -21,7 +22,7 @@ use crate::resolve::Resolution;
 use hashbrown::{HashMap, HashSet};
 
 /// A shared object: the defining (object, symbol).
-pub type ObjKey = (usize, u32);
+pub type ObjKey = (ObjectId, u32);
 
 #[derive(Debug, Default)]
 pub struct SharedLayout {
@@ -87,14 +88,14 @@ pub enum SharedRef {
 pub fn classify(
     objects: &[InputObject<'_>],
     res: &Resolution<'_>,
-    oi: usize,
+    oi: ObjectId,
     sym: u32,
 ) -> Option<SharedRef> {
     let o = &objects[oi];
     let s = o.symbols().get(sym as usize)?;
     let (do_, ds) = match res.global_of(oi, sym) {
         Some(g) => match res.globals[g].def {
-            Some(d) => (d.obj as usize, d.sym),
+            Some(d) => (d.obj, d.sym),
             None => {
                 return (s.other & STO_CUDA_SHARED != 0 && s.st_type != STT_FUNC)
                     .then_some(SharedRef::Extern);
@@ -133,7 +134,7 @@ fn partial_kernel_areas(
 ) -> HashMap<Node, (ObjKey, u64, u64)> {
     let kernels: HashSet<Node> = lv.kernels.iter().copied().collect();
     let mut out = HashMap::new();
-    for (oi, o) in objects.iter().enumerate() {
+    for (oi, o) in crate::object::enumerated(objects) {
         // Each kernel's first such section (none when it is empty) → the kernel's text.
         let mut first: HashMap<usize, u32> = HashMap::new();
         for (si, s) in o.cubin.sections.iter().enumerate() {
@@ -215,14 +216,14 @@ pub struct CodeRefs {
 pub fn code_refs(
     objects: &[InputObject<'_>],
     res: &Resolution<'_>,
-    live: &[Vec<bool>],
+    live: &crate::ids::IdVec<ObjectId, Vec<bool>>,
 ) -> CodeRefs {
     let mut uses: HashMap<Node, Vec<ObjKey>> = HashMap::new();
     let mut extern_users: HashSet<Node> = HashSet::new();
     let mut extern_users_of: HashMap<GlobalId, Vec<Node>> = HashMap::new();
     let mut extern_align = 1u64;
     let mut extern_align_of: HashMap<Node, u64> = HashMap::new();
-    for (oi, o) in objects.iter().enumerate() {
+    for (oi, o) in crate::object::enumerated(objects) {
         for (si, s) in o.cubin.sections.iter().enumerate() {
             if o.kind(s) != SectionKind::Reloc || !live[oi][si] {
                 continue;
@@ -571,7 +572,7 @@ fn pool_align(
     m: &Measure<'_, '_>,
 ) -> u64 {
     let mut all_debug: Vec<ObjKey> = Vec::new();
-    for (oi, o) in objects.iter().enumerate() {
+    for (oi, o) in crate::object::enumerated(objects) {
         for (i, x) in o.symbols().iter().enumerate() {
             if x.st_type != STT_SECTION && x.size > 0 && in_debug_shared(objects, (oi, i as u32)) {
                 all_debug.push((oi, i as u32));
@@ -812,9 +813,11 @@ fn pool_kernels(
 mod tests {
     use super::*;
 
+    const O: ObjectId = ObjectId::new(0);
+
     /// Objects (0, sym) with the kernels reaching each.
     fn kernels_of(of: &[(u32, &[usize])]) -> HashMap<ObjKey, Vec<usize>> {
-        of.iter().map(|&(s, ks)| ((0, s), ks.to_vec())).collect()
+        of.iter().map(|&(s, ks)| ((O, s), ks.to_vec())).collect()
     }
 
     #[test]
@@ -831,10 +834,10 @@ mod tests {
         ]);
         let size = |k: ObjKey| [0, 8, 32, 16, 4, 8, 4, 1][k.1 as usize];
         let align = |k: ObjKey| [0, 4, 4, 4, 4, 8, 4, 1][k.1 as usize];
-        let objs = [7, 6, 5, 4, 3, 2, 1].map(|s| (0, s)).to_vec();
+        let objs = [7, 6, 5, 4, 3, 2, 1].map(|s| (O, s)).to_vec();
         let order = placement_order(objs, &ko, 2, size, align);
         // 6 and 4 tie (alignment 4, size 4): reach order kept.
-        let want = [2, 3, 1, 5, 6, 4, 7].map(|s| (0, s)).to_vec();
+        let want = [2, 3, 1, 5, 6, 4, 7].map(|s| (O, s)).to_vec();
         assert_eq!(order, want);
     }
 
@@ -844,20 +847,20 @@ mod tests {
         let ko = kernels_of(&[(1, &[0, 1]), (2, &[0]), (3, &[1]), (4, &[])]);
         let size = |k: ObjKey| [0, 6, 4, 4, 8][k.1 as usize];
         let align = |k: ObjKey| [0, 2, 4, 2, 8][k.1 as usize];
-        let order = [1, 2, 3, 4].map(|s| (0, s));
+        let order = [1, 2, 3, 4].map(|s| (O, s));
         let at = place(&order, &ko, size, align);
-        assert_eq!(at[&(0, 1)], 0);
-        assert_eq!(at[&(0, 2)], 8); // above 1 (0..6), aligned 4
-        assert_eq!(at[&(0, 3)], 6); // above 1 only: overlaps 2 (8..12), of another kernel
-        assert_eq!(at[&(0, 4)], 0); // shares no kernel with anything
+        assert_eq!(at[&(O, 1)], 0);
+        assert_eq!(at[&(O, 2)], 8); // above 1 (0..6), aligned 4
+        assert_eq!(at[&(O, 3)], 6); // above 1 only: overlaps 2 (8..12), of another kernel
+        assert_eq!(at[&(O, 4)], 0); // shares no kernel with anything
     }
 
     #[test]
     fn kernels_reaching_one_extern_array_user_share_a_group() {
         // Kernels 0 and 2 both reach function f, which uses extern arrays; kernel 1 uses
         // them in its own code only; kernel 3 not at all.
-        let f: Node = (0, 9);
-        let k: [Node; 4] = [(0, 1), (0, 2), (0, 3), (0, 4)];
+        let f: Node = (O, 9);
+        let k: [Node; 4] = [(O, 1), (O, 2), (O, 3), (O, 4)];
         let reach: Vec<Reach> = vec![
             (k[0], vec![k[0], f]),
             (k[1], vec![k[1]]),

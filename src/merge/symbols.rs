@@ -5,6 +5,7 @@
 //! sections). The order here is what fixes the output's section and symbol order.
 
 use super::*;
+use crate::ids::ObjectId;
 
 /// The order in which an object's section symbols name output sections: among the leading
 /// local symbols (those before the first global), the memory sections' before the others
@@ -61,7 +62,7 @@ impl Builder<'_, '_> {
     /// An object's debug sections take their places in the output in the object's own order,
     /// empty ones included (nvcc's host-only files have an empty `.debug_frame` first), before
     /// its symbols name any of them.
-    pub(super) fn debug_sections(&mut self, oi: usize) {
+    pub(super) fn debug_sections(&mut self, oi: ObjectId) {
         let o = &self.p.objects[oi];
         let has_code = o.has_code();
         for (si, s) in o.cubin.sections.iter().enumerate() {
@@ -79,7 +80,7 @@ impl Builder<'_, '_> {
 
     /// An object's `.debug_frame` brings the output's section symbol along even when the
     /// object has none for it (an object without functions: nvcc's host-only files).
-    pub(super) fn frame_section_symbol(&mut self, oi: usize) {
+    pub(super) fn frame_section_symbol(&mut self, oi: ObjectId) {
         if self.p.policy.relocatable() {
             return;
         }
@@ -96,7 +97,7 @@ impl Builder<'_, '_> {
 
     /// A kernel that uses shared memory gets its `.nv.shared.<kernel>` right after its code
     /// (under -r: its own, as the input has it).
-    pub(super) fn kernel_shared_sections(&mut self, oi: usize, si: usize, out: OutSec) {
+    pub(super) fn kernel_shared_sections(&mut self, oi: ObjectId, si: usize, out: OutSec) {
         let o = &self.p.objects[oi];
         if let Some(&(size, align)) = self.p.shared.kernel.get(&(oi, si)) {
             let name = [
@@ -173,7 +174,7 @@ impl Builder<'_, '_> {
     /// One pass over an object's symbol table: `code` = text section symbols and functions;
     /// otherwise everything else.
     /// One pass over an object's symbol table (see [`Pass`]).
-    pub(super) fn symbols_pass(&mut self, oi: usize, pass: Pass) {
+    pub(super) fn symbols_pass(&mut self, oi: ObjectId, pass: Pass) {
         let o = &self.p.objects[oi];
         let mut debug_shared_due = false;
         let mut undefined_locals: Vec<usize> = Vec::new();
@@ -255,7 +256,7 @@ impl Builder<'_, '_> {
 
     /// Functions create their code sections, in symbol-table order; a local function's
     /// symbol comes before its section's (`true`: the symbol is made).
-    pub(super) fn function_symbol(&mut self, oi: usize, i: usize, in_text: bool) -> bool {
+    pub(super) fn function_symbol(&mut self, oi: ObjectId, i: usize, in_text: bool) -> bool {
         let s = &self.p.objects[oi].symbols()[i];
         self.note_function_node(oi, i);
         // Functions create their code sections, in symbol-table order. A text
@@ -290,7 +291,12 @@ impl Builder<'_, '_> {
     }
 
     /// A code section's symbol (also for a function replaced by a later definition).
-    pub(super) fn text_section_symbol(&mut self, oi: usize, i: usize, debug_shared_due: &mut bool) {
+    pub(super) fn text_section_symbol(
+        &mut self,
+        oi: ObjectId,
+        i: usize,
+        debug_shared_due: &mut bool,
+    ) {
         let s = &self.p.objects[oi].symbols()[i];
         let SymSection::Index(si) = s.section else {
             return;
@@ -312,7 +318,12 @@ impl Builder<'_, '_> {
     }
 
     /// A data or metadata section's symbol; the notes' come from the notes made first.
-    pub(super) fn data_section_symbol(&mut self, oi: usize, i: usize, debug_shared_due: &mut bool) {
+    pub(super) fn data_section_symbol(
+        &mut self,
+        oi: ObjectId,
+        i: usize,
+        debug_shared_due: &mut bool,
+    ) {
         let o = &self.p.objects[oi];
         let s = &o.symbols()[i];
         let SymSection::Index(si) = s.section else {
@@ -347,7 +358,7 @@ impl Builder<'_, '_> {
     }
 
     /// A global's symbol, unless the link removed it or lays it out (shared memory).
-    pub(super) fn global_symbol_of(&mut self, oi: usize, i: usize, g: GlobalId) {
+    pub(super) fn global_symbol_of(&mut self, oi: ObjectId, i: usize, g: GlobalId) {
         // Functions this link removed (unreachable, or only a losing copy) lose their
         // symbol too.
         if self.p.is_dead_function(g)
@@ -404,7 +415,7 @@ impl Builder<'_, '_> {
 
     /// Local data symbols: each brings its section's symbol along (even one that is itself
     /// left out, like sm_75's `_param`).
-    pub(super) fn local_symbol(&mut self, oi: usize, i: usize) {
+    pub(super) fn local_symbol(&mut self, oi: ObjectId, i: usize) {
         let o = &self.p.objects[oi];
         let s = &o.symbols()[i];
         let SymSection::Index(si) = s.section else {
@@ -447,7 +458,7 @@ impl Builder<'_, '_> {
 
     /// Gives defined symbols their output section and rebased value.
     pub(super) fn finish_symbols(&mut self) {
-        for (oi, o) in self.p.objects.iter().enumerate() {
+        for (oi, o) in crate::object::enumerated(self.p.objects) {
             for (i, s) in o.symbols().iter().enumerate().skip(1) {
                 let Some(out) = self.p.sym_map[oi][i] else {
                     continue;
@@ -459,7 +470,7 @@ impl Builder<'_, '_> {
                     continue;
                 };
                 if let Some(g) = self.p.res.sym_global[oi][i] {
-                    if !self.p.res.is_winner(oi as u32, i as u32) {
+                    if !self.p.res.is_winner(oi, i as u32) {
                         continue;
                     }
                     let _ = g;
@@ -503,7 +514,7 @@ impl Builder<'_, '_> {
     /// Creates (empty) the output relocation sections of an object's relocation sections whose
     /// target section exists already: nvlink creates them as it finishes each object, which
     /// fixes their order. Sections that end up with no entries are not written.
-    pub(super) fn reserve_relocation_sections(&mut self, oi: usize) {
+    pub(super) fn reserve_relocation_sections(&mut self, oi: ObjectId) {
         let o = &self.p.objects[oi];
         for (si, s) in o.cubin.sections.iter().enumerate() {
             if o.kind(s) != SectionKind::Reloc || !self.p.live[oi][si] {

@@ -16,6 +16,7 @@
 use super::Builder;
 use crate::diag::{Error, Result};
 use crate::elf::*;
+use crate::ids::ObjectId;
 use crate::output::*;
 use hashbrown::HashMap;
 
@@ -45,7 +46,7 @@ fn u64_at(b: &[u8], at: usize) -> u64 {
 impl Builder<'_, '_> {
     /// The tables' section symbols, with the object's other section symbols (nvlink lists
     /// them after `.debug_frame`'s).
-    pub(crate) fn unified_table_symbols(&mut self, oi: usize) {
+    pub(crate) fn unified_table_symbols(&mut self, oi: ObjectId) {
         if !self.p.policy.relocatable() {
             return;
         }
@@ -62,7 +63,7 @@ impl Builder<'_, '_> {
 
     /// Appends object `oi`'s records to the output tables (made on first use, among the
     /// per-function sections: after the first object's kernels' `.nv.info.<k>`).
-    pub(crate) fn unified_tables(&mut self, oi: usize) -> Result<()> {
+    pub(crate) fn unified_tables(&mut self, oi: ObjectId) -> Result<()> {
         if !self.p.policy.relocatable() {
             return Ok(());
         }

@@ -3,6 +3,7 @@
 
 use super::records::*;
 use crate::elf::*;
+use crate::ids::ObjectId;
 use crate::merge::{Builder, Options};
 use crate::object::SectionKind;
 use crate::output::*;
@@ -27,7 +28,7 @@ pub(super) struct CallGraph {
     /// The inputs' four blocks, merged.
     pub blocks: Blocks,
     /// Where each function's `.nv.info.<fn>` is among the inputs (object, section).
-    pub info_place: HashMap<OutSym, (usize, usize)>,
+    pub info_place: HashMap<OutSym, (ObjectId, usize)>,
     /// The address-taken functions in the order of their `.nv.info.<fn>` sections among the
     /// inputs: the order nvlink gathers their externs in (whatever the call graph's order).
     pub taken_by_info: Vec<OutSym>,
@@ -49,8 +50,8 @@ pub(super) fn read(b: &mut Builder<'_, '_>) -> CallGraph {
     let graph_blocks = read_blocks(b);
     let mut calls: Vec<(OutSym, OutSym)> = graph_blocks.calls.clone();
     // Where each function's `.nv.info.<fn>` is among the inputs.
-    let mut info_place: HashMap<OutSym, (usize, usize)> = HashMap::new();
-    for (oi, o) in objects.iter().enumerate() {
+    let mut info_place: HashMap<OutSym, (ObjectId, usize)> = HashMap::new();
+    for (oi, o) in crate::object::enumerated(objects) {
         for (si, s) in o.cubin.sections.iter().enumerate() {
             if o.kind(s) == SectionKind::InfoFn && b.p.is_live(oi, si) {
                 if let Some(f) = o.info_function(s).and_then(|f| b.p.out_sym(oi, f)) {
@@ -62,7 +63,7 @@ pub(super) fn read(b: &mut Builder<'_, '_>) -> CallGraph {
     // The address-taken functions in the order of their `.nv.info.<fn>` sections among the
     // inputs: the order nvlink gathers their externs in (whatever the call graph's order).
     let mut taken_by_info: Vec<OutSym> = graph_blocks.address_taken.iter().map(|e| e.0).collect();
-    taken_by_info.sort_by_key(|f| info_place.get(f).copied().unwrap_or((usize::MAX, 0)));
+    taken_by_info.sort_by_key(|f| info_place.get(f).copied().unwrap_or((ObjectId::MAX, 0)));
     let mut taken_seen: HashSet<OutSym> = HashSet::new();
     taken_by_info.retain(|&f| taken_seen.insert(f));
     // The possible targets of an indirect call, for registers, stack and externs, are every
@@ -130,7 +131,7 @@ fn read_blocks(b: &mut Builder<'_, '_>) -> Blocks {
     let objects = b.p.objects();
     let mut address_taken_seen: HashSet<(OutSym, u32)> = HashSet::new();
     let mut graph_blocks = Blocks::default();
-    for (oi, o) in objects.iter().enumerate() {
+    for (oi, o) in crate::object::enumerated(objects) {
         for s in &o.cubin.sections {
             if o.kind(s) != SectionKind::Callgraph {
                 continue;
@@ -264,7 +265,7 @@ pub(super) fn emit_prototypes(
     // .nv.prototype: one entry per function that has one, first seen wins.
     let mut proto: Vec<(OutSym, u32)> = Vec::new();
     let mut proto_seen: HashSet<OutSym> = HashSet::new();
-    for (oi, o) in objects.iter().enumerate() {
+    for (oi, o) in crate::object::enumerated(objects) {
         for s in &o.cubin.sections {
             if o.kind(s) != SectionKind::Prototype {
                 continue;

@@ -3,6 +3,7 @@
 use super::callgraph::CallGraph;
 use super::facts::FunctionFacts;
 use super::records::*;
+use crate::ids::ObjectId;
 use crate::merge::{list, Builder};
 use crate::output::*;
 use hashbrown::{HashMap, HashSet};
@@ -93,14 +94,14 @@ pub(super) struct ExternClosure {
 
 /// Where a name is first listed: the listing function's `.nv.info` place (object, section;
 /// none: after all, by function id), then the name's index in that function's list.
-type NameKey = (usize, usize, usize);
+type NameKey = (ObjectId, usize, usize);
 
 impl ExternClosure {
     fn new(
         b: &Builder<'_, '_>,
         externs: &Adjacency,
         indirect: &Adjacency,
-        info_place: &HashMap<OutSym, (usize, usize)>,
+        info_place: &HashMap<OutSym, (ObjectId, usize)>,
     ) -> Self {
         // Kernels stay in EXTERNS as they are named (a dynamic-parallelism launch needs the
         // child's handle), like undefined names; other defined functions are walked through.
@@ -120,7 +121,7 @@ impl ExternClosure {
         externs: &Adjacency,
         indirect: &Adjacency,
         defined: &HashSet<OutSym>,
-        info_place: &HashMap<OutSym, (usize, usize)>,
+        info_place: &HashMap<OutSym, (ObjectId, usize)>,
     ) -> Self {
         let succ: Vec<Vec<usize>> = (0..n)
             .map(OutSym::from_index)
@@ -148,7 +149,7 @@ impl ExternClosure {
                 let (o, s) = info_place
                     .get(&OutSym::from_index(f))
                     .copied()
-                    .unwrap_or((usize::MAX, f));
+                    .unwrap_or((ObjectId::MAX, f));
                 let own = list(externs, &OutSym::from_index(f)).iter();
                 for (i, &x) in own.filter(|x| !defined.contains(*x)).enumerate() {
                     merge(x, (o, s, i));
@@ -190,7 +191,7 @@ fn externs_by_info(
     externs: &Adjacency,
     indirect: &Adjacency,
     defined: &HashSet<OutSym>,
-    info_place: &HashMap<OutSym, (usize, usize)>,
+    info_place: &HashMap<OutSym, (ObjectId, usize)>,
 ) -> Vec<OutSym> {
     let mut seen: HashSet<OutSym> = HashSet::new();
     let mut stack = vec![f];
@@ -207,7 +208,7 @@ fn externs_by_info(
         info_place
             .get(g)
             .copied()
-            .unwrap_or((usize::MAX, g.index()))
+            .unwrap_or((ObjectId::MAX, g.index()))
     });
     let mut out = Vec::new();
     let mut listed: HashSet<OutSym> = HashSet::new();
@@ -236,8 +237,10 @@ mod tests {
             .map(|(f, l)| (OutSym::new(f), l.into_iter().map(OutSym::new).collect()))
             .collect()
     }
-    fn places<const N: usize>(v: [(u32, (usize, usize)); N]) -> HashMap<OutSym, (usize, usize)> {
-        v.into_iter().map(|(f, p)| (OutSym::new(f), p)).collect()
+    fn places<const N: usize>(v: [(u32, (usize, usize)); N]) -> HashMap<OutSym, (ObjectId, usize)> {
+        v.into_iter()
+            .map(|(f, (o, s))| (OutSym::new(f), (ObjectId::from_index(o), s)))
+            .collect()
     }
 
     #[test]

@@ -4,6 +4,7 @@ use super::records::*;
 use crate::diag::Result;
 use crate::elf::nvinfo::{self, Payload, Value};
 use crate::elf::*;
+use crate::ids::ObjectId;
 use crate::merge::Builder;
 use crate::object::SectionKind;
 use crate::output::*;
@@ -15,7 +16,7 @@ pub(super) struct GlobalFacts<'data> {
     pub frame: HashMap<OutSym, u32>,
     pub regs: HashMap<OutSym, u32>,
     /// Every record with its object, in reading order.
-    pub records: Vec<(usize, nvinfo::Record<'data>)>,
+    pub records: Vec<(ObjectId, nvinfo::Record<'data>)>,
 }
 
 /// Reads the inputs' global `.nv.info` sections.
@@ -24,8 +25,8 @@ pub(super) fn global_facts<'data>(b: &Builder<'_, 'data>) -> Result<GlobalFacts<
     // Per-function facts from the inputs' global .nv.info, by output function symbol.
     let mut frame: HashMap<OutSym, u32> = HashMap::new();
     let mut regs: HashMap<OutSym, u32> = HashMap::new();
-    let mut global_recs: Vec<(usize, nvinfo::Record<'_>)> = Vec::new();
-    for (oi, o) in objects.iter().enumerate() {
+    let mut global_recs: Vec<(ObjectId, nvinfo::Record<'_>)> = Vec::new();
+    for (oi, o) in crate::object::enumerated(objects) {
         for s in &o.cubin.sections {
             if o.kind(s) != SectionKind::Info {
                 continue;
@@ -98,7 +99,7 @@ pub(super) struct FunctionFacts {
 /// Reads the `.nv.info.<fn>` records of every kept function once.
 pub(super) fn function_facts(b: &Builder<'_, '_>) -> Result<HashMap<OutSym, FunctionFacts>> {
     let mut out: HashMap<OutSym, FunctionFacts> = HashMap::new();
-    for (oi, o) in b.p.objects().iter().enumerate() {
+    for (oi, o) in crate::object::enumerated(b.p.objects()) {
         for (si, s) in o.cubin.sections.iter().enumerate() {
             if o.kind(s) != SectionKind::InfoFn || !b.p.is_live(oi, si) {
                 continue;

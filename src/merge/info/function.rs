@@ -11,6 +11,7 @@ use super::records::*;
 use crate::diag::Result;
 use crate::elf::nvinfo::{self, Value};
 use crate::elf::*;
+use crate::ids::ObjectId;
 use crate::liveness::named_by;
 use crate::merge::{Builder, Options};
 use crate::object::{InputObject, SectionKind};
@@ -45,7 +46,7 @@ pub(super) fn emit_function_infos(
     cx: &Context<'_>,
 ) -> Result<Vec<(Vec<u8>, Content)>> {
     let mut merc = Vec::new();
-    for oi in 0..b.p.objects().len() {
+    for oi in crate::object::ids(b.p.objects()) {
         let order = info_order(b, cx.opts, oi);
         // -r: the unified tables come between the object's kernels and its other functions.
         let first_function = order.iter().position(|e| e.0).unwrap_or(order.len());
@@ -64,7 +65,7 @@ pub(super) fn emit_function_infos(
 
 /// The order of one object's `.nv.info.<fn>` sections: (is not a kernel, kernel symbol or
 /// section index, section index), sorted.
-fn info_order(b: &Builder<'_, '_>, opts: &Options, oi: usize) -> Vec<(bool, usize, usize)> {
+fn info_order(b: &Builder<'_, '_>, opts: &Options, oi: ObjectId) -> Vec<(bool, usize, usize)> {
     let o = &b.p.objects()[oi];
     let mut order: Vec<(bool, usize, usize)> = Vec::new();
     for (si, s) in o.cubin.sections.iter().enumerate() {
@@ -98,7 +99,7 @@ fn info_order(b: &Builder<'_, '_>, opts: &Options, oi: usize) -> Vec<(bool, usiz
 fn function_info(
     b: &mut Builder<'_, '_>,
     cx: &Context<'_>,
-    oi: usize,
+    oi: ObjectId,
     si: usize,
     merc_out: &mut Vec<(Vec<u8>, Content)>,
 ) -> Result<()> {
@@ -254,7 +255,7 @@ fn kernel_externs(
 
 /// One function's record rules; the same rules make the Mercury copy (sm_100+).
 struct FunctionRecords<'x> {
-    oi: usize,
+    oi: ObjectId,
     func: Option<OutSym>,
     /// The link's EXTERNS for it (`link_externs`).
     externs: &'x [OutSym],

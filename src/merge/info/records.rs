@@ -3,6 +3,7 @@
 use crate::elf::nvinfo::{self, Payload, Value};
 use crate::elf::read::SymSection;
 use crate::elf::*;
+use crate::ids::ObjectId;
 use crate::merge::Builder;
 use crate::output::*;
 use hashbrown::HashMap;
@@ -32,7 +33,11 @@ pub(super) fn u32_at(b: &[u8], at: usize) -> u32 {
 }
 
 /// Copies a record, mapping the symbol indices in it. `None` when a symbol it names is gone.
-pub(super) fn map_record(bld: &Builder<'_, '_>, oi: usize, r: &nvinfo::Record<'_>) -> Option<Rec> {
+pub(super) fn map_record(
+    bld: &Builder<'_, '_>,
+    oi: ObjectId,
+    r: &nvinfo::Record<'_>,
+) -> Option<Rec> {
     let bytes = encode(r.format, r.attr, &r.value);
     let mut slots = Vec::new();
     if let Value::Bytes(p) = r.value {
@@ -70,7 +75,7 @@ pub(super) fn concat(recs: Vec<Rec>) -> Content {
 }
 
 /// Whether the symbol (as seen from object `oi`) is a function this link keeps.
-pub(super) fn def_is_live(b: &Builder<'_, '_>, oi: usize, sym: u32) -> bool {
+pub(super) fn def_is_live(b: &Builder<'_, '_>, oi: ObjectId, sym: u32) -> bool {
     let objects = b.p.objects();
     let Some(s) = objects[oi].symbols().get(sym as usize) else {
         return false;
