@@ -9,7 +9,8 @@ two shapes (see scripts/bench.sh):
         calls), and every object defines the same W weak template-style functions, which
         its functions call.
 
-Each object also has a kernel calling its first function. Writes DIR/obj_<i>.ptx.
+Each object also has a kernel: deep, it calls the object's first function; wide, every one of
+its functions (so that every function is live). Writes DIR/obj_<i>.ptx.
 
 usage: bench-gen.py SHAPE N DIR [--sm sm_90] [--functions 20] [--weak 16]
 """
@@ -82,18 +83,21 @@ def function(name, i, callees, shape):
     return func_decl(name, ".visible") + "\n" + body(lines)
 
 
-def kernel(i, first):
-    return f".visible .entry k_{i} (.param .u64 p)\n" + body(
-        [
-            ".reg .b32 %r<4>;",
-            ".reg .b64 %rd<4>;",
-            "ld.param.u64 %rd1, [p];",
-            "cvta.to.global.u64 %rd2, %rd1;",
-            "ld.global.u32 %r1, [%rd2];",
-        ]
-        + call("%r2", "%r1", first, 0)
-        + ["st.global.u32 [%rd2], %r2;", "ret;"]
-    )
+def kernel(i, callees):
+    """A kernel that calls each of `callees` and sums what they return."""
+    lines = [
+        ".reg .b32 %r<8>;",
+        ".reg .b64 %rd<4>;",
+        "ld.param.u64 %rd1, [p];",
+        "cvta.to.global.u64 %rd2, %rd1;",
+        "ld.global.u32 %r1, [%rd2];",
+        "mov.u32 %r3, 0;",
+    ]
+    for k, c in enumerate(callees):
+        lines += call("%r2", "%r1", c, k)
+        lines.append("add.s32 %r3, %r3, %r2;")
+    lines += ["st.global.u32 [%rd2], %r3;", "ret;"]
+    return f".visible .entry k_{i} (.param .u64 p)\n" + body(lines)
 
 
 def program(shape, i, n, f, w, sm):
@@ -124,7 +128,9 @@ def program(shape, i, n, f, w, sm):
             callees = [f"f_{nxt}_{j}"] if nxt is not None else []
             callees.append(weak[j % len(weak)])
         out.append(function(f"f_{i}_{j}", i, callees, shape))
-    out.append(kernel(i, f"f_{i}_0"))
+    # Every function is reached: deep through its chain, wide from the kernel.
+    roots = [f"f_{i}_0"] if shape == "deep" else [f"f_{i}_{j}" for j in range(f)]
+    out.append(kernel(i, roots))
     return "".join(out)
 
 
