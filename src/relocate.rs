@@ -264,20 +264,13 @@ impl Relocator<'_, '_, '_> {
         width: usize,
         cleared: &mut Vec<(OutSec, u64)>,
     ) {
-        // A weak copy discarded for an earlier object's definition keeps its field, even
-        // when the definition that won is itself removed (nvlink 13.5, sm_90: the frame
-        // entry of the second object's copy of an unreachable weak function keeps its
-        // address range; testdata weak_dead_copy_frame).
-        let discarded =
-            self.p
-                .discarded_copy(site.oi, r.sym, isym.section != SymSection::Undefined);
-        let dead = !discarded
-            && self
-                .p
-                .removed_function(site.oi, r.sym, isym.st_type == STT_FUNC);
+        let dead = self.p.clears_unused_field(site.oi, r.sym, isym);
         // sm_100+ also drops the entries of weak copies discarded for an
         // earlier object's definition.
-        let replaced = self.m.mercury && discarded;
+        let replaced = self.m.mercury
+            && self
+                .p
+                .discarded_copy(site.oi, r.sym, isym.section != SymSection::Undefined);
         let at = r.offset + site.tp.offset;
         if dead || replaced {
             cleared.push((site.tp.sec, at));

@@ -341,14 +341,7 @@ impl Mercury<'_, '_, '_> {
     /// The address range of a removed function's frame entry is cleared (frames of discarded
     /// weak copies keep theirs, as in the main half); the relocation goes either way.
     fn merc_unused_clear(&mut self, site: &Site<'_, '_>, r: &Reloc, isym: &Symbol<'_>) {
-        let discarded =
-            self.p
-                .discarded_copy(site.oi, r.sym, isym.section != SymSection::Undefined);
-        if !discarded
-            && self
-                .p
-                .removed_function(site.oi, r.sym, isym.st_type == STT_FUNC)
-        {
+        if self.p.clears_unused_field(site.oi, r.sym, isym) {
             let at = site.at(r) as usize;
             if let Content::Bytes(bytes) = &mut self.m.sections[site.tout].content {
                 if let Some(f) = bytes.get_mut(at..at + 8) {

@@ -96,8 +96,18 @@ impl<'a, 'data> Placement<'a, 'data> {
         self.sym_map[oi].get(sym as usize).copied().flatten()
     }
 
+    /// Whether an UNUSED_CLEAR relocation against symbol `isym` (index `sym` of object `oi`)
+    /// clears its field (the address range of a `.debug_frame` entry, in either half): the
+    /// function was removed, and this is not a weak copy discarded for an earlier object's
+    /// definition. Such a copy keeps its range even when the definition that won is itself
+    /// removed (nvlink 13.5, every SM: testdata weak_dead_copy_frame).
+    pub(crate) fn clears_unused_field(&self, oi: ObjectId, sym: u32, isym: &Symbol<'_>) -> bool {
+        !self.discarded_copy(oi, sym, isym.section != SymSection::Undefined)
+            && self.removed_function(oi, sym, isym.st_type == STT_FUNC)
+    }
+
     /// Whether the function an input symbol names was removed by this link (unreachable, or
-    /// only a losing copy): UNUSED_CLEAR relocations against it clear their field.
+    /// a local function not kept).
     pub(crate) fn removed_function(&self, oi: ObjectId, sym: u32, is_func: bool) -> bool {
         self.res
             .global_of(oi, sym)
