@@ -65,8 +65,13 @@ impl Arch {
 
     /// sm_100 and later carry the Mercury copy of the module and use the newer e_flags layout.
     pub fn is_mercury(&self) -> bool {
-        self.sm >= 100
+        is_mercury_sm(self.sm)
     }
+}
+
+/// Whether SM `sm` (sm_100 and later) carries the Mercury copy of the module.
+pub fn is_mercury_sm(sm: u32) -> bool {
+    sm >= 100
 }
 
 impl fmt::Display for Arch {

@@ -43,7 +43,7 @@ impl Policy {
     /// sm_100 and later: the module carries a Mercury half (the `mercury` pass), and nvlink's
     /// sm_100 conventions apply (section and program-header order, `.strtab`, record order).
     pub fn mercury(&self) -> bool {
-        self.sm >= 100
+        crate::arch::is_mercury_sm(self.sm)
     }
 
     // The rules.
