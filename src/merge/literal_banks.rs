@@ -145,7 +145,7 @@ impl Builder<'_, '_> {
         }
         let s = &self.p.objects[like.0].cubin.sections[like.1];
         let (sh_type, flags) = self.lower_type(s.sh_type, s.flags);
-        let id = self.named_section(&name.clone(), || OutSection {
+        let id = self.m.named_section(&name.clone(), || OutSection {
             name: name.clone(),
             sh_type,
             flags: flags | SHF_INFO_LINK,
@@ -161,7 +161,7 @@ impl Builder<'_, '_> {
         // (nvlink writes the kernel's relocation section, empty, for its Mercury twin.)
         if self.m.mercury {
             let rname = [b".rela", &name[..]].concat();
-            self.named_section(&rname.clone(), || {
+            self.m.named_section(&rname.clone(), || {
                 crate::output::reloc_section(rname, SHT_RELA, id, Vec::new())
             });
         }

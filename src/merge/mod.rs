@@ -137,10 +137,6 @@ impl<'a, 'data> Builder<'a, 'data> {
         })
     }
 
-    fn named_section(&mut self, name: &[u8], make: impl FnOnce() -> OutSection) -> OutSec {
-        self.m.named_section(name, make)
-    }
-
     /// The output section an input section goes to (created on first use).
     fn out_section_for(&mut self, oi: ObjectId, si: usize) -> Option<OutSec> {
         let o = &self.p.objects[oi];
@@ -197,7 +193,7 @@ impl<'a, 'data> Builder<'a, 'data> {
         let align = s.align;
         let entsize = s.entsize;
         let existed = self.m.by_name.contains_key(&name);
-        let id = self.named_section(&name.clone(), || OutSection {
+        let id = self.m.named_section(&name.clone(), || OutSection {
             name: name.clone(),
             sh_type,
             flags,
@@ -298,7 +294,7 @@ impl Builder<'_, '_> {
     /// `.nv_debug.shared`, at least `align`-aligned and `size` bytes long. It has a section
     /// symbol once it is not empty (on sm_100+, once it holds more than the reserved bytes).
     fn debug_shared_section(&mut self, align: u64, size: u64) -> OutSec {
-        let id = self.named_section(b".nv_debug.shared", || OutSection {
+        let id = self.m.named_section(b".nv_debug.shared", || OutSection {
             name: b".nv_debug.shared".to_vec(),
             sh_type: SHT_NOBITS,
             flags: SHF_WRITE | SHF_ALLOC,
@@ -643,7 +639,7 @@ impl<'a, 'data> Builder<'a, 'data> {
             } else {
                 Info::None
             };
-            self.named_section(name, || OutSection {
+            self.m.named_section(name, || OutSection {
                 name: name.to_vec(),
                 sh_type: t,
                 flags: 0,
@@ -755,7 +751,7 @@ impl<'a, 'data> Builder<'a, 'data> {
         content: Content,
     ) -> OutSec {
         let name_v = name.to_vec();
-        self.named_section(name, || OutSection {
+        self.m.named_section(name, || OutSection {
             name: name_v,
             sh_type,
             flags: 0,
@@ -805,7 +801,7 @@ impl<'a, 'data> Builder<'a, 'data> {
             return id;
         }
         let name = s.name.clone();
-        self.named_section(&name, || s)
+        self.m.named_section(&name, || s)
     }
 }
 

@@ -84,7 +84,7 @@ impl Builder<'_, '_> {
             };
             cuinfo = Some((n, link | 0x100_0000));
         }
-        let tk_id = self.named_section(b".note.nv.tkinfo", || OutSection {
+        let tk_id = self.m.named_section(b".note.nv.tkinfo", || OutSection {
             name: b".note.nv.tkinfo".to_vec(),
             sh_type: SHT_NOTE,
             flags: 0x200_0000,
@@ -99,7 +99,7 @@ impl Builder<'_, '_> {
         self.section_symbol(tk_id);
         // sh_info of the CUDA information note names `.nv.compat`, created later.
         if let Some((ci, flags)) = cuinfo {
-            let ci_id = self.named_section(b".note.nv.cuinfo", || OutSection {
+            let ci_id = self.m.named_section(b".note.nv.cuinfo", || OutSection {
                 name: b".note.nv.cuinfo".to_vec(),
                 sh_type: SHT_NOTE,
                 flags,

@@ -167,7 +167,7 @@ impl Builder<'_, '_> {
         } else {
             return;
         };
-        let sh = self.named_section(&name.clone(), || OutSection {
+        let sh = self.m.named_section(&name.clone(), || OutSection {
             name,
             sh_type: SHT_CUDA_SHARED,
             flags: SHF_WRITE | SHF_ALLOC | SHF_INFO_LINK,
@@ -189,7 +189,7 @@ impl Builder<'_, '_> {
     /// The `.nv_debug.shared` that defines the extern arrays (A bytes, A-aligned).
     pub(crate) fn partial_debug_shared(&mut self) -> OutSec {
         let a = self.p.partial.extern_align.max(16);
-        let id = self.named_section(b".nv_debug.shared", || OutSection {
+        let id = self.m.named_section(b".nv_debug.shared", || OutSection {
             name: b".nv_debug.shared".to_vec(),
             sh_type: SHT_CUDA_SHARED,
             flags: SHF_WRITE | SHF_ALLOC,

@@ -149,7 +149,7 @@ impl Builder<'_, '_> {
         let rela = self.m.mercury;
         let name = &self.m.sections[bank].name;
         let rel_name = [if rela { &b".rela"[..] } else { b".rel" }, &name[..]].concat();
-        self.named_section(&rel_name.clone(), || {
+        self.m.named_section(&rel_name.clone(), || {
             let mut s = crate::output::reloc_section(
                 rel_name,
                 if rela { SHT_RELA } else { SHT_REL },

@@ -105,7 +105,7 @@ impl Builder<'_, '_> {
                 crate::elf::names::text_tail(o.cubin.sections[si].name),
             ]
             .concat();
-            let sh = self.named_section(&name.clone(), || OutSection {
+            let sh = self.m.named_section(&name.clone(), || OutSection {
                 name,
                 sh_type: SHT_NOBITS,
                 flags: SHF_WRITE | SHF_ALLOC | SHF_INFO_LINK,
@@ -528,14 +528,14 @@ impl Builder<'_, '_> {
             };
             let (name, sh_type) = (s.name.to_vec(), s.sh_type);
             let tname = t.name;
-            self.named_section(&name.clone(), || {
+            self.m.named_section(&name.clone(), || {
                 crate::output::reloc_section(name, sh_type, target, Vec::new())
             });
             if self.p.policy.preserve_relocs() {
                 // (One per name: the records of local functions' copies share their first
                 // copy's, as in nvlink.)
                 let rname = [b".nv.resolvedrela", local_names::real_name(tname)].concat();
-                self.named_section(&rname.clone(), || {
+                self.m.named_section(&rname.clone(), || {
                     crate::output::reloc_section(rname, SHT_CUDA_RESOLVED_RELA, target, Vec::new())
                 });
             }

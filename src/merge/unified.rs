@@ -115,7 +115,7 @@ impl Builder<'_, '_> {
                 bytes.extend_from_slice(&r[16..32]);
             }
             let (sh_type, flags, align) = (s.sh_type, s.flags, s.align);
-            let id = self.named_section(name, || OutSection {
+            let id = self.m.named_section(name, || OutSection {
                 name: name.to_vec(),
                 sh_type,
                 flags,
