@@ -598,7 +598,7 @@ impl<'a, 'data> Builder<'a, 'data> {
                             .collect()
                     })
                     .collect(),
-                input_names: crate::ids::IdVec::filled(std::cell::OnceCell::new(), objects.len()),
+                input_names: crate::ids::IdVec::filled(std::sync::OnceLock::new(), objects.len()),
                 reserved_smem_base: res
                     .by_name
                     .get(&b".nv.reservedSmem.offset0"[..])

@@ -50,7 +50,7 @@ pub(crate) struct Placement<'a, 'data> {
     /// `.nv.reservedSmem.offset0`.
     pub(crate) reserved_smem_base: u64,
     /// Per object, its sections by name (built on first use, see `input_section_by_name`).
-    pub(crate) input_names: IdVec<ObjectId, std::cell::OnceCell<HashMap<&'data [u8], usize>>>,
+    pub(crate) input_names: IdVec<ObjectId, std::sync::OnceLock<HashMap<&'data [u8], usize>>>,
     /// -r: the unified function/data tables (`unified`).
     pub(crate) unified: unified::Tables,
     /// sm_100+: line tables as the output holds them, by (object, section) (`line_tables`).

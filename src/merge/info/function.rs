@@ -41,20 +41,42 @@ pub(super) struct Context<'x> {
 }
 
 /// Adds the `.nv.info.<fn>` sections; returns their Mercury copies (sm_100+).
+///
+/// Each function's records depend only on the finished symbols and the call graph, so they
+/// are made in parallel; the sections are then added in nvlink's order, one thread.
 pub(super) fn emit_function_infos(
     b: &mut Builder<'_, '_>,
     cx: &Context<'_>,
 ) -> Result<Vec<(Vec<u8>, Content)>> {
+    use rayon::prelude::*;
+    let orders: Vec<(ObjectId, Vec<InfoSlot>)> = crate::object::ids(b.p.objects())
+        .map(|oi| (oi, info_order(b, cx.opts, oi)))
+        .collect();
+    let made: Vec<Vec<Result<Made>>> = {
+        let b: &Builder<'_, '_> = b;
+        orders
+            .par_iter()
+            .map(|(oi, order)| {
+                order
+                    .iter()
+                    .map(|&(_, _, si)| function_info(b, cx, *oi, si))
+                    .collect()
+            })
+            .collect()
+    };
     let mut merc = Vec::new();
-    for oi in crate::object::ids(b.p.objects()) {
-        let order = info_order(b, cx.opts, oi);
+    for ((oi, order), made) in orders.into_iter().zip(made) {
         // -r: the unified tables come between the object's kernels and its other functions.
         let first_function = order.iter().position(|e| e.0).unwrap_or(order.len());
-        for (pos, &(_, _, si)) in order.iter().enumerate() {
+        for (pos, made) in made.into_iter().enumerate() {
             if pos == first_function {
                 b.unified_tables(oi)?;
             }
-            function_info(b, cx, oi, si, &mut merc)?;
+            let Some(made) = made? else { continue };
+            if let Some(twin) = made.merc {
+                merc.push((made.section.name.clone(), twin));
+            }
+            b.add_info_section(made.section);
         }
         if first_function == order.len() {
             b.unified_tables(oi)?;
@@ -63,11 +85,23 @@ pub(super) fn emit_function_infos(
     Ok(merc)
 }
 
-/// The order of one object's `.nv.info.<fn>` sections: (is not a kernel, kernel symbol or
-/// section index, section index), sorted.
-fn info_order(b: &Builder<'_, '_>, opts: &Options, oi: ObjectId) -> Vec<(bool, usize, usize)> {
+/// One function's `.nv.info.<fn>` as made, and (sm_100+) its Mercury twin's contents; `None`
+/// where the function's code was not placed.
+type Made = Option<MadeInfo>;
+
+struct MadeInfo {
+    section: OutSection,
+    merc: Option<Content>,
+}
+
+/// (is not a kernel, kernel symbol or section index, section index): sorted, the order of
+/// one object's `.nv.info.<fn>` sections.
+type InfoSlot = (bool, usize, usize);
+
+/// The order of one object's `.nv.info.<fn>` sections.
+fn info_order(b: &Builder<'_, '_>, opts: &Options, oi: ObjectId) -> Vec<InfoSlot> {
     let o = &b.p.objects()[oi];
-    let mut order: Vec<(bool, usize, usize)> = Vec::new();
+    let mut order: Vec<InfoSlot> = Vec::new();
     for (si, s) in o.cubin.sections.iter().enumerate() {
         if o.kind(s) != SectionKind::InfoFn {
             continue;
@@ -96,27 +130,19 @@ fn info_order(b: &Builder<'_, '_>, opts: &Options, oi: ObjectId) -> Vec<(bool, u
 
 /// One function's `.nv.info.<fn>` (empty for a function replaced by a later definition),
 /// and on sm_100+ its Mercury twin, made by the same rules.
-fn function_info(
-    b: &mut Builder<'_, '_>,
-    cx: &Context<'_>,
-    oi: ObjectId,
-    si: usize,
-    merc_out: &mut Vec<(Vec<u8>, Content)>,
-) -> Result<()> {
+fn function_info(b: &Builder<'_, '_>, cx: &Context<'_>, oi: ObjectId, si: usize) -> Result<Made> {
     let o = &b.p.objects()[oi];
     let s = &o.cubin.sections[si];
     if !b.p.is_live(oi, si) {
-        b.add_info_section(function_info_section(
-            s.name,
-            Info::None,
-            Content::Bytes(Vec::new()),
-        ));
-        return Ok(());
+        return Ok(Some(MadeInfo {
+            section: function_info_section(s.name, Info::None, Content::Bytes(Vec::new())),
+            merc: None,
+        }));
     }
     let recs = nvinfo::parse_records(s.bytes())
         .map_err(|e| e.context(format!("'{}': section '{}'", o.name, s.name_str())))?;
     let Some(text) = b.p.placed_text(oi, s.info) else {
-        return Ok(());
+        return Ok(None);
     };
     let func = o.info_function(s).and_then(|f| b.p.out_sym(oi, f));
     let (list, via_indirect) = link_externs(b, cx, func, &recs);
@@ -144,18 +170,18 @@ fn function_info(
             });
         }
     }
-    if let Some(m) = b.p.merc_section(oi, &[b".nv.merc", s.name].concat()) {
-        let merc_recs = nvinfo::parse_records(m.bytes())
-            .map_err(|e| e.context(format!("'{}': section '{}'", o.name, m.name_str())))?;
-        let merc = f.records(b, cx, &merc_recs);
-        merc_out.push((s.name.to_vec(), concat(merc)));
-    }
-    b.add_info_section(function_info_section(
-        s.name,
-        Info::Section(text),
-        concat(out),
-    ));
-    Ok(())
+    let merc = match b.p.merc_section(oi, &[b".nv.merc", s.name].concat()) {
+        Some(m) => {
+            let merc_recs = nvinfo::parse_records(m.bytes())
+                .map_err(|e| e.context(format!("'{}': section '{}'", o.name, m.name_str())))?;
+            Some(concat(f.records(b, cx, &merc_recs)))
+        }
+        None => None,
+    };
+    Ok(Some(MadeInfo {
+        section: function_info_section(s.name, Info::Section(text), concat(out)),
+        merc,
+    }))
 }
 
 /// The EXTERNS list a function's records get, and whether it goes in a record of its own at
