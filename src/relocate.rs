@@ -88,6 +88,18 @@ enum Fate {
     Keep(i64),
 }
 
+/// What one relocation section's entries produce besides the bytes they patch, gathered
+/// while sections are relocated in parallel and taken in input order afterwards.
+#[derive(Default)]
+struct SiteOut {
+    /// Output relocations: (recorded in `.nv.resolvedrela<target>`, the entry).
+    relocs: Vec<(bool, OutReloc)>,
+    cleared: Vec<(OutSec, u64)>,
+    capsule_values: Vec<CapsuleValue>,
+    /// Symbols that get a value (`.nv.ptx.const0.size`).
+    values: Vec<(OutSym, u64)>,
+}
+
 /// A value the link wrote: what the field held, what was added, and the addend.
 struct Applied {
     old: u64,
@@ -98,52 +110,122 @@ struct Applied {
 /// Applies the main half's relocations to the merged module: the placement says where every
 /// input section and symbol went; the module gets the patched bytes and the relocation
 /// sections.
+///
+/// A relocation section patches only the section it relocates, so the input relocation
+/// sections are worked through in parallel, grouped by the output section they patch (each
+/// group in input order, over bytes taken out of the module meanwhile); what else they
+/// produce is gathered in input order, as one thread would.
 pub(crate) fn relocate(p: &Placement<'_, '_>, m: &mut Module) -> Result<Relocated> {
-    Relocator { p, m }.run()
+    use rayon::prelude::*;
+    let sites = sites(p);
+    let const3_size = m
+        .by_name
+        .get(&b".nv.constant3"[..])
+        .map(|&c| m.sections[c].content.size());
+    let mut groups: Vec<(OutSec, Option<Vec<u8>>, Vec<usize>)> = Vec::new();
+    let mut group_of: HashMap<OutSec, usize> = HashMap::new();
+    for (k, site) in sites.iter().enumerate() {
+        let sec = site.tp.sec;
+        let g = *group_of.entry(sec).or_insert_with(|| {
+            let bytes = match &mut m.sections[sec].content {
+                Content::Bytes(b) => Some(std::mem::take(b)),
+                _ => None,
+            };
+            groups.push((sec, bytes, Vec::new()));
+            groups.len() - 1
+        });
+        groups[g].2.push(k);
+    }
+    let r = Relocator { p, m, const3_size };
+    let results: Vec<Vec<(usize, Result<SiteOut>)>> = groups
+        .par_iter_mut()
+        .map(|(_, bytes, members)| {
+            let mut results = Vec::with_capacity(members.len());
+            for &k in members.iter() {
+                let res = r.relocate_section(&sites[k], bytes.as_mut());
+                let failed = res.is_err();
+                results.push((k, res));
+                if failed {
+                    break;
+                }
+            }
+            results
+        })
+        .collect();
+    let mut by_site: Vec<Option<Result<SiteOut>>> = (0..sites.len()).map(|_| None).collect();
+    for (k, res) in results.into_iter().flatten() {
+        by_site[k] = Some(res);
+    }
+    for (sec, bytes, _) in groups {
+        if let Some(bytes) = bytes {
+            m.sections[sec].content = Content::Bytes(bytes);
+        }
+    }
+    let mut out = OutRelocs::default();
+    let mut done = Relocated::default();
+    for (site, res) in sites.iter().zip(by_site) {
+        // (A group stops at its first error; an earlier site's error is the one reported.)
+        let Some(res) = res else { continue };
+        let o = res?;
+        for (resolved, r) in o.relocs {
+            match resolved {
+                true => out.push(&site.resolved_name, site.tp.sec, SHT_CUDA_RESOLVED_RELA, r),
+                false => out.push(site.s.name, site.tp.sec, site.s.sh_type, r),
+            }
+        }
+        done.cleared.extend(o.cleared);
+        done.capsule_values.extend(o.capsule_values);
+        for (sym, v) in o.values {
+            m.symbols[sym].value = v;
+        }
+    }
+    finish_sections(m, out);
+    Ok(done)
 }
 
+/// The input relocation sections of kept sections whose targets were placed, in input order.
+fn sites<'a, 'data>(p: &'a Placement<'_, 'data>) -> Vec<Site<'a, 'data>> {
+    let mut sites = Vec::new();
+    for (oi, o) in crate::object::enumerated(p.objects) {
+        for (si, s) in o.cubin.sections.iter().enumerate() {
+            if o.kind(s) != SectionKind::Reloc || !p.live[oi][si] {
+                continue;
+            }
+            let target = s.info as usize;
+            let Some(tp) = p.placed[oi].get(target).copied().flatten() else {
+                continue;
+            };
+            let tsec = &o.cubin.sections[target];
+            sites.push(Site {
+                oi,
+                o,
+                s,
+                target,
+                tsec,
+                tp,
+                resolved_name: [b".nv.resolvedrela", local_names::real_name(tsec.name)].concat(),
+            });
+        }
+    }
+    sites
+}
+
+/// Reads the placement and the module; writes only the bytes of the section it is given.
 struct Relocator<'r, 'a, 'data> {
     p: &'r Placement<'a, 'data>,
-    m: &'r mut Module,
+    m: &'r Module,
+    /// `.nv.constant3`'s size, taken before its bytes may be out for patching.
+    const3_size: Option<u64>,
 }
 
 impl Relocator<'_, '_, '_> {
-    fn run(&mut self) -> Result<Relocated> {
-        let mut out = OutRelocs::default();
-        let mut done = Relocated::default();
-        for (oi, o) in crate::object::enumerated(self.p.objects) {
-            for (si, s) in o.cubin.sections.iter().enumerate() {
-                if o.kind(s) != SectionKind::Reloc || !self.p.live[oi][si] {
-                    continue;
-                }
-                let target = s.info as usize;
-                let Some(tp) = self.p.placed[oi].get(target).copied().flatten() else {
-                    continue;
-                };
-                let tsec = &o.cubin.sections[target];
-                let site = Site {
-                    oi,
-                    o,
-                    s,
-                    target,
-                    tsec,
-                    tp,
-                    resolved_name: [b".nv.resolvedrela", local_names::real_name(tsec.name)]
-                        .concat(),
-                };
-                self.relocate_section(&site, &mut out, &mut done)?;
-            }
-        }
-        self.finish_sections(out);
-        Ok(done)
-    }
-
+    /// One input relocation section; `bytes` are its target's (None: it has none to patch).
     fn relocate_section(
-        &mut self,
+        &self,
         site: &Site<'_, '_>,
-        out: &mut OutRelocs,
-        done: &mut Relocated,
-    ) -> Result<()> {
+        mut bytes: Option<&mut Vec<u8>>,
+    ) -> Result<SiteOut> {
+        let mut done = SiteOut::default();
         let (o, s, tsec) = (site.o, site.s, site.tsec);
         let relocs = o
             .cubin
@@ -178,40 +260,40 @@ impl Relocator<'_, '_, '_> {
                     tsec.size
                 )));
             }
-            self.relocate_one(site, i, &r, out, done)?;
+            self.relocate_one(site, i, &r, bytes.as_deref_mut(), &mut done)?;
         }
-        Ok(())
+        Ok(done)
     }
 
     fn relocate_one(
-        &mut self,
+        &self,
         site: &Site<'_, '_>,
         i: usize,
         r: &Reloc,
-        out: &mut OutRelocs,
-        done: &mut Relocated,
+        bytes: Option<&mut Vec<u8>>,
+        done: &mut SiteOut,
     ) -> Result<()> {
         let isym = &site.o.symbols()[r.sym as usize];
         match table::kind(r.r_type) {
             table::Kind::Yield => return Ok(()),
             table::Kind::UnusedClear { width } => {
-                self.unused_clear(site, r, isym, width, &mut done.cleared);
+                self.unused_clear(site, r, isym, width, bytes, &mut done.cleared);
                 return Ok(());
             }
             table::Kind::Call | table::Kind::Value => {}
         }
-        let Some((fate, shared_ref)) = self.fate(site, i, r, isym)? else {
+        let Some((fate, shared_ref)) = self.fate(site, i, r, isym, &mut done.values)? else {
             return Ok(());
         };
         let offset = r.offset + site.tp.offset;
         match fate {
             Fate::Drop => {}
-            Fate::Slot(slot) => self.write_slot(site, r, slot, &mut done.capsule_values)?,
+            Fate::Slot(slot) => self.write_slot(site, r, slot, bytes, &mut done.capsule_values)?,
             Fate::Apply(v, addend) => {
-                if let Some(old) = self.apply(site, r, v, &mut done.capsule_values)? {
+                if let Some(old) = self.apply(site, r, v, bytes, &mut done.capsule_values)? {
                     // -preserve-relocs records what was applied.
                     let applied = Applied { old, v, addend };
-                    self.record_applied(site, r, isym, shared_ref, applied, out);
+                    self.record_applied(site, r, isym, shared_ref, applied, &mut done.relocs);
                 }
             }
             Fate::Keep(addend) => {
@@ -238,17 +320,15 @@ impl Relocator<'_, '_, '_> {
                     Some(t) if !self.p.policy.relocatable() => t,
                     _ => r.r_type,
                 };
-                out.push(
-                    site.s.name,
-                    site.tp.sec,
-                    site.s.sh_type,
+                done.relocs.push((
+                    false,
                     OutReloc {
                         offset,
                         r_type,
                         sym,
                         addend,
                     },
-                );
+                ));
             }
         }
         Ok(())
@@ -257,11 +337,12 @@ impl Relocator<'_, '_, '_> {
     /// UNUSED_CLEAR relocations clear their field when the function they describe was removed
     /// (the address range of its `.debug_frame` entry), and are dropped either way.
     fn unused_clear(
-        &mut self,
+        &self,
         site: &Site<'_, '_>,
         r: &Reloc,
         isym: &Symbol<'_>,
         width: usize,
+        bytes: Option<&mut Vec<u8>>,
         cleared: &mut Vec<(OutSec, u64)>,
     ) {
         let dead = self.p.clears_unused_field(site.oi, r.sym, isym);
@@ -275,11 +356,9 @@ impl Relocator<'_, '_, '_> {
         if dead || replaced {
             cleared.push((site.tp.sec, at));
         }
-        if dead {
-            if let Content::Bytes(bytes) = &mut self.m.sections[site.tp.sec].content {
-                if let Some(slot) = bytes.get_mut(at as usize..at as usize + width) {
-                    slot.fill(0);
-                }
+        if let (true, Some(bytes)) = (dead, bytes) {
+            if let Some(slot) = bytes.get_mut(at as usize..at as usize + width) {
+                slot.fill(0);
             }
         }
     }
@@ -287,11 +366,12 @@ impl Relocator<'_, '_, '_> {
     /// What becomes of a relocation (with the shared-memory reference it makes), or `None`
     /// when it is dropped before its symbol is looked at.
     fn fate(
-        &mut self,
+        &self,
         site: &Site<'_, '_>,
         i: usize,
         r: &Reloc,
         isym: &Symbol<'_>,
+        values: &mut Vec<(OutSym, u64)>,
     ) -> Result<Option<(Fate, Option<shared::SharedRef>)>> {
         let oi = site.oi;
         // Relocations against a weak copy this link discarded (a later duplicate of an
@@ -319,7 +399,7 @@ impl Relocator<'_, '_, '_> {
             .then(|| shared::classify(self.p.objects, self.p.res, oi, r.sym))
             .flatten();
         let addend = self.line_table_addend(site, i, r, isym)?;
-        let fate = self.value(site, r, isym, addend, shared_ref);
+        let fate = self.value(site, r, isym, addend, shared_ref, values);
         Ok(Some((fate, shared_ref)))
     }
 
@@ -358,12 +438,13 @@ impl Relocator<'_, '_, '_> {
     /// What the symbol makes of a relocation: a value the link applies, a texture slot, or
     /// one the output keeps.
     fn value(
-        &mut self,
+        &self,
         site: &Site<'_, '_>,
         r: &Reloc,
         isym: &Symbol<'_>,
         mut addend: i64,
         shared_ref: Option<shared::SharedRef>,
+        values: &mut Vec<(OutSym, u64)>,
     ) -> Fate {
         let oi = site.oi;
         let placed_offset = |b: &Self, ss: u32| {
@@ -389,7 +470,7 @@ impl Relocator<'_, '_, '_> {
             && r.r_type == table::cuda::R_32
             && to_line_table;
         let applied = if crate::merge::is_undefined_local(isym) {
-            Some(self.ptx_const0_size(oi, r.sym, addend))
+            Some(self.ptx_const0_size(oi, r.sym, addend, values))
         } else if isym.st_type == STT_SECTION && !site.alloc() && keep_debug_ref {
             if let SymSection::Index(ss) = isym.section {
                 if let Some(p) = placed_offset(self, ss) {
@@ -425,15 +506,16 @@ impl Relocator<'_, '_, '_> {
     /// libcudadevrt's `.nv.ptx.const0.size`: the size of PTX's constant bank 0, the user
     /// constants (`.nv.constant3`), -1 without any. A partial link keeps the symbol with that
     /// value. (The references are 32-bit fields.)
-    fn ptx_const0_size(&mut self, oi: ObjectId, sym: u32, addend: i64) -> u64 {
-        let size = self
-            .m
-            .by_name
-            .get(&b".nv.constant3"[..])
-            .map(|&c| self.m.sections[c].content.size())
-            .unwrap_or(u64::MAX);
+    fn ptx_const0_size(
+        &self,
+        oi: ObjectId,
+        sym: u32,
+        addend: i64,
+        values: &mut Vec<(OutSym, u64)>,
+    ) -> u64 {
+        let size = self.const3_size.unwrap_or(u64::MAX);
         if let Some(out) = self.p.out_sym(oi, sym) {
-            self.m.symbols[out].value = size;
+            values.push((out, size));
         }
         size.wrapping_add(addend as u64) & u64::from(u32::MAX)
     }
@@ -487,10 +569,11 @@ impl Relocator<'_, '_, '_> {
 
     /// Texture/surface reference: the field gets the slot (sm_75–sm_89 count 4-byte words).
     fn write_slot(
-        &mut self,
+        &self,
         site: &Site<'_, '_>,
         r: &Reloc,
         slot: u64,
+        bytes: Option<&mut Vec<u8>>,
         capsule: &mut Vec<CapsuleValue>,
     ) -> Result<()> {
         let v = if r.r_type == table::cuda::BINDLESSOFF14_40 {
@@ -504,7 +587,7 @@ impl Relocator<'_, '_, '_> {
                 site.o.name, r.r_type
             ))
         })?;
-        if let Content::Bytes(bytes) = &mut self.m.sections[site.tp.sec].content {
+        if let Some(bytes) = bytes {
             patch::write(bytes, r.offset + site.tp.offset, fields, v)?;
         }
         // (The capsule counts from the first slot.)
@@ -522,10 +605,11 @@ impl Relocator<'_, '_, '_> {
     /// Adds `v` to the field; returns what the field held (`None`: the section holds no
     /// bytes to patch, and nothing else happens).
     fn apply(
-        &mut self,
+        &self,
         site: &Site<'_, '_>,
         r: &Reloc,
         v: u64,
+        bytes: Option<&mut Vec<u8>>,
         capsule: &mut Vec<CapsuleValue>,
     ) -> Result<Option<u64>> {
         let fields = patch::fields(r.r_type).ok_or_else(|| {
@@ -537,7 +621,7 @@ impl Relocator<'_, '_, '_> {
             ))
         })?;
         let offset = r.offset + site.tp.offset;
-        let Content::Bytes(bytes) = &mut self.m.sections[site.tp.sec].content else {
+        let Some(bytes) = bytes else {
             return Ok(None);
         };
         let old = patch::read(bytes, offset, fields)?;
@@ -558,7 +642,7 @@ impl Relocator<'_, '_, '_> {
         isym: &Symbol<'_>,
         shared_ref: Option<shared::SharedRef>,
         applied: Applied,
-        out: &mut OutRelocs,
+        out: &mut Vec<(bool, OutReloc)>,
     ) {
         let Applied { old, v, addend } = applied;
         // (Extern arrays have no symbol to record against, but under -g.)
@@ -583,48 +667,46 @@ impl Relocator<'_, '_, '_> {
         } else {
             addend.wrapping_add(implicit as i64)
         };
-        out.push(
-            &site.resolved_name,
-            site.tp.sec,
-            SHT_CUDA_RESOLVED_RELA,
+        out.push((
+            true,
             OutReloc {
                 offset: r.offset + site.tp.offset,
                 r_type: r.r_type,
                 sym: Some(sym),
                 addend,
             },
-        );
+        ));
     }
+}
 
-    /// The output relocation sections: entries newest first (sm_100+ line tables: by offset),
-    /// into the sections made earlier in nvlink's order, or new ones after them.
-    fn finish_sections(&mut self, out: OutRelocs) {
-        for (name, target, sh_type, mut entries) in out.sections {
-            // sm_100+ keeps the line tables' relocations in reading order.
-            let line_table = matches!(
-                &self.m.sections[target].name[..],
-                b".debug_line" | b".nv_debug_line_sass"
-            );
-            if self.m.mercury && line_table {
-                entries.sort_by_key(|r| r.offset);
-            } else {
-                entries.reverse();
-            }
-            if let Some(&id) = self.m.by_name.get(&name) {
-                let sec = &mut self.m.sections[id];
-                sec.content = Content::Relocs {
-                    rela: type_is_rela(sh_type),
-                    entries,
-                };
-                sec.info = Info::Section(target);
-                continue;
-            }
-            if entries.is_empty() {
-                continue;
-            }
-            self.m.named_section(&name.clone(), || {
-                reloc_section(name, sh_type, target, entries)
-            });
+/// The output relocation sections: entries newest first (sm_100+ line tables: by offset),
+/// into the sections made earlier in nvlink's order, or new ones after them.
+fn finish_sections(m: &mut Module, out: OutRelocs) {
+    for (name, target, sh_type, mut entries) in out.sections {
+        // sm_100+ keeps the line tables' relocations in reading order.
+        let line_table = matches!(
+            &m.sections[target].name[..],
+            b".debug_line" | b".nv_debug_line_sass"
+        );
+        if m.mercury && line_table {
+            entries.sort_by_key(|r| r.offset);
+        } else {
+            entries.reverse();
         }
+        if let Some(&id) = m.by_name.get(&name) {
+            let sec = &mut m.sections[id];
+            sec.content = Content::Relocs {
+                rela: type_is_rela(sh_type),
+                entries,
+            };
+            sec.info = Info::Section(target);
+            continue;
+        }
+        if entries.is_empty() {
+            continue;
+        }
+        m.named_section(&name.clone(), || {
+            reloc_section(name, sh_type, target, entries)
+        });
     }
 }
