@@ -232,10 +232,10 @@ fn emit(args: &cli::Args, built: merge::Built) -> std::result::Result<LinkOutcom
         ))
         .into());
     }
-    let bytes = tracing::info_span!("write").in_scope(|| write::to_bytes(&module, &lay));
     // (cli::check made sure there is an output file.)
     let out = args.output.clone().unwrap_or_default();
-    write::write_file(&out, &bytes)?;
+    tracing::info_span!("write")
+        .in_scope(|| write::write_with(&out, lay.file_size, |b| write::fill(&module, &lay, b)))?;
     Ok(LinkOutcome {
         warnings: built.warnings,
         infos: if args.verbose {

@@ -5,7 +5,7 @@ mod file;
 mod headers;
 mod symtab;
 
-pub use file::write_file;
+pub use file::{write_file, write_with};
 
 use crate::layout::Layout;
 use crate::output::{Content, Module, OutReloc, OutSec};
@@ -20,17 +20,41 @@ fn put64(b: &mut Vec<u8>, v: u64) {
     b.extend_from_slice(&v.to_le_bytes());
 }
 
+/// The ELF file as bytes.
 pub fn to_bytes(m: &Module, l: &Layout) -> Vec<u8> {
     let mut out = vec![0u8; l.file_size as usize];
+    fill(m, l, &mut out);
+    out
+}
+
+/// Writes the ELF file into `out` (`l.file_size` zeroed bytes). The sections are disjoint
+/// ranges of the file, filled in parallel.
+pub fn fill(m: &Module, l: &Layout, out: &mut [u8]) {
+    use rayon::prelude::*;
     out[..64].copy_from_slice(&headers::elf_header(m, l));
+    // (Header order is file order; empty sections have nothing to write.)
+    let mut slices: Vec<(OutSec, &mut [u8])> = Vec::with_capacity(l.order.len());
+    let mut rest: &mut [u8] = out;
+    let mut at = 0u64;
     for &sid in &l.order {
-        let off = l.offset[sid] as usize;
-        if let Some(bytes) = section_bytes(m, l, sid) {
-            out[off..off + bytes.len()].copy_from_slice(&bytes);
+        let (off, size) = (l.offset[sid], l.size[sid]);
+        if size == 0 || !has_file_bytes(&m.sections[sid].content) {
+            continue;
         }
+        let skipped = std::mem::take(&mut rest)
+            .split_at_mut((off - at) as usize)
+            .1;
+        let (mine, after) = skipped.split_at_mut(size as usize);
+        slices.push((sid, mine));
+        rest = after;
+        at = off + size;
     }
+    slices
+        .into_par_iter()
+        .with_min_len(16)
+        .for_each(|(sid, dst)| section_into(m, l, sid, dst));
     if l.prototype_shift != 0 {
-        shift_prototypes(m, l, &mut out);
+        shift_prototypes(m, l, out);
     }
     let sh = headers::section_headers(m, l);
     let so = l.shoff as usize;
@@ -38,35 +62,40 @@ pub fn to_bytes(m: &Module, l: &Layout) -> Vec<u8> {
     let ph = headers::program_headers(l);
     let po = l.phoff as usize;
     out[po..po + ph.len()].copy_from_slice(&ph);
-    out
 }
 
-/// A section's contents as written; None for those with no bytes of their own in the file.
-fn section_bytes(m: &Module, l: &Layout, sid: OutSec) -> Option<Vec<u8>> {
-    Some(match &m.sections[sid].content {
-        Content::Bytes(b) => b.clone(),
+/// Whether a section has bytes of its own in the file.
+fn has_file_bytes(c: &Content) -> bool {
+    !matches!(c, Content::NoBits(_) | Content::Alias(_))
+}
+
+/// Writes a section's contents into its place in the file.
+fn section_into(m: &Module, l: &Layout, sid: OutSec, dst: &mut [u8]) {
+    let made = match &m.sections[sid].content {
+        Content::Bytes(b) => return dst.copy_from_slice(b),
         Content::WithSymbols { bytes, slots } => {
-            let mut b = bytes.clone();
+            dst.copy_from_slice(bytes);
             for &(at, sym) in slots {
-                b[at..at + 4].copy_from_slice(&l.sym_index[sym].to_le_bytes());
+                dst[at..at + 4].copy_from_slice(&l.sym_index[sym].to_le_bytes());
             }
-            b
+            return;
         }
-        Content::NoBits(_) | Content::Alias(_) => return None,
         Content::MercCode { bytes, text } => {
-            let mut b = bytes.clone();
-            if let Some(first) = b.get_mut(..4) {
+            dst.copy_from_slice(bytes);
+            if let Some(first) = dst.get_mut(..4) {
                 first.copy_from_slice(&l.sec_index[*text].to_le_bytes());
             }
-            b
+            return;
         }
+        Content::NoBits(_) | Content::Alias(_) => return,
         Content::MercSymtab => symtab::merc_symtab(m, l),
         Content::Relocs { rela, entries } => relocs(l, *rela, entries),
-        Content::Strtab => l.strtab.clone(),
-        Content::Shstrtab => l.shstrtab.clone(),
+        Content::Strtab => return dst.copy_from_slice(&l.strtab),
+        Content::Shstrtab => return dst.copy_from_slice(&l.shstrtab),
         Content::SymtabShndx => symtab::symtab_shndx(m, l),
         Content::Symtab => symtab::symtab(m, l),
-    })
+    };
+    dst.copy_from_slice(&made);
 }
 
 /// A relocation section's entries (`rela`: with addends).
