@@ -19,8 +19,8 @@
 # -N skips nvlink (for sizes where it takes minutes).
 #
 # Prints, per N: nvlink's and cubin-ld's best wall time over REPEATS runs and their ratio;
-# cubin-ld's time per object; with one thread (RAYON_NUM_THREADS=1) and the speed-up of the
-# default thread count over it; its peak RSS against the inputs' and output's sizes; `cat`
+# cubin-ld's time per object; with one thread (--threads=1: its output must be the same
+# bytes) and the speed-up of the default thread count over it; its peak RSS against the inputs' and output's sizes; `cat`
 # of the inputs (the floor: reading what the link reads) and cubin-ld's multiple of it; and
 # whether the two outputs are semantically equal.
 set -euo pipefail
@@ -118,12 +118,16 @@ for n in "$@"; do
     extra_nv=("${common[@]}" --register-link-binaries="$dir/nvlink.reg.c" -lcudadevrt)
     extra_ld=("${common[@]}" --register-link-binaries="$dir/cubin-ld.reg.c" -lcudadevrt)
   fi
-  tn=- ratio=- same="not compared"
+  tn=- ratio=- same="not compared" threads_differ=0
   if ((run_nvlink)); then
     tn=$(best "$C/bin/nvlink" -arch="$sm" "${extra_nv[@]}" "${objs[@]}" -o "$dir/nvlink.cubin")
   fi
   tc=$(best "$ld" -arch="$sm" "${extra_ld[@]}" "${objs[@]}" -o "$dir/cubin-ld.cubin")
-  t1=$(RAYON_NUM_THREADS=1 best "$ld" -arch="$sm" "${extra_ld[@]}" "${objs[@]}" -o "$dir/cubin-ld.cubin")
+  cp "$dir/cubin-ld.cubin" "$dir/cubin-ld.threads.cubin"
+  t1=$(best "$ld" --threads=1 -arch="$sm" "${extra_ld[@]}" "${objs[@]}" -o "$dir/cubin-ld.cubin")
+  # The output must not depend on the thread count.
+  cmp -s "$dir/cubin-ld.cubin" "$dir/cubin-ld.threads.cubin" || threads_differ=1
+  rm -f "$dir/cubin-ld.threads.cubin"
   rss=$(peak_rss_mb "$ld" -arch="$sm" "${extra_ld[@]}" "${objs[@]}" -o "$dir/cubin-ld.cubin")
   io=$(du -cm "${objs[@]}" "$dir/cubin-ld.cubin" | tail -1 | cut -f1)
   tcat=$(best cat "${objs[@]}")
@@ -134,6 +138,7 @@ for n in "$@"; do
     "$dump" --compare --ignore-linker-note "$dir/nvlink.cubin" "$dir/cubin-ld.cubin" >/dev/null || same=DIFFERENT
     if ((hostobj)) && ! cmp -s "$dir/nvlink.reg.c" "$dir/cubin-ld.reg.c"; then same="$same, reg.c DIFFERENT"; fi
   fi
+  ((threads_differ)) && same="$same, 1 thread DIFFERENT"
   printf '%-6s %-7s %-6s %9s %9s %7s %7.3f %8s %5.2fx %7s %7s %7s %5.1fx  %s\n' \
     "$n" "$sm" "$shape" "$tn" "$tc" "$ratio" "$(echo "$tc * 1000 / $n" | bc -l)" "$t1" \
     "$(echo "$t1 / $tc" | bc -l)" "$rss" "$io" "$tcat" "$(echo "$tc / $tcat" | bc -l)" "$same"

@@ -123,7 +123,13 @@ const OPTIONS: &[Opt] = &[
     // What nvcc and CMake pass on the device-link line besides nvlink's own.
     opt("host-ccbin", "host-ccbin", Value(Check::Any)),
     opt("shared", "shared", Flag),
+    // cubin-ld's own (`OWN_OPTIONS`).
+    opt("threads", "", Value(Check::Number)),
 ];
+
+/// Options nvlink does not have (spelled as GNU ld, lld and mold spell them); `--help` lists
+/// them apart.
+pub const OWN_OPTIONS: &[&str] = &["threads"];
 
 /// Short options that also take their value joined (`-lcudadevrt`, `-L/dir`, `-m64`).
 const JOINED: &[&str] = &["l", "L", "m"];
@@ -163,6 +169,9 @@ pub struct Args {
     pub report_arch: bool,
     pub host_ccbin: Option<String>,
     pub shared: bool,
+    /// `--threads N`: the threads the link runs on (default: one per core). The output does
+    /// not depend on it.
+    pub threads: Option<i64>,
     pub help: bool,
     pub version: bool,
     /// Link-time optimization options: accepted and recorded (a link of cubins has nothing
@@ -386,6 +395,7 @@ impl Parser {
             "time" => a.time = Some(v),
             "uidx-file" => a.uidx_file = Some(v),
             "host-ccbin" => a.host_ccbin = Some(v),
+            "threads" => a.threads = number(),
             other => unreachable!("value '{other}' missing from Parser::value"),
         }
     }
@@ -684,27 +694,34 @@ pub fn help_text() -> String {
          nvlink's options\nin nvlink's spellings (-arch=sm_90, -arch sm_90, --arch=sm_90, -o out, \
          -lfoo, -Ldir, -optf FILE).\n\nOptions (long name, short name):\n",
     );
-    for o in OPTIONS {
-        let value = match o.takes {
-            Flag => String::new(),
-            Value(Check::Arch) => " <sm_XX>".into(),
-            Value(Check::OneOf(set)) | Optional(Check::OneOf(set), _) => {
-                format!(" <{}>", set.join("|"))
-            }
-            Value(Check::Bool) => " <true|false>".into(),
-            Value(Check::Number) => " <N>".into(),
-            Value(_) | Optional(..) => " <value>".into(),
-            List => " <value,...>".into(),
-        };
-        match o.short {
-            "" => s.push_str(&format!("  --{}{value}\n", o.long)),
-            short => s.push_str(&format!("  --{} (-{short}){value}\n", o.long)),
-        }
-    }
+    let nvlinks = OPTIONS.iter().filter(|o| !OWN_OPTIONS.contains(&o.long));
+    s.extend(nvlinks.map(help_line));
+    s.push_str("\ncubin-ld's own options:\n");
+    let own = OPTIONS.iter().filter(|o| OWN_OPTIONS.contains(&o.long));
+    s.extend(own.map(help_line));
     s.push_str(
         "\nSee man cubin-ld(1) for what each does and where cubin-ld differs from nvlink.\n",
     );
     s
+}
+
+/// One option's line in `--help`.
+fn help_line(o: &Opt) -> String {
+    let value = match o.takes {
+        Flag => String::new(),
+        Value(Check::Arch) => " <sm_XX>".into(),
+        Value(Check::OneOf(set)) | Optional(Check::OneOf(set), _) => {
+            format!(" <{}>", set.join("|"))
+        }
+        Value(Check::Bool) => " <true|false>".into(),
+        Value(Check::Number) => " <N>".into(),
+        Value(_) | Optional(..) => " <value>".into(),
+        List => " <value,...>".into(),
+    };
+    match o.short {
+        "" => format!("  --{}{value}\n", o.long),
+        short => format!("  --{} (-{short}){value}\n", o.long),
+    }
 }
 
 #[cfg(test)]

@@ -37,7 +37,7 @@ pub use diag::{Failure, LinkOutcome, LoadMessage};
 /// first, whatever happens later.
 pub fn link(args: &cli::Args) -> std::result::Result<LinkOutcome, Failure> {
     let mut early = Early::default();
-    match link_inner(args, &mut early) {
+    match on_threads(args, || link_inner(args, &mut early)) {
         Ok(o) => Ok(LinkOutcome {
             load_messages: early.messages(),
             warnings: [early.warnings, o.warnings].concat(),
@@ -50,6 +50,27 @@ pub fn link(args: &cli::Args) -> std::result::Result<LinkOutcome, Failure> {
             ..f
         }),
     }
+}
+
+/// Runs `f` on `--threads` threads (one per core without it).
+fn on_threads<T: Send>(
+    args: &cli::Args,
+    f: impl FnOnce() -> std::result::Result<T, Failure> + Send,
+) -> std::result::Result<T, Failure> {
+    let Some(n) = args.threads else {
+        return f();
+    };
+    let pool = usize::try_from(n)
+        .ok()
+        .filter(|&n| n > 0)
+        .ok_or_else(|| Error::new(format!("--threads: expected a positive number, got {n}")))
+        .and_then(|n| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(n)
+                .build()
+                .map_err(|e| Error::new(format!("cannot start {n} threads: {e}")))
+        })?;
+    pool.install(f)
 }
 
 /// The pass list. Each pass returns one product that later passes only read; `checks::*` are
