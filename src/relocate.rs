@@ -25,7 +25,8 @@ struct OutRelocs {
 }
 
 impl OutRelocs {
-    fn push(&mut self, name: &[u8], target: OutSec, sh_type: u32, r: OutReloc) {
+    /// The entries of the section of this name, made (empty) on first use.
+    fn entries(&mut self, name: &[u8], target: OutSec, sh_type: u32) -> &mut Vec<OutReloc> {
         let k = match self.index.get(name) {
             Some(&k) => k,
             None => {
@@ -35,7 +36,36 @@ impl OutRelocs {
                 self.sections.len() - 1
             }
         };
-        self.sections[k].3.push(r);
+        &mut self.sections[k].3
+    }
+
+    /// One input relocation section's output entries: (recorded in `.nv.resolvedrela`, entry).
+    /// Each output section is made where its first entry comes, as one thread meets them.
+    fn add_site(&mut self, site: &Site<'_, '_>, relocs: Vec<(bool, OutReloc)>) {
+        let Some(&(first_recorded, _)) = relocs.first() else {
+            return;
+        };
+        let (mut kept, mut recorded) = (Vec::new(), Vec::new());
+        for (resolved, r) in relocs {
+            if resolved { &mut recorded } else { &mut kept }.push(r);
+        }
+        let mut add = |recorded_section: bool, entries: Vec<OutReloc>| {
+            if entries.is_empty() {
+                return;
+            }
+            let (name, sh_type) = match recorded_section {
+                true => (&site.resolved_name[..], SHT_CUDA_RESOLVED_RELA),
+                false => (site.s.name, site.s.sh_type),
+            };
+            self.entries(name, site.tp.sec, sh_type).extend(entries);
+        };
+        if first_recorded {
+            add(true, recorded);
+            add(false, kept);
+        } else {
+            add(false, kept);
+            add(true, recorded);
+        }
     }
 }
 
@@ -167,12 +197,7 @@ pub(crate) fn relocate(p: &Placement<'_, '_>, m: &mut Module) -> Result<Relocate
         // (A group stops at its first error; an earlier site's error is the one reported.)
         let Some(res) = res else { continue };
         let o = res?;
-        for (resolved, r) in o.relocs {
-            match resolved {
-                true => out.push(&site.resolved_name, site.tp.sec, SHT_CUDA_RESOLVED_RELA, r),
-                false => out.push(site.s.name, site.tp.sec, site.s.sh_type, r),
-            }
-        }
+        out.add_site(site, o.relocs);
         done.cleared.extend(o.cleared);
         done.capsule_values.extend(o.capsule_values);
         for (sym, v) in o.values {

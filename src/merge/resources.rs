@@ -175,6 +175,10 @@ impl super::Placement<'_, '_> {
         target: usize,
         sym: u32,
     ) -> Option<u64> {
+        // (Most links have no texture or surface references: no bank name to make.)
+        if self.resources.slots.is_empty() {
+            return None;
+        }
         let out = self.out_sym(oi, sym)?;
         let bank = self.resource_bank(m, oi, target)?;
         self.resources.slots.get(&(bank, out)).copied()

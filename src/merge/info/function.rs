@@ -156,6 +156,7 @@ fn function_info(b: &Builder<'_, '_>, cx: &Context<'_>, oi: ObjectId, si: usize)
     // sm_100+: kernels whose parameter bank got texture/surface slots say which
     // banks hold bindless textures and surfaces (0, the parameter bank).
     let slotted = func.is_some_and(|f| cx.kernel_set.contains(&f))
+        && !b.p.resources.base.is_empty()
         && b.p
             .resource_bank(&b.m, oi, s.info as usize)
             .is_some_and(|k| b.p.resources.base.contains_key(&k));
