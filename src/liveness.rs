@@ -192,36 +192,75 @@ struct CodeGraph<'data> {
 }
 
 impl<'data> CodeGraph<'data> {
+    /// Each object's part is read in parallel and joined in input order.
     fn scan(
+        objects: &[InputObject<'data>],
+        res: &Resolution<'_>,
+        wanted: &(dyn Fn(ObjectId, &[u8]) -> bool + Sync),
+        keep_all: bool,
+    ) -> Self {
+        use rayon::prelude::*;
+        let parts: Vec<CodeGraph<'data>> = crate::object::ids(objects)
+            .collect::<Vec<_>>()
+            .into_par_iter()
+            .map(|oi| Self::scan_object(objects, res, wanted, keep_all, oi))
+            .collect();
+        let mut g = CodeGraph::default();
+        for part in parts {
+            g.join(part);
+        }
+        g
+    }
+
+    fn scan_object(
         objects: &[InputObject<'data>],
         res: &Resolution<'_>,
         wanted: &dyn Fn(ObjectId, &[u8]) -> bool,
         keep_all: bool,
+        oi: ObjectId,
     ) -> Self {
         let mut g = CodeGraph::default();
-        for (oi, o) in crate::object::enumerated(objects) {
-            for (si, s) in o.cubin.sections.iter().enumerate() {
-                match o.kind(s) {
-                    SectionKind::Callgraph => g.read_callgraph(objects, res, oi, si),
-                    SectionKind::Text => {
-                        if let Some(f) = o.text_function(s) {
-                            let sym = &o.symbols()[f as usize];
-                            // -preserve-relocs keeps every function (nothing is dead).
-                            let entry = InputObject::is_entry(sym) && wanted(oi, sym.name);
-                            if (entry || keep_all) && res.is_winner(oi, f) {
-                                g.roots.push((oi, si));
-                            }
-                            if entry && res.is_winner(oi, f) {
-                                g.entry_roots.push((oi, si));
-                            }
+        let o = &objects[oi];
+        for (si, s) in o.cubin.sections.iter().enumerate() {
+            match o.kind(s) {
+                SectionKind::Callgraph => g.read_callgraph(objects, res, oi, si),
+                SectionKind::Text => {
+                    if let Some(f) = o.text_function(s) {
+                        let sym = &o.symbols()[f as usize];
+                        // -preserve-relocs keeps every function (nothing is dead).
+                        let entry = InputObject::is_entry(sym) && wanted(oi, sym.name);
+                        if (entry || keep_all) && res.is_winner(oi, f) {
+                            g.roots.push((oi, si));
+                        }
+                        if entry && res.is_winner(oi, f) {
+                            g.entry_roots.push((oi, si));
                         }
                     }
-                    SectionKind::Reloc => g.read_relocations(objects, res, oi, si),
-                    _ => {}
                 }
+                SectionKind::Reloc => g.read_relocations(objects, res, oi, si),
+                _ => {}
             }
         }
         g
+    }
+
+    /// Adds the part read from a later object.
+    fn join(&mut self, later: CodeGraph<'data>) {
+        fn extend<K: std::hash::Hash + Eq, V>(
+            into: &mut HashMap<K, Vec<V>>,
+            from: HashMap<K, Vec<V>>,
+        ) {
+            for (k, v) in from {
+                into.entry(k).or_default().extend(v);
+            }
+        }
+        extend(&mut self.edges, later.edges);
+        self.roots.extend(later.roots);
+        self.data_roots.extend(later.data_roots);
+        self.entry_roots.extend(later.entry_roots);
+        extend(&mut self.taken_proto, later.taken_proto);
+        extend(&mut self.calls_through, later.calls_through);
+        self.undefined_refs.extend(later.undefined_refs);
     }
 
     /// The prototypes of one `.nv.callgraph`'s address-taken functions (block 1) and

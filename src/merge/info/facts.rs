@@ -19,51 +19,79 @@ pub(super) struct GlobalFacts<'data> {
     pub records: Vec<(ObjectId, nvinfo::Record<'data>)>,
 }
 
-/// Reads the inputs' global `.nv.info` sections.
+/// Reads the inputs' global `.nv.info` sections (each object's in parallel, gathered in
+/// input order).
 pub(super) fn global_facts<'data>(b: &Builder<'_, 'data>) -> Result<GlobalFacts<'data>> {
+    use rayon::prelude::*;
     let objects = b.p.objects();
     // Per-function facts from the inputs' global .nv.info, by output function symbol.
     let mut frame: HashMap<OutSym, u32> = HashMap::new();
     let mut regs: HashMap<OutSym, u32> = HashMap::new();
     let mut global_recs: Vec<(ObjectId, nvinfo::Record<'_>)> = Vec::new();
-    for (oi, o) in crate::object::enumerated(objects) {
-        for s in &o.cubin.sections {
-            if o.kind(s) != SectionKind::Info {
-                continue;
-            }
-            let recs = nvinfo::parse_records(s.bytes())
-                .map_err(|e| e.context(format!("'{}': section '.nv.info'", o.name)))?;
-            for r in recs {
-                if let Value::Bytes(p) = r.value {
-                    if nvinfo::payload_kind(r.attr, p.len()) == Payload::SymbolValue {
-                        let sym = u32_at(p, 0);
-                        // Records of functions this link dropped go with them.
-                        let Some(out) = b.p.out_sym(oi, sym) else {
-                            continue;
-                        };
-                        if !def_is_live(b, oi, sym) {
-                            continue;
-                        }
-                        match r.attr {
-                            nvinfo::EIATTR_FRAME_SIZE => {
-                                frame.insert(out, u32_at(p, 4));
-                            }
-                            nvinfo::EIATTR_REGCOUNT => {
-                                regs.insert(out, u32_at(p, 4));
-                            }
-                            _ => {}
-                        }
-                    }
-                }
-                global_recs.push((oi, r));
-            }
+    let per_object: Vec<Result<ObjectGlobalFacts<'data>>> = crate::object::ids(objects)
+        .collect::<Vec<_>>()
+        .into_par_iter()
+        .map(|oi| object_global_facts(b, oi))
+        .collect();
+    for (oi, facts) in crate::object::ids(objects).zip(per_object) {
+        let facts = facts?;
+        for (attr, out, v) in facts.values {
+            match attr {
+                nvinfo::EIATTR_FRAME_SIZE => frame.insert(out, v),
+                _ => regs.insert(out, v),
+            };
         }
+        global_recs.extend(facts.records.into_iter().map(|r| (oi, r)));
     }
     Ok(GlobalFacts {
         frame,
         regs,
         records: global_recs,
     })
+}
+
+/// One object's global `.nv.info`: its FRAME_SIZE and REGCOUNT values (attribute, function,
+/// value) and every record, in reading order.
+struct ObjectGlobalFacts<'data> {
+    values: Vec<(u8, OutSym, u32)>,
+    records: Vec<nvinfo::Record<'data>>,
+}
+
+fn object_global_facts<'data>(
+    b: &Builder<'_, 'data>,
+    oi: ObjectId,
+) -> Result<ObjectGlobalFacts<'data>> {
+    let o = &b.p.objects()[oi];
+    let mut facts = ObjectGlobalFacts {
+        values: Vec::new(),
+        records: Vec::new(),
+    };
+    for s in &o.cubin.sections {
+        if o.kind(s) != SectionKind::Info {
+            continue;
+        }
+        let recs = nvinfo::parse_records(s.bytes())
+            .map_err(|e| e.context(format!("'{}': section '.nv.info'", o.name)))?;
+        for r in recs {
+            if let Value::Bytes(p) = r.value {
+                if nvinfo::payload_kind(r.attr, p.len()) == Payload::SymbolValue {
+                    let sym = u32_at(p, 0);
+                    // Records of functions this link dropped go with them.
+                    let Some(out) = b.p.out_sym(oi, sym) else {
+                        continue;
+                    };
+                    if !def_is_live(b, oi, sym) {
+                        continue;
+                    }
+                    if let nvinfo::EIATTR_FRAME_SIZE | nvinfo::EIATTR_REGCOUNT = r.attr {
+                        facts.values.push((r.attr, out, u32_at(p, 4)));
+                    }
+                }
+            }
+            facts.records.push(r);
+        }
+    }
+    Ok(facts)
 }
 
 /// Kernels in symbol-table order: local ones (static kernels) first.
@@ -96,45 +124,82 @@ pub(super) struct FunctionFacts {
     pub inherited_order: Vec<u8>,
 }
 
-/// Reads the `.nv.info.<fn>` records of every kept function once.
+/// Reads the `.nv.info.<fn>` records of every kept function once (each object's in
+/// parallel, gathered in input order).
 pub(super) fn function_facts(b: &Builder<'_, '_>) -> Result<HashMap<OutSym, FunctionFacts>> {
+    use rayon::prelude::*;
+    let objects = b.p.objects();
+    let per_object: Vec<Result<Vec<(OutSym, FunctionFacts)>>> = crate::object::ids(objects)
+        .collect::<Vec<_>>()
+        .into_par_iter()
+        .map(|oi| object_function_facts(b, oi))
+        .collect();
     let mut out: HashMap<OutSym, FunctionFacts> = HashMap::new();
-    for (oi, o) in crate::object::enumerated(b.p.objects()) {
-        for (si, s) in o.cubin.sections.iter().enumerate() {
-            if o.kind(s) != SectionKind::InfoFn || !b.p.is_live(oi, si) {
-                continue;
-            }
-            let Some(f) = o.info_function(s) else {
-                continue;
-            };
-            let Some(fo) = b.p.out_sym(oi, f) else {
-                continue;
-            };
-            let recs = nvinfo::parse_records(s.bytes())
-                .map_err(|e| e.context(format!("'{}': section '{}'", o.name, s.name_str())))?;
-            let x = out.entry(fo).or_default();
-            for r in recs {
-                match (r.attr, r.value) {
-                    (nvinfo::EIATTR_MAXREG_COUNT, Value::Half(h)) => x.maxreg = Some(h as u32),
-                    (nvinfo::EIATTR_NUM_BARRIERS, Value::Byte(n)) => {
-                        x.inherited_order.push(nvinfo::EIATTR_NUM_BARRIERS);
-                        x.barriers = x.barriers.max(n);
-                    }
-                    (nvinfo::EIATTR_CTAIDZ_USED, _) => {
-                        x.inherited_order.push(nvinfo::EIATTR_CTAIDZ_USED);
-                        x.ctaidz = true;
-                    }
-                    (nvinfo::EIATTR_EXTERNS, Value::Bytes(p)) => {
-                        x.inherited_order
-                            .push(super::function::EIATTR_EXTERNS_ADDED);
-                        x.externs.extend(
-                            (0..p.len() / 4).filter_map(|k| b.p.out_sym(oi, u32_at(p, 4 * k))),
-                        );
-                    }
-                    _ => {}
+    for facts in per_object {
+        for (f, x) in facts? {
+            match out.entry(f) {
+                hashbrown::hash_map::Entry::Occupied(mut e) => e.get_mut().add(x),
+                hashbrown::hash_map::Entry::Vacant(e) => {
+                    e.insert(x);
                 }
             }
         }
+    }
+    Ok(out)
+}
+
+impl FunctionFacts {
+    /// What another `.nv.info.<fn>` of the same function says, read after this one's.
+    fn add(&mut self, x: FunctionFacts) {
+        self.maxreg = x.maxreg.or(self.maxreg);
+        self.externs.extend(x.externs);
+        self.barriers = self.barriers.max(x.barriers);
+        self.ctaidz |= x.ctaidz;
+        self.inherited_order.extend(x.inherited_order);
+    }
+}
+
+/// One object's kept functions' facts, in section order.
+fn object_function_facts(
+    b: &Builder<'_, '_>,
+    oi: ObjectId,
+) -> Result<Vec<(OutSym, FunctionFacts)>> {
+    let o = &b.p.objects()[oi];
+    let mut out = Vec::new();
+    for (si, s) in o.cubin.sections.iter().enumerate() {
+        if o.kind(s) != SectionKind::InfoFn || !b.p.is_live(oi, si) {
+            continue;
+        }
+        let Some(f) = o.info_function(s) else {
+            continue;
+        };
+        let Some(fo) = b.p.out_sym(oi, f) else {
+            continue;
+        };
+        let recs = nvinfo::parse_records(s.bytes())
+            .map_err(|e| e.context(format!("'{}': section '{}'", o.name, s.name_str())))?;
+        let mut x = FunctionFacts::default();
+        for r in recs {
+            match (r.attr, r.value) {
+                (nvinfo::EIATTR_MAXREG_COUNT, Value::Half(h)) => x.maxreg = Some(h as u32),
+                (nvinfo::EIATTR_NUM_BARRIERS, Value::Byte(n)) => {
+                    x.inherited_order.push(nvinfo::EIATTR_NUM_BARRIERS);
+                    x.barriers = x.barriers.max(n);
+                }
+                (nvinfo::EIATTR_CTAIDZ_USED, _) => {
+                    x.inherited_order.push(nvinfo::EIATTR_CTAIDZ_USED);
+                    x.ctaidz = true;
+                }
+                (nvinfo::EIATTR_EXTERNS, Value::Bytes(p)) => {
+                    x.inherited_order
+                        .push(super::function::EIATTR_EXTERNS_ADDED);
+                    x.externs
+                        .extend((0..p.len() / 4).filter_map(|k| b.p.out_sym(oi, u32_at(p, 4 * k))));
+                }
+                _ => {}
+            }
+        }
+        out.push((fo, x));
     }
     Ok(out)
 }
