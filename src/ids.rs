@@ -129,6 +129,11 @@ impl<I: Id, T> IdVec<I, T> {
     pub fn iter_mut(&mut self) -> std::slice::IterMut<'_, T> {
         self.items.iter_mut()
     }
+
+    /// The items in id order, to work on in parallel (position = id).
+    pub fn as_mut_slice(&mut self) -> &mut [T] {
+        &mut self.items
+    }
 }
 
 impl<I: Id, T> Default for IdVec<I, T> {

@@ -174,6 +174,10 @@ impl<'a, 'data> Builder<'a, 'data> {
             }
             _ => return None,
         };
+        // (Met again: a weak copy, a section merged by name, a later pass asking.)
+        if let Some(&id) = self.m.by_name.get(s.name) {
+            return Some(id);
+        }
         let (sh_type, flags) = self.lower_type(s.sh_type, s.flags);
         let info = match kind {
             SectionKind::Text => Info::None, // set when the function symbol exists
@@ -192,9 +196,8 @@ impl<'a, 'data> Builder<'a, 'data> {
         };
         let align = s.align;
         let entsize = s.entsize;
-        let existed = self.m.by_name.contains_key(&name);
-        let id = self.m.named_section(&name.clone(), || OutSection {
-            name: name.clone(),
+        let id = self.m.named_section(s.name, || OutSection {
+            name,
             sh_type,
             flags,
             align,
@@ -208,7 +211,7 @@ impl<'a, 'data> Builder<'a, 'data> {
         // Texture/surface references get slots in every kernel's parameter bank, with a
         // relocation section created along with the bank (filled once symbols exist; sm_100+
         // makes it, RELA, when it adds the slots).
-        if !existed && kind == SectionKind::KernelConstant && self.p.resources.wanted {
+        if kind == SectionKind::KernelConstant && self.p.resources.wanted {
             let rel = (!self.m.mercury).then(|| self.slot_relocations(id));
             self.p.resources.banks.push((rel, id));
         }
@@ -716,9 +719,11 @@ impl<'a, 'data> Builder<'a, 'data> {
             self.reserve_relocation_sections(oi);
         }
         self.p.line_rewrites = self.line_table_rewrites()?;
+        let mut pending = Vec::new();
         for oi in crate::object::ids(self.p.objects) {
-            self.place_sections(oi)?;
+            self.place_sections(oi, &mut pending)?;
         }
+        self.copy_placed(pending);
         self.patch_line_string_bases()?;
         self.clear_removed_reg_sass()?;
         self.finish_symbols();

@@ -1,12 +1,61 @@
 //! Placement: each live input section's bytes appended to its output section, aligned, with
-//! where it went recorded (`Placed`) for the passes that follow.
+//! where it went recorded (`Placed`) for the passes that follow. Where each section goes is
+//! decided in input order (`place_sections`); the bytes are copied after, in parallel over
+//! the output sections (`copy_placed`).
 
 use super::*;
 use crate::ids::ObjectId;
 
+/// Bytes `place_sections` made room for, to be copied by `copy_placed`.
+pub(super) struct PendingCopy {
+    sec: OutSec,
+    at: usize,
+    /// The input section (its line table as the link rewrote it, where it did).
+    from: (ObjectId, usize),
+}
+
 impl Builder<'_, '_> {
-    /// Appends each live section's bytes to its output section.
-    pub(super) fn place_sections(&mut self, oi: ObjectId) -> Result<()> {
+    /// Copies the placed sections' bytes into the room made for them, each output section's
+    /// on its own, in parallel; a `.debug_frame` moved off its start gets its unrelocated
+    /// CIE pointers rebased.
+    pub(super) fn copy_placed(&mut self, pending: Vec<PendingCopy>) {
+        use rayon::prelude::*;
+        let mut by_sec: HashMap<OutSec, Vec<PendingCopy>> = HashMap::new();
+        for c in pending {
+            by_sec.entry(c.sec).or_default().push(c);
+        }
+        let p = &self.p;
+        let sections = self.m.sections.as_mut_slice();
+        sections.par_iter_mut().enumerate().for_each(|(i, sec)| {
+            let (Some(copies), Content::Bytes(bytes)) =
+                (by_sec.get(&OutSec::from_index(i)), &mut sec.content)
+            else {
+                return;
+            };
+            for c in copies {
+                let (oi, si) = c.from;
+                let o = &p.objects[oi];
+                let s = &o.cubin.sections[si];
+                let src = match p.line_rewrites.get(&(oi, si)) {
+                    Some(rw) => &rw.bytes[..],
+                    None => s.bytes(),
+                };
+                let dst = &mut bytes[c.at..c.at + src.len()];
+                dst.copy_from_slice(src);
+                if s.name == b".debug_frame" && c.at > 0 {
+                    debug_frame::rebase_unrelocated_cie_pointers(o, si, dst, c.at as u64);
+                }
+            }
+        });
+    }
+
+    /// Makes room for each live section's bytes in its output section (`pending`: what to
+    /// copy there).
+    pub(super) fn place_sections(
+        &mut self,
+        oi: ObjectId,
+        pending: &mut Vec<PendingCopy>,
+    ) -> Result<()> {
         let o = &self.p.objects[oi];
         for (si, s) in o.cubin.sections.iter().enumerate() {
             if !self.p.live[oi][si] || self.place_literal_bank(oi, si)? {
@@ -20,19 +69,16 @@ impl Builder<'_, '_> {
             let offset = match &mut os.content {
                 Content::Bytes(bytes) => {
                     let off = align_up(bytes.len() as u64, s.align);
-                    bytes.resize(off as usize, 0);
-                    match self.p.line_rewrites.get(&(oi, si)) {
-                        Some(rw) => bytes.extend_from_slice(&rw.bytes),
-                        None => bytes.extend_from_slice(s.bytes()),
-                    }
-                    if s.name == b".debug_frame" && off > 0 {
-                        debug_frame::rebase_unrelocated_cie_pointers(
-                            o,
-                            si,
-                            &mut bytes[off as usize..],
-                            off,
-                        );
-                    }
+                    let len = match self.p.line_rewrites.get(&(oi, si)) {
+                        Some(rw) => rw.bytes.len(),
+                        None => s.bytes().len(),
+                    };
+                    bytes.resize(off as usize + len, 0);
+                    pending.push(PendingCopy {
+                        sec: out,
+                        at: off as usize,
+                        from: (oi, si),
+                    });
                     // A partial link resolved its code's references to its own `__constant__`
                     // data (as nvlink's does) and kept no relocation for them: that data
                     // cannot move. (nvlink moves it and leaves the code pointing at the old
