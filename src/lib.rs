@@ -52,13 +52,15 @@ pub fn link(args: &cli::Args) -> std::result::Result<LinkOutcome, Failure> {
     }
 }
 
-/// Runs `f` on `--threads` threads (one per core without it).
+/// Runs `f` on `--threads` threads (without it, on the global pool: one per core).
 fn on_threads<T: Send>(
     args: &cli::Args,
     f: impl FnOnce() -> std::result::Result<T, Failure> + Send,
 ) -> std::result::Result<T, Failure> {
-    let Some(n) = args.threads else {
-        return f();
+    // (The binary may have made the global pool the size asked for.)
+    let n = match args.threads {
+        Some(n) if usize::try_from(n).ok() != Some(rayon::current_num_threads()) => n,
+        _ => return f(),
     };
     let pool = usize::try_from(n)
         .ok()

@@ -39,6 +39,7 @@ fn main() -> ExitCode {
         _ => String::new(),
     };
     let say = |level: &str, msg: &str| eprintln!("cubin-ld {level}: {msg}{suffix}");
+    start_threads(&args);
     match cubin_ld::link(&args) {
         Ok(outcome) => {
             print!("{}", outcome.stdout);
@@ -69,6 +70,37 @@ fn main() -> ExitCode {
             ExitCode::from(f.code)
         }
     }
+}
+
+/// Makes the link's threads, this one among them (the passes then start their parallel
+/// work without handing it to another thread): `--threads`, else one per core, but one for a
+/// small link, where starting threads costs more than they save. The output is the same.
+fn start_threads(args: &cubin_ld::cli::Args) {
+    const SMALL_LINK_BYTES: u64 = 1 << 20;
+    let n = match args.threads {
+        Some(n) => match usize::try_from(n) {
+            Ok(n) if n > 0 => n,
+            _ => return, // (the link says what is wrong with it)
+        },
+        None => {
+            let input_bytes: u64 = args
+                .inputs
+                .iter()
+                .filter_map(|p| std::fs::metadata(p).ok())
+                .map(|m| m.len())
+                .sum();
+            // (0: rayon's default, RAYON_NUM_THREADS or one per core)
+            if input_bytes < SMALL_LINK_BYTES {
+                1
+            } else {
+                0
+            }
+        }
+    };
+    let _ = rayon::ThreadPoolBuilder::new()
+        .num_threads(n)
+        .use_current_thread()
+        .build_global();
 }
 
 fn print_load_messages(messages: &[cubin_ld::LoadMessage], say: &dyn Fn(&str, &str)) {
