@@ -242,6 +242,9 @@ fn merge_options(
     }
 }
 
+/// An output this large is freed on a thread of its own.
+const FREE_LATER_BYTES: u64 = 8 << 20;
+
 /// Lays the module out and writes it.
 fn emit(args: &cli::Args, built: merge::Built) -> std::result::Result<LinkOutcome, Failure> {
     let mut module = built.module;
@@ -259,6 +262,11 @@ fn emit(args: &cli::Args, built: merge::Built) -> std::result::Result<LinkOutcom
     let out = args.output.clone().unwrap_or_default();
     tracing::info_span!("write")
         .in_scope(|| write::write_with(&out, lay.file_size, |b| write::fill(&module, &lay, b)))?;
+    // A large module is freed off the critical path: the caller need not wait for it (the
+    // binary exits meanwhile).
+    if lay.file_size > FREE_LATER_BYTES {
+        std::thread::spawn(move || drop((module, lay)));
+    }
     Ok(LinkOutcome {
         warnings: built.warnings,
         infos: if args.verbose {
