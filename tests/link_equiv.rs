@@ -17,6 +17,12 @@ const KNOWN_DIFFERENT: &[(&str, &str)] = &[
     ("weak_strong/sm_1*/default", WEAK_STRONG_FRAME),
     ("weak_strong/sm_1*/r", WEAK_STRONG_FRAME),
     ("weak_strong/sm_1*/pr", WEAK_STRONG_FRAME),
+    (
+        "weak_replaced_by_later_strong/sm_1*/default",
+        WEAK_STRONG_FRAME,
+    ),
+    ("weak_replaced_by_later_strong/sm_1*/r", WEAK_STRONG_FRAME),
+    ("weak_replaced_by_later_strong/sm_1*/pr", WEAK_STRONG_FRAME),
     ("texref_ptx/sm_7*/r", TEXREF_R),
     ("texref_ptx/sm_8*/r", TEXREF_R),
     ("texref_ptx/sm_90/r", TEXREF_R),
@@ -29,8 +35,9 @@ const UNIFIED_R: &str = "sm_100+ -r with unified functions: nvlink re-lays out e
 
 const WEAK_STRONG_FRAME: &str = "a weak function replaced by a later object's strong one: \
      nvlink gives the winner's main-half .debug_frame entry the Mercury CIE and an FDE without \
-     call-frame instructions; cubin-ld keeps the input's main-half entry (the driver does not \
-     read .debug_frame)";
+     call-frame instructions, whose address range is the Mercury code's (0x40 for a function of \
+     0x100 bytes of SASS: the entry no longer covers the function); cubin-ld keeps the input's \
+     main-half entry (the driver does not read .debug_frame)";
 
 const TEXREF_R: &str = "nvlink's -r drops the texture/surface-reference relocations (and on \
      sm_90 overwrites their fields), so the final link cannot bind them; cubin-ld keeps them";

@@ -59,14 +59,18 @@ pub(crate) struct Placement<'a, 'data> {
 
 impl<'a, 'data> Placement<'a, 'data> {
     /// True when the function in text section `si` of object `oi` lost to a strong definition
-    /// in a later object (nvlink then keeps this object's section slot and references).
+    /// in a later object that the link keeps (nvlink then keeps this object's section slot
+    /// and references; when the winner is removed as dead code, the slot goes too).
     pub(crate) fn replaced_by_later_definition(&self, oi: ObjectId, si: usize) -> bool {
         let o = &self.objects[oi];
         let Some(f) = o.cubin.sections.get(si).and_then(|s| o.text_function(s)) else {
             return false;
         };
-        match self.res.sym_global[oi][f as usize].and_then(|g| self.res.globals[g].def) {
-            Some(d) => d.obj > oi,
+        let Some(g) = self.res.sym_global[oi][f as usize] else {
+            return false;
+        };
+        match self.res.globals[g].def {
+            Some(d) => d.obj > oi && !self.is_dead_function(g),
             None => false,
         }
     }
