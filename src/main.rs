@@ -3,6 +3,10 @@
 
 use std::process::ExitCode;
 
+// A link allocates millions of small tables and names, from several threads.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     // RUST_LOG=cubin_ld=info prints each pass with its time.
     let _ = tracing_subscriber::fmt()
