@@ -166,6 +166,10 @@ fn module_passes(
     // 4. Merge: sections, symbols, .nv.info, shared memory, resource slots.
     let mut merged =
         tracing::info_span!("merge").in_scope(|| merge::build(objects, res, live, opts))?;
+    // The link fails on what the merge found (`checks::merged` says it): nothing to relocate.
+    if merged.has_errors() {
+        return Ok(merged.finish());
+    }
     // 5. Relocations: applied where the link resolves them, kept for the driver otherwise.
     let relocated = tracing::info_span!("relocate")
         .in_scope(|| relocate::relocate(&merged.placement, &mut merged.module))?;

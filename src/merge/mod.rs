@@ -513,6 +513,11 @@ impl Merged<'_, '_> {
     }
 
     /// The finished module, with the diagnostics and reports of the link.
+    /// Link errors the merge found (the link fails).
+    pub fn has_errors(&self) -> bool {
+        !self.errors.is_empty()
+    }
+
     pub fn finish(self) -> Built {
         let resource_report = report::resource_report(
             &self.module,
@@ -545,6 +550,7 @@ pub fn build<'a, 'data>(
     b.plan_memory(liveness, opts)?;
     b.create_notes(opts)?;
     tracing::info_span!("symbols").in_scope(|| b.symbols_and_sections(opts))?;
+    b.check_user_constant_size();
     b.resource_slots()?;
     let info = tracing::info_span!("info").in_scope(|| info::build_info(&mut b, opts))?;
     if opts.policy.relocatable() {
@@ -559,7 +565,24 @@ pub fn build<'a, 'data>(
     })
 }
 
+/// What the user constant bank (`.nv.constant3`, `__constant__` data) may hold.
+const USER_CONSTANT_MAX: u64 = 0x10000;
+
 impl<'a, 'data> Builder<'a, 'data> {
+    /// The link's `__constant__` data must fit its bank, in every mode (nvlink's error).
+    fn check_user_constant_size(&mut self) {
+        let Some(&c) = self.m.by_name.get(&b".nv.constant3"[..]) else {
+            return;
+        };
+        let size = self.m.sections[c].content.size();
+        if size > USER_CONSTANT_MAX {
+            self.errors.push(format!(
+                "File uses too much global constant data ({size:#x} bytes, \
+                 {USER_CONSTANT_MAX:#x} max)"
+            ));
+        }
+    }
+
     fn new(
         objects: &'a [InputObject<'data>],
         res: &'a Resolution<'data>,
