@@ -19,7 +19,7 @@
 # -N skips nvlink (for sizes where it takes minutes).
 #
 # Prints, per N: nvlink's and cubin-ld's best wall time over REPEATS runs and their ratio;
-# cubin-ld's time per object; with one thread (--threads=1: its output must be the same
+# cubin-ld's time per object; with one thread (RAYON_NUM_THREADS=1: its output must be the same
 # bytes) and the speed-up of the default thread count over it; its peak RSS against the inputs' and output's sizes; `cat`
 # of the inputs (the floor: reading what the link reads) and cubin-ld's multiple of it; and
 # whether the two outputs are semantically equal.
@@ -47,7 +47,8 @@ case "$shape" in simple | deep | wide) ;; *) echo "bench.sh: unknown shape '$sha
 C=$("$here/scripts/cuda-toolkit.sh")
 export PATH="$C/bin:$C/nvvm/bin:$PATH"
 (cd "$here" && cargo build --release --quiet --bins)
-ld="$here/target/release/cubin-ld"
+# (CUBIN_LD: another build to time, for a before/after.)
+ld="${CUBIN_LD:-$here/target/release/cubin-ld}"
 dump="$here/target/release/cubin-dump"
 
 gen() {
@@ -124,7 +125,7 @@ for n in "$@"; do
   fi
   tc=$(best "$ld" -arch="$sm" "${extra_ld[@]}" "${objs[@]}" -o "$dir/cubin-ld.cubin")
   cp "$dir/cubin-ld.cubin" "$dir/cubin-ld.threads.cubin"
-  t1=$(best "$ld" --threads=1 -arch="$sm" "${extra_ld[@]}" "${objs[@]}" -o "$dir/cubin-ld.cubin")
+  t1=$(RAYON_NUM_THREADS=1 best "$ld" -arch="$sm" "${extra_ld[@]}" "${objs[@]}" -o "$dir/cubin-ld.cubin")
   # The output must not depend on the thread count.
   cmp -s "$dir/cubin-ld.cubin" "$dir/cubin-ld.threads.cubin" || threads_differ=1
   rm -f "$dir/cubin-ld.threads.cubin"
