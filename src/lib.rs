@@ -136,6 +136,8 @@ fn link_inner(args: &cli::Args, early: &mut Early) -> std::result::Result<LinkOu
     let opts = merge_options(args, &arch, policy, kernels);
     let built = build_module(objects, &res, &live, &opts)?;
     let built = checks::merged(args, built, option_warnings)?;
+    // The module holds what it needs of the inputs: their pages make room for the output's.
+    files.iter().for_each(input::MappedFile::release_pages);
     // 7. Layout and write.
     emit(args, built)
 }

@@ -61,6 +61,15 @@ impl MappedFile {
         self.map.as_deref().unwrap_or(&[])
     }
 
+    /// Gives the pages read so far back to the system: what is read again comes back from
+    /// the file (the map is private and read-only, so its contents are the file's).
+    pub fn release_pages(&self) {
+        if let Some(map) = &self.map {
+            // SAFETY: a private read-only file mapping: dropping its pages loses nothing.
+            let _ = unsafe { map.unchecked_advise(memmap2::UncheckedAdvice::DontNeed) };
+        }
+    }
+
     /// Device and inode, to read the same archive once however it is named.
     pub fn identity(&self) -> Option<(u64, u64)> {
         use std::os::unix::fs::MetadataExt;
