@@ -98,6 +98,11 @@ impl<I: Id, T> IdVec<I, T> {
         vec![t; n].into()
     }
 
+    /// Room for `n` more items.
+    pub fn reserve(&mut self, n: usize) {
+        self.items.reserve(n);
+    }
+
     /// Appends and returns the new item's id.
     pub fn push(&mut self, t: T) -> I {
         self.items.push(t);

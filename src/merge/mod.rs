@@ -543,6 +543,12 @@ pub fn build<'a, 'data>(
     opts: &Options,
 ) -> Result<Merged<'a, 'data>> {
     let mut b = Builder::new(objects, res, liveness, opts);
+    // (The module has at most about as many sections and symbols as its inputs: room made
+    // once, not by doubling tables of a hundred thousand entries.)
+    b.m.sections
+        .reserve(objects.iter().map(|o| o.cubin.sections.len()).sum());
+    b.m.symbols
+        .reserve(objects.iter().map(|o| o.symbols().len()).sum());
     b.m.e_flags = notes::e_flags(objects, opts);
     // Fixed tables and notes come first.
     b.fixed_tables();
