@@ -29,7 +29,10 @@ ARCHS="sm_75 sm_80 sm_86 sm_89 sm_90 sm_100 sm_100a sm_103 sm_103f sm_110 sm_120
 KNOWN_DIFFERENT="weak_strong/sm_100/default weak_strong/sm_120/default weak_strong/sm_100/r
   weak_strong/sm_120/r texref_ptx/sm_75/r texref_ptx/sm_80/r texref_ptx/sm_86/r texref_ptx/sm_89/r
   texref_ptx/sm_90/r weak_strong/sm_100/pr weak_strong/sm_120/pr unified_ptx/sm_100/r
-  unified_ptx/sm_120/r"
+  unified_ptx/sm_120/r weak_replaced_by_later_strong/sm_100/default
+  weak_replaced_by_later_strong/sm_120/default weak_replaced_by_later_strong/sm_100/r
+  weak_replaced_by_later_strong/sm_120/r weak_replaced_by_later_strong/sm_100/pr
+  weak_replaced_by_later_strong/sm_120/pr"
 KNOWN_DIFFERENT=$(echo $KNOWN_DIFFERENT) # one line, single spaces
 known=0
 pass=0
