@@ -12,6 +12,7 @@ pub mod demangle;
 pub mod diag;
 pub mod dump;
 pub mod elf;
+pub mod faults;
 pub mod graph;
 pub mod host_script;
 pub mod ids;

@@ -33,6 +33,9 @@ pub fn read_inputs<'f>(
         .extend(loaded.tool_messages.iter().cloned());
     early.infos.extend(loaded.infos.iter().cloned());
     early.warnings.extend(loaded.warnings.iter().cloned());
+    if !args.disable_warnings {
+        early.warnings.extend(loaded.skipped.iter().cloned());
+    }
     Ok(loaded)
 }
 

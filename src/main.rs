@@ -43,6 +43,7 @@ fn main() -> ExitCode {
         _ => String::new(),
     };
     let say = |level: &str, msg: &str| eprintln!("cubin-ld {level}: {msg}{suffix}");
+    cubin_ld::faults::install();
     start_threads(&args);
     match cubin_ld::link(&args) {
         Ok(outcome) => {

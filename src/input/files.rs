@@ -8,6 +8,8 @@ use std::path::{Path, PathBuf};
 /// One opened input: its path as the user spelled it, and its bytes.
 pub struct MappedFile {
     pub path: PathBuf,
+    // (Dropped before the map: the SIGBUS handler must not name a file no longer mapped.)
+    _region: Option<crate::faults::MappedRegion>,
     map: Option<Mmap>,
 }
 
@@ -53,6 +55,9 @@ impl MappedFile {
         };
         Ok(MappedFile {
             path: path.to_path_buf(),
+            _region: map
+                .as_deref()
+                .map(|b| crate::faults::MappedRegion::new(b, path)),
             map,
         })
     }

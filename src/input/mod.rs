@@ -56,6 +56,9 @@ pub struct Loaded<'a> {
     /// Warnings -Werror turns into errors (missing architectures).
     pub arch_warnings: Vec<String>,
     pub infos: Vec<String>,
+    /// Inputs skipped as nvlink skips them, silently there: a warning each, naming it and
+    /// saying why (cubin-ld's own, which `-w` silences).
+    pub skipped: Vec<String>,
     /// What tools cubin-ld ran said (ptxas's warnings), printed as they are.
     pub tool_messages: Vec<String>,
     /// Kernel name patterns host code launches (`.nvHRK*` of every host object), each
@@ -84,7 +87,11 @@ enum Kind {
     Archive,
     Fatbin,
     Ptx,
+    /// Skipped as nvlink skips it: a shared library (no device code for this link).
     Ignored,
+    /// Skipped as nvlink skips it, but with a word, as the user meant it to be linked:
+    /// why.
+    Skipped(&'static str),
 }
 
 const SYSTEM_LIBRARIES: &[&str] = &["libcudadevrt.a"];
@@ -133,8 +140,18 @@ fn classify(path: &Path, display: &str, bytes: &[u8]) -> Result<Kind> {
         Some("so") if is_host => Ok(Kind::Ignored),
         Some(_) if is_host => Ok(Kind::HostObject),
         Some(_) if is_archive => Ok(Kind::Archive),
-        // No extension at all, device ELFs under other names, other content: nvlink skips.
-        _ => Ok(Kind::Ignored),
+        // Empty files, no extension at all, device ELFs under other names, other content:
+        // nvlink skips, without a word.
+        _ if bytes.is_empty() => Ok(Kind::Skipped("it is empty")),
+        None => Ok(Kind::Skipped(
+            "it has no file extension, and nvlink reads an input by its extension",
+        )),
+        Some(_) if elf.is_some() || is_archive => Ok(Kind::Skipped(
+            "nvlink does not link this kind of file under this extension",
+        )),
+        Some(_) => Ok(Kind::Skipped(
+            "it is not an object, archive, fatbin or PTX file",
+        )),
     }
 }
 
@@ -178,6 +195,7 @@ struct Piece<'a> {
     tool_messages: Vec<String>,
     kernel_refs: Vec<(Vec<u8>, bool)>,
     bare: bool,
+    skipped: Option<String>,
 }
 
 /// Turns the mapped files into device cubins for `opts.arch`.
@@ -203,6 +221,7 @@ pub fn load<'a>(files: &'a [MappedFile], opts: &Options<'_>) -> Result<Loaded<'a
             }
         }
         loaded.arch_warnings.extend(p.arch_warnings);
+        loaded.skipped.extend(p.skipped);
         loaded.infos.extend(p.infos);
         loaded.tool_messages.extend(p.tool_messages);
         loaded.kernel_refs.extend(p.kernel_refs);
@@ -220,6 +239,9 @@ fn load_file<'a>(f: &'a MappedFile, opts: &Options<'_>) -> Result<Piece<'a>> {
     let mut piece = Piece::default();
     match classify(&f.path, &display, bytes)? {
         Kind::Ignored => {}
+        Kind::Skipped(why) => {
+            piece.skipped = Some(format!("input file '{display}' skipped: {why}"))
+        }
         Kind::Cubin => piece.add_bare(&f.path, &display, Cow::Borrowed(bytes), opts),
         Kind::Ptx => {
             // nvlink skips (silently) a PTX file written for an older member of the

@@ -1,14 +1,23 @@
-//! Putting the bytes on disk, so that a failed link never leaves an output behind.
+//! Putting the bytes on disk, so that a failed or interrupted link never leaves an output
+//! behind, and the output path keeps what it is.
 //!
-//! The output is made in a temporary file beside the destination, renamed over it only once
-//! complete. Its blocks are reserved first (so a full disk is an error, not a SIGBUS on a
-//! mapped page), then it is filled in place through a memory map: the sections go straight
-//! into the page cache, in parallel, with no buffer the size of the output in between.
-//! Where the file system cannot reserve or map, a buffer is filled and written instead.
+//! A regular file is made in a temporary file beside the destination and renamed over it
+//! only once complete; it keeps the old file's mode and owner. Its blocks are reserved first
+//! (so a full disk is an error, not a SIGBUS on a mapped page), then it is filled in place
+//! through a memory map: the sections go straight into the page cache, in parallel, with no
+//! buffer the size of the output in between. Where the file system cannot reserve or map, a
+//! buffer is filled and written instead.
+//!
+//! What must not be replaced is written through, as nvlink, GNU ld and lld do: a symbolic
+//! link's target, a file with other hard links, and anything that is not a regular file
+//! (`-o /dev/null`, a FIFO, a terminal). A file the user may not write is refused, as
+//! opening it for writing would be.
 
 use crate::diag::{Error, Result};
-use std::fs::File;
+use crate::faults::PendingFile;
+use std::fs::{File, Metadata};
 use std::io::Write;
+use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
 /// Writes `bytes` to `path` atomically.
@@ -16,30 +25,135 @@ pub fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
     write_with(path, bytes.len() as u64, |out| out.copy_from_slice(bytes))
 }
 
-/// Makes a file of `size` bytes at `path` whose contents `fill` writes (into zeroed bytes),
-/// atomically.
+/// Makes `path` a file of `size` bytes whose contents `fill` writes (into zeroed bytes).
 pub fn write_with(path: &Path, size: u64, fill: impl FnOnce(&mut [u8])) -> Result<()> {
-    let tmp = temporary_name(path);
-    let fail = |e: std::io::Error| {
+    let open_failed = |e: &dyn std::fmt::Display| {
+        Error::new(format!(
+            "Could not open output file '{}': {e}",
+            path.display()
+        ))
+    };
+    let write_failed = |e: std::io::Error| {
         Error::new(format!(
             "Could not write output file '{}': {e}",
             path.display()
         ))
     };
+    let dest = through_symlinks(path).map_err(|e| open_failed(&e))?;
+    let existing = match std::fs::metadata(&dest) {
+        Ok(m) => Some(m),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) => return Err(open_failed(&e)),
+    };
+    match existing {
+        None => replace(&dest, None, size, fill).map_err(write_failed),
+        Some(m) if m.is_dir() => Err(open_failed(&"it is a directory")),
+        Some(m) => {
+            if !may_write(&dest) {
+                return Err(open_failed(&std::io::Error::from_raw_os_error(
+                    libc::EACCES,
+                )));
+            }
+            if m.is_file() && m.nlink() == 1 {
+                replace(&dest, Some(&m), size, fill).map_err(write_failed)
+            } else {
+                write_through(&dest, &m, size, fill).map_err(write_failed)
+            }
+        }
+    }
+}
+
+/// The file `path` names: symbolic links followed (a dangling one to the file it would
+/// make).
+fn through_symlinks(path: &Path) -> std::io::Result<PathBuf> {
+    let mut p = path.to_path_buf();
+    // (Linux's own limit on links followed in one lookup.)
+    for _ in 0..40 {
+        match std::fs::symlink_metadata(&p) {
+            Ok(m) if m.file_type().is_symlink() => {
+                let target = std::fs::read_link(&p)?;
+                p = match p.parent() {
+                    Some(dir) if target.is_relative() => dir.join(target),
+                    _ => target,
+                };
+            }
+            _ => return Ok(p),
+        }
+    }
+    Err(std::io::Error::from_raw_os_error(libc::ELOOP))
+}
+
+/// Whether this user may write the file (root may write a read-only one, as with open).
+fn may_write(path: &Path) -> bool {
+    use std::os::unix::ffi::OsStrExt;
+    let Ok(c) = std::ffi::CString::new(path.as_os_str().as_bytes()) else {
+        return false;
+    };
+    // SAFETY: a plain system call on a C string.
+    unsafe { libc::access(c.as_ptr(), libc::W_OK) == 0 }
+}
+
+/// Makes the file beside `dest` and renames it over `dest` once complete.
+fn replace(
+    dest: &Path,
+    old: Option<&Metadata>,
+    size: u64,
+    fill: impl FnOnce(&mut [u8]),
+) -> std::io::Result<()> {
+    let tmp = temporary_name(dest);
     // (Read access too: a shared writable map needs it.)
     let mut f = std::fs::OpenOptions::new()
         .read(true)
         .write(true)
         .create(true)
         .truncate(true)
-        .open(&tmp)
-        .map_err(fail)?;
-    let guard = Unfinished(&tmp);
-    fill_file(&mut f, size, fill).map_err(fail)?;
+        .open(&tmp)?;
+    let _interrupted = PendingFile::new(&tmp);
+    let _failed = Unfinished(&tmp);
+    if let Some(old) = old {
+        keep_owner_and_mode(&f, old);
+    }
+    fill_file(&mut f, size, fill)?;
     drop(f);
-    std::fs::rename(&tmp, path).map_err(fail)?;
-    std::mem::forget(guard);
+    std::fs::rename(&tmp, dest)?;
+    std::mem::forget(_failed);
     Ok(())
+}
+
+/// The new file gets the old one's owner (where this user may give it) and mode.
+fn keep_owner_and_mode(f: &File, old: &Metadata) {
+    use std::os::fd::AsRawFd;
+    // SAFETY: plain system calls on an open descriptor. A failed chown leaves the file
+    // this user's, as any new file is; the mode is set after it, as chown may clear bits.
+    unsafe {
+        libc::fchown(f.as_raw_fd(), old.uid(), old.gid());
+        libc::fchmod(f.as_raw_fd(), old.mode() & 0o7777);
+    }
+}
+
+/// Writes into the existing file itself: a device, a FIFO, or a file with other names.
+/// The bytes are made first, so the file changes only once the output is complete.
+fn write_through(
+    dest: &Path,
+    old: &Metadata,
+    size: u64,
+    fill: impl FnOnce(&mut [u8]),
+) -> std::io::Result<()> {
+    let mut bytes = vec![0u8; size as usize];
+    fill(&mut bytes);
+    let mut f = std::fs::OpenOptions::new().write(true).open(dest)?;
+    if old.is_file() {
+        // Room first, so a full disk fails before the old contents are touched.
+        // (Where the file system cannot reserve, the write says what went wrong.)
+        if size > old.len() {
+            reserve(&f, size)?;
+        }
+        f.write_all(&bytes)?;
+        f.set_len(size)?;
+        return Ok(());
+    }
+    f.write_all(&bytes)?;
+    f.flush()
 }
 
 /// The temporary file until it is renamed: removed on any way out, a panic included.

@@ -1,0 +1,323 @@
+//! The files around a link, as a build system meets them: what the output path is (a device,
+//! a FIFO, a link, a file with a mode, a directory), odd inputs, and failures that must leave
+//! nothing behind and an earlier output as it was. nvlink 13.5 behaves the same way in each
+//! case (checked by hand; see the note on issue 16), except where a test says otherwise.
+
+use std::os::unix::fs::{FileTypeExt, MetadataExt, PermissionsExt};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+const INPUTS: [&str; 3] = ["a.o", "b.o", "c.o"];
+
+/// A folder holding the three objects of a corpus link that succeeds.
+fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("cubin-ld-faults-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    let from = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/out/xtu_call/sm_90");
+    for f in INPUTS {
+        std::fs::copy(from.join(f), d.join(f)).unwrap();
+    }
+    d
+}
+
+fn link_in(dir: &Path, out: &str, extra: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_cubin-ld"))
+        .current_dir(dir)
+        .args(["-arch", "sm_90", "-o", out])
+        .args(INPUTS)
+        .args(extra)
+        .output()
+        .unwrap()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// The folder's names, sorted: no temporary file may be among them.
+fn names(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    v.sort();
+    v
+}
+
+fn is_root() -> bool {
+    // SAFETY: a plain system call.
+    unsafe { libc::geteuid() == 0 }
+}
+
+/// The bytes the link writes to a plain new file.
+fn plain_output() -> &'static [u8] {
+    static PLAIN: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
+    PLAIN.get_or_init(|| {
+        let d = scratch("plain");
+        assert!(link_in(&d, "out.cubin", &[]).status.success());
+        std::fs::read(d.join("out.cubin")).unwrap()
+    })
+}
+
+/// (Not assert_eq: a difference would print every byte.)
+fn assert_same(bytes: &[u8]) {
+    assert!(bytes == plain_output(), "not the plain link's output");
+}
+
+/// A character device in `dir` (as root: a node like /dev/null's or /dev/full's, so the test
+/// never touches the system's), else the system's own where writing it cannot harm it.
+fn char_device(dir: &Path, name: &str, minor: u32) -> Option<PathBuf> {
+    if !is_root() {
+        return None;
+    }
+    let p = dir.join(name);
+    let c = std::ffi::CString::new(p.to_str().unwrap()).unwrap();
+    // SAFETY: a plain system call on a C string.
+    let made = unsafe { libc::mknod(c.as_ptr(), libc::S_IFCHR | 0o666, libc::makedev(1, minor)) };
+    (made == 0).then_some(p)
+}
+
+#[test]
+fn a_character_device_output_is_written_into_not_replaced() {
+    let d = scratch("null");
+    let Some(null) = char_device(&d, "null", 3) else {
+        eprintln!("skipped: making a device node needs root");
+        return;
+    };
+    let o = link_in(&d, "null", &[]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let m = std::fs::symlink_metadata(&null).unwrap();
+    assert!(
+        m.file_type().is_char_device(),
+        "the device node was replaced"
+    );
+    assert_eq!(names(&d), ["a.o", "b.o", "c.o", "null"]);
+}
+
+#[test]
+fn a_full_device_is_an_error_saying_so() {
+    let d = scratch("full");
+    let full = char_device(&d, "full", 7).unwrap_or_else(|| PathBuf::from("/dev/full"));
+    let o = link_in(&d, full.to_str().unwrap(), &[]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("No space left on device") && stderr(&o).contains("full"),
+        "{}",
+        stderr(&o)
+    );
+    if full.starts_with(&d) {
+        let m = std::fs::symlink_metadata(&full).unwrap();
+        assert!(m.file_type().is_char_device());
+    }
+}
+
+#[test]
+fn a_fifo_output_receives_the_output() {
+    let d = scratch("fifo");
+    let fifo = d.join("pipe");
+    let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+    // SAFETY: a plain system call on a C string.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+    let reader = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || std::fs::read(fifo).unwrap())
+    };
+    let o = link_in(&d, "pipe", &[]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_same(&reader.join().unwrap());
+    let m = std::fs::symlink_metadata(&fifo).unwrap();
+    assert!(m.file_type().is_fifo());
+}
+
+#[test]
+fn a_symbolic_link_output_is_written_through_and_stays_a_link() {
+    let d = scratch("symlink");
+    std::fs::create_dir(d.join("real")).unwrap();
+    std::fs::write(d.join("real/target.cubin"), b"old").unwrap();
+    std::os::unix::fs::symlink("real/target.cubin", d.join("link.cubin")).unwrap();
+    let o = link_in(&d, "link.cubin", &[]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let link = std::fs::symlink_metadata(d.join("link.cubin")).unwrap();
+    assert!(link.file_type().is_symlink());
+    assert_same(&std::fs::read(d.join("real/target.cubin")).unwrap());
+    assert_eq!(names(&d.join("real")), ["target.cubin"]);
+}
+
+#[test]
+fn a_dangling_symbolic_link_output_makes_its_target() {
+    let d = scratch("dangling");
+    std::os::unix::fs::symlink("made.cubin", d.join("link.cubin")).unwrap();
+    let o = link_in(&d, "link.cubin", &[]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_same(&std::fs::read(d.join("made.cubin")).unwrap());
+    assert!(std::fs::symlink_metadata(d.join("link.cubin"))
+        .unwrap()
+        .file_type()
+        .is_symlink());
+}
+
+#[test]
+fn a_hard_linked_output_is_written_in_place_for_every_name() {
+    let d = scratch("hardlink");
+    std::fs::write(d.join("one.cubin"), b"old").unwrap();
+    std::fs::hard_link(d.join("one.cubin"), d.join("two.cubin")).unwrap();
+    let o = link_in(&d, "two.cubin", &[]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_same(&std::fs::read(d.join("one.cubin")).unwrap());
+    let (one, two) = (
+        std::fs::metadata(d.join("one.cubin")).unwrap(),
+        std::fs::metadata(d.join("two.cubin")).unwrap(),
+    );
+    assert_eq!((one.ino(), one.nlink()), (two.ino(), 2));
+}
+
+#[test]
+fn a_hard_linked_output_longer_than_the_new_one_is_cut_to_it() {
+    let d = scratch("hardlink-long");
+    std::fs::write(d.join("one.cubin"), vec![0xAAu8; 100_000]).unwrap();
+    std::fs::hard_link(d.join("one.cubin"), d.join("two.cubin")).unwrap();
+    assert!(link_in(&d, "one.cubin", &[]).status.success());
+    assert_same(&std::fs::read(d.join("two.cubin")).unwrap());
+}
+
+#[test]
+fn an_existing_output_keeps_its_mode() {
+    let d = scratch("mode");
+    for mode in [0o755, 0o600, 0o640] {
+        std::fs::write(d.join("out.cubin"), b"old").unwrap();
+        std::fs::set_permissions(d.join("out.cubin"), std::fs::Permissions::from_mode(mode))
+            .unwrap();
+        let o = link_in(&d, "out.cubin", &[]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let m = std::fs::metadata(d.join("out.cubin")).unwrap();
+        assert_eq!(m.mode() & 0o7777, mode);
+        assert_same(&std::fs::read(d.join("out.cubin")).unwrap());
+    }
+}
+
+#[test]
+fn a_read_only_output_is_written_only_by_whom_open_would_let() {
+    let d = scratch("readonly");
+    let out = d.join("out.cubin");
+    std::fs::write(&out, b"old").unwrap();
+    std::fs::set_permissions(&out, std::fs::Permissions::from_mode(0o444)).unwrap();
+    let o = link_in(&d, "out.cubin", &[]);
+    if is_root() {
+        // (Root may open it for writing: nvlink overwrites it.)
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert_same(&std::fs::read(&out).unwrap());
+    } else {
+        assert_eq!(o.status.code(), Some(1));
+        assert!(stderr(&o).contains("Could not open output file 'out.cubin'"));
+        assert_eq!(std::fs::read(&out).unwrap(), b"old");
+    }
+    assert_eq!(std::fs::metadata(&out).unwrap().mode() & 0o777, 0o444);
+    assert_eq!(names(&d), ["a.o", "b.o", "c.o", "out.cubin"]);
+}
+
+#[test]
+fn a_directory_as_output_is_refused_and_left_alone() {
+    let d = scratch("dir");
+    std::fs::create_dir(d.join("out")).unwrap();
+    std::fs::write(d.join("out/inside"), b"x").unwrap();
+    let o = link_in(&d, "out", &[]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("Could not open output file 'out'"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(names(&d.join("out")), ["inside"]);
+}
+
+#[test]
+fn a_missing_output_folder_is_an_error_naming_the_output() {
+    let d = scratch("nodir");
+    let o = link_in(&d, "no/such/out.cubin", &[]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("'no/such/out.cubin'"), "{}", stderr(&o));
+}
+
+#[test]
+fn an_output_that_is_also_an_input_is_replaced_after_it_was_read() {
+    let d = scratch("self");
+    let o = link_in(&d, "c.o", &[]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_same(&std::fs::read(d.join("c.o")).unwrap());
+}
+
+#[test]
+fn a_failed_link_leaves_the_earlier_output_and_no_temporary_file() {
+    let d = scratch("failed");
+    std::fs::write(d.join("out.cubin"), b"old").unwrap();
+    std::fs::remove_file(d.join("c.o")).unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_cubin-ld"))
+        .current_dir(&d)
+        .args(["-arch", "sm_90", "-o", "out.cubin", "a.o", "b.o"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(255));
+    assert_eq!(std::fs::read(d.join("out.cubin")).unwrap(), b"old");
+    assert_eq!(names(&d), ["a.o", "b.o", "out.cubin"]);
+}
+
+#[test]
+fn a_directory_as_input_is_named() {
+    let d = scratch("input-dir");
+    std::fs::create_dir(d.join("lib.o")).unwrap();
+    let o = link_in(&d, "out.cubin", &["lib.o"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("Could not open input file 'lib.o'"));
+    assert!(!d.join("out.cubin").exists());
+}
+
+#[test]
+fn an_empty_input_is_skipped_with_a_warning_naming_it() {
+    // (nvlink skips it without a word.)
+    let d = scratch("input-empty");
+    std::fs::write(d.join("empty.o"), b"").unwrap();
+    let o = link_in(&d, "out.cubin", &["empty.o"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("warning : input file 'empty.o' skipped: it is empty"),
+        "{}",
+        stderr(&o)
+    );
+    assert_same(&std::fs::read(d.join("out.cubin")).unwrap());
+}
+
+#[test]
+fn an_input_that_is_not_an_object_is_skipped_with_a_warning_saying_why() {
+    let d = scratch("input-text");
+    std::fs::write(
+        d.join("notes.o"),
+        "not an object, just some text in a file\n".repeat(3),
+    )
+    .unwrap();
+    let o = link_in(&d, "out.cubin", &["notes.o"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("input file 'notes.o' skipped: it is not an object"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn warnings_about_skipped_inputs_are_silenced_by_w() {
+    let d = scratch("input-w");
+    std::fs::write(d.join("empty.o"), b"").unwrap();
+    let o = link_in(&d, "out.cubin", &["empty.o", "-w"]);
+    assert!(o.status.success());
+    assert_eq!(stderr(&o), "");
+}
+
+#[test]
+fn a_device_as_input_reads_as_empty() {
+    // As nvlink reads /dev/null and /dev/zero: by their size, which is 0.
+    let d = scratch("input-dev");
+    let o = link_in(&d, "out.cubin", &["/dev/null", "/dev/zero", "-w"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stderr(&o), "");
+}
