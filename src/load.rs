@@ -57,6 +57,7 @@ fn input_options<'o>(
         libraries: &args.libraries,
         register: args.register_link_binaries.is_some(),
         ptxas_options,
+        decompressed: input::fatbin::Budget::of_this_machine(),
     }
 }
 

@@ -160,8 +160,52 @@ pub fn first_container(bytes: &[u8]) -> Result<Vec<Entry<'_>>> {
     Ok(entries)
 }
 
+/// How many bytes the link's compressed entries may decompress to, together: a few small
+/// inputs whose headers claim gigabytes (a decompression bomb) end the link with an error
+/// naming one of them, not with the machine out of memory. The limit is half the machine's
+/// memory: a real link needing more could not run anyway (it holds its inputs, the merged
+/// module and the output at once).
+#[derive(Debug)]
+pub struct Budget {
+    left: std::sync::atomic::AtomicU64,
+}
+
+impl Budget {
+    pub fn new(bytes: u64) -> Budget {
+        Budget {
+            left: std::sync::atomic::AtomicU64::new(bytes),
+        }
+    }
+
+    /// Half the machine's physical memory.
+    pub fn of_this_machine() -> Budget {
+        // SAFETY: plain queries.
+        let (pages, page) = unsafe {
+            (
+                libc::sysconf(libc::_SC_PHYS_PAGES),
+                libc::sysconf(libc::_SC_PAGESIZE),
+            )
+        };
+        let bytes = u64::try_from(pages)
+            .ok()
+            .zip(u64::try_from(page).ok())
+            .map_or(u64::MAX, |(n, p)| n.saturating_mul(p));
+        Budget::new(bytes / 2)
+    }
+
+    /// Takes `n` bytes from the budget; false (taking nothing) where too few are left.
+    fn take(&self, n: u64) -> bool {
+        use std::sync::atomic::Ordering;
+        self.left
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |left| {
+                left.checked_sub(n)
+            })
+            .is_ok()
+    }
+}
+
 /// The entry's payload, decompressed when it is stored compressed.
-pub fn payload<'a>(e: &Entry<'a>) -> Result<Cow<'a, [u8]>> {
+pub fn payload<'a>(e: &Entry<'a>, budget: &Budget) -> Result<Cow<'a, [u8]>> {
     let whole: Cow<'a, [u8]> = if e.uncompressed_size == 0 {
         Cow::Borrowed(e.stored)
     } else {
@@ -173,7 +217,13 @@ pub fn payload<'a>(e: &Entry<'a>) -> Result<Cow<'a, [u8]>> {
             .stored
             .get(..e.compressed_size as usize)
             .unwrap_or(e.stored);
-        Cow::Owned(decompress(input, size, e.stored_flags)?)
+        // (A cubin, alone or first of a concat group, starts with the ELF magic.)
+        let magic: &[u8] = if e.kind == KIND_ELF || e.kind == KIND_CONCAT {
+            b"\x7fELF"
+        } else {
+            b""
+        };
+        Cow::Owned(decompress(input, size, e.stored_flags, magic, budget)?)
     };
     match e.member {
         None => Ok(whole),
@@ -188,36 +238,73 @@ pub fn payload<'a>(e: &Entry<'a>) -> Result<Cow<'a, [u8]>> {
     }
 }
 
-fn decompress(input: &[u8], size: usize, flags: u64) -> Result<Vec<u8>> {
-    if flags & FLAG_ZSTD != 0 {
-        let mut out = Vec::with_capacity(size.min(64 << 20));
-        let dec = ruzstd::decoding::StreamingDecoder::new(input)
-            .map_err(|e| Error::new(format!("bad zstd payload in fatbin: {e}")))?;
-        // Never more than the header promised (plus one byte, to notice a longer stream).
-        std::io::Read::read_to_end(&mut std::io::Read::take(dec, size as u64 + 1), &mut out)
-            .map_err(|e| Error::new(format!("bad zstd payload in fatbin: {e}")))?;
-        if out.len() != size {
-            return Err(Error::new(format!(
-                "zstd payload in fatbin is {} bytes, its header says {size}",
-                out.len()
-            )));
-        }
-        Ok(out)
+/// LZ4 blocks grow at most this many times (a match length costs a byte per 255).
+const LZ4_MAX_RATIO: usize = 255;
+
+/// Decompresses `input` to exactly `size` bytes that begin with `magic`. The magic is
+/// checked on the first bytes out, before the rest is made.
+fn decompress(
+    input: &[u8],
+    size: usize,
+    flags: u64,
+    magic: &[u8],
+    budget: &Budget,
+) -> Result<Vec<u8>> {
+    let method = if flags & FLAG_ZSTD != 0 {
+        "zstd"
     } else if flags & FLAG_LZ4 != 0 {
-        let mut out = vec![0u8; size];
-        let n = lz4_flex::block::decompress_into(input, &mut out)
-            .map_err(|e| Error::new(format!("bad LZ4 payload in fatbin: {e}")))?;
-        if n != size {
-            return Err(Error::new(format!(
-                "LZ4 payload in fatbin is {n} bytes, its header says {size}"
-            )));
-        }
-        Ok(out)
+        "LZ4"
     } else {
-        Err(Error::new(format!(
+        return Err(Error::new(format!(
             "fatbin entry compressed with an unknown method (flags 0x{flags:x})"
-        )))
+        )));
+    };
+    let bad = |what: &dyn std::fmt::Display| {
+        Error::new(format!("bad {method} payload in fatbin: {what}"))
+    };
+    if method == "LZ4" && size > input.len().saturating_mul(LZ4_MAX_RATIO).saturating_add(64) {
+        return Err(bad(&format!(
+            "{} bytes cannot decompress to the {size} its header says",
+            input.len()
+        )));
     }
+    if !budget.take(size as u64) {
+        return Err(Error::new(format!(
+            "fatbin entry would decompress to {size} bytes, more than this machine's memory \
+             has left for the link's inputs (a damaged or hostile header)"
+        )));
+    }
+    let out = if method == "zstd" {
+        let dec = ruzstd::decoding::StreamingDecoder::new(input).map_err(|e| bad(&e))?;
+        let mut dec = std::io::Read::take(dec, size as u64 + 1);
+        let mut out = Vec::with_capacity(size);
+        std::io::Read::read_to_end(
+            &mut std::io::Read::take(&mut dec, magic.len() as u64),
+            &mut out,
+        )
+        .map_err(|e| bad(&e))?;
+        if !out.starts_with(magic) {
+            return Err(bad(&"it does not hold what its header says"));
+        }
+        // Never more than the header promised (plus one byte, to notice a longer stream).
+        std::io::Read::read_to_end(&mut dec, &mut out).map_err(|e| bad(&e))?;
+        out
+    } else {
+        let mut out = vec![0u8; size];
+        let n = lz4_flex::block::decompress_into(input, &mut out).map_err(|e| bad(&e))?;
+        out.truncate(n);
+        if !out.starts_with(magic) {
+            return Err(bad(&"it does not hold what its header says"));
+        }
+        out
+    };
+    if out.len() != size {
+        return Err(Error::new(format!(
+            "{method} payload in fatbin is {} bytes, its header says {size}",
+            out.len()
+        )));
+    }
+    Ok(out)
 }
 
 /// Whether nvlink would take this entry for `target`: SASS of the same major version and a
@@ -276,6 +363,67 @@ pub fn only_lto(entries: &[Entry<'_>]) -> bool {
 mod tests {
     use super::*;
     use crate::arch::Arch;
+
+    fn zstd(bytes: &[u8]) -> Vec<u8> {
+        ruzstd::encoding::compress_to_vec(bytes, ruzstd::encoding::CompressionLevel::Fastest)
+    }
+
+    fn cubin_like(len: usize) -> Vec<u8> {
+        let mut b = b"\x7fELF".to_vec();
+        b.resize(len, 0);
+        b
+    }
+
+    #[test]
+    fn a_compressed_cubin_decompresses_to_its_header_size() {
+        let b = cubin_like(5000);
+        let out = decompress(
+            &zstd(&b),
+            5000,
+            FLAG_ZSTD,
+            b"\x7fELF",
+            &Budget::new(u64::MAX),
+        );
+        assert_eq!(out.unwrap(), b);
+    }
+
+    #[test]
+    fn a_zstd_payload_that_is_not_a_cubin_is_refused_by_its_first_bytes() {
+        let zeros = vec![0u8; 1 << 20];
+        let e = decompress(
+            &zstd(&zeros),
+            1 << 20,
+            FLAG_ZSTD,
+            b"\x7fELF",
+            &Budget::new(u64::MAX),
+        )
+        .unwrap_err();
+        assert!(
+            e.to_string().contains("does not hold what its header says"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn an_lz4_payload_cannot_claim_more_than_255_times_its_size() {
+        let e =
+            decompress(&[0u8; 100], 1 << 20, FLAG_LZ4, b"", &Budget::new(u64::MAX)).unwrap_err();
+        assert!(e.to_string().contains("100 bytes cannot decompress"), "{e}");
+    }
+
+    #[test]
+    fn decompressed_payloads_share_one_budget() {
+        let b = cubin_like(2000);
+        let z = zstd(&b);
+        let budget = Budget::new(5000);
+        assert!(decompress(&z, 2000, FLAG_ZSTD, b"\x7fELF", &budget).is_ok());
+        assert!(decompress(&z, 2000, FLAG_ZSTD, b"\x7fELF", &budget).is_ok());
+        let e = decompress(&z, 2000, FLAG_ZSTD, b"\x7fELF", &budget).unwrap_err();
+        assert!(
+            e.to_string().contains("would decompress to 2000 bytes"),
+            "{e}"
+        );
+    }
 
     /// A container of uncompressed entries: (kind, sm, flags, payload).
     fn container(entries: &[(u16, u32, u64, &[u8])]) -> Vec<u8> {
@@ -336,7 +484,9 @@ mod tests {
         c.extend(container(&[(KIND_ELF, 90, 0x11, b"second")]));
         let entries = first_container(&c).unwrap();
         assert_eq!(entries.len(), 1);
-        assert!(payload(&entries[0]).unwrap().starts_with(b"first"));
+        assert!(payload(&entries[0], &Budget::new(u64::MAX))
+            .unwrap()
+            .starts_with(b"first"));
     }
 
     #[test]
@@ -354,6 +504,6 @@ mod tests {
         // uncompressed size at 0x38 of the entry (container header is 16 bytes)
         c[16 + 0x38..16 + 0x40].copy_from_slice(&100u64.to_le_bytes());
         let entries = first_container(&c).unwrap();
-        assert!(payload(&entries[0]).is_err());
+        assert!(payload(&entries[0], &Budget::new(u64::MAX)).is_err());
     }
 }

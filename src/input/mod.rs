@@ -34,7 +34,8 @@ impl<'a> Unit<'a> {
     /// The cubin, decompressing a pending entry.
     pub fn materialize(&self) -> Result<Cow<'a, [u8]>> {
         match &self.pending {
-            Some(e) => fatbin::payload(e).map_err(|err| err.context(format!("'{}'", self.name))),
+            Some(e) => fatbin::payload(e, &fatbin::Budget::of_this_machine())
+                .map_err(|err| err.context(format!("'{}'", self.name))),
             None => Ok(self.bytes.clone()),
         }
     }
@@ -77,6 +78,8 @@ pub struct Options<'o> {
     pub register: bool,
     /// What nvlink passes on to the ptxas it compiles PTX with (`-Xptxas`, `-maxrregcount`).
     pub ptxas_options: &'o [String],
+    /// What the inputs' compressed entries may decompress to, together.
+    pub decompressed: fatbin::Budget,
 }
 
 /// How nvlink treats an input, from its name and its first bytes.
@@ -393,7 +396,8 @@ impl<'a> Piece<'a> {
             });
             return Ok(());
         }
-        let payload = fatbin::payload(e).map_err(|err| err.context(format!("'{name}'")))?;
+        let payload = fatbin::payload(e, &opts.decompressed)
+            .map_err(|err| err.context(format!("'{name}'")))?;
         let bytes = if e.kind == fatbin::KIND_PTX {
             let options: Vec<String> = e
                 .options
