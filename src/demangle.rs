@@ -34,6 +34,16 @@ fn strip_static_prefix(name: &str) -> Option<&str> {
     rest.get(n..)?.strip_prefix('_')
 }
 
+/// Longer demangled names (or parts) are not made: substitutions can double a name at each
+/// step, so a few hundred mangled bytes could ask for gigabytes. The mangled name is
+/// printed instead. (The longest real names, deep Thrust/CUB templates, are a few KB.)
+const MAX_DEMANGLED: usize = 64 << 10;
+
+/// `s`, unless it is longer than any name is printed.
+fn bounded(s: String) -> Option<String> {
+    (s.len() <= MAX_DEMANGLED).then_some(s)
+}
+
 struct Parser<'a> {
     s: &'a [u8],
     i: usize,
@@ -108,7 +118,7 @@ impl<'a> Parser<'a> {
         } else {
             params.join(", ")
         };
-        let mut out = format!("{ret}{}({params})", name.text);
+        let mut out = bounded(format!("{ret}{}({params})", name.text))?;
         if name.const_method {
             out.push_str(" const");
         }
@@ -141,7 +151,7 @@ impl<'a> Parser<'a> {
                     // (The nested name itself is no substitution candidate, only its
                     // prefixes.)
                     if self.peek() != Some(b'E') {
-                        self.subs.push(parts.join("::"));
+                        self.subs.push(bounded(parts.join("::"))?);
                     }
                 } else if c == b'C' || c == b'D' {
                     self.i += 1;
@@ -162,7 +172,7 @@ impl<'a> Parser<'a> {
                     *parts.last_mut()? += &args;
                     has_template_args = true;
                     if self.peek() != Some(b'E') {
-                        self.subs.push(parts.join("::"));
+                        self.subs.push(bounded(parts.join("::"))?);
                     }
                 } else if c == b'S' {
                     parts.push(self.substitution()?);
@@ -171,7 +181,7 @@ impl<'a> Parser<'a> {
                 }
             }
             return Some(Name {
-                text: parts.join("::"),
+                text: bounded(parts.join("::"))?,
                 has_template_args,
                 const_method,
                 dtor_kind,
@@ -200,7 +210,7 @@ impl<'a> Parser<'a> {
             self.tmpl.push(t.clone());
             args.push(t);
         }
-        Some(format!("<{}>", args.join(", ")))
+        bounded(format!("<{}>", args.join(", ")))
     }
 
     fn substitution(&mut self) -> Option<String> {
@@ -279,6 +289,7 @@ impl<'a> Parser<'a> {
             d if d.is_ascii_digit() => self.source_name()?,
             _ => return None,
         };
+        let t = bounded(t)?;
         self.subs.push(t.clone());
         Some(t)
     }
@@ -287,6 +298,42 @@ impl<'a> Parser<'a> {
 #[cfg(test)]
 mod tests {
     use super::demangle;
+
+    /// `_ZN1a` then `n` times `1bI X X E`, X the last substitution: each step doubles it.
+    fn doubling_name(n: usize) -> String {
+        let seq = |m: usize| match m {
+            0 => "S_".to_string(),
+            m => {
+                let (mut k, mut d) = (m - 1, String::new());
+                loop {
+                    d.insert(
+                        0,
+                        char::from_digit((k % 36) as u32, 36)
+                            .unwrap()
+                            .to_ascii_uppercase(),
+                    );
+                    k /= 36;
+                    if k == 0 {
+                        break;
+                    }
+                }
+                format!("S{d}_")
+            }
+        };
+        let mut s = "_ZN1a".to_string();
+        for k in 0..n {
+            let last = seq(2 * k);
+            s += &format!("1bI{last}{last}E");
+        }
+        s + "Ev"
+    }
+
+    #[test]
+    fn a_name_that_doubles_at_each_substitution_stays_mangled_not_gigabytes() {
+        assert!(demangle(&doubling_name(3)).starts_with("void a::b<a, a>::b<a::b<a, a>, "));
+        let name = doubling_name(40);
+        assert_eq!(demangle(&name), name);
+    }
 
     #[test]
     fn names_come_out_as_nvlink_prints_them() {
