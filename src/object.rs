@@ -112,7 +112,8 @@ impl<'data> InputObject<'data> {
             .flatten()
             .any(|r| {
                 r.attr == crate::elf::nvinfo::EICOMPAT_ACCELERATOR_TARGET
-                    && matches!(r.value, crate::elf::nvinfo::Value::Byte(v) if v != 0)
+                    // (Exactly 1, as nvlink reads it: 2 or 0xa5 links as plain code.)
+                    && matches!(r.value, crate::elf::nvinfo::Value::Byte(1))
             })
     }
 

@@ -627,6 +627,31 @@ impl Relocator<'_, '_, '_> {
         Ok(())
     }
 
+    /// Where a relocation is, and what it refers to, defined where: a value that does not
+    /// fit is usually the definer's doing.
+    fn against(&self, site: &Site<'_, '_>, r: &Reloc) -> String {
+        let name = |oi: ObjectId, sym: u32| {
+            self.p.objects[oi]
+                .symbols()
+                .get(sym as usize)
+                .map(|s| String::from_utf8_lossy(s.name).into_owned())
+                .unwrap_or_default()
+        };
+        match self.p.res.definition(site.oi, r.sym) {
+            Some((d, ds)) if d != site.oi => format!(
+                "'{}': relocation against '{}' (defined in '{}')",
+                site.o.name,
+                name(d, ds),
+                self.p.objects[d].name
+            ),
+            _ => format!(
+                "'{}': relocation against '{}'",
+                site.o.name,
+                name(site.oi, r.sym)
+            ),
+        }
+    }
+
     /// Adds `v` to the field; returns what the field held (`None`: the section holds no
     /// bytes to patch, and nothing else happens).
     fn apply(
@@ -651,7 +676,7 @@ impl Relocator<'_, '_, '_> {
         };
         let old = patch::read(bytes, offset, fields)?;
         patch::write(bytes, offset, fields, old.wrapping_add(v))
-            .map_err(|e| e.context(format!("'{}'", site.o.name)))?;
+            .map_err(|e| e.context(self.against(site, r)))?;
         if self.m.mercury && site.code() {
             capsule.push((site.oi, site.target, r.offset, r.r_type, v));
         }

@@ -233,3 +233,61 @@ fn a_symbol_pointing_past_the_section_table_is_an_error() {
         "{e}"
     );
 }
+
+/// A symbol table (`.strtab`, `.symtab`) and a 16-byte `.text.f`, with the function's
+/// symbol as given.
+fn one_function(strtab: &[u8], f: Vec<u8>) -> Vec<u8> {
+    let mut symtab = sym(0, 0, 0);
+    symtab.extend(f);
+    Elf {
+        sections: vec![
+            (".strtab".into(), 3, 0, 0, 0, strtab.to_vec()),
+            (".symtab".into(), 2, 1, 1, 24, symtab),
+            (".text.f".into(), 1, 2, 1, 0, vec![0; 16]),
+        ],
+    }
+    .build(false, false)
+}
+
+fn sym_at(name: u32, shndx: u16, value: u64, size: u64) -> Vec<u8> {
+    let mut v = sym(name, 0x12, shndx);
+    v[8..16].copy_from_slice(&value.to_le_bytes());
+    v[16..24].copy_from_slice(&size.to_le_bytes());
+    v
+}
+
+fn parse_error(bytes: &[u8]) -> String {
+    Cubin::parse(bytes).unwrap_err().to_string()
+}
+
+#[test]
+fn a_well_formed_function_symbol_parses() {
+    assert!(Cubin::parse(&one_function(b"\0f\0", sym_at(1, 3, 0, 16))).is_ok());
+}
+
+#[test]
+fn a_string_table_that_does_not_begin_with_an_empty_string_was_moved() {
+    let e = parse_error(&one_function(b"xf\0", sym_at(1, 3, 0, 16)));
+    assert!(e.contains("does not begin with an empty string"), "{e}");
+}
+
+#[test]
+fn a_global_symbol_without_a_name_is_damaged() {
+    let e = parse_error(&one_function(b"\0f\0", sym_at(0, 3, 0, 16)));
+    assert!(e.contains("symbol 1 is global but has no name"), "{e}");
+}
+
+#[test]
+fn a_symbol_starting_past_its_section_is_damaged() {
+    let e = parse_error(&one_function(b"\0f\0", sym_at(1, 3, 0x100, 0)));
+    assert!(
+        e.contains("value 0x100 lies past the end of section '.text.f'"),
+        "{e}"
+    );
+}
+
+#[test]
+fn a_symbol_larger_than_any_memory_is_damaged() {
+    let e = parse_error(&one_function(b"\0f\0", sym_at(1, 3, 0, 0xa5 << 48)));
+    assert!(e.contains("is larger than any GPU memory"), "{e}");
+}

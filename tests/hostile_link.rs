@@ -1,5 +1,5 @@
-//! A link over damaged inputs reports an error (or, for damage nothing reads, links); it
-//! never panics, and a failed link leaves no output file.
+//! A link over damaged inputs reports an error naming the damaged file (or, for damage
+//! nothing reads, links); it never panics, and a failed link leaves no output file.
 
 use std::path::{Path, PathBuf};
 
@@ -62,10 +62,18 @@ fn damaged_links(seed: &str, partner: &str, tag: &str, flags: &[&str]) {
         let r = std::panic::catch_unwind(|| link(&[&partner, &bad], &out, flags));
         match r {
             Err(_) => panic!("{seed}: variant {k} made the link panic"),
-            Ok(Err(_)) => assert!(
-                !out.exists(),
-                "{seed}: variant {k} failed but left an output"
-            ),
+            Ok(Err(e)) => {
+                assert!(
+                    !out.exists(),
+                    "{seed}: variant {k} failed but left an output"
+                );
+                // The damaged file is named, unless the damage only took a definition away
+                // from the healthy partner (which the message then names).
+                assert!(
+                    e.contains("bad.o") || e.contains("Undefined reference"),
+                    "{seed}: variant {k} failed without naming the damaged file: {e}"
+                );
+            }
             Ok(Ok(())) => {}
         }
     }

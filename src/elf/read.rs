@@ -246,6 +246,12 @@ impl<'data> Cubin<'data> {
             .ok_or_else(|| Error::new(format!("sh_link {} is not a string table", sec.link)))
             .with_context(ctx)?
             .bytes();
+        if strtab.first().is_some_and(|&b| b != 0) {
+            return Err(Error::new(
+                "its string table does not begin with an empty string: its offset is damaged",
+            ))
+            .with_context(ctx);
+        }
         // Extended section indices live in a SHT_SYMTAB_SHNDX section linked to this table.
         let shndx: Option<&[U32<LE>]> = match self
             .sections
@@ -271,6 +277,14 @@ impl<'data> Cubin<'data> {
                     ))
                 })
                 .with_context(ctx)?;
+            // (Only locals go without a name: sections, and ptxas's nameless temporaries.)
+            if name.is_empty() && s.st_bind() != object::elf::STB_LOCAL {
+                return Err(Error::new(format!(
+                    "symbol {i} is global but has no name (its name offset {:#x} is damaged)",
+                    s.st_name(e)
+                )))
+                .with_context(ctx);
+            }
             let raw = s.st_shndx(e).0;
             let section = match raw {
                 0 => SymSection::Undefined,
@@ -295,6 +309,35 @@ impl<'data> Cubin<'data> {
                     return Err(Error::new(format!(
                         "symbol {i} '{}': section index {si} does not exist",
                         String::from_utf8_lossy(name)
+                    )))
+                    .with_context(ctx);
+                }
+                // A symbol starts within its section's bytes (an end marker at its end); a
+                // value past them is damaged, and would move whatever refers to it. (Not its
+                // size: reserved shared memory's symbols reach past their section.)
+                let target = &self.sections[si as usize];
+                if s.st_size(e) > MAX_SYMBOL_SIZE {
+                    return Err(Error::new(format!(
+                        "symbol {i} '{}': size {:#x} is larger than any GPU memory",
+                        String::from_utf8_lossy(name),
+                        s.st_size(e)
+                    )))
+                    .with_context(ctx);
+                }
+                let past_end = if type_has_no_file_data(target.sh_type) {
+                    // (Shared memory: an ET_EXEC's `-g` symbols may lie past the section.)
+                    s.st_value(e) > MAX_SYMBOL_SIZE
+                } else {
+                    s.st_value(e) > target.size
+                };
+                if si != 0 && past_end {
+                    return Err(Error::new(format!(
+                        "symbol {i} '{}': value {:#x} lies past the end of section '{}' ({:#x} \
+                         bytes)",
+                        String::from_utf8_lossy(name),
+                        s.st_value(e),
+                        target.name_str(),
+                        target.size
                     )))
                     .with_context(ctx);
                 }
@@ -395,6 +438,21 @@ fn parse_sections<'data>(
     data: &'data [u8],
 ) -> Result<Vec<Section<'data>>> {
     let table = h.sections(e, data).context("bad section header table")?;
+    // A string table begins with its empty string; one that does not was moved (a damaged
+    // offset), and every name read from it would be another section's.
+    let shstrndx = h.shstrndx(e, data).context("bad section header table")?;
+    if shstrndx != 0 {
+        let names = table
+            .section(object::read::SectionIndex(shstrndx as usize))
+            .ok()
+            .and_then(|sh| sh.data(e, data).ok());
+        if names.is_some_and(|n| n.first().is_some_and(|&b| b != 0)) {
+            return Err(Error::new(format!(
+                "the section-name table (section {shstrndx}) does not begin with an empty \
+                 string: its offset is damaged"
+            )));
+        }
+    }
     let mut sections = Vec::with_capacity(table.len());
     for (i, sh) in table.enumerate() {
         let index = i.0 as u32;
@@ -447,6 +505,10 @@ fn parse_sections<'data>(
     }
     Ok(sections)
 }
+
+/// No object in device memory (global, constant, shared or code) is this large: a symbol
+/// size past it is damage.
+const MAX_SYMBOL_SIZE: u64 = 1 << 40;
 
 /// The NUL-terminated string at `offset` in a string table.
 pub fn cstr_at(table: &[u8], offset: u32) -> Option<&[u8]> {

@@ -123,7 +123,17 @@ impl Builder<'_, '_> {
                     *n = off + s.size;
                     off
                 }
-                _ => return Err(Error::new("internal: section content kind mismatch")),
+                // Only a damaged input names a section after one of another kind (bytes
+                // against no bytes, or a table the linker makes).
+                _ => {
+                    return Err(Error::new(format!(
+                        "'{}': section '{}' (type {:#x}) has the name of an output section of \
+                         another kind",
+                        o.name,
+                        s.name_str(),
+                        s.sh_type
+                    )))
+                }
             };
             self.p.placed[oi][si] = Some(Placed { sec: out, offset });
             let kernel_shared =

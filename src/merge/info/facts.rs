@@ -1,7 +1,7 @@
 //! What the inputs' `.nv.info` records say about each kept function, read once.
 
 use super::records::*;
-use crate::diag::Result;
+use crate::diag::{Error, Result};
 use crate::elf::nvinfo::{self, Payload, Value};
 use crate::elf::*;
 use crate::ids::ObjectId;
@@ -18,6 +18,8 @@ pub(super) struct GlobalFacts<'data> {
     /// Every record with its object, in reading order.
     pub records: Vec<(ObjectId, nvinfo::Record<'data>)>,
 }
+
+const MAX_REGISTERS: u32 = 255;
 
 /// Reads the inputs' global `.nv.info` sections (each object's in parallel, gathered in
 /// input order).
@@ -84,7 +86,19 @@ fn object_global_facts<'data>(
                         continue;
                     }
                     if let nvinfo::EIATTR_FRAME_SIZE | nvinfo::EIATTR_REGCOUNT = r.attr {
-                        facts.values.push((r.attr, out, u32_at(p, 4)));
+                        let v = u32_at(p, 4);
+                        // (A thread has at most 255 registers: more is a damaged record.)
+                        if r.attr == nvinfo::EIATTR_REGCOUNT && v > MAX_REGISTERS {
+                            return Err(Error::new(format!(
+                                "'{}': section '.nv.info': EIATTR_REGCOUNT of '{}' is {v}, more \
+                                 than the {MAX_REGISTERS} registers a thread can have",
+                                o.name,
+                                String::from_utf8_lossy(
+                                    o.symbols().get(sym as usize).map_or(&b"?"[..], |s| s.name)
+                                )
+                            )));
+                        }
+                        facts.values.push((r.attr, out, v));
                     }
                 }
             }
