@@ -228,7 +228,36 @@ fn files_nvlink_skips_are_skipped() {
             stderr(&o).contains("Undefined reference to '_Z7c_scalef'"),
             "{name}"
         );
+        // nvlink says nothing of them; cubin-ld warns, but not of a shared library.
+        let warned = stderr(&o).contains(&format!("warning : input file '{name}' skipped"));
+        assert_eq!(warned, name != "c.so", "{name}: {}", stderr(&o));
     }
+}
+
+#[test]
+fn a_gnu_archive_member_with_a_bsd_style_name_is_linked_whole_as_nvlink_links_it() {
+    // `#1/3` would be a BSD long name (3 bytes of name before the data); in a GNU archive
+    // (one with a GNU symbol table, `/`) nvlink takes the member's data whole.
+    let d = scratch("bsd-name");
+    copy_objects(&d);
+    let member = |m: &str| std::fs::read(d.join(m)).unwrap();
+    let mut lib = archive(
+        &[
+            ("", vec![0; 4]), // the symbol table, named `/`, listing no symbols
+            ("a.o", member("a.o")),
+            ("b.o", member("b.o")),
+            ("c.o", member("c.o")),
+        ],
+        false,
+    );
+    let at = lib
+        .windows(16)
+        .position(|w| w == b"b.o/            ")
+        .unwrap();
+    lib[at..at + 16].copy_from_slice(b"#1/3            ");
+    std::fs::write(d.join("lib.a"), lib).unwrap();
+    let o = cubin_ld(&d, &["-arch=sm_90", "lib.a", "-o", "out.cubin"]);
+    assert!(o.status.success(), "{}", stderr(&o));
 }
 
 #[test]

@@ -33,11 +33,35 @@ pub fn members<'a>(path: &Path, display: &str, bytes: &'a [u8]) -> Result<Vec<Me
     for m in archive.members() {
         let m =
             m.map_err(|e| Error::new(format!("unexpected archive format in '{display}': {e}")))?;
-        let raw = m.name();
-        // BSD long names (`#1/N`) in an archive without a symbol table: not GNU either.
-        if raw.starts_with(b"#1/") {
+        // A GNU archive member whose header says `#1/N` (a BSD long name): nvlink reads it
+        // as GNU names it, `#1`, with all its data; the reader took N bytes of the data for
+        // its name. Elsewhere (an archive without a GNU symbol table) it is BSD, skipped.
+        let bsd_name = m
+            .header()
+            .filter(|h| h.name.starts_with(b"#1/") && h.name[3].is_ascii_digit());
+        if bsd_name.is_some() && archive.kind() != ArchiveKind::Gnu {
             continue;
         }
+        if let Some(h) = bsd_name {
+            let (at, len) = m.file_range();
+            let name_len: u64 = std::str::from_utf8(&h.name[3..])
+                .ok()
+                .and_then(|d| d.trim_end().parse().ok())
+                .unwrap_or(0);
+            let whole = usize::try_from(at.saturating_sub(name_len))
+                .ok()
+                .zip(usize::try_from(len.saturating_add(name_len)).ok())
+                .and_then(|(a, l)| bytes.get(a..a.checked_add(l)?))
+                .ok_or_else(|| {
+                    Error::new(format!("'{display}:#1': member lies outside the archive"))
+                })?;
+            out.push(Member {
+                name: "#1".into(),
+                bytes: Cow::Borrowed(whole),
+            });
+            continue;
+        }
+        let raw = m.name();
         let name = String::from_utf8_lossy(raw).into_owned();
         let data = if m.is_thin() {
             let p = path.parent().unwrap_or(Path::new(".")).join(&name);
