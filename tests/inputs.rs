@@ -398,3 +398,16 @@ fn a_damaged_fatbin_in_a_host_object_is_an_error_naming_the_object() {
     assert!(stderr(&o).contains("bad2.o"), "{}", stderr(&o));
     assert!(!d.join("o.cubin").exists());
 }
+
+#[test]
+fn a_host_object_with_a_damaged_section_count_is_an_error_not_plain_host_code() {
+    // e_shnum = 0 and no count in section 0: no sections at all, which no object has.
+    let d = scratch("shnum0");
+    copy_objects(&d);
+    let mut a = std::fs::read(d.join("a.o")).unwrap();
+    a[0x3c..0x3e].copy_from_slice(&0u16.to_le_bytes());
+    std::fs::write(d.join("a.o"), a).unwrap();
+    let o = cubin_ld(&d, &["-arch=sm_90", "a.o", "b.o", "c.o", "-o", "out.cubin"]);
+    assert_fails(&o, 1, &["Could not find fatbin in 'a.o'"]);
+    assert!(!d.join("out.cubin").exists());
+}

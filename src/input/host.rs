@@ -40,13 +40,22 @@ pub fn parse<'a>(name: &str, bytes: &'a [u8]) -> Result<HostObject<'a>> {
     let header = FileHeader64::<LittleEndian>::parse(bytes).map_err(damaged)?;
     let endian = header.endian().map_err(damaged)?;
     let sections = header.sections(endian, bytes).map_err(damaged)?;
+    // (Every object has at least its section-name table: none at all is a damaged count,
+    // which nvlink reports as a missing fatbin.)
+    if sections.is_empty() {
+        return Err(not_found());
+    }
     let mut host = HostObject::default();
     let mut segment = false;
     let mut whole_program = false;
     for s in sections.iter() {
-        let Ok(sname) = sections.section_name(endian, s) else {
-            continue;
-        };
+        let sname = sections.section_name(endian, s).map_err(|_| {
+            Error::new(format!(
+                "'{name}': damaged host ELF: a section's name offset ({:#x}) is outside the \
+                 section-name table",
+                s.sh_name(endian)
+            ))
+        })?;
         let data = || -> Result<&'a [u8]> {
             if s.sh_type(endian) == SHT_NOBITS {
                 return Ok(&[]);
