@@ -213,7 +213,8 @@ impl Module {
             link: Link::Symtab,
             info: Info::None,
             content: Content::SymtabShndx,
-            group: Group::Tables,
+            // (nvlink lists it after the debug sections, before the notes.)
+            group: Group::Debug,
             section_symbol: None,
         });
     }

@@ -26,13 +26,12 @@ pub(super) fn merc_symtab(m: &Module, l: &Layout) -> Vec<u8> {
     b
 }
 
-/// `.symtab_shndx`: the section index of each symbol whose entry cannot hold it (index
-/// 0xff00 and up, where the entry says SHN_XINDEX), else 0.
+/// `.symtab_shndx`: the section index of every symbol (0 for none), as nvlink writes it;
+/// readers look only at those whose entry says SHN_XINDEX (index 0xff00 and up).
 pub(super) fn symtab_shndx(m: &Module, l: &Layout) -> Vec<u8> {
     let mut b = vec![0u8; 4];
     for &sid in &l.sym_order {
-        let shndx = m.symbols[sid].section.map(|s| l.sec_index[s]).unwrap_or(0);
-        put32(&mut b, if shndx >= 0xff00 { shndx } else { 0 });
+        put32(&mut b, m.symbols[sid].section.map_or(0, |s| l.sec_index[s]));
     }
     b
 }
