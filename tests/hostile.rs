@@ -87,6 +87,8 @@ impl Elf {
             shstr.extend_from_slice(n.as_bytes());
             shstr.push(0);
         }
+        let shstr_name = shstr.len() as u32;
+        shstr.extend_from_slice(b".shstrtab\0");
         let shstr_index = self.sections.len() as u32 + 1;
         let mut out = vec![0u8; 64];
         let mut offs = Vec::new();
@@ -143,8 +145,16 @@ impl Elf {
                 *ent,
             );
         }
-        sh(&mut out, 0, 3, shstr_off, shstr.len() as u64, 0, 0, 0);
-        // The first entry of .shstrtab is named by offset 0 (""); name it properly.
+        sh(
+            &mut out,
+            shstr_name,
+            3,
+            shstr_off,
+            shstr.len() as u64,
+            0,
+            0,
+            0,
+        );
         let h = &mut out[..64];
         h[..4].copy_from_slice(b"\x7fELF");
         h[4] = 2;

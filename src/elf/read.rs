@@ -488,6 +488,45 @@ fn parse_sections<'data>(
                 String::from_utf8_lossy(name)
             )));
         }
+        // The tables the linker makes again are named for what they are; one of those
+        // names on another section (a damaged name offset) would be taken for them.
+        let named_as = match name {
+            b".shstrtab" => Some(index == shstrndx && sh_type == SHT_STRTAB),
+            b".strtab" => Some(sh_type == SHT_STRTAB),
+            b".symtab" => Some(sh_type == SHT_SYMTAB),
+            b".symtab_shndx" => Some(sh_type == SHT_SYMTAB_SHNDX),
+            // Shared memory holds no bytes: one that does would be laid out as data.
+            // (sm_100+ executables make it plain NOBITS.)
+            b".nv_debug.shared" => Some(matches!(sh_type, SHT_CUDA_SHARED | SHT_NOBITS)),
+            n if n.starts_with(b".nv.shared.") && !n.starts_with(b".nv.shared.reserved.") => {
+                Some(matches!(sh_type, SHT_CUDA_SHARED | SHT_NOBITS))
+            }
+            _ => None,
+        };
+        if i.0 == 0 && sh_type != 0 {
+            return Err(Error::new(format!(
+                "section 0 is not the null section (type {sh_type:#x})"
+            )));
+        }
+        if i.0 != 0 && name.is_empty() {
+            return Err(Error::new(format!(
+                "section {index} has no name (its name offset or the section-name table's \
+                 offset is damaged)"
+            )));
+        }
+        if type_has_no_file_data(sh_type) && size > MAX_SYMBOL_SIZE {
+            return Err(Error::new(format!(
+                "section '{}': size {size:#x} is larger than any GPU memory",
+                String::from_utf8_lossy(name)
+            )));
+        }
+        if named_as == Some(false) {
+            return Err(Error::new(format!(
+                "section {index} is named '{}' but has type {sh_type:#x}, which no section of \
+                 that name has",
+                String::from_utf8_lossy(name)
+            )));
+        }
         sections.push(Section {
             index,
             name,

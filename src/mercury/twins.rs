@@ -8,8 +8,8 @@
 //! symbols and relocations depend on where it put each input section.
 
 use super::Mercury;
-use super::{main_name, mercury_name, not_yet, Placements, Twins};
-use crate::diag::Result;
+use super::{main_name, mercury_name, Placements, Twins};
+use crate::diag::{Error, Result};
 use crate::elf::names::is_mercury_section;
 use crate::elf::*;
 use crate::ids::ObjectId;
@@ -43,6 +43,8 @@ struct MercInputs<'a, 'data> {
     function_info: HashMap<Vec<u8>, Content>,
     /// Some input has a function's Mercury literal bank.
     any_literal_twin: bool,
+    /// The first input with a section of each name: what a refusal names.
+    origin: HashMap<&'data [u8], &'a str>,
 }
 
 impl<'a, 'data> MercInputs<'a, 'data> {
@@ -51,14 +53,19 @@ impl<'a, 'data> MercInputs<'a, 'data> {
         function_info: Vec<(Vec<u8>, Content)>,
     ) -> Self {
         let mut first: HashMap<&'data [u8], &'a Section<'data>> = HashMap::new();
-        for s in objects.iter().flat_map(|o| o.cubin.sections.iter()) {
-            if is_mercury_section(s.name) {
-                first.entry(s.name).or_insert(s);
+        let mut origin: HashMap<&'data [u8], &'a str> = HashMap::new();
+        for o in objects {
+            for s in &o.cubin.sections {
+                if is_mercury_section(s.name) {
+                    first.entry(s.name).or_insert(s);
+                }
+                origin.entry(s.name).or_insert(&o.name);
             }
         }
         let any_literal_twin = first.keys().any(|n| n.starts_with(MERC_PREFIX));
         MercInputs {
             first,
+            origin,
             function_info: function_info.into_iter().collect(),
             any_literal_twin,
         }
@@ -260,10 +267,15 @@ impl Mercury<'_, '_, '_> {
                 inputs.first.get(name).map_or(s.sh_type, |i| i.sh_type),
                 Content::NoBits(0),
             ),
+            // (A kind of section this version does not carry over, or a damaged one: a
+            // known name with another type.)
             _ => {
-                return Err(not_yet(format!(
-                    "the Mercury copy of '{}'",
-                    String::from_utf8_lossy(&s.name)
+                return Err(Error::new(format!(
+                    "'{}': section '{}' (type {:#x}): cubin-ld cannot make its Mercury copy; \
+                     it is of a kind this version does not link, or damaged",
+                    inputs.origin.get(&s.name[..]).copied().unwrap_or("?"),
+                    String::from_utf8_lossy(&s.name),
+                    s.sh_type
                 )))
             }
         })
