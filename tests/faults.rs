@@ -321,3 +321,61 @@ fn a_device_as_input_reads_as_empty() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(stderr(&o), "");
 }
+
+#[test]
+fn a_fifo_input_reads_as_empty_as_nvlink_reads_it() {
+    // (By its size, 0, as nvlink reads it: c.o's functions stay undefined.)
+    let d = scratch("input-fifo");
+    let fifo = d.join("pipe.o");
+    let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+    // SAFETY: a plain system call on a C string.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+    let c_o = std::fs::read(d.join("c.o")).unwrap();
+    let writer = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || {
+            use std::io::Write;
+            // (The link may close its end unread: a failed write is expected.)
+            let _ = std::fs::OpenOptions::new()
+                .write(true)
+                .open(fifo)
+                .and_then(|mut f| f.write_all(&c_o));
+        })
+    };
+    let o = Command::new(env!("CARGO_BIN_EXE_cubin-ld"))
+        .current_dir(&d)
+        .args(["-arch", "sm_90", "-o", "out.cubin", "a.o", "b.o", "pipe.o"])
+        .output()
+        .unwrap();
+    writer.join().unwrap();
+    assert_eq!(o.status.code(), Some(255), "{}", stderr(&o));
+    assert!(stderr(&o).contains("input file 'pipe.o' skipped: it is empty"));
+    assert!(stderr(&o).contains("Undefined reference to '_Z7c_scalef'"));
+}
+
+#[test]
+fn an_interrupted_link_leaves_the_old_output_or_the_new_one_never_a_temporary() {
+    let d = scratch("interrupted");
+    let out = d.join("out.cubin");
+    for delay_us in (0..30).map(|k| k * 150) {
+        std::fs::write(&out, b"old").unwrap();
+        let mut child = Command::new(env!("CARGO_BIN_EXE_cubin-ld"))
+            .current_dir(&d)
+            .args(["-arch", "sm_90", "-o", "out.cubin"])
+            .args(INPUTS)
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_micros(delay_us));
+        // SAFETY: signalling our own child.
+        unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
+        let _ = child.wait().unwrap();
+        let now = std::fs::read(&out).unwrap();
+        assert!(now == b"old" || now == plain_output(), "a partial output");
+        assert_eq!(
+            names(&d),
+            ["a.o", "b.o", "c.o", "out.cubin"],
+            "a temporary was left"
+        );
+    }
+}

@@ -101,6 +101,8 @@ fn replace(
     fill: impl FnOnce(&mut [u8]),
 ) -> std::io::Result<()> {
     let tmp = temporary_name(dest);
+    // (Listed before it exists: an interrupt between making and listing it would leave it.)
+    let _interrupted = PendingFile::new(&tmp);
     // (Read access too: a shared writable map needs it.)
     let mut f = std::fs::OpenOptions::new()
         .read(true)
@@ -108,7 +110,6 @@ fn replace(
         .create(true)
         .truncate(true)
         .open(&tmp)?;
-    let _interrupted = PendingFile::new(&tmp);
     let _failed = Unfinished(&tmp);
     if let Some(old) = old {
         keep_owner_and_mode(&f, old);
