@@ -379,3 +379,81 @@ fn an_interrupted_link_leaves_the_old_output_or_the_new_one_never_a_temporary() 
         );
     }
 }
+
+/// A 64 KiB file system at `dir/mnt`, unmounted when dropped (None where this user may not
+/// mount one).
+struct TinyDisk(PathBuf);
+
+impl TinyDisk {
+    fn mount(dir: &Path) -> Option<TinyDisk> {
+        let mnt = dir.join("mnt");
+        std::fs::create_dir_all(&mnt).unwrap();
+        let ok = is_root()
+            && Command::new("mount")
+                .args(["-t", "tmpfs", "-o", "size=64k", "tmpfs"])
+                .arg(&mnt)
+                .output()
+                .is_ok_and(|o| o.status.success());
+        ok.then_some(TinyDisk(mnt))
+    }
+
+    /// Takes every free block with a file of its own.
+    fn fill(&self) {
+        use std::io::Write;
+        let mut f = std::fs::File::create(self.0.join("filler")).unwrap();
+        while f.write_all(&[0u8; 512]).is_ok() {}
+    }
+}
+
+impl Drop for TinyDisk {
+    fn drop(&mut self) {
+        let _ = Command::new("umount").arg(&self.0).output();
+    }
+}
+
+fn link_to(dir: &Path, out: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_cubin-ld"))
+        .current_dir(dir)
+        .args(["-arch", "sm_90", "-o"])
+        .arg(out)
+        .args(INPUTS)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn a_disk_without_room_for_old_and_new_outputs_together_reuses_the_old_ones_room() {
+    let d = scratch("tiny-reuse");
+    let Some(disk) = TinyDisk::mount(&d) else {
+        eprintln!("skipped: mounting a small file system needs root");
+        return;
+    };
+    let out = disk.0.join("out.cubin");
+    std::fs::write(&out, vec![b'o'; 12 << 10]).unwrap();
+    disk.fill();
+    let o = link_to(&d, &out);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_same(&std::fs::read(&out).unwrap());
+    assert_eq!(names(&disk.0), ["filler", "out.cubin"]);
+}
+
+#[test]
+fn a_disk_without_room_for_the_output_is_an_error_leaving_the_old_one_whole() {
+    let d = scratch("tiny-full");
+    let Some(disk) = TinyDisk::mount(&d) else {
+        eprintln!("skipped: mounting a small file system needs root");
+        return;
+    };
+    let out = disk.0.join("out.cubin");
+    std::fs::write(&out, b"old").unwrap();
+    disk.fill();
+    let o = link_to(&d, &out);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("No space left on device"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(std::fs::read(&out).unwrap(), b"old");
+    assert_eq!(names(&disk.0), ["filler", "out.cubin"]);
+}

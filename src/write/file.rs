@@ -110,14 +110,24 @@ fn replace(
         .create(true)
         .truncate(true)
         .open(&tmp)?;
-    let _failed = Unfinished(&tmp);
+    let failed = Unfinished(&tmp);
     if let Some(old) = old {
         keep_owner_and_mode(&f, old);
     }
-    fill_file(&mut f, size, fill)?;
+    let reserved = match reserve(&f, size) {
+        // No room for old and new together: the old file's blocks are reused, as nvlink
+        // (which writes in place) would (reserved first, so it stays whole if even that
+        // does not fit).
+        Err(e) if is_full(&e) && old.is_some() => {
+            drop((f, failed));
+            return write_through(dest, old.unwrap(), size, fill);
+        }
+        r => r?,
+    };
+    fill_file(&mut f, size, reserved, fill)?;
     drop(f);
     std::fs::rename(&tmp, dest)?;
-    std::mem::forget(_failed);
+    std::mem::forget(failed);
     Ok(())
 }
 
@@ -178,8 +188,13 @@ fn temporary_name(path: &Path) -> PathBuf {
     dir.join(format!(".{name}.cubin-ld-{}.tmp", std::process::id()))
 }
 
-fn fill_file(f: &mut File, size: u64, fill: impl FnOnce(&mut [u8])) -> std::io::Result<()> {
-    if size > 0 && reserve(f, size)? {
+fn fill_file(
+    f: &mut File,
+    size: u64,
+    reserved: bool,
+    fill: impl FnOnce(&mut [u8]),
+) -> std::io::Result<()> {
+    if reserved {
         // SAFETY: the file is this process's own new temporary file, reserved to its full
         // size above; nothing else truncates it while it is mapped.
         if let Ok(mut map) = unsafe { memmap2::MmapMut::map_mut(&*f) } {
@@ -193,10 +208,17 @@ fn fill_file(f: &mut File, size: u64, fill: impl FnOnce(&mut [u8])) -> std::io::
     f.write_all(&bytes)
 }
 
+fn is_full(e: &std::io::Error) -> bool {
+    matches!(e.raw_os_error(), Some(libc::ENOSPC) | Some(libc::EDQUOT))
+}
+
 /// Reserves `size` bytes of disk for the file (and makes it that long); `false` where the
 /// file system cannot.
 fn reserve(f: &File, size: u64) -> std::io::Result<bool> {
     use std::os::fd::AsRawFd;
+    if size == 0 {
+        return Ok(false);
+    }
     let Ok(len) = libc::off_t::try_from(size) else {
         return Ok(false);
     };
