@@ -402,6 +402,15 @@ impl Parser {
 }
 
 impl Args {
+    /// `--threads`: `None` without it, else the count or what is wrong with it.
+    pub fn thread_count(&self) -> Option<Result<usize>> {
+        self.threads.map(|n| {
+            usize::try_from(n).ok().filter(|&n| n > 0).ok_or_else(|| {
+                Error::new(format!("--threads: expected a positive number, got {n}"))
+            })
+        })
+    }
+
     /// The options nvlink hands the ptxas that compiles PTX inputs: `-Xptxas`'s, then
     /// `-maxrregcount`.
     pub fn ptxas_options(&self) -> Vec<String> {

@@ -59,20 +59,15 @@ fn on_threads<T: Send>(
     f: impl FnOnce() -> std::result::Result<T, Failure> + Send,
 ) -> std::result::Result<T, Failure> {
     // (The binary may have made the global pool the size asked for.)
-    let n = match args.threads {
-        Some(n) if usize::try_from(n).ok() != Some(rayon::current_num_threads()) => n,
-        _ => return f(),
+    let n = match args.thread_count() {
+        None => return f(),
+        Some(Ok(n)) if n == rayon::current_num_threads() => return f(),
+        Some(n) => n?,
     };
-    let pool = usize::try_from(n)
-        .ok()
-        .filter(|&n| n > 0)
-        .ok_or_else(|| Error::new(format!("--threads: expected a positive number, got {n}")))
-        .and_then(|n| {
-            rayon::ThreadPoolBuilder::new()
-                .num_threads(n)
-                .build()
-                .map_err(|e| Error::new(format!("cannot start {n} threads: {e}")))
-        })?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(n)
+        .build()
+        .map_err(|e| Error::new(format!("cannot start {n} threads: {e}")))?;
     pool.install(f)
 }
 

@@ -82,11 +82,9 @@ fn main() -> ExitCode {
 /// small link, where starting threads costs more than they save. The output is the same.
 fn start_threads(args: &cubin_ld::cli::Args) {
     const SMALL_LINK_BYTES: u64 = 1 << 20;
-    let n = match args.threads {
-        Some(n) => match usize::try_from(n) {
-            Ok(n) if n > 0 => n,
-            _ => return, // (the link says what is wrong with it)
-        },
+    let n = match args.thread_count() {
+        Some(Ok(n)) => n,
+        Some(Err(_)) => return, // (the link says what is wrong with it)
         None => {
             let input_bytes: u64 = args
                 .inputs
