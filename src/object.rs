@@ -94,6 +94,17 @@ impl<'data> InputObject<'data> {
             )));
         }
         let sm = flags.sm();
+        // The low byte says which layout the flags follow (0x04 up to sm_90, 0x02 from
+        // sm_100 on); another value is damage, which NVIDIA's readers refuse in the output.
+        let expected_low = if sm >= 100 { 0x02 } else { 0x04 };
+        if flags.low() != expected_low {
+            return Err(Error::new(format!(
+                "'{name}': e_flags {:#010x} are damaged (the low byte is {:#04x}, where an \
+                 sm_{sm} object has {expected_low:#04x})",
+                flags.raw,
+                flags.low()
+            )));
+        }
         let kinds = cubin.sections.iter().map(classify).collect();
         Ok(InputObject {
             id,

@@ -10,7 +10,8 @@
 //!
 //! `cargo test` runs a few thousand variants. For a campaign:
 //! `CUBIN_LD_FUZZ_SECONDS=3600 cargo test --release --test mutate -- --nocapture campaign`
-//! (`CUBIN_LD_FUZZ_START=N` to start at another seed).
+//! (`CUBIN_LD_FUZZ_START=N` to start at another seed; `CUBIN_LD_FUZZ_TOOLKIT=<toolkit root>`
+//! to have cuobjdump and nvdisasm read every output that linked).
 
 use std::path::{Path, PathBuf};
 
@@ -396,6 +397,49 @@ fn check(t: &Target, good: &[u8], seed: u64, dir: &Path) -> Result<(), String> {
             cubin_ld::elf::Cubin::parse(&bytes).map_err(|e| {
                 format!("{} seed {seed}: the output does not read back: {e}", t.name)
             })?;
+            // With CUBIN_LD_FUZZ_TOOLKIT (a toolkit root), NVIDIA's readers must take the
+            // output wherever they take nvlink's for the same inputs.
+            if let Some(tk) = std::env::var_os("CUBIN_LD_FUZZ_TOOLKIT") {
+                let tk = Path::new(&tk).join("bin");
+                let reads = |file: &Path| -> Option<String> {
+                    for (tool, args) in [("cuobjdump", &["-elf"][..]), ("nvdisasm", &[][..])] {
+                        // (A reader looping on a file counts as refusing it.)
+                        let o = std::process::Command::new("timeout")
+                            .arg("20")
+                            .arg(tk.join(tool))
+                            .args(args)
+                            .arg(file)
+                            .output()
+                            .ok()?;
+                        if !o.status.success() {
+                            return Some(format!(
+                                "{tool}: {}",
+                                String::from_utf8_lossy(&o.stderr).trim()
+                            ));
+                        }
+                    }
+                    None
+                };
+                if let Some(why) = reads(&out) {
+                    let theirs = dir.join("nvlink.cubin");
+                    let _ = std::fs::remove_file(&theirs);
+                    let mut nv_args = args.clone();
+                    let o = nv_args.iter().position(|a| a == "-o").unwrap() + 1;
+                    nv_args[o] = theirs.display().to_string();
+                    let nv = std::process::Command::new("timeout")
+                        .arg("60")
+                        .arg(tk.join("nvlink"))
+                        .args(&nv_args)
+                        .output()
+                        .map_err(|e| format!("cannot run nvlink: {e}"))?;
+                    if nv.status.success() && reads(&theirs).is_none() {
+                        return Err(format!(
+                            "{} seed {seed}: the output is refused ({why}) where nvlink's is read",
+                            t.name
+                        ));
+                    }
+                }
+            }
         }
         Err(f) => {
             if out.exists() {
