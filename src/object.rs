@@ -105,7 +105,41 @@ impl<'data> InputObject<'data> {
                 flags.low()
             )));
         }
-        let kinds = cubin.sections.iter().map(classify).collect();
+        let kinds: Vec<SectionKind> = cubin.sections.iter().map(classify).collect();
+        // Symbols name code, data, constants and shared memory; one "defined" in a table, a
+        // note or the link's records is damage, and would take a place in the output that
+        // section does not give it.
+        let holds_no_symbols = |k: SectionKind| {
+            use SectionKind::*;
+            matches!(
+                k,
+                Null | StrTab
+                    | SymTab
+                    | Info
+                    | InfoFn
+                    | Compat
+                    | Callgraph
+                    | Prototype
+                    | Note
+                    | Reloc
+            )
+        };
+        if let Some(table) = cubin.symtabs.first() {
+            for (i, sym) in table.symbols.iter().enumerate() {
+                let SymSection::Index(si) = sym.section else {
+                    continue;
+                };
+                let kind = kinds.get(si as usize).copied().unwrap_or(SectionKind::Null);
+                if sym.st_type != crate::elf::STT_SECTION && si != 0 && holds_no_symbols(kind) {
+                    return Err(Error::new(format!(
+                        "'{name}': symbol {i} '{}' is defined in section '{}', which holds no \
+                         symbols (damaged)",
+                        String::from_utf8_lossy(sym.name),
+                        cubin.sections[si as usize].name_str()
+                    )));
+                }
+            }
+        }
         Ok(InputObject {
             id,
             name,

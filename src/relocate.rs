@@ -613,7 +613,8 @@ impl Relocator<'_, '_, '_> {
             ))
         })?;
         if let Some(bytes) = bytes {
-            patch::write(bytes, r.offset + site.tp.offset, fields, v)?;
+            patch::write(bytes, r.offset + site.tp.offset, fields, v)
+                .map_err(|e| e.context(self.against(site, r)))?;
         }
         // (The capsule counts from the first slot.)
         if self.m.mercury && site.code() {
@@ -674,7 +675,8 @@ impl Relocator<'_, '_, '_> {
         let Some(bytes) = bytes else {
             return Ok(None);
         };
-        let old = patch::read(bytes, offset, fields)?;
+        let old =
+            patch::read(bytes, offset, fields).map_err(|e| e.context(self.against(site, r)))?;
         patch::write(bytes, offset, fields, old.wrapping_add(v))
             .map_err(|e| e.context(self.against(site, r)))?;
         if self.m.mercury && site.code() {
