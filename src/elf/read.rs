@@ -501,6 +501,19 @@ fn parse_sections<'data>(
             n if n.starts_with(b".nv.shared.") && !n.starts_with(b".nv.shared.reserved.") => {
                 Some(matches!(sh_type, SHT_CUDA_SHARED | SHT_NOBITS))
             }
+            // Code, constant banks and records are what their names say.
+            n if n.starts_with(b".text.") => Some(sh_type == SHT_PROGBITS),
+            // (Executables make constant banks plain PROGBITS.)
+            n if n.starts_with(b".nv.constant") => Some(
+                sh_type == SHT_PROGBITS
+                    || (SHT_CUDA_CONSTANT_B0..=SHT_CUDA_CONSTANT_B17).contains(&sh_type),
+            ),
+            b".nv.info" => Some(sh_type == SHT_CUDA_INFO),
+            n if n.starts_with(b".nv.info.") => Some(sh_type == SHT_CUDA_INFO),
+            // (And a relocation section is named for one.)
+            n if matches!(sh_type, SHT_REL | SHT_RELA) => {
+                Some(n.starts_with(b".rel") || n.starts_with(b".nv.resolvedrela"))
+            }
             _ => None,
         };
         if i.0 == 0 && sh_type != 0 {
