@@ -171,14 +171,15 @@ fn put(b: &mut [u8], at: usize, n: usize, v: u64) {
 
 /// An ELF's section headers: (header offset, type, data offset, size, entsize).
 fn sections(b: &[u8]) -> Vec<(usize, u32, usize, usize, usize)> {
+    // (Earlier changes may have made any of these absurd: no arithmetic may overflow.)
     let shoff = get(b, 0x28, 8) as usize;
     let mut n = get(b, 0x3c, 2) as usize;
     if n == 0 {
-        n = get(b, shoff + 32, 8) as usize;
+        n = get(b, shoff.wrapping_add(32), 8) as usize;
     }
     (0..n.min(1 << 17))
-        .map(|i| shoff + 64 * i)
-        .filter(|&h| h + 64 <= b.len())
+        .filter_map(|i| shoff.checked_add(64 * i))
+        .filter(|&h| h.checked_add(64).is_some_and(|e| e <= b.len()))
         .map(|h| {
             (
                 h,
@@ -236,8 +237,8 @@ fn mutate_elf(b: &mut [u8], r: &mut Rng) {
                 let count = size.min(b.len()) / 24;
                 let s = off.wrapping_add(24 * r.below(count));
                 let (at, n) = [(0, 4), (4, 1), (5, 1), (6, 2), (8, 8), (16, 8)][r.below(6)];
-                let v = r.interesting(get(b, s + at, n));
-                put(b, s + at, n, v);
+                let v = r.interesting(get(b, s.wrapping_add(at), n));
+                put(b, s.wrapping_add(at), n, v);
             }
         }
         // A relocation field.
@@ -247,8 +248,8 @@ fn mutate_elf(b: &mut [u8], r: &mut Rng) {
                 let e = off.wrapping_add(width * r.below(size.min(b.len()) / width));
                 let (at, n) =
                     [(0, 8), (8, 4), (12, 4), (16, 8)][r.below(if t == 9 { 3 } else { 4 })];
-                let v = r.interesting(get(b, e + at, n));
-                put(b, e + at, n, v);
+                let v = r.interesting(get(b, e.wrapping_add(at), n));
+                put(b, e.wrapping_add(at), n, v);
             }
         }
         // A `.nv.info` record: its format, attribute, size or first payload word.
