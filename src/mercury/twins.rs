@@ -43,8 +43,8 @@ struct MercInputs<'a, 'data> {
     function_info: HashMap<Vec<u8>, Content>,
     /// Some input has a function's Mercury literal bank.
     any_literal_twin: bool,
-    /// The first input with a section of each name: what a refusal names.
-    origin: HashMap<&'data [u8], &'a str>,
+    /// The inputs, for a refusal to name the one a section came from.
+    objects: &'a [crate::object::InputObject<'data>],
 }
 
 impl<'a, 'data> MercInputs<'a, 'data> {
@@ -53,19 +53,15 @@ impl<'a, 'data> MercInputs<'a, 'data> {
         function_info: Vec<(Vec<u8>, Content)>,
     ) -> Self {
         let mut first: HashMap<&'data [u8], &'a Section<'data>> = HashMap::new();
-        let mut origin: HashMap<&'data [u8], &'a str> = HashMap::new();
-        for o in objects {
-            for s in &o.cubin.sections {
-                if is_mercury_section(s.name) {
-                    first.entry(s.name).or_insert(s);
-                }
-                origin.entry(s.name).or_insert(&o.name);
+        for s in objects.iter().flat_map(|o| o.cubin.sections.iter()) {
+            if is_mercury_section(s.name) {
+                first.entry(s.name).or_insert(s);
             }
         }
         let any_literal_twin = first.keys().any(|n| n.starts_with(MERC_PREFIX));
         MercInputs {
             first,
-            origin,
+            objects,
             function_info: function_info.into_iter().collect(),
             any_literal_twin,
         }
@@ -73,6 +69,14 @@ impl<'a, 'data> MercInputs<'a, 'data> {
 
     fn has(&self, name: &[u8]) -> bool {
         self.first.contains_key(name)
+    }
+
+    /// The first input with a section of this name.
+    fn origin(&self, name: &[u8]) -> &'a str {
+        self.objects
+            .iter()
+            .find(|o| o.cubin.sections.iter().any(|s| s.name == name))
+            .map_or("?", |o| o.name.as_str())
     }
 }
 
@@ -273,7 +277,7 @@ impl Mercury<'_, '_, '_> {
                 return Err(Error::new(format!(
                     "'{}': section '{}' (type {:#x}): cubin-ld cannot make its Mercury copy; \
                      it is of a kind this version does not link, or damaged",
-                    inputs.origin.get(&s.name[..]).copied().unwrap_or("?"),
+                    inputs.origin(&s.name),
                     String::from_utf8_lossy(&s.name),
                     s.sh_type
                 )))
