@@ -250,19 +250,17 @@ fn decompress(
     magic: &[u8],
     budget: &Budget,
 ) -> Result<Vec<u8>> {
-    let method = if flags & FLAG_ZSTD != 0 {
-        "zstd"
-    } else if flags & FLAG_LZ4 != 0 {
-        "LZ4"
-    } else {
+    let zstd = flags & FLAG_ZSTD != 0;
+    if !zstd && flags & FLAG_LZ4 == 0 {
         return Err(Error::new(format!(
             "fatbin entry compressed with an unknown method (flags 0x{flags:x})"
         )));
-    };
+    }
+    let method = if zstd { "zstd" } else { "LZ4" };
     let bad = |what: &dyn std::fmt::Display| {
         Error::new(format!("bad {method} payload in fatbin: {what}"))
     };
-    if method == "LZ4" && size > input.len().saturating_mul(LZ4_MAX_RATIO).saturating_add(64) {
+    if !zstd && size > input.len().saturating_mul(LZ4_MAX_RATIO).saturating_add(64) {
         return Err(bad(&format!(
             "{} bytes cannot decompress to the {size} its header says",
             input.len()
@@ -274,7 +272,7 @@ fn decompress(
              has left for the link's inputs (a damaged or hostile header)"
         )));
     }
-    let out = if method == "zstd" {
+    let out = if zstd {
         let dec = ruzstd::decoding::StreamingDecoder::new(input).map_err(|e| bad(&e))?;
         let mut dec = std::io::Read::take(dec, size as u64 + 1);
         let mut out = Vec::with_capacity(size);
