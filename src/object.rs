@@ -140,6 +140,7 @@ impl<'data> InputObject<'data> {
                 }
             }
         }
+        check_mercury_mirror(&name, &cubin)?;
         Ok(InputObject {
             id,
             name,
@@ -328,4 +329,62 @@ pub fn enumerated<'a, 'data>(
         .iter()
         .enumerate()
         .map(|(i, o)| (ObjectId::from_index(i), o))
+}
+
+/// sm_100+: `.nv.merc.symtab` mirrors `.symtab` entry for entry (the main table may have more
+/// section symbols at its end), and what the link takes from one half it applies to the other.
+/// An entry that says another name, binding, type or definedness than its twin is damage:
+/// nvlink's finalizer refuses it ("unsupported elf type"), so the link refuses it here, naming
+/// it, rather than write a Mercury half that disagrees with the code.
+fn check_mercury_mirror(name: &str, cubin: &Cubin<'_>) -> Result<()> {
+    let table = |ty: u32| {
+        cubin
+            .symtabs
+            .iter()
+            .find(|t| cubin.sections[t.section as usize].sh_type == ty)
+    };
+    let (Some(main), Some(merc)) = (
+        table(crate::elf::SHT_SYMTAB),
+        table(crate::elf::SHT_CUDA_MERC_SYMTAB),
+    ) else {
+        return Ok(());
+    };
+    let damaged = |what: String| {
+        Err(Error::new(format!(
+            "'{name}': symbol table '{}': {what}, where '{}' says otherwise (damaged)",
+            cubin.sections[merc.section as usize].name_str(),
+            cubin.sections[main.section as usize].name_str(),
+        )))
+    };
+    if merc.symbols.len() > main.symbols.len() {
+        return damaged(format!(
+            "{} symbols, more than the {} it mirrors",
+            merc.symbols.len(),
+            main.symbols.len()
+        ));
+    }
+    for (i, (s, m)) in main.symbols.iter().zip(&merc.symbols).enumerate() {
+        let defined = |x: &Symbol<'_>| x.section != SymSection::Undefined;
+        let disagrees = s.st_type != m.st_type
+            || (s.st_type != crate::elf::STT_SECTION
+                && (s.name != m.name || s.bind != m.bind || defined(s) != defined(m)));
+        if disagrees {
+            return damaged(format!(
+                "symbol {i} '{}' ({}, {})",
+                String::from_utf8_lossy(m.name),
+                if defined(m) { "defined" } else { "undefined" },
+                bind_name(m.bind)
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn bind_name(bind: u8) -> String {
+    match bind {
+        crate::elf::STB_LOCAL => "local".into(),
+        crate::elf::STB_GLOBAL => "global".into(),
+        crate::elf::STB_WEAK => "weak".into(),
+        b => format!("binding {b}"),
+    }
 }

@@ -488,6 +488,16 @@ fn parse_sections<'data>(
                 String::from_utf8_lossy(name)
             )));
         }
+        // Bytes sit at a multiple of their alignment in everything NVIDIA's tools write; a
+        // section that does not was moved (a damaged offset), and its code would be read
+        // from the middle of an instruction.
+        if data_slice.is_some_and(|d| !d.is_empty()) && align > 1 && offset % align != 0 {
+            return Err(Error::new(format!(
+                "section '{}': offset {offset:#x} is not a multiple of its alignment {align:#x} \
+                 (damaged)",
+                String::from_utf8_lossy(name)
+            )));
+        }
         // The tables the linker makes again are named for what they are; one of those
         // names on another section (a damaged name offset) would be taken for them.
         let named_as = match name {
@@ -510,7 +520,11 @@ fn parse_sections<'data>(
             ),
             b".nv.info" => Some(sh_type == SHT_CUDA_INFO),
             n if n.starts_with(b".nv.info.") => Some(sh_type == SHT_CUDA_INFO),
-            // (And a relocation section is named for one.)
+            n if n.starts_with(b".note.") => Some(sh_type == SHT_NOTE),
+            // (And a relocation section is named for one, and shared memory for its kind.)
+            n if sh_type == SHT_CUDA_SHARED => {
+                Some(n.starts_with(b".nv.shared.") || n == b".nv_debug.shared")
+            }
             n if matches!(sh_type, SHT_REL | SHT_RELA) => {
                 Some(n.starts_with(b".rel") || n.starts_with(b".nv.resolvedrela"))
             }
