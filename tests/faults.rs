@@ -231,6 +231,75 @@ fn a_directory_as_output_is_refused_and_left_alone() {
     assert_eq!(names(&d.join("out")), ["inside"]);
 }
 
+/// The link in `dir` as a user who may not write `locked/` (nobody, where the tests run as
+/// root); None, saying so, where that user cannot run the linker here.
+fn link_as_other_user(dir: &Path, out: &str) -> Option<Output> {
+    use std::os::unix::process::CommandExt;
+    let command = || {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_cubin-ld"));
+        c.current_dir(dir);
+        if is_root() {
+            c.uid(65534).gid(65534);
+        }
+        c
+    };
+    let runs = command()
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !runs {
+        eprintln!("skipped: user 'nobody' cannot run the linker from this checkout");
+        return None;
+    }
+    Some(
+        command()
+            .args(["-arch", "sm_90", "-o", out])
+            .args(INPUTS)
+            .output()
+            .unwrap(),
+    )
+}
+
+fn locked_folder(name: &str, old: Option<&[u8]>) -> PathBuf {
+    let d = scratch(name);
+    let locked = d.join("locked");
+    std::fs::create_dir(&locked).unwrap();
+    if let Some(old) = old {
+        std::fs::write(locked.join("out.cubin"), old).unwrap();
+        std::fs::set_permissions(locked.join("out.cubin"), PermissionsExt::from_mode(0o666))
+            .unwrap();
+    }
+    std::fs::set_permissions(&locked, PermissionsExt::from_mode(0o555)).unwrap();
+    d
+}
+
+#[test]
+fn an_output_folder_the_user_may_not_write_is_an_error_naming_the_output() {
+    let d = locked_folder("locked-new", None);
+    let Some(o) = link_as_other_user(&d, "locked/out.cubin") else {
+        return;
+    };
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("Could not open output file 'locked/out.cubin': Permission denied"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(names(&d.join("locked")).is_empty());
+}
+
+#[test]
+fn a_writable_output_in_a_folder_the_user_may_not_write_is_written_in_place() {
+    // (As nvlink writes it: no temporary file can be made beside it.)
+    let d = locked_folder("locked-old", Some(b"old"));
+    let Some(o) = link_as_other_user(&d, "locked/out.cubin") else {
+        return;
+    };
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_same(&std::fs::read(d.join("locked/out.cubin")).unwrap());
+    assert_eq!(names(&d.join("locked")), ["out.cubin"]);
+}
+
 #[test]
 fn a_missing_output_folder_is_an_error_naming_the_output() {
     let d = scratch("nodir");

@@ -45,8 +45,12 @@ pub fn write_with(path: &Path, size: u64, fill: impl FnOnce(&mut [u8])) -> Resul
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
         Err(e) => return Err(open_failed(&e)),
     };
+    let failed = |f: Failed| match f {
+        Failed::Open(e) => open_failed(&e),
+        Failed::Write(e) => write_failed(e),
+    };
     match existing {
-        None => replace(&dest, None, size, fill).map_err(write_failed),
+        None => replace(&dest, None, size, fill).map_err(failed),
         Some(m) if m.is_dir() => Err(open_failed(&"it is a directory")),
         Some(m) => {
             if !may_write(&dest) {
@@ -55,7 +59,7 @@ pub fn write_with(path: &Path, size: u64, fill: impl FnOnce(&mut [u8])) -> Resul
                 )));
             }
             if m.is_file() && m.nlink() == 1 {
-                replace(&dest, Some(&m), size, fill).map_err(write_failed)
+                replace(&dest, Some(&m), size, fill).map_err(failed)
             } else {
                 write_through(&dest, &m, size, fill).map_err(write_failed)
             }
@@ -93,23 +97,44 @@ fn may_write(path: &Path) -> bool {
     unsafe { libc::access(c.as_ptr(), libc::W_OK) == 0 }
 }
 
+/// Where writing the output failed: opening it is what nvlink reports as "Could not open".
+enum Failed {
+    Open(std::io::Error),
+    Write(std::io::Error),
+}
+
+impl From<std::io::Error> for Failed {
+    fn from(e: std::io::Error) -> Failed {
+        Failed::Write(e)
+    }
+}
+
 /// Makes the file beside `dest` and renames it over `dest` once complete.
 fn replace(
     dest: &Path,
     old: Option<&Metadata>,
     size: u64,
     fill: impl FnOnce(&mut [u8]),
-) -> std::io::Result<()> {
+) -> std::result::Result<(), Failed> {
     let tmp = temporary_name(dest);
     // (Listed before it exists: an interrupt between making and listing it would leave it.)
     let _interrupted = PendingFile::new(&tmp);
     // (Read access too: a shared writable map needs it.)
-    let mut f = std::fs::OpenOptions::new()
+    let made = std::fs::OpenOptions::new()
         .read(true)
         .write(true)
         .create(true)
         .truncate(true)
-        .open(&tmp)?;
+        .open(&tmp);
+    let mut f = match (made, old) {
+        (Ok(f), _) => f,
+        // A folder this user may not write, holding a file they may: nvlink writes the file
+        // in place, and so does the link (no temporary can be made beside it).
+        (Err(e), Some(old)) if is_denied(&e) => {
+            return Ok(write_through(dest, old, size, fill)?);
+        }
+        (Err(e), _) => return Err(Failed::Open(e)),
+    };
     let failed = Unfinished(&tmp);
     if let Some(old) = old {
         keep_owner_and_mode(&f, old);
@@ -120,7 +145,7 @@ fn replace(
         // does not fit).
         Err(e) if is_full(&e) && old.is_some() => {
             drop((f, failed));
-            return write_through(dest, old.unwrap(), size, fill);
+            return Ok(write_through(dest, old.unwrap(), size, fill)?);
         }
         r => r?,
     };
@@ -206,6 +231,13 @@ fn fill_file(
     fill(&mut bytes);
     f.set_len(0)?;
     f.write_all(&bytes)
+}
+
+fn is_denied(e: &std::io::Error) -> bool {
+    matches!(
+        e.raw_os_error(),
+        Some(libc::EACCES) | Some(libc::EPERM) | Some(libc::EROFS)
+    )
 }
 
 fn is_full(e: &std::io::Error) -> bool {
