@@ -118,7 +118,25 @@ struct Dumper<'a, 'data> {
     sym_keys: hashbrown::HashMap<u32, Vec<String>>,
 }
 
+/// Sections larger than this are dumped as a digest per `DIGEST_BLOCK` bytes: in hex, a
+/// 2 GiB `.nv.global.init` would make a dump of 7 GB, and a comparison of two of them needs
+/// more memory than most machines have.
+const HEX_LIMIT: usize = 16 << 20;
+const DIGEST_BLOCK: usize = 64 << 10;
+
 fn hex_lines(out: &mut String, bytes: &[u8]) {
+    if bytes.len() > HEX_LIMIT {
+        for (i, block) in bytes.chunks(DIGEST_BLOCK).enumerate() {
+            let _ = writeln!(
+                out,
+                "    {:08x}: {} bytes, FNV-1a {:016x}",
+                i * DIGEST_BLOCK,
+                block.len(),
+                fnv1a(block)
+            );
+        }
+        return;
+    }
     for (i, chunk) in bytes.chunks(16).enumerate() {
         let _ = write!(out, "    {:04x}:", i * 16);
         for b in chunk {
@@ -126,6 +144,12 @@ fn hex_lines(out: &mut String, bytes: &[u8]) {
         }
         out.push('\n');
     }
+}
+
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ b as u64).wrapping_mul(0x0100_0000_01b3)
+    })
 }
 
 fn signed_hex(v: i64) -> String {

@@ -130,6 +130,28 @@ impl<'data> InputObject<'data> {
                     continue;
                 };
                 let kind = kinds.get(si as usize).copied().unwrap_or(SectionKind::Null);
+                // A function reaching past its code would have the driver run what follows.
+                let code = cubin
+                    .sections
+                    .get(si as usize)
+                    .filter(|_| kind == SectionKind::Text);
+                if let Some(code) = code {
+                    if sym
+                        .value
+                        .checked_add(sym.size)
+                        .is_none_or(|end| end > code.size)
+                    {
+                        return Err(Error::new(format!(
+                            "'{name}': symbol {i} '{}' ({:#x} bytes at {:#x}) reaches past the \
+                             end of its section '{}' ({:#x} bytes) (damaged)",
+                            String::from_utf8_lossy(sym.name),
+                            sym.size,
+                            sym.value,
+                            code.name_str(),
+                            code.size
+                        )));
+                    }
+                }
                 if sym.st_type != crate::elf::STT_SECTION && si != 0 && holds_no_symbols(kind) {
                     return Err(Error::new(format!(
                         "'{name}': symbol {i} '{}' is defined in section '{}', which holds no \
@@ -138,6 +160,40 @@ impl<'data> InputObject<'data> {
                         cubin.sections[si as usize].name_str()
                     )));
                 }
+            }
+        }
+        // The link's records are read where they are merged, or copied (`.nv.compat`): one
+        // that does not parse is damage, refused here before any of it is copied.
+        for (s, k) in cubin.sections.iter().zip(&kinds) {
+            if matches!(
+                k,
+                SectionKind::Compat | SectionKind::Info | SectionKind::InfoFn
+            ) {
+                crate::elf::nvinfo::parse_records(s.bytes()).map_err(|e| {
+                    e.context(format!("'{name}': section '{}' (damaged)", s.name_str()))
+                })?;
+            }
+        }
+        // A relocation type outside the vocabulary is damage or a newer toolkit's: neither
+        // may be passed on to the driver unread.
+        for s in &cubin.sections {
+            if !crate::elf::type_is_rela(s.sh_type) && s.sh_type != crate::elf::SHT_REL {
+                continue;
+            }
+            let relocs = cubin
+                .relocations(s)
+                .map_err(|e| e.context(format!("'{name}'")))?;
+            if let Some((i, r)) = relocs
+                .iter()
+                .enumerate()
+                .find(|(_, r)| crate::reloc::table::name(r.r_type).is_none())
+            {
+                return Err(Error::new(format!(
+                    "'{name}': relocation section '{}' entry {i}: type {:#x} is not one this \
+                     linker knows",
+                    s.name_str(),
+                    r.r_type
+                )));
             }
         }
         check_mercury_mirror(&name, &cubin)?;

@@ -300,7 +300,7 @@ impl Relocator<'_, '_, '_> {
     ) -> Result<()> {
         let isym = &site.o.symbols()[r.sym as usize];
         match table::kind(r.r_type) {
-            table::Kind::Yield => return Ok(()),
+            table::Kind::None | table::Kind::Yield => return Ok(()),
             table::Kind::UnusedClear { width } => {
                 self.unused_clear(site, r, isym, width, bytes, &mut done.cleared);
                 return Ok(());

@@ -37,6 +37,16 @@ const FINDINGS: &[(&str, u64)] = &[
     ("weak-sm120", 5000009),
     // A relocation section retyped: an output NVIDIA's readers refuse (toolkit mode).
     ("shared-sm90-r", 5000005),
+    // Outputs NVIDIA's readers refused where they read nvlink's (toolkit mode): an
+    // R_CUDA_NONE kept (nvlink drops it), a relocation type outside the vocabulary, a
+    // function reaching past its code, a cut note, a section 0 with a size, and
+    // `.nv.compat` records running past their section, all copied into the output.
+    ("xtu-sm90", 263),
+    ("weak-sm120", 400),
+    ("xtu-sm100", 128),
+    ("xtu-sm90", 135),
+    ("xtu-sm90", 204),
+    ("xtu-sm90", 171),
 ];
 
 fn corpus(rel: &str) -> PathBuf {

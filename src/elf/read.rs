@@ -530,6 +530,27 @@ fn parse_sections<'data>(
             }
             _ => None,
         };
+        // (Section 0's size is the section count only where e_shnum cannot hold it.)
+        if i.0 == 0 && size != 0 && h.e_shnum.get(e) != 0 {
+            return Err(Error::new(format!(
+                "section 0 has size {size:#x}, but e_shnum holds the section count (damaged)"
+            )));
+        }
+        // No section's bytes are the ELF header's.
+        if data_slice.is_some_and(|d| !d.is_empty()) && offset < 64 {
+            return Err(Error::new(format!(
+                "section '{}' at offset {offset:#x} overlaps the ELF header (damaged)",
+                String::from_utf8_lossy(name)
+            )));
+        }
+        if let Some(d) = data_slice.filter(|_| sh_type == SHT_NOTE) {
+            super::notes::parse_notes(d).map_err(|e| {
+                e.context(format!(
+                    "note section '{}' (damaged)",
+                    String::from_utf8_lossy(name)
+                ))
+            })?;
+        }
         if i.0 == 0 && sh_type != 0 {
             return Err(Error::new(format!(
                 "section 0 is not the null section (type {sh_type:#x})"

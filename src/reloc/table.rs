@@ -48,6 +48,9 @@ pub mod mercury {
 /// What the link does with a type, before looking at the symbol.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
+    /// R_CUDA_NONE: nothing to do; nvlink drops it. (It keeps R_MERCURY_NONE, which the
+    /// Mercury half passes on as it comes.)
+    None,
     /// Scheduling hints (YIELD): dropped, never applied.
     Yield,
     /// UNUSED_CLEAR: a field (4 or 8 bytes) cleared when the function it describes was
@@ -62,6 +65,7 @@ pub enum Kind {
 /// The kind of an R_CUDA_* type.
 pub fn kind(r_type: u32) -> Kind {
     match r_type {
+        0 => Kind::None,
         cuda::YIELD_OPCODE9_0 | cuda::YIELD_CLEAR_PRED4_87 => Kind::Yield,
         cuda::UNUSED_CLEAR32 => Kind::UnusedClear { width: 4 },
         cuda::UNUSED_CLEAR64 => Kind::UnusedClear { width: 8 },
@@ -307,8 +311,15 @@ mod tests {
     }
 
     #[test]
+    fn r_cuda_none_is_nothing_to_do() {
+        assert_eq!(kind(0), Kind::None);
+        assert_eq!(R_CUDA[0], "R_CUDA_NONE");
+    }
+
+    #[test]
     fn every_other_type_is_a_value() {
         let special = [
+            0,
             cuda::YIELD_OPCODE9_0,
             cuda::YIELD_CLEAR_PRED4_87,
             cuda::UNUSED_CLEAR32,
