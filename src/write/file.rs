@@ -10,7 +10,8 @@
 //!
 //! What must not be replaced is written through, as nvlink, GNU ld and lld do: a symbolic
 //! link's target, a file with other hard links, and anything that is not a regular file
-//! (`-o /dev/null`, a FIFO, a terminal). A file the user may not write is refused, as
+//! (`-o /dev/null`, a FIFO, a terminal), and a file the user may write in a folder they may
+//! not (no temporary can be made beside it). A file the user may not write is refused, as
 //! opening it for writing would be.
 
 use crate::diag::{Error, Result};
