@@ -47,6 +47,8 @@ const FINDINGS: &[(&str, u64)] = &[
     ("xtu-sm90", 135),
     ("xtu-sm90", 204),
     ("xtu-sm90", 171),
+    // Code renamed as something else ('text.f'): linked as data.
+    ("weak-sm120", 198),
 ];
 
 fn corpus(rel: &str) -> PathBuf {

@@ -568,6 +568,15 @@ fn parse_sections<'data>(
                 String::from_utf8_lossy(name)
             )));
         }
+        // Code is named for what it is: executable bytes under another name (a damaged
+        // name offset) would be linked as data.
+        let executable = sh.sh_flags(e).0 & SHF_EXECINSTR != 0;
+        if executable && !(name.starts_with(b".text") || name.starts_with(b".nv.uft")) {
+            return Err(Error::new(format!(
+                "section {index} is executable but named '{}', which no code section is",
+                String::from_utf8_lossy(name)
+            )));
+        }
         if named_as == Some(false) {
             return Err(Error::new(format!(
                 "section {index} is named '{}' but has type {sh_type:#x}, which no section of \
