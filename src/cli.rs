@@ -125,11 +125,13 @@ const OPTIONS: &[Opt] = &[
     opt("shared", "shared", Flag),
     // cubin-ld's own (`OWN_OPTIONS`).
     opt("threads", "", Value(Check::Number)),
+    opt("print-gc-sections", "", Flag),
+    opt("why-live", "", List),
 ];
 
 /// Options nvlink does not have (spelled as GNU ld, lld and mold spell them); `--help` lists
 /// them apart.
-pub const OWN_OPTIONS: &[&str] = &["threads"];
+pub const OWN_OPTIONS: &[&str] = &["threads", "print-gc-sections", "why-live"];
 
 /// Short options that also take their value joined (`-lcudadevrt`, `-L/dir`, `-m64`).
 const JOINED: &[&str] = &["l", "L", "m"];
@@ -172,6 +174,10 @@ pub struct Args {
     /// `--threads N`: the threads the link runs on (default: one per core). The output does
     /// not depend on it.
     pub threads: Option<i64>,
+    /// `--print-gc-sections`: list the functions dead-code removal dropped, and why.
+    pub print_gc_sections: bool,
+    /// `--why-live=GLOB` (repeatable): how each matching function is kept.
+    pub why_live: Vec<String>,
     pub help: bool,
     pub version: bool,
     /// Link-time optimization options: accepted and recorded (a link of cubins has nothing
@@ -346,6 +352,7 @@ impl Parser {
             "version" => &mut a.version,
             "warning-as-error" => &mut a.warning_as_error,
             "shared" => &mut a.shared,
+            "print-gc-sections" => &mut a.print_gc_sections,
             other => unreachable!("flag '{other}' missing from Parser::flag"),
         };
         *f = true;
@@ -353,6 +360,11 @@ impl Parser {
 
     fn list(&mut self, long: &str, v: &str) {
         let a = &mut self.args;
+        // (One pattern per option: a demangled name may hold commas.)
+        if long == "why-live" {
+            a.why_live.push(v.to_string());
+            return;
+        }
         let items = v.split(',').map(String::from);
         match long {
             "Xnvvm" => a.xnvvm.extend(items),

@@ -12,6 +12,7 @@ pub mod demangle;
 pub mod diag;
 pub mod dump;
 pub mod elf;
+pub mod explain;
 pub mod faults;
 pub mod graph;
 pub mod host_script;
@@ -126,6 +127,12 @@ fn link_inner(args: &cli::Args, early: &mut Early) -> std::result::Result<LinkOu
             },
         )
     });
+    if args.print_gc_sections {
+        early.stdout += &explain::gc_sections(objects, &res, &live);
+    }
+    if !args.why_live.is_empty() {
+        early.stdout += &explain::why_live(objects, &res, &live, &args.why_live);
+    }
     checks::undefined(errs, &live)?;
     // 4.–6. Merge, relocations, the sm_100+ Mercury half: the output module, frozen from
     // here on.

@@ -26,6 +26,10 @@ pub struct Liveness {
     pub indirect: HashMap<Node, Vec<Node>>,
     /// Kernels that are kept, in input order.
     pub kernels: Vec<Node>,
+    /// What reachability started from: the kept kernels, or every function where all are
+    /// kept; and the functions whose address data holds (for `explain`).
+    pub roots: Vec<Node>,
+    pub data_roots: Vec<Node>,
     /// The same, for lookups.
     kernel_set: HashSet<Node>,
     /// Undefined globals (by id) that live code refers to.
@@ -35,6 +39,10 @@ pub struct Liveness {
 }
 
 impl Liveness {
+    pub fn is_kernel(&self, n: Node) -> bool {
+        self.kernel_set.contains(&n)
+    }
+
     /// The functions kernel `k` reaches, in depth-first order from it: through calls and
     /// address references from code, and what its calls through pointers may reach (live
     /// targets), not through other kernels (a launched kernel keeps its own).
@@ -133,6 +141,7 @@ pub fn liveness(objects: &[InputObject<'_>], res: &Resolution<'_>, roots: &Roots
     };
     let mut g = CodeGraph::scan(objects, res, &wanted, roots.keep_all);
     let kernels = kept_kernels(objects, res, &wanted);
+    let (code_roots, data_roots) = (g.roots.clone(), g.data_roots.clone());
     let live_text = g.reach();
     let indirect = g.indirect_targets();
     // A function's literal bank stays only when a kernel reaches the function, through calls
@@ -164,6 +173,8 @@ pub fn liveness(objects: &[InputObject<'_>], res: &Resolution<'_>, roots: &Roots
         edges: g.edges,
         indirect,
         kernels,
+        roots: code_roots,
+        data_roots,
         kernel_set,
         undefined_from_live,
         undefined_dead_only,

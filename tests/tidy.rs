@@ -27,6 +27,7 @@ const LAYERS: &[&str] = &[
     "object",
     "resolve",
     "liveness",
+    "explain",
     "merge",
     "relocate",
     "mercury",

@@ -1,0 +1,200 @@
+//! What the link can say about its own decisions, which nvlink keeps to itself: the functions
+//! dead-code removal dropped (`--print-gc-sections`) and why a function stayed
+//! (`--why-live=GLOB`: the reference chain from a root). It reads liveness's product and the
+//! inputs and changes nothing; the reports go to standard output.
+
+use crate::liveness::{Liveness, Node};
+use crate::object::{InputObject, SectionKind};
+use crate::resolve::Resolution;
+use hashbrown::HashMap;
+use std::collections::VecDeque;
+use std::fmt::Write;
+
+/// A function's name (mangled) and code section, for messages.
+fn function<'a>(objects: &'a [InputObject<'_>], (oi, si): Node) -> (&'a [u8], &'a [u8]) {
+    let o = &objects[oi];
+    let s = &o.cubin.sections[si];
+    let name = o
+        .text_function(s)
+        .and_then(|f| o.symbols().get(f as usize))
+        .map_or(s.name, |sym| sym.name);
+    (name, s.name)
+}
+
+/// `name`, demangled where it is a C++ name, with the mangled form after it.
+fn shown(name: &[u8]) -> String {
+    let mangled = String::from_utf8_lossy(name);
+    let plain = crate::demangle::demangle(&mangled);
+    if plain == mangled {
+        format!("'{mangled}'")
+    } else {
+        format!("'{plain}' ({mangled})")
+    }
+}
+
+/// Every function's code the output leaves out, in input order, saying why: no root reaches
+/// it, or it is a weak copy another object's copy won over.
+pub fn gc_sections(objects: &[InputObject<'_>], res: &Resolution<'_>, live: &Liveness) -> String {
+    let mut out = String::new();
+    for (oi, o) in crate::object::enumerated(objects) {
+        for (si, s) in o.cubin.sections.iter().enumerate() {
+            if o.kind(s) != SectionKind::Text || live.live[oi][si] {
+                continue;
+            }
+            let (name, section) = function(objects, (oi, si));
+            let why = removed_because(objects, res, (oi, si));
+            let _ = writeln!(
+                out,
+                "removed {} ({} in '{}'): {why}",
+                shown(name),
+                String::from_utf8_lossy(section),
+                o.name
+            );
+        }
+    }
+    out
+}
+
+/// Why the output leaves a function's code out.
+fn removed_because(objects: &[InputObject<'_>], res: &Resolution<'_>, (oi, si): Node) -> String {
+    let o = &objects[oi];
+    match o.text_function(&o.cubin.sections[si]) {
+        Some(f) if !res.is_winner(oi, f) => match res.definition(oi, f) {
+            Some((d, _)) => format!("a weak copy; the one in '{}' is kept", objects[d].name),
+            None => "a weak copy; another one is kept".to_string(),
+        },
+        _ => "no kernel reaches it".to_string(),
+    }
+}
+
+/// How each function whose name (mangled or demangled) matches one of `patterns` is kept:
+/// the shortest chain from a root, each step with the code that makes it.
+pub fn why_live(
+    objects: &[InputObject<'_>],
+    res: &Resolution<'_>,
+    live: &Liveness,
+    patterns: &[String],
+) -> String {
+    let parents = chains(live);
+    let mut out = String::new();
+    for pattern in patterns {
+        let mut found = false;
+        for (oi, o) in crate::object::enumerated(objects) {
+            for (si, s) in o.cubin.sections.iter().enumerate() {
+                if o.kind(s) != SectionKind::Text {
+                    continue;
+                }
+                let (name, _) = function(objects, (oi, si));
+                let plain = crate::demangle::demangle(&String::from_utf8_lossy(name));
+                let matches = crate::input::host::glob_match(pattern.as_bytes(), name)
+                    || crate::input::host::glob_match(pattern.as_bytes(), plain.as_bytes());
+                if !matches {
+                    continue;
+                }
+                found = true;
+                chain(&mut out, objects, res, live, &parents, (oi, si));
+            }
+        }
+        if !found {
+            let _ = writeln!(out, "--why-live: no function matches '{pattern}'");
+        }
+    }
+    out
+}
+
+/// How a live node was first reached.
+#[derive(Clone, Copy)]
+enum Step {
+    Root,
+    DataRoot,
+    /// Called or referenced from this function's code.
+    From(Node),
+    /// A possible target of this function's calls through a pointer.
+    Indirect(Node),
+}
+
+/// Breadth first from the kernels (or every function, where all are kept), then from the
+/// functions data points at that no kernel reaches: every chain is a shortest one, one from a
+/// kernel where there is one, and the same on every run (roots in input order).
+fn chains(live: &Liveness) -> HashMap<Node, Step> {
+    let mut parent: HashMap<Node, Step> = HashMap::new();
+    let mut queue = VecDeque::new();
+    for (roots, step) in [
+        (&live.roots, Step::Root),
+        (&live.data_roots, Step::DataRoot),
+    ] {
+        for &n in roots {
+            if !parent.contains_key(&n) {
+                parent.insert(n, step);
+                queue.push_back(n);
+            }
+        }
+        while let Some(n) = queue.pop_front() {
+            let direct = live
+                .edges
+                .get(&n)
+                .into_iter()
+                .flatten()
+                .map(|&t| (t, Step::From(n)));
+            let indirect = live
+                .indirect
+                .get(&n)
+                .into_iter()
+                .flatten()
+                .map(|&t| (t, Step::Indirect(n)));
+            for (t, step) in direct.chain(indirect) {
+                if live.live[t.0][t.1] && !parent.contains_key(&t) {
+                    parent.insert(t, step);
+                    queue.push_back(t);
+                }
+            }
+        }
+    }
+    parent
+}
+
+fn chain(
+    out: &mut String,
+    objects: &[InputObject<'_>],
+    res: &Resolution<'_>,
+    live: &Liveness,
+    parents: &HashMap<Node, Step>,
+    target: Node,
+) {
+    let place = |n: Node| {
+        let (name, section) = function(objects, n);
+        (
+            shown(name),
+            String::from_utf8_lossy(section).into_owned(),
+            &objects[n.0].name,
+        )
+    };
+    let (name, _, file) = place(target);
+    if !live.live[target.0][target.1] || !parents.contains_key(&target) {
+        let why = removed_because(objects, res, target);
+        let _ = writeln!(out, "{name} in '{file}' is not kept: {why}");
+        return;
+    }
+    let _ = writeln!(out, "{name} in '{file}' is kept:");
+    let mut steps = Vec::new();
+    let mut n = target;
+    // (Each step moves to a node reached earlier, so this ends at a root.)
+    while let Some(&step) = parents.get(&n) {
+        steps.push((n, step));
+        match step {
+            Step::From(p) | Step::Indirect(p) => n = p,
+            Step::Root | Step::DataRoot => break,
+        }
+    }
+    for (n, step) in steps.into_iter().rev() {
+        let (name, section, file) = place(n);
+        let why = match step {
+            Step::Root if live.is_kernel(n) => "a kernel the link keeps".to_string(),
+            Step::Root => "every function is kept (-r, -preserve-relocs or -g)".to_string(),
+            Step::DataRoot => "its address is held in data".to_string(),
+            Step::From(p) => format!("referenced from the code of {}", place(p).0),
+            Step::Indirect(p) => format!("may be called through a pointer by {}", place(p).0),
+        };
+        let _ = writeln!(out, "  {name} ({section} in '{file}'): {why}");
+    }
+}

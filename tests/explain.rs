@@ -1,0 +1,159 @@
+//! What the link says about its own decisions (`--print-gc-sections`, `--why-live`), on
+//! corpus links: each removed function with its input and why, the chain from a root to a
+//! kept function, and outputs that do not change for asking.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn corpus(case: &str, sm: &str, files: &[&str]) -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("testdata/out")
+        .join(case)
+        .join(sm);
+    files.iter().map(|f| dir.join(f)).collect()
+}
+
+/// Links `inputs` for `arch` with `flags` into a scratch file; (stdout, output bytes).
+fn link(arch: &str, inputs: &[PathBuf], flags: &[&str]) -> (String, Vec<u8>) {
+    // (Tests run in parallel: each link has a file of its own.)
+    static LINKS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = LINKS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let out =
+        std::env::temp_dir().join(format!("cubin-ld-explain-{}-{n}.cubin", std::process::id()));
+    let o = Command::new(env!("CARGO_BIN_EXE_cubin-ld"))
+        .arg(format!("-arch={arch}"))
+        .arg("-o")
+        .arg(&out)
+        .args(flags)
+        .args(inputs)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let bytes = std::fs::read(&out).unwrap();
+    let _ = std::fs::remove_file(&out);
+    (String::from_utf8(o.stdout).unwrap(), bytes)
+}
+
+#[test]
+fn print_gc_sections_lists_each_unreachable_function_with_its_input() {
+    let inputs = corpus("dead_code", "sm_90", &["a.o", "b.o"]);
+    let (report, _) = link("sm_90", &inputs, &["--print-gc-sections"]);
+    let b = inputs[1].display();
+    assert!(
+        report.contains(&format!(
+            "removed 'dead_b(int)' (_Z6dead_bi) (.text._Z6dead_bi in '{b}'): no kernel reaches it"
+        )),
+        "{report}"
+    );
+    assert!(
+        report.contains("'unreachable_b(int)' (_Z13unreachable_bi)"),
+        "{report}"
+    );
+    // (Reached functions are not listed.)
+    assert!(!report.contains("used_b"), "{report}");
+}
+
+#[test]
+fn print_gc_sections_names_the_kept_copy_of_a_discarded_weak_function() {
+    let inputs = corpus("weak_inline", "sm_90", &["a.o", "b.o"]);
+    let (report, _) = link("sm_90", &inputs, &["--print-gc-sections"]);
+    let (a, b) = (inputs[0].display(), inputs[1].display());
+    assert!(
+        report.contains(&format!(
+            "removed 'inl_fn(int)' (_Z6inl_fni) (.text._Z6inl_fni in '{b}'): a weak copy; the \
+             one in '{a}' is kept"
+        )),
+        "{report}"
+    );
+}
+
+#[test]
+fn why_live_gives_the_chain_through_three_objects() {
+    let inputs = corpus("callchain_stack", "sm_90", &["a.o", "b.o", "c.o"]);
+    let (report, _) = link("sm_90", &inputs, &["--why-live=leaf2*"]);
+    let lines: Vec<&str> = report.lines().collect();
+    assert_eq!(lines.len(), 4, "{report}");
+    assert!(
+        lines[0].starts_with("'leaf2(int)' (_Z5leaf2i) in '")
+            && lines[0].ends_with("c.o' is kept:")
+    );
+    assert!(
+        lines[1].contains("(_Z10k_leafonlyPi)") && lines[1].ends_with("a kernel the link keeps")
+    );
+    assert!(lines[2].contains("(.text._Z4leafPii in '") && lines[2].contains("b.o'"));
+    assert!(
+        lines[2].ends_with("referenced from the code of 'k_leafonly(int *)' (_Z10k_leafonlyPi)")
+    );
+    assert!(lines[3].ends_with("referenced from the code of 'leaf(int *, int)' (_Z4leafPii)"));
+}
+
+#[test]
+fn why_live_gives_the_kernel_that_may_call_an_address_taken_function_through_a_pointer() {
+    // heavy is in b.cu's table; k_indirect in a.cu calls through a pointer of its prototype.
+    let inputs = corpus("indirect_prototype", "sm_90", &["a.o", "b.o"]);
+    let (report, _) = link("sm_90", &inputs, &["--why-live=heavy*"]);
+    assert!(
+        report
+            .contains("may be called through a pointer by 'k_indirect(int *)' (_Z10k_indirectPi)"),
+        "{report}"
+    );
+}
+
+#[test]
+fn why_live_says_why_a_function_is_not_kept() {
+    let inputs = corpus("dead_code", "sm_90", &["a.o", "b.o"]);
+    let (report, _) = link("sm_90", &inputs, &["--why-live=dead_b*"]);
+    assert!(
+        report.ends_with("is not kept: no kernel reaches it\n"),
+        "{report}"
+    );
+}
+
+#[test]
+fn why_live_matches_mangled_and_demangled_names_and_names_a_pattern_matching_nothing() {
+    let inputs = corpus("dead_code", "sm_90", &["a.o", "b.o"]);
+    let (report, _) = link(
+        "sm_90",
+        &inputs,
+        &[
+            "--why-live=_Z6used_bi",
+            "--why-live=k_live(int *)",
+            "--why-live=nothing*",
+        ],
+    );
+    assert!(
+        report.contains("'used_b(int)' (_Z6used_bi) in '"),
+        "{report}"
+    );
+    assert!(
+        report.contains("'k_live(int *)' (_Z6k_livePi) in '"),
+        "{report}"
+    );
+    assert!(
+        report.contains("--why-live: no function matches 'nothing*'"),
+        "{report}"
+    );
+}
+
+#[test]
+fn why_live_under_r_says_every_function_is_kept() {
+    let inputs = corpus("dead_code", "sm_90", &["a.o", "b.o"]);
+    let (report, _) = link("sm_90", &inputs, &["-r", "--why-live=dead_b*"]);
+    assert!(
+        report.contains("every function is kept (-r, -preserve-relocs or -g)"),
+        "{report}"
+    );
+}
+
+#[test]
+fn the_reports_do_not_change_the_output() {
+    for (case, sm, files) in [
+        ("dead_code", "sm_90", &["a.o", "b.o"][..]),
+        ("weak_inline", "sm_120", &["a.o", "b.o"][..]),
+    ] {
+        let inputs = corpus(case, sm, files);
+        let (_, plain) = link(sm, &inputs, &[]);
+        let (_, asked) = link(sm, &inputs, &["--print-gc-sections", "--why-live=*"]);
+        assert!(plain == asked, "{case}: the output changed");
+    }
+}
