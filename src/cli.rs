@@ -127,11 +127,12 @@ const OPTIONS: &[Opt] = &[
     opt("threads", "", Value(Check::Number)),
     opt("print-gc-sections", "", Flag),
     opt("why-live", "", List),
+    opt("time-trace", "", Value(Check::Any)),
 ];
 
 /// Options nvlink does not have (spelled as GNU ld, lld and mold spell them); `--help` lists
 /// them apart.
-pub const OWN_OPTIONS: &[&str] = &["threads", "print-gc-sections", "why-live"];
+pub const OWN_OPTIONS: &[&str] = &["threads", "print-gc-sections", "why-live", "time-trace"];
 
 /// Short options that also take their value joined (`-lcudadevrt`, `-L/dir`, `-m64`).
 const JOINED: &[&str] = &["l", "L", "m"];
@@ -178,6 +179,8 @@ pub struct Args {
     pub print_gc_sections: bool,
     /// `--why-live=GLOB` (repeatable): how each matching function is kept.
     pub why_live: Vec<String>,
+    /// `--time-trace=FILE`: the passes' times as a Chrome trace.
+    pub time_trace: Option<PathBuf>,
     pub help: bool,
     pub version: bool,
     /// Link-time optimization options: accepted and recorded (a link of cubins has nothing
@@ -243,6 +246,13 @@ impl Parser {
         while i < raw.len() {
             let t = &raw[i];
             i += 1;
+            // `@FILE`: options read from FILE, as GNU tools read a response file (nvlink has
+            // no such thing and fails on it as a missing input). Where FILE does not exist,
+            // the word stays an input, as GNU tools leave it.
+            if let Some(f) = t.strip_prefix('@').filter(|f| Path::new(f).is_file()) {
+                self.options_file(f, depth)?;
+                continue;
+            }
             let Some(body) = t.strip_prefix('-').filter(|b| !b.is_empty()) else {
                 self.args.inputs.push(PathBuf::from(t));
                 continue;
@@ -408,6 +418,7 @@ impl Parser {
             "uidx-file" => a.uidx_file = Some(v),
             "host-ccbin" => a.host_ccbin = Some(v),
             "threads" => a.threads = number(),
+            "time-trace" => a.time_trace = Some(PathBuf::from(v)),
             other => unreachable!("value '{other}' missing from Parser::value"),
         }
     }
@@ -1008,6 +1019,37 @@ mod tests {
             [PathBuf::from("with space.o"), PathBuf::from("z.o")]
         );
         std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn a_response_file_is_read_as_options_in_place() {
+        let dir = std::env::temp_dir().join(format!("cubin-ld-rsp-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let f = dir.join("link.rsp");
+        std::fs::write(&f, "-arch=sm_90 -o out.cubin a.o").unwrap();
+        let a = p(&[&format!("@{}", f.display()), "b.o"]);
+        assert_eq!(a.arch.as_deref(), Some("sm_90"));
+        assert_eq!(a.output, Some(PathBuf::from("out.cubin")));
+        assert_eq!(a.inputs, [PathBuf::from("a.o"), PathBuf::from("b.o")]);
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn a_response_file_naming_itself_stops_at_the_nesting_limit() {
+        let dir = std::env::temp_dir().join(format!("cubin-ld-rsp-loop-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let f = dir.join("loop.rsp");
+        std::fs::write(&f, format!("@{}", f.display())).unwrap();
+        assert!(err(&[&format!("@{}", f.display())]).contains("nested more than 16 deep"));
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn an_at_word_naming_no_file_stays_an_input_as_nvlink_reads_it() {
+        assert_eq!(
+            p(&["@/nonexistent/x"]).inputs,
+            [PathBuf::from("@/nonexistent/x")]
+        );
     }
 
     #[test]

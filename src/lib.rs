@@ -30,6 +30,7 @@ pub mod reloc;
 pub mod relocate;
 pub mod resolve;
 pub mod timing;
+pub mod trace;
 pub mod write;
 
 use diag::{Early, Error};

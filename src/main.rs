@@ -8,12 +8,6 @@ use std::process::ExitCode;
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> ExitCode {
-    // RUST_LOG=cubin_ld=info prints each pass with its time.
-    let _ = tracing_subscriber::fmt()
-        .with_env_filter(tracing_subscriber::EnvFilter::from_env("RUST_LOG"))
-        .with_span_events(tracing_subscriber::fmt::format::FmtSpan::CLOSE)
-        .with_writer(std::io::stderr)
-        .try_init();
     let raw: Vec<String> = std::env::args().skip(1).collect();
     let args = match cubin_ld::cli::parse(&raw) {
         Ok(a) => a,
@@ -22,6 +16,42 @@ fn main() -> ExitCode {
             return ExitCode::from(1);
         }
     };
+    let trace = args
+        .time_trace
+        .as_ref()
+        .map(|_| cubin_ld::trace::TimeTrace::default());
+    start_tracing(trace.clone());
+    let code = run(&args);
+    if let (Some(t), Some(path)) = (trace, &args.time_trace) {
+        if let Err(e) = std::fs::write(path, t.json()) {
+            eprintln!(
+                "cubin-ld warning : --time-trace: cannot write {}: {e}",
+                path.display()
+            );
+        }
+    }
+    code
+}
+
+/// RUST_LOG=cubin_ld=info prints each pass with its time; `--time-trace` records the passes'
+/// spans whatever RUST_LOG says.
+fn start_tracing(trace: Option<cubin_ld::trace::TimeTrace>) {
+    use tracing_subscriber::layer::SubscriberExt;
+    use tracing_subscriber::util::SubscriberInitExt;
+    use tracing_subscriber::Layer;
+    let log = tracing_subscriber::fmt::layer()
+        .with_span_events(tracing_subscriber::fmt::format::FmtSpan::CLOSE)
+        .with_writer(std::io::stderr)
+        .with_filter(tracing_subscriber::EnvFilter::from_env("RUST_LOG"));
+    let trace = trace.map(|t| t.with_filter(tracing_subscriber::filter::LevelFilter::INFO));
+    let _ = tracing_subscriber::registry()
+        .with(log)
+        .with(trace)
+        .try_init();
+}
+
+fn run(args: &cubin_ld::cli::Args) -> ExitCode {
+    let args = args.clone();
     // The parser's own warnings (a value given twice) come first and stay warnings.
     for w in &args.parse_warnings {
         eprintln!("cubin-ld warning : {w}");

@@ -356,3 +356,69 @@ fn options_nvlink_refuses_together_are_refused_together() {
         assert!(stderr(&o).contains("Conflicting options"), "{}", stderr(&o));
     }
 }
+
+#[test]
+fn time_trace_writes_the_passes_as_a_chrome_trace_and_the_same_output() {
+    let d = scratch("time-trace");
+    let (plain, traced, trace) = (
+        d.join("plain.cubin"),
+        d.join("traced.cubin"),
+        d.join("t.json"),
+    );
+    let inputs = [
+        corpus("xtu_call/sm_90/a.o"),
+        corpus("xtu_call/sm_90/b.o"),
+        corpus("xtu_call/sm_90/c.o"),
+    ];
+    let inputs: Vec<&str> = inputs.iter().map(String::as_str).collect();
+    let link = |out: &Path, extra: &[&str]| {
+        let mut a = vec!["-arch=sm_90", "-o", out.to_str().unwrap()];
+        a.extend(extra);
+        a.extend(&inputs);
+        assert!(cubin_ld(&a).status.success());
+    };
+    link(&plain, &[]);
+    let flag = format!("--time-trace={}", trace.display());
+    link(&traced, &[&flag]);
+    assert_eq!(
+        std::fs::read(&plain).unwrap(),
+        std::fs::read(&traced).unwrap()
+    );
+    let json = std::fs::read_to_string(&trace).unwrap();
+    assert!(
+        json.starts_with("{\"displayTimeUnit\":\"ms\",\"traceEvents\":["),
+        "{json}"
+    );
+    for pass in [
+        "load", "resolve", "liveness", "merge", "relocate", "layout", "write",
+    ] {
+        assert!(
+            json.contains(&format!(
+                "{{\"name\":\"{pass}\",\"cat\":\"cubin-ld\",\"ph\":\"X\",\"ts\":"
+            )),
+            "{pass} missing: {json}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn a_response_file_holds_the_command_line() {
+    let d = scratch("rsp");
+    let out = d.join("out.cubin");
+    std::fs::write(
+        d.join("link.rsp"),
+        format!(
+            "-arch=sm_90 -o {} {} {}",
+            out.display(),
+            corpus("xtu_call/sm_90/a.o"),
+            corpus("xtu_call/sm_90/b.o")
+        ),
+    )
+    .unwrap();
+    let rsp = format!("@{}", d.join("link.rsp").display());
+    let o = cubin_ld(&[&rsp, &corpus("xtu_call/sm_90/c.o")]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(out.exists());
+    let _ = std::fs::remove_dir_all(&d);
+}

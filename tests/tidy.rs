@@ -13,6 +13,7 @@ const LAYERS: &[&str] = &[
     "graph",
     "demangle",
     "timing",
+    "trace",
     "faults",
     "ids",
     // vocabulary: targets, the CUDA ELF format, relocation types and bit fields
