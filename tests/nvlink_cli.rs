@@ -23,6 +23,11 @@ const KNOWN_DIFFERENT: &[(&str, &str)] = &[
     ),
     ("version_short", "as version"),
     (
+        "at_file",
+        "cubin-ld reads @FILE as a response file, as GNU tools do (nvlink takes it for an \
+         input it cannot open)",
+    ),
+    (
         "help_long",
         "cubin-ld's own help text (the same options, its own words)",
     ),
