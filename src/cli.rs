@@ -128,14 +128,29 @@ const OPTIONS: &[Opt] = &[
     opt("print-gc-sections", "", Flag),
     opt("why-live", "", List),
     opt("time-trace", "", Value(Check::Any)),
+    opt("reproduce", "", Value(Check::Any)),
 ];
 
 /// Options nvlink does not have (spelled as GNU ld, lld and mold spell them); `--help` lists
 /// them apart.
-pub const OWN_OPTIONS: &[&str] = &["threads", "print-gc-sections", "why-live", "time-trace"];
+pub const OWN_OPTIONS: &[&str] = &[
+    "threads",
+    "print-gc-sections",
+    "why-live",
+    "time-trace",
+    "reproduce",
+];
 
 /// Short options that also take their value joined (`-lcudadevrt`, `-L/dir`, `-m64`).
 const JOINED: &[&str] = &["l", "L", "m"];
+
+/// One word of the command line as parsed: an option by its long name, with its value as
+/// given, or an input.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Word {
+    Option(&'static str, Option<String>),
+    Input(PathBuf),
+}
 
 /// The parsed command line.
 #[derive(Debug, Clone, Default)]
@@ -181,6 +196,8 @@ pub struct Args {
     pub why_live: Vec<String>,
     /// `--time-trace=FILE`: the passes' times as a Chrome trace.
     pub time_trace: Option<PathBuf>,
+    /// `--reproduce=FILE.tar`: the inputs and the command line, to relink elsewhere.
+    pub reproduce: Option<PathBuf>,
     pub help: bool,
     pub version: bool,
     /// Link-time optimization options: accepted and recorded (a link of cubins has nothing
@@ -207,6 +224,8 @@ pub struct Args {
     pub parse_warnings: Vec<String>,
     /// Options that were given but are not implemented.
     pub unsupported: Vec<String>,
+    /// The command line as parsed, options files expanded (for `--reproduce`).
+    pub words: Vec<Word>,
 }
 
 /// Where option files may nest, and how large one may be.
@@ -255,6 +274,7 @@ impl Parser {
             }
             let Some(body) = t.strip_prefix('-').filter(|b| !b.is_empty()) else {
                 self.args.inputs.push(PathBuf::from(t));
+                self.args.words.push(Word::Input(PathBuf::from(t)));
                 continue;
             };
             let (name, eq) = match body.split_once('=') {
@@ -333,7 +353,8 @@ impl Parser {
         self.words(&split_options_file(&text), depth + 1)
     }
 
-    fn flag(&mut self, long: &str) {
+    fn flag(&mut self, long: &'static str) {
+        self.args.words.push(Word::Option(long, None));
         let a = &mut self.args;
         let f = match long {
             "debug" => &mut a.debug,
@@ -368,7 +389,10 @@ impl Parser {
         *f = true;
     }
 
-    fn list(&mut self, long: &str, v: &str) {
+    fn list(&mut self, long: &'static str, v: &str) {
+        self.args
+            .words
+            .push(Word::Option(long, Some(v.to_string())));
         let a = &mut self.args;
         // (One pattern per option: a demangled name may hold commas.)
         if long == "why-live" {
@@ -388,6 +412,7 @@ impl Parser {
     }
 
     fn value(&mut self, long: &'static str, v: String) {
+        self.args.words.push(Word::Option(long, Some(v.clone())));
         match self.given.iter_mut().find(|(l, _)| *l == long) {
             Some((_, old)) if *old != v => {
                 self.args.parse_warnings.push(format!(
@@ -419,6 +444,7 @@ impl Parser {
             "host-ccbin" => a.host_ccbin = Some(v),
             "threads" => a.threads = number(),
             "time-trace" => a.time_trace = Some(PathBuf::from(v)),
+            "reproduce" => a.reproduce = Some(PathBuf::from(v)),
             other => unreachable!("value '{other}' missing from Parser::value"),
         }
     }

@@ -28,6 +28,7 @@ pub mod output;
 pub mod policy;
 pub mod reloc;
 pub mod relocate;
+pub mod reproduce;
 pub mod resolve;
 pub mod timing;
 pub mod trace;
@@ -89,6 +90,9 @@ fn link_inner(args: &cli::Args, early: &mut Early) -> std::result::Result<LinkOu
     // 1. Inputs → device objects, dense ids in input order.
     let load_span = tracing::info_span!("load").entered();
     let files = load::map_files(args, &arch)?;
+    if let Some(tar) = &args.reproduce {
+        reproduce::write(tar, args, &files)?;
+    }
     let loaded = load::read_inputs(args, &arch, &files, early)?;
     let user = load::user_objects(&loaded)?;
     let system_bytes = load::system_bytes(&loaded, &user, args)?;

@@ -422,3 +422,98 @@ fn a_response_file_holds_the_command_line() {
     assert!(out.exists());
     let _ = std::fs::remove_dir_all(&d);
 }
+
+/// The files of a tar archive (ustar, as `--reproduce` writes it): (path, bytes).
+fn untar(bytes: &[u8]) -> Vec<(String, Vec<u8>)> {
+    let field = |h: &[u8], at: usize, n: usize| {
+        let f = &h[at..at + n];
+        String::from_utf8_lossy(&f[..f.iter().position(|&b| b == 0).unwrap_or(n)]).into_owned()
+    };
+    let mut out = Vec::new();
+    let mut at = 0;
+    while at + 512 <= bytes.len() && bytes[at] != 0 {
+        let h = &bytes[at..at + 512];
+        let (prefix, name) = (field(h, 345, 155), field(h, 0, 100));
+        let path = if prefix.is_empty() {
+            name
+        } else {
+            format!("{prefix}/{name}")
+        };
+        let size = usize::from_str_radix(field(h, 124, 12).trim(), 8).unwrap();
+        out.push((path, bytes[at + 512..at + 512 + size].to_vec()));
+        at += 512 + size.next_multiple_of(512);
+    }
+    out
+}
+
+/// A GNU archive of `members` (no symbol table: nvlink reads every member anyway).
+fn gnu_archive(members: &[(&str, Vec<u8>)]) -> Vec<u8> {
+    let mut out = b"!<arch>\n".to_vec();
+    for (name, data) in members {
+        let header = format!(
+            "{:<16}{:<12}{:<6}{:<6}{:<8}{:<10}`\n",
+            format!("{name}/"),
+            0,
+            0,
+            0,
+            644,
+            data.len()
+        );
+        out.extend_from_slice(header.as_bytes());
+        out.extend_from_slice(data);
+        if data.len() % 2 == 1 {
+            out.push(b'\n');
+        }
+    }
+    out
+}
+
+#[test]
+fn a_reproduce_archive_relinks_to_the_same_bytes() {
+    let d = scratch("reproduce");
+    let host = |f: &str| std::fs::read(corpus(&format!("xtu_call/sm_90/host/{f}"))).unwrap();
+    std::fs::write(
+        d.join("libbc.a"),
+        gnu_archive(&[("b.o", host("b.o")), ("c.o", host("c.o"))]),
+    )
+    .unwrap();
+    let a = corpus("xtu_call/sm_90/host/a.o");
+    let o = Command::new(env!("CARGO_BIN_EXE_cubin-ld"))
+        .current_dir(&d)
+        .args(["-arch=sm_90", "-o", "out.cubin", "-L", ".", "-lbc", &a])
+        .args(["--register-link-binaries=reg.c", "--reproduce=repro.tar"])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let files = untar(&std::fs::read(d.join("repro.tar")).unwrap());
+    let names: Vec<&str> = files.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "repro/response.txt",
+            "repro/version.txt",
+            "repro/files/0/a.o",
+            "repro/libbc.a"
+        ]
+    );
+    let again = d.join("again");
+    for (name, bytes) in &files {
+        let p = again.join(name);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, bytes).unwrap();
+    }
+    let o = Command::new(env!("CARGO_BIN_EXE_cubin-ld"))
+        .current_dir(again.join("repro"))
+        .arg("@response.txt")
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    for made in ["out.cubin", "reg.c"] {
+        assert_eq!(
+            std::fs::read(d.join(made)).unwrap(),
+            std::fs::read(again.join("repro").join(made)).unwrap(),
+            "{made}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&d);
+}

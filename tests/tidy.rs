@@ -38,6 +38,7 @@ const LAYERS: &[&str] = &[
     "cli",
     "host_script",
     "load",
+    "reproduce",
     "checks",
     // the inspector (cubin-dump, the differential tests)
     "dump",
