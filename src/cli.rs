@@ -19,6 +19,9 @@ enum Takes {
     Optional(Check, &'static str),
     /// Values that accumulate, split at commas.
     List,
+    /// A value only when joined (`--resource-usage=json`), else the default: as GNU tools
+    /// read an optional argument, so a following input is never taken for it.
+    JoinedOptional(Check, &'static str),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -42,7 +45,7 @@ const fn opt(long: &'static str, short: &'static str, takes: Takes) -> Opt {
     Opt { long, short, takes }
 }
 
-use Takes::{Flag, List, Optional, Value};
+use Takes::{Flag, JoinedOptional, List, Optional, Value};
 
 const CPU_ARCHS: &[&str] = &[
     "AARCH64", "ARMv7", "PPC64LE", "RISCV64", "X86", "X86_64", "unknown",
@@ -129,6 +132,11 @@ const OPTIONS: &[Opt] = &[
     opt("why-live", "", List),
     opt("time-trace", "", Value(Check::Any)),
     opt("reproduce", "", Value(Check::Any)),
+    opt(
+        "resource-usage",
+        "",
+        JoinedOptional(Check::OneOf(&["table", "json"]), "table"),
+    ),
 ];
 
 /// Options nvlink does not have (spelled as GNU ld, lld and mold spell them); `--help` lists
@@ -139,6 +147,7 @@ pub const OWN_OPTIONS: &[&str] = &[
     "why-live",
     "time-trace",
     "reproduce",
+    "resource-usage",
 ];
 
 /// Short options that also take their value joined (`-lcudadevrt`, `-L/dir`, `-m64`).
@@ -198,6 +207,9 @@ pub struct Args {
     pub time_trace: Option<PathBuf>,
     /// `--reproduce=FILE.tar`: the inputs and the command line, to relink elsewhere.
     pub reproduce: Option<PathBuf>,
+    /// `--resource-usage[=json]`: each kernel's resources after propagation, and what
+    /// determined them.
+    pub resource_usage: Option<String>,
     pub help: bool,
     pub version: bool,
     /// Link-time optimization options: accepted and recorded (a link of cubins has nothing
@@ -302,6 +314,7 @@ impl Parser {
                 }
                 (Flag, None) => None,
                 (_, Some(v)) => Some(v.to_string()),
+                (JoinedOptional(_, default), None) => Some(default.to_string()),
                 (Optional(_, default), None) => match raw.get(i) {
                     Some(next) if !next.starts_with('-') => {
                         i += 1;
@@ -325,7 +338,7 @@ impl Parser {
                     }
                 }
                 (List, Some(v)) => self.list(o.long, &v),
-                (Value(c) | Optional(c, _), Some(v)) => {
+                (Value(c) | Optional(c, _) | JoinedOptional(c, _), Some(v)) => {
                     check_value(o.long, c, &v)?;
                     self.value(o.long, v);
                 }
@@ -445,6 +458,7 @@ impl Parser {
             "threads" => a.threads = number(),
             "time-trace" => a.time_trace = Some(PathBuf::from(v)),
             "reproduce" => a.reproduce = Some(PathBuf::from(v)),
+            "resource-usage" => a.resource_usage = Some(v),
             other => unreachable!("value '{other}' missing from Parser::value"),
         }
     }
@@ -768,12 +782,13 @@ fn help_line(o: &Opt) -> String {
     let value = match o.takes {
         Flag => String::new(),
         Value(Check::Arch) => " <sm_XX>".into(),
+        JoinedOptional(Check::OneOf(set), _) => format!("[={}]", set.join("|")),
         Value(Check::OneOf(set)) | Optional(Check::OneOf(set), _) => {
             format!(" <{}>", set.join("|"))
         }
         Value(Check::Bool) => " <true|false>".into(),
         Value(Check::Number) => " <N>".into(),
-        Value(_) | Optional(..) => " <value>".into(),
+        Value(_) | Optional(..) | JoinedOptional(..) => " <value>".into(),
         List => " <value,...>".into(),
     };
     match o.short {

@@ -251,6 +251,10 @@ fn merge_options(
         kernels_used,
         suppress_stack_size_warning: args.suppress_stack_size_warning,
         dump_callgraph: args.dump_callgraph || args.dump_callgraph_no_demangle,
+        resource_usage: args.resource_usage.as_deref().map(|f| match f {
+            "json" => merge::UsageFormat::Json,
+            _ => merge::UsageFormat::Table,
+        }),
         arch_name: arch.to_string(),
         accelerated: arch.variant == arch::Variant::Accelerated,
     }
@@ -289,6 +293,7 @@ fn emit(args: &cli::Args, built: merge::Built) -> std::result::Result<LinkOutcom
             Vec::new()
         },
         callgraph: built.callgraph_report,
+        stdout: built.resource_usage,
         ..Default::default()
     })
 }

@@ -1,6 +1,7 @@
-//! What the link says about its own decisions (`--print-gc-sections`, `--why-live`), on
-//! corpus links: each removed function with its input and why, the chain from a root to a
-//! kept function, and outputs that do not change for asking.
+//! What the link says about its own decisions (`--print-gc-sections`, `--why-live`,
+//! `--resource-usage`), on corpus links: each removed function with its input and why, the
+//! chain from a root to a kept function, each kernel's resources as nvlink's `-v` gives them
+//! with the functions that determine them, and outputs that do not change for asking.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -153,7 +154,110 @@ fn the_reports_do_not_change_the_output() {
     ] {
         let inputs = corpus(case, sm, files);
         let (_, plain) = link(sm, &inputs, &[]);
-        let (_, asked) = link(sm, &inputs, &["--print-gc-sections", "--why-live=*"]);
+        let flags = [
+            "--print-gc-sections",
+            "--why-live=*",
+            "--resource-usage=json",
+        ];
+        let (_, asked) = link(sm, &inputs, &flags);
         assert!(plain == asked, "{case}: the output changed");
     }
+}
+
+/// nvlink's recorded `-v` figures of a corpus link: (kernel, registers, stack).
+fn nvlink_verbose(case: &str) -> Vec<(String, u32, u64)> {
+    let log = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("testdata/out")
+            .join(case)
+            .join("sm_90/verbose.log"),
+    )
+    .unwrap();
+    let mut out = Vec::new();
+    let mut kernel = None;
+    for l in log.lines() {
+        if let Some(k) = l.strip_prefix("nvlink info    : Function properties for '") {
+            kernel = Some(k.trim_end_matches("':").to_string());
+        } else if let (Some(k), Some(rest)) = (&kernel, l.strip_prefix("nvlink info    : used ")) {
+            let words: Vec<&str> = rest.split(' ').collect();
+            out.push((
+                k.clone(),
+                words[0].parse().unwrap(),
+                words[5].parse().unwrap(),
+            ));
+        }
+    }
+    out
+}
+
+#[test]
+fn resource_usage_gives_nvlinks_registers_and_stack_with_the_deepest_chain() {
+    let inputs = corpus("callchain_stack", "sm_90", &["a.o", "b.o", "c.o"]);
+    let (report, _) = link("sm_90", &inputs, &["--resource-usage"]);
+    for (k, regs, stack) in nvlink_verbose("callchain_stack") {
+        let at = report
+            .find(&format!("[{k}]\n"))
+            .unwrap_or_else(|| panic!("{k}: {report}"));
+        let block = &report[at..];
+        assert!(
+            block.contains(&format!("  registers  {regs} ")),
+            "{k}: {block}"
+        );
+        assert!(
+            block.contains(&format!("  stack      {stack} bytes: ")),
+            "{k}: {block}"
+        );
+    }
+    // k_chain's 536 bytes: its frame, mid's, leaf's and leaf2's.
+    assert!(report.contains(
+        "  stack      536 bytes: k_chain(int *) [_Z7k_chainPi] (0) -> mid(int) [_Z3midi] (184) -> \
+         leaf(int *, int) [_Z4leafPii] (280) -> leaf2(int) [_Z5leaf2i] (72)\n"
+    ));
+}
+
+#[test]
+fn resource_usage_names_the_callee_that_determines_the_registers() {
+    // nvlink: "regcount 118 for heavy(const float *, int) propagated to entry k_light(...)".
+    let inputs = corpus("regpressure", "sm_90", &["a.o", "b.o"]);
+    let (report, _) = link("sm_90", &inputs, &["--resource-usage"]);
+    assert!(
+        report.contains(
+            "  registers  118 from heavy(const float *, int) [_Z5heavyPKfi] via \
+             k_light(float *, const float *) [_Z7k_lightPfPKf] -> heavy(const float *, int) \
+             [_Z5heavyPKfi]\n"
+        ),
+        "{report}"
+    );
+}
+
+#[test]
+fn resource_usage_marks_an_unbounded_stack_and_where_it_recurses() {
+    let inputs = corpus("recursion", "sm_90", &["a.o", "b.o"]);
+    let (report, _) = link("sm_90", &inputs, &["--resource-usage"]);
+    for (k, regs, _) in nvlink_verbose("recursion") {
+        let at = report.find(&format!("[{k}]\n")).unwrap();
+        assert!(
+            report[at..].contains(&format!("  registers  {regs} ")),
+            "{k}: {report}"
+        );
+    }
+    assert!(
+        report.contains("  stack      unbounded: recursion at "),
+        "{report}"
+    );
+}
+
+#[test]
+fn resource_usage_json_follows_its_schema() {
+    let inputs = corpus("regpressure", "sm_90", &["a.o", "b.o"]);
+    let (json, _) = link("sm_90", &inputs, &["--resource-usage=json"]);
+    assert!(json.starts_with("{\"kernels\":[{\"kernel\":\""), "{json}");
+    assert!(
+        json.contains(
+            "\"registers\":{\"count\":118,\"from\":\"_Z5heavyPKfi\",\"chain\":[\"_Z7k_lightPfPKf\",\"_Z5heavyPKfi\"]}"
+        ),
+        "{json}"
+    );
+    assert!(json.contains("\"stack\":{\"bytes\":"), "{json}");
+    assert!(json.trim_end().ends_with("}]}"), "{json}");
 }

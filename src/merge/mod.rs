@@ -22,6 +22,7 @@ mod placement;
 mod refusals;
 mod reg_sass;
 mod report;
+pub use report::UsageFormat;
 mod resources;
 mod sections;
 pub mod shared;
@@ -66,6 +67,8 @@ pub struct Options {
     pub suppress_stack_size_warning: bool,
     /// `--dump-callgraph`.
     pub dump_callgraph: bool,
+    /// `--resource-usage[=json]`.
+    pub resource_usage: Option<UsageFormat>,
     /// The target as `-arch` named it (`sm_90a`).
     pub arch_name: String,
     /// The target is an 'a' architecture (`sm_90a`, `sm_100a`).
@@ -92,6 +95,8 @@ pub struct Built {
     pub resource_report: Vec<String>,
     /// What `--dump-callgraph` prints.
     pub callgraph_report: Vec<String>,
+    /// `--resource-usage`'s report (empty without it).
+    pub resource_usage: String,
 }
 
 /// The merge at work: the placement it fills, and the module it builds.
@@ -524,12 +529,22 @@ impl Merged<'_, '_> {
             self.placement.shared.reserve,
             &self.info.kernel_facts,
         );
+        let resource_usage = match self.info.usage_format {
+            Some(format) => report::resource_usage(
+                &self.module,
+                self.placement.shared.reserve,
+                &self.info.usage,
+                format,
+            ),
+            None => String::new(),
+        };
         Built {
             module: self.module,
             warnings: self.warnings,
             errors: self.errors,
             resource_report,
             callgraph_report: self.info.callgraph_report,
+            resource_usage,
         }
     }
 }

@@ -50,3 +50,126 @@ pub(crate) fn resource_report(
         out
     }
 }
+
+/// How `--resource-usage` prints.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UsageFormat {
+    Table,
+    Json,
+}
+
+/// `--resource-usage`: per kernel (in symbol order), the figures of nvlink's `-v` report, each
+/// with what determined it.
+pub(crate) fn resource_usage(
+    m: &Module,
+    reserve: u64,
+    usage: &[super::info::propagate::KernelUsage],
+    format: UsageFormat,
+) -> String {
+    use std::fmt::Write;
+    let name = |s: crate::output::OutSym| String::from_utf8_lossy(&m.symbols[s].name).into_owned();
+    let shown = |s: crate::output::OutSym| {
+        let n = name(s);
+        let plain = crate::demangle::demangle(&n);
+        if plain == n {
+            n
+        } else {
+            format!("{plain} [{n}]")
+        }
+    };
+    let size_of = |n: &[u8]| {
+        m.by_name
+            .get(n)
+            .map(|&s| m.sections[s].content.size())
+            .unwrap_or(0)
+    };
+    let mut out = String::new();
+    let mut rows = Vec::new();
+    for u in usage {
+        let k = name(u.kernel);
+        let mut smem = size_of(&[b".nv.shared.", k.as_bytes()].concat());
+        if m.mercury {
+            smem = smem.saturating_sub(reserve);
+        }
+        let cmem0 = size_of(&[b".nv.constant0.", k.as_bytes()].concat());
+        let from = *u.register_chain.last().unwrap_or(&u.kernel);
+        match format {
+            UsageFormat::Table => {
+                let _ = writeln!(out, "{}", shown(u.kernel));
+                let via: Vec<String> = u.register_chain.iter().map(|&s| shown(s)).collect();
+                let _ = if from == u.kernel {
+                    writeln!(out, "  registers  {} (its own)", u.registers)
+                } else {
+                    writeln!(
+                        out,
+                        "  registers  {} from {} via {}",
+                        u.registers,
+                        shown(from),
+                        via.join(" -> ")
+                    )
+                };
+                let frames: Vec<String> = u
+                    .stack_chain
+                    .iter()
+                    .map(|&(s, f)| format!("{} ({f})", shown(s)))
+                    .collect();
+                let _ = match (u.stack, u.recursion) {
+                    (None, Some(r)) => writeln!(
+                        out,
+                        "  stack      unbounded: recursion at {} via {}",
+                        shown(r),
+                        frames.join(" -> ")
+                    ),
+                    (s, _) => writeln!(
+                        out,
+                        "  stack      {} bytes: {}",
+                        s.unwrap_or(0),
+                        frames.join(" -> ")
+                    ),
+                };
+                let _ = writeln!(out, "  shared     {smem} bytes");
+                let _ = writeln!(out, "  cmem[0]    {cmem0} bytes");
+                let _ = writeln!(out, "  barriers   {}", u.barriers);
+            }
+            UsageFormat::Json => {
+                let list = |v: Vec<String>| v.join(",");
+                let q = |s: crate::output::OutSym| json_string(&name(s));
+                rows.push(format!(
+                    "{{\"kernel\":{},\"registers\":{{\"count\":{},\"from\":{},\"chain\":[{}]}},\"stack\":{{\"bytes\":{},\"chain\":[{}],\"recursion\":{}}},\"shared_bytes\":{smem},\"cmem0_bytes\":{cmem0},\"barriers\":{}}}",
+                    q(u.kernel),
+                    u.registers,
+                    q(from),
+                    list(u.register_chain.iter().map(|&s| q(s)).collect()),
+                    u.stack.map_or("null".to_string(), |s| s.to_string()),
+                    list(
+                        u.stack_chain
+                            .iter()
+                            .map(|&(s, f)| format!("{{\"function\":{},\"frame\":{f}}}", q(s)))
+                            .collect()
+                    ),
+                    u.recursion.map_or("null".to_string(), q),
+                    u.barriers
+                ));
+            }
+        }
+    }
+    if format == UsageFormat::Json {
+        out = format!("{{\"kernels\":[{}]}}\n", rows.join(","));
+    }
+    out
+}
+
+/// `s` as a JSON string.
+fn json_string(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}

@@ -9,7 +9,7 @@ mod externs;
 mod facts;
 mod function;
 mod global;
-mod propagate;
+pub(crate) mod propagate;
 mod records;
 mod report;
 
@@ -29,6 +29,9 @@ pub(crate) struct InfoOutput {
     pub kernel_facts: Vec<KernelFacts>,
     /// `--dump-callgraph` lines.
     pub callgraph_report: Vec<String>,
+    /// `--resource-usage`: per kernel, what determined its resources.
+    pub usage: Vec<propagate::KernelUsage>,
+    pub usage_format: Option<crate::merge::UsageFormat>,
 }
 
 pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<InfoOutput> {
@@ -37,7 +40,8 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<Info
     let kernels = facts::kernels_in_symbol_order(b);
     // What each kept function's own `.nv.info.<fn>` says, read once.
     let facts = facts::function_facts(b)?;
-    let (prop, kernel_facts) = propagate::propagate(b, opts, &global, &graph, &facts, &kernels);
+    let (prop, kernel_facts, usage) =
+        propagate::propagate(b, opts, &global, &graph, &facts, &kernels);
     global::emit_global_info(b, opts, &global, &prop, &kernels);
     compat::emit_compat(b, opts);
     if let (Some(&ci), Some(&cp)) = (
@@ -98,5 +102,7 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<Info
         merc_function_info,
         kernel_facts,
         callgraph_report,
+        usage,
+        usage_format: opts.resource_usage,
     })
 }

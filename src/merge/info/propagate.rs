@@ -23,6 +23,22 @@ pub(super) struct Propagated {
     pub inherited: HashMap<OutSym, (u8, bool)>,
 }
 
+/// `--resource-usage`: what determined a kernel's figures (those of `KernelFacts`).
+pub(crate) struct KernelUsage {
+    pub kernel: OutSym,
+    pub registers: u32,
+    /// From the kernel to the function whose register count it is (the kernel alone where
+    /// it is its own).
+    pub register_chain: Vec<OutSym>,
+    pub barriers: u32,
+    /// MIN_STACK_SIZE; None: unbounded (recursion).
+    pub stack: Option<u64>,
+    /// The deepest call path, each function with its own frame.
+    pub stack_chain: Vec<(OutSym, u32)>,
+    /// Where that path enters a recursion.
+    pub recursion: Option<OutSym>,
+}
+
 /// Facts over everything each strongly connected component of the call graph reaches.
 struct Components {
     graph: crate::graph::Sccs,
@@ -41,9 +57,10 @@ pub(super) fn propagate(
     graph: &CallGraph,
     facts: &HashMap<OutSym, FunctionFacts>,
     kernels: &[OutSym],
-) -> (Propagated, Vec<super::KernelFacts>) {
+) -> (Propagated, Vec<super::KernelFacts>, Vec<KernelUsage>) {
     let (regs, frame) = (&global.regs, &global.frame);
     let mut kernel_facts = Vec::new();
+    let mut usage = Vec::new();
     // A kernel's register limit from its launch bounds (EIATTR_MAXREG_COUNT).
     let maxreg: HashMap<OutSym, u32> = facts
         .iter()
@@ -128,6 +145,23 @@ pub(super) fn propagate(
             .0
             .max(own.get(&k).map(|o| o.0).unwrap_or(0)) as u32;
         let frame_k = frame.get(&k).copied().unwrap_or(0);
+        if opts.resource_usage.is_some() {
+            let register_chain = if callee_regs > own_regs {
+                path(&succ, k, heaviest)
+            } else {
+                vec![k]
+            };
+            let (stack_chain, recursion) = deepest_path(&succ, &comps, frame, k);
+            usage.push(KernelUsage {
+                kernel: k,
+                registers: own_regs.max(callee_regs),
+                register_chain,
+                barriers: bars,
+                stack: depth,
+                stack_chain,
+                recursion,
+            });
+        }
         // An unknown stack size reports as 0.
         kernel_facts.push((
             k,
@@ -146,7 +180,72 @@ pub(super) fn propagate(
         reg_max,
         inherited,
     };
-    (prop, kernel_facts)
+    (prop, kernel_facts, usage)
+}
+
+/// A shortest call path from `from` to `to` (breadth first, callees in order).
+fn path(succ: &[Vec<usize>], from: OutSym, to: OutSym) -> Vec<OutSym> {
+    let mut parent: HashMap<usize, usize> = HashMap::new();
+    let mut queue = std::collections::VecDeque::from([from.index()]);
+    parent.insert(from.index(), from.index());
+    while let Some(f) = queue.pop_front() {
+        if f == to.index() {
+            break;
+        }
+        for &g in &succ[f] {
+            if let hashbrown::hash_map::Entry::Vacant(e) = parent.entry(g) {
+                e.insert(f);
+                queue.push_back(g);
+            }
+        }
+    }
+    let mut out = vec![to];
+    let mut f = to.index();
+    while f != from.index() {
+        match parent.get(&f) {
+            Some(&p) => f = p,
+            None => return vec![from, to],
+        }
+        out.push(OutSym::from_index(f));
+    }
+    out.reverse();
+    out
+}
+
+/// The call path that makes `k`'s stack: at each step the callee whose depth is the
+/// greatest (the first such); where depths are unbounded, down to the recursion.
+fn deepest_path(
+    succ: &[Vec<usize>],
+    comps: &Components,
+    frame: &HashMap<OutSym, u32>,
+    k: OutSym,
+) -> (Vec<(OutSym, u32)>, Option<OutSym>) {
+    let depth = |f: usize| comps.depth[comps.graph.comp_of[f]];
+    let frame_of = |f: usize| frame.get(&OutSym::from_index(f)).copied().unwrap_or(0);
+    let mut chain = Vec::new();
+    let mut f = k.index();
+    // (Each step goes down one component: no more steps than functions.)
+    for _ in 0..=succ.len() {
+        chain.push((OutSym::from_index(f), frame_of(f)));
+        let c = comps.graph.comp_of[f];
+        if comps.graph.is_cyclic(c, succ) {
+            return (chain, Some(OutSym::from_index(f)));
+        }
+        let deeper = succ[f]
+            .iter()
+            .copied()
+            .filter(|&g| comps.graph.comp_of[g] != c)
+            .reduce(|best, g| match (depth(best), depth(g)) {
+                (Some(x), Some(y)) if y > x => g,
+                (Some(_), None) => g,
+                _ => best,
+            });
+        match deeper {
+            Some(g) => f = g,
+            None => break,
+        }
+    }
+    (chain, None)
 }
 
 /// Facts over everything a function reaches, in one pass over the call graph's strongly
