@@ -132,6 +132,9 @@ const OPTIONS: &[Opt] = &[
     opt("why-live", "", List),
     opt("time-trace", "", Value(Check::Any)),
     opt("reproduce", "", Value(Check::Any)),
+    opt("Map", "Map", Value(Check::Any)),
+    opt("print-map", "", Flag),
+    opt("map-format", "", Value(Check::OneOf(&["text", "json"]))),
     opt(
         "resource-usage",
         "",
@@ -148,6 +151,9 @@ pub const OWN_OPTIONS: &[&str] = &[
     "time-trace",
     "reproduce",
     "resource-usage",
+    "Map",
+    "print-map",
+    "map-format",
 ];
 
 /// Short options that also take their value joined (`-lcudadevrt`, `-L/dir`, `-m64`).
@@ -210,6 +216,10 @@ pub struct Args {
     /// `--resource-usage[=json]`: each kernel's resources after propagation, and what
     /// determined them.
     pub resource_usage: Option<String>,
+    /// `-Map=FILE`, `--print-map` (standard output), `--map-format=text|json`.
+    pub map: Option<PathBuf>,
+    pub print_map: bool,
+    pub map_format: Option<String>,
     pub help: bool,
     pub version: bool,
     /// Link-time optimization options: accepted and recorded (a link of cubins has nothing
@@ -397,6 +407,7 @@ impl Parser {
             "warning-as-error" => &mut a.warning_as_error,
             "shared" => &mut a.shared,
             "print-gc-sections" => &mut a.print_gc_sections,
+            "print-map" => &mut a.print_map,
             other => unreachable!("flag '{other}' missing from Parser::flag"),
         };
         *f = true;
@@ -459,6 +470,8 @@ impl Parser {
             "time-trace" => a.time_trace = Some(PathBuf::from(v)),
             "reproduce" => a.reproduce = Some(PathBuf::from(v)),
             "resource-usage" => a.resource_usage = Some(v),
+            "Map" => a.map = Some(PathBuf::from(v)),
+            "map-format" => a.map_format = Some(v),
             other => unreachable!("value '{other}' missing from Parser::value"),
         }
     }

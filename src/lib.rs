@@ -21,6 +21,7 @@ pub mod input;
 pub mod layout;
 pub mod liveness;
 pub mod load;
+pub mod map;
 pub mod mercury;
 pub mod merge;
 pub mod object;
@@ -132,8 +133,13 @@ fn link_inner(args: &cli::Args, early: &mut Early) -> std::result::Result<LinkOu
             },
         )
     });
+    let removed = if args.print_gc_sections || args.map.is_some() || args.print_map {
+        explain::gc_sections(objects, &res, &live)
+    } else {
+        String::new()
+    };
     if args.print_gc_sections {
-        early.stdout += &explain::gc_sections(objects, &res, &live);
+        early.stdout += &removed;
     }
     if !args.why_live.is_empty() {
         early.stdout += &explain::why_live(objects, &res, &live, &args.why_live);
@@ -147,7 +153,7 @@ fn link_inner(args: &cli::Args, early: &mut Early) -> std::result::Result<LinkOu
     // The module holds what it needs of the inputs: their pages make room for the output's.
     files.iter().for_each(input::MappedFile::release_pages);
     // 7. Layout and write.
-    emit(args, built)
+    emit(args, built, &removed)
 }
 
 /// Passes 4 to 6, over the objects as the merge sees them: local functions that share a
@@ -251,6 +257,7 @@ fn merge_options(
         kernels_used,
         suppress_stack_size_warning: args.suppress_stack_size_warning,
         dump_callgraph: args.dump_callgraph || args.dump_callgraph_no_demangle,
+        map: args.map.is_some() || args.print_map,
         resource_usage: args.resource_usage.as_deref().map(|f| match f {
             "json" => merge::UsageFormat::Json,
             _ => merge::UsageFormat::Table,
@@ -264,7 +271,11 @@ fn merge_options(
 const FREE_LATER_BYTES: u64 = 8 << 20;
 
 /// Lays the module out and writes it.
-fn emit(args: &cli::Args, built: merge::Built) -> std::result::Result<LinkOutcome, Failure> {
+fn emit(
+    args: &cli::Args,
+    built: merge::Built,
+    removed: &str,
+) -> std::result::Result<LinkOutcome, Failure> {
     let mut module = built.module;
     module.add_symtab_shndx_if_needed();
     let lay = tracing::info_span!("layout").in_scope(|| layout::layout(&module));
@@ -280,6 +291,26 @@ fn emit(args: &cli::Args, built: merge::Built) -> std::result::Result<LinkOutcom
     let out = args.output.clone().unwrap_or_default();
     tracing::info_span!("write")
         .in_scope(|| write::write_with(&out, lay.file_size, |b| write::fill(&module, &lay, b)))?;
+    let mut stdout = built.resource_usage;
+    if args.map.is_some() || args.print_map {
+        let input = map::MapInput {
+            module: &module,
+            layout: &lay,
+            origins: &built.origins,
+            kernels: &built.kernel_facts,
+            removed,
+        };
+        let text = match args.map_format.as_deref() {
+            Some("json") => map::json_map(&input),
+            _ => map::text(&input),
+        };
+        if let Some(path) = &args.map {
+            write::write_file(path, text.as_bytes())?;
+        }
+        if args.print_map {
+            stdout.push_str(&text);
+        }
+    }
     // A large module is freed off the critical path: the caller need not wait for it (the
     // binary exits meanwhile).
     if lay.file_size > FREE_LATER_BYTES {
@@ -293,7 +324,7 @@ fn emit(args: &cli::Args, built: merge::Built) -> std::result::Result<LinkOutcom
             Vec::new()
         },
         callgraph: built.callgraph_report,
-        stdout: built.resource_usage,
+        stdout,
         ..Default::default()
     })
 }

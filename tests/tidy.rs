@@ -34,6 +34,7 @@ const LAYERS: &[&str] = &[
     "mercury",
     "layout",
     "write",
+    "map",
     // the driver: command line, loading, nvlink's stopping points
     "cli",
     "host_script",

@@ -69,6 +69,8 @@ pub struct Options {
     pub dump_callgraph: bool,
     /// `--resource-usage[=json]`.
     pub resource_usage: Option<UsageFormat>,
+    /// `-Map`/`--print-map`: keep where each input section went.
+    pub map: bool,
     /// The target as `-arch` named it (`sm_90a`).
     pub arch_name: String,
     /// The target is an 'a' architecture (`sm_90a`, `sm_100a`).
@@ -97,6 +99,22 @@ pub struct Built {
     pub callgraph_report: Vec<String>,
     /// `--resource-usage`'s report (empty without it).
     pub resource_usage: String,
+    /// `-Map`: what each output section holds, from which inputs (empty without it).
+    pub origins: Vec<Origin>,
+    /// Per kernel, after propagation: (symbol, registers, barriers, stack, frame).
+    pub kernel_facts: Vec<info::KernelFacts>,
+}
+
+/// An input section's place in the output (`-Map`).
+#[derive(Debug, Clone)]
+pub struct Origin {
+    pub out: OutSec,
+    /// Where in the output section, and how many bytes.
+    pub offset: u64,
+    pub size: u64,
+    /// The input (as named in messages: file, archive member) and its section.
+    pub input: String,
+    pub section: String,
 }
 
 /// The merge at work: the placement it fills, and the module it builds.
@@ -538,6 +556,26 @@ impl Merged<'_, '_> {
             ),
             None => String::new(),
         };
+        let origins = if self.info.map {
+            let p = &self.placement;
+            let mut v = Vec::new();
+            for (oi, o) in crate::object::enumerated(p.objects) {
+                for (si, placed) in p.placed[oi].iter().enumerate() {
+                    let Some(placed) = placed else { continue };
+                    let s = &o.cubin.sections[si];
+                    v.push(Origin {
+                        out: placed.sec,
+                        offset: placed.offset,
+                        size: s.size,
+                        input: o.name.clone(),
+                        section: s.name_str().into_owned(),
+                    });
+                }
+            }
+            v
+        } else {
+            Vec::new()
+        };
         Built {
             module: self.module,
             warnings: self.warnings,
@@ -545,6 +583,8 @@ impl Merged<'_, '_> {
             resource_report,
             callgraph_report: self.info.callgraph_report,
             resource_usage,
+            origins,
+            kernel_facts: self.info.kernel_facts,
         }
     }
 }

@@ -19,7 +19,7 @@ use crate::elf::*;
 use crate::output::*;
 
 /// Per kernel: (symbol, registers, barriers, stack, frame), for `-v`.
-pub(crate) type KernelFacts = (OutSym, u32, u32, u64, u32);
+pub type KernelFacts = (OutSym, u32, u32, u64, u32);
 
 /// What the `.nv.info` pass hands on besides the sections it adds.
 pub(crate) struct InfoOutput {
@@ -32,6 +32,8 @@ pub(crate) struct InfoOutput {
     /// `--resource-usage`: per kernel, what determined its resources.
     pub usage: Vec<propagate::KernelUsage>,
     pub usage_format: Option<crate::merge::UsageFormat>,
+    /// `-Map` asks for the inputs' places (the merge keeps them until `finish`).
+    pub map: bool,
 }
 
 pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<InfoOutput> {
@@ -104,5 +106,6 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<Info
         callgraph_report,
         usage,
         usage_format: opts.resource_usage,
+        map: opts.map,
     })
 }

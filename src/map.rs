@@ -1,0 +1,202 @@
+//! `-Map=FILE` / `--print-map`: what the output holds and where it came from. Every output
+//! section in header order with its file offset, size and alignment, and under it the input
+//! sections it holds (offset in the section, size, input, input section); every symbol in
+//! symbol-table order with its value, size and section; per kernel its code, parameter bank,
+//! shared memory and stack; and the functions dead-code removal dropped. Text (documented in
+//! the README) or, with `--map-format=json`, one JSON object.
+
+use crate::layout::Layout;
+use crate::merge::{info::KernelFacts, Origin};
+use crate::output::{Content, Module, OutSec};
+use std::fmt::Write;
+
+/// What the map is made from.
+pub struct MapInput<'a> {
+    pub module: &'a Module,
+    pub layout: &'a Layout,
+    pub origins: &'a [Origin],
+    pub kernels: &'a [KernelFacts],
+    /// `--print-gc-sections`' lines: the functions left out, and why.
+    pub removed: &'a str,
+}
+
+fn section_type(t: u32) -> String {
+    crate::elf::names::section_type(t).map_or_else(|| format!("{t:#x}"), str::to_string)
+}
+
+fn str_of(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+fn json(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// (kernel name, code bytes, parameter-bank bytes, shared bytes, stack bytes).
+fn kernel_totals(m: &Module, kernels: &[KernelFacts]) -> Vec<(String, u64, u64, u64, u64)> {
+    let size_of = |n: &[u8]| {
+        m.by_name
+            .get(n)
+            .map(|&s| m.sections[s].content.size())
+            .unwrap_or(0)
+    };
+    kernels
+        .iter()
+        .map(|&(k, _, _, stack, _)| {
+            let n = &m.symbols[k].name;
+            (
+                str_of(n),
+                size_of(&[b".text.", &n[..]].concat()),
+                size_of(&[b".nv.constant0.", &n[..]].concat()),
+                size_of(&[b".nv.shared.", &n[..]].concat()),
+                stack,
+            )
+        })
+        .collect()
+}
+
+/// A symbol's name; a section symbol's is its section's (as readelf shows it).
+fn symbol_name(m: &Module, y: crate::output::OutSym) -> String {
+    let sym = &m.symbols[y];
+    match sym.section {
+        Some(s) if sym.name.is_empty() && sym.st_type == crate::elf::STT_SECTION => {
+            str_of(&m.sections[s].name)
+        }
+        _ => str_of(&sym.name),
+    }
+}
+
+fn by_section(origins: &[Origin], s: OutSec) -> impl Iterator<Item = &Origin> {
+    origins.iter().filter(move |o| o.out == s)
+}
+
+pub fn text(i: &MapInput<'_>) -> String {
+    let (m, lay) = (i.module, i.layout);
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "Sections (header order): [index] name, type, offset, size, align"
+    );
+    for &s in &lay.order {
+        let sec = &m.sections[s];
+        let _ = writeln!(
+            out,
+            "[{:>3}] {} {} {:#x} {:#x} {}",
+            lay.sec_index[s],
+            str_of(&sec.name),
+            section_type(sec.sh_type),
+            lay.offset[s],
+            lay.size[s],
+            sec.align
+        );
+        for o in by_section(i.origins, s) {
+            let _ = writeln!(
+                out,
+                "        +{:#x} {:#x} {}:({})",
+                o.offset, o.size, o.input, o.section
+            );
+        }
+    }
+    let _ = writeln!(
+        out,
+        "\nSymbols (table order): [index] value size section name"
+    );
+    for &y in &lay.sym_order {
+        let sym = &m.symbols[y];
+        let section = sym
+            .section
+            .map_or_else(|| "UND".to_string(), |s| str_of(&m.sections[s].name));
+        let _ = writeln!(
+            out,
+            "[{:>3}] {:#x} {:#x} {} {}",
+            lay.sym_index[y],
+            sym.value,
+            sym.size,
+            section,
+            symbol_name(m, y)
+        );
+    }
+    let _ = writeln!(out, "\nKernels: name, code, cmem[0], shared, stack (bytes)");
+    for (k, code, cmem0, smem, stack) in kernel_totals(m, i.kernels) {
+        let _ = writeln!(out, "{k} {code} {cmem0} {smem} {stack}");
+    }
+    let _ = writeln!(out, "\nRemoved functions:");
+    out.push_str(i.removed);
+    out
+}
+
+pub fn json_map(i: &MapInput<'_>) -> String {
+    let (m, lay) = (i.module, i.layout);
+    let sections: Vec<String> = lay
+        .order
+        .iter()
+        .map(|&s| {
+            let sec = &m.sections[s];
+            let from: Vec<String> = by_section(i.origins, s)
+                .map(|o| {
+                    format!(
+                        "{{\"offset\":{},\"size\":{},\"input\":{},\"section\":{}}}",
+                        o.offset,
+                        o.size,
+                        json(&o.input),
+                        json(&o.section)
+                    )
+                })
+                .collect();
+            format!(
+                "{{\"index\":{},\"name\":{},\"type\":{},\"offset\":{},\"size\":{},\"align\":{},\"nobits\":{},\"from\":[{}]}}",
+                lay.sec_index[s],
+                json(&str_of(&sec.name)),
+                json(&section_type(sec.sh_type)),
+                lay.offset[s],
+                lay.size[s],
+                sec.align,
+                matches!(sec.content, Content::NoBits(_)),
+                from.join(",")
+            )
+        })
+        .collect();
+    let symbols: Vec<String> = lay
+        .sym_order
+        .iter()
+        .map(|&y| {
+            let sym = &m.symbols[y];
+            format!(
+                "{{\"index\":{},\"name\":{},\"value\":{},\"size\":{},\"section\":{}}}",
+                lay.sym_index[y],
+                json(&symbol_name(m, y)),
+                sym.value,
+                sym.size,
+                sym.section
+                    .map_or("null".to_string(), |s| json(&str_of(&m.sections[s].name)))
+            )
+        })
+        .collect();
+    let kernels: Vec<String> = kernel_totals(m, i.kernels)
+        .into_iter()
+        .map(|(k, code, cmem0, smem, stack)| {
+            format!(
+                "{{\"name\":{},\"code\":{code},\"cmem0\":{cmem0},\"shared\":{smem},\"stack\":{stack}}}",
+                json(&k)
+            )
+        })
+        .collect();
+    let removed: Vec<String> = i.removed.lines().map(json).collect();
+    format!(
+        "{{\"sections\":[{}],\"symbols\":[{}],\"kernels\":[{}],\"removed\":[{}]}}\n",
+        sections.join(","),
+        symbols.join(","),
+        kernels.join(","),
+        removed.join(",")
+    )
+}
