@@ -136,6 +136,16 @@ const OPTIONS: &[Opt] = &[
     opt("print-map", "", Flag),
     opt("map-format", "", Value(Check::OneOf(&["text", "json"]))),
     opt(
+        "color",
+        "",
+        Value(Check::OneOf(&["auto", "always", "never"])),
+    ),
+    opt(
+        "diagnostics-format",
+        "",
+        Value(Check::OneOf(&["text", "json"])),
+    ),
+    opt(
         "resource-usage",
         "",
         JoinedOptional(Check::OneOf(&["table", "json"]), "table"),
@@ -154,6 +164,8 @@ pub const OWN_OPTIONS: &[&str] = &[
     "Map",
     "print-map",
     "map-format",
+    "color",
+    "diagnostics-format",
 ];
 
 /// Short options that also take their value joined (`-lcudadevrt`, `-L/dir`, `-m64`).
@@ -220,6 +232,9 @@ pub struct Args {
     pub map: Option<PathBuf>,
     pub print_map: bool,
     pub map_format: Option<String>,
+    /// `--color=auto|always|never`, `--diagnostics-format=text|json`.
+    pub color: Option<String>,
+    pub diagnostics_format: Option<String>,
     pub help: bool,
     pub version: bool,
     /// Link-time optimization options: accepted and recorded (a link of cubins has nothing
@@ -472,6 +487,8 @@ impl Parser {
             "resource-usage" => a.resource_usage = Some(v),
             "Map" => a.map = Some(PathBuf::from(v)),
             "map-format" => a.map_format = Some(v),
+            "color" => a.color = Some(v),
+            "diagnostics-format" => a.diagnostics_format = Some(v),
             other => unreachable!("value '{other}' missing from Parser::value"),
         }
     }

@@ -72,7 +72,8 @@ fn run(args: &cubin_ld::cli::Args) -> ExitCode {
         (Some(a), true) => format!(" (target: {a})"),
         _ => String::new(),
     };
-    let say = |level: &str, msg: &str| eprintln!("cubin-ld {level}: {msg}{suffix}");
+    let out = Diagnostics::new(&args, suffix);
+    let say = |level: &str, msg: &str| out.say(level, msg);
     cubin_ld::faults::install();
     start_threads(&args);
     match cubin_ld::link(&args) {
@@ -100,7 +101,7 @@ fn run(args: &cubin_ld::cli::Args) -> ExitCode {
                 say("error   ", e);
             }
             if let Some(fatal) = f.fatal {
-                eprintln!("cubin-ld fatal   : {fatal}");
+                out.say("fatal   ", &fatal);
             }
             ExitCode::from(f.code)
         }
@@ -134,6 +135,66 @@ fn start_threads(args: &cubin_ld::cli::Args) {
         .num_threads(n)
         .use_current_thread()
         .build_global();
+}
+
+/// How messages reach stderr: nvlink's lines (`cubin-ld error   : …`), coloured where
+/// `--color` asks (`auto`: a terminal, and no NO_COLOR), or one JSON object per line with
+/// `--diagnostics-format=json`.
+struct Diagnostics {
+    suffix: String,
+    color: bool,
+    json: bool,
+}
+
+impl Diagnostics {
+    fn new(args: &cubin_ld::cli::Args, suffix: String) -> Diagnostics {
+        // SAFETY: a plain query on a descriptor.
+        let terminal = unsafe { libc::isatty(2) == 1 };
+        let color = match args.color.as_deref() {
+            Some("always") => true,
+            Some("never") => false,
+            _ => terminal && std::env::var_os("NO_COLOR").is_none(),
+        };
+        Diagnostics {
+            suffix,
+            color,
+            json: args.diagnostics_format.as_deref() == Some("json"),
+        }
+    }
+
+    /// `level` as nvlink pads it (`"error   "`).
+    fn say(&self, level: &str, msg: &str) {
+        if self.json {
+            eprintln!(
+                "{{\"severity\":{},\"message\":{}}}",
+                json_string(level.trim_end()),
+                json_string(&format!("{msg}{}", self.suffix))
+            );
+        } else if self.color {
+            let code = match level.trim_end() {
+                "error" | "fatal" => "1;31",
+                "warning" => "1;35",
+                _ => "1;36",
+            };
+            eprintln!("\x1b[{code}mcubin-ld {level}\x1b[0m: {msg}{}", self.suffix);
+        } else {
+            eprintln!("cubin-ld {level}: {msg}{}", self.suffix);
+        }
+    }
+}
+
+fn json_string(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
 }
 
 fn print_load_messages(messages: &[cubin_ld::LoadMessage], say: &dyn Fn(&str, &str)) {

@@ -517,3 +517,47 @@ fn a_reproduce_archive_relinks_to_the_same_bytes() {
     }
     let _ = std::fs::remove_dir_all(&d);
 }
+
+/// A link that fails on an undefined reference, with `flags`: its stderr.
+fn undefined_reference(flags: &[&str]) -> String {
+    let d = scratch(&format!("diag-{}", flags.join("").replace(['-', '='], "")));
+    let mut a = vec!["-arch=sm_90", "-o"];
+    let out = d.join("out.cubin");
+    a.push(out.to_str().unwrap());
+    a.extend(flags);
+    let input = corpus("dead_code/sm_90/a.o");
+    a.push(&input);
+    let o = cubin_ld(&a);
+    assert_eq!(o.status.code(), Some(255));
+    String::from_utf8(o.stderr).unwrap()
+}
+
+#[test]
+fn diagnostics_are_plain_where_stderr_is_not_a_terminal() {
+    let e = undefined_reference(&[]);
+    assert!(
+        e.starts_with("cubin-ld error   : Undefined reference to '_Z6used_bi'"),
+        "{e}"
+    );
+}
+
+#[test]
+fn color_always_colours_the_message_kind() {
+    let e = undefined_reference(&["--color=always"]);
+    assert!(
+        e.starts_with("\x1b[1;31mcubin-ld error   \x1b[0m: Undefined reference"),
+        "{e}"
+    );
+}
+
+#[test]
+fn json_diagnostics_are_one_object_per_line() {
+    let e = undefined_reference(&["--diagnostics-format=json"]);
+    assert_eq!(
+        e,
+        "{\"severity\":\"error\",\"message\":\"Undefined reference to '_Z6used_bi' in '"
+            .to_string()
+            + &corpus("dead_code/sm_90/a.o")
+            + "' (from '_Z6k_livePi')\"}\n"
+    );
+}
