@@ -7,7 +7,7 @@
 
 use crate::layout::Layout;
 use crate::merge::{info::KernelFacts, Origin};
-use crate::output::{Content, Module, OutSec};
+use crate::output::{Content, Module};
 use std::fmt::Write;
 
 /// What the map is made from.
@@ -76,12 +76,18 @@ fn symbol_name(m: &Module, y: crate::output::OutSym) -> String {
     }
 }
 
-fn by_section(origins: &[Origin], s: OutSec) -> impl Iterator<Item = &Origin> {
-    origins.iter().filter(move |o| o.out == s)
+/// The origins of each output section, in input order (one pass, not one per section).
+fn by_section<'o>(m: &Module, origins: &'o [Origin]) -> Vec<Vec<&'o Origin>> {
+    let mut v = vec![Vec::new(); m.sections.len()];
+    for o in origins {
+        v[o.out.index()].push(o);
+    }
+    v
 }
 
 pub fn text(i: &MapInput<'_>) -> String {
     let (m, lay) = (i.module, i.layout);
+    let from = by_section(m, i.origins);
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -99,7 +105,7 @@ pub fn text(i: &MapInput<'_>) -> String {
             lay.size[s],
             sec.align
         );
-        for o in by_section(i.origins, s) {
+        for o in &from[s.index()] {
             let _ = writeln!(
                 out,
                 "        +{:#x} {:#x} {}:({})",
@@ -137,12 +143,14 @@ pub fn text(i: &MapInput<'_>) -> String {
 
 pub fn json_map(i: &MapInput<'_>) -> String {
     let (m, lay) = (i.module, i.layout);
+    let origins = by_section(m, i.origins);
     let sections: Vec<String> = lay
         .order
         .iter()
         .map(|&s| {
             let sec = &m.sections[s];
-            let from: Vec<String> = by_section(i.origins, s)
+            let from: Vec<String> = origins[s.index()]
+                .iter()
                 .map(|o| {
                     format!(
                         "{{\"offset\":{},\"size\":{},\"input\":{},\"section\":{}}}",
