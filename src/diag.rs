@@ -126,6 +126,9 @@ pub struct Failure {
     pub code: u8,
     /// What loading the inputs said, printed before anything else.
     pub load_messages: Vec<LoadMessage>,
+    /// Reports asked for that were made before the link failed (`--why-live`,
+    /// `--print-gc-sections`): most wanted when it fails.
+    pub stdout: String,
 }
 
 impl From<Error> for Failure {

@@ -93,6 +93,7 @@ fn run(args: &cubin_ld::cli::Args) -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(f) => {
+            print!("{}", f.stdout);
             print_load_messages(&f.load_messages, &say);
             for w in &f.warnings {
                 say("warning ", w);

@@ -261,3 +261,21 @@ fn resource_usage_json_follows_its_schema() {
     assert!(json.contains("\"stack\":{\"bytes\":"), "{json}");
     assert!(json.trim_end().ends_with("}]}"), "{json}");
 }
+
+#[test]
+fn why_live_answers_also_when_the_link_then_fails() {
+    // a.o alone: k_live calls used_b, which b.o defines.
+    let inputs = corpus("dead_code", "sm_90", &["a.o"]);
+    let out = std::env::temp_dir().join(format!("cubin-ld-explain-{}-fails", std::process::id()));
+    let o = Command::new(env!("CARGO_BIN_EXE_cubin-ld"))
+        .args(["-arch=sm_90", "-o"])
+        .arg(&out)
+        .arg("--why-live=k_live*")
+        .args(&inputs)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(255));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("'k_live(int *)' (_Z6k_livePi) in '"));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("Undefined reference to '_Z6used_bi'"));
+    assert!(!out.exists());
+}
