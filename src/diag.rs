@@ -127,8 +127,8 @@ pub struct Failure {
     /// What loading the inputs said, printed before anything else.
     pub load_messages: Vec<LoadMessage>,
     /// Reports asked for that were made before the link failed (`--why-live`,
-    /// `--print-gc-sections`): most wanted when it fails.
-    pub stdout: String,
+    /// `--print-gc-sections`): most wanted when it fails. (Boxed: a failure stays small.)
+    pub stdout: Box<str>,
 }
 
 impl From<Error> for Failure {

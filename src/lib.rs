@@ -52,7 +52,7 @@ pub fn link(args: &cli::Args) -> std::result::Result<LinkOutcome, Failure> {
         Err(f) => Err(Failure {
             load_messages: early.messages(),
             warnings: [early.warnings, f.warnings].concat(),
-            stdout: early.stdout + &f.stdout,
+            stdout: (early.stdout + &f.stdout).into_boxed_str(),
             ..f
         }),
     }
