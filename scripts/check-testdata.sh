@@ -8,6 +8,8 @@
 #   3. cross-checks cubin-dump's relocation and attribute names against cuobjdump's.
 #
 #   scripts/check-testdata.sh [CASE...]
+# CUBIN_LD_GENERATED=DIR keeps the regenerated corpus in DIR (a new folder) for
+# scripts/oracle.sh, which then links it instead of compiling every case again (CI).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 cd "$here"
@@ -17,12 +19,13 @@ dump="$here/target/release/cubin-dump"
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 
-scripts/gen-testdata.sh -o "$scratch/out" "$@"
+gen=${CUBIN_LD_GENERATED:-$scratch/out}
+scripts/gen-testdata.sh -o "$gen" "$@"
 
 fail=0
 checked=0
-for d in "$scratch"/out/*/*/; do
-  rel=${d#"$scratch/out/"}
+for d in "$gen"/*/*/; do
+  rel=${d#"$gen/"}
   rel=${rel%/}
   com="testdata/out/$rel"
   if [ ! -d "$com" ]; then echo "check-testdata: $rel: not committed"; fail=1; continue; fi

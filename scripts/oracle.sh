@@ -24,7 +24,14 @@ dump="$here/target/release/cubin-dump"
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 
-scripts/gen-testdata.sh -o "$scratch/out" "$@" 2>/dev/null
+# (CUBIN_LD_GENERATED: the corpus scripts/check-testdata.sh just regenerated, not compiled
+# again.)
+gen=$scratch/out
+if [ -n "${CUBIN_LD_GENERATED:-}" ] && [ $# = 0 ] && [ -d "$CUBIN_LD_GENERATED" ]; then
+  gen=$CUBIN_LD_GENERATED
+else
+  scripts/gen-testdata.sh -o "$gen" "$@" 2>/dev/null
+fi
 ARCHS="sm_75 sm_80 sm_86 sm_89 sm_90 sm_100 sm_100a sm_103 sm_103f sm_110 sm_120 sm_120a sm_120f sm_121"
 KNOWN_DIFFERENT="weak_strong/sm_100/default weak_strong/sm_120/default weak_strong/sm_100/r
   weak_strong/sm_120/r texref_ptx/sm_75/r texref_ptx/sm_80/r texref_ptx/sm_86/r texref_ptx/sm_89/r
@@ -86,11 +93,11 @@ check_link() {
   if [ "$is_known" = 1 ]; then known=$((known + 1)); else pass=$((pass + 1)); fi
 }
 
-for d in "$scratch"/out/*/*/; do
+for d in "$gen"/*/*/; do
   d=${d%/}
   sm=$(basename "$d")
   case " $ARCHS " in *" $sm "*) ;; *) continue ;; esac
-  rel=${d#"$scratch/out/"}
+  rel=${d#"$gen/"}
   mapfile -t objs < <(sed "s|^|$d/|" "$d/inputs")
   while IFS=$'\t' read -r mode flags; do
     check_link "$d" "$rel/$mode" "$sm" "$mode" "$flags" || true
