@@ -51,7 +51,6 @@ fn start_tracing(trace: Option<cubin_ld::trace::TimeTrace>) {
 }
 
 fn run(args: &cubin_ld::cli::Args) -> ExitCode {
-    let args = args.clone();
     // The parser's own warnings (a value given twice) come first and stay warnings.
     for w in &args.parse_warnings {
         eprintln!("cubin-ld warning : {w}");
@@ -72,11 +71,11 @@ fn run(args: &cubin_ld::cli::Args) -> ExitCode {
         (Some(a), true) => format!(" (target: {a})"),
         _ => String::new(),
     };
-    let out = Diagnostics::new(&args, suffix);
+    let out = Diagnostics::new(args, suffix);
     let say = |level: &str, msg: &str| out.say(level, msg);
     cubin_ld::faults::install();
-    start_threads(&args);
-    match cubin_ld::link(&args) {
+    start_threads(args);
+    match cubin_ld::link(args) {
         Ok(outcome) => {
             print!("{}", outcome.stdout);
             print_load_messages(&outcome.load_messages, &say);
@@ -168,8 +167,8 @@ impl Diagnostics {
         if self.json {
             eprintln!(
                 "{{\"severity\":{},\"message\":{}}}",
-                json_string(level.trim_end()),
-                json_string(&format!("{msg}{}", self.suffix))
+                cubin_ld::diag::json_string(level.trim_end()),
+                cubin_ld::diag::json_string(&format!("{msg}{}", self.suffix))
             );
         } else if self.color {
             let code = match level.trim_end() {
@@ -182,20 +181,6 @@ impl Diagnostics {
             eprintln!("cubin-ld {level}: {msg}{}", self.suffix);
         }
     }
-}
-
-fn json_string(s: &str) -> String {
-    let mut out = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
 }
 
 fn print_load_messages(messages: &[cubin_ld::LoadMessage], say: &dyn Fn(&str, &str)) {

@@ -5,6 +5,7 @@
 //! shared memory and stack; and the functions dead-code removal dropped. Text (documented in
 //! the README) or, with `--map-format=json`, one JSON object.
 
+use crate::diag::json_string;
 use crate::layout::Layout;
 use crate::merge::{info::KernelFacts, Origin};
 use crate::output::{Content, Module};
@@ -28,37 +29,17 @@ fn str_of(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
 
-fn json(s: &str) -> String {
-    let mut out = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
-
 /// (kernel name, code bytes, parameter-bank bytes, shared bytes, stack bytes).
 fn kernel_totals(m: &Module, kernels: &[KernelFacts]) -> Vec<(String, u64, u64, u64, u64)> {
-    let size_of = |n: &[u8]| {
-        m.by_name
-            .get(n)
-            .map(|&s| m.sections[s].content.size())
-            .unwrap_or(0)
-    };
     kernels
         .iter()
         .map(|&(k, _, _, stack, _)| {
             let n = &m.symbols[k].name;
             (
                 str_of(n),
-                size_of(&[b".text.", &n[..]].concat()),
-                size_of(&[b".nv.constant0.", &n[..]].concat()),
-                size_of(&[b".nv.shared.", &n[..]].concat()),
+                m.section_size(&[b".text.", &n[..]].concat()),
+                m.section_size(&[b".nv.constant0.", &n[..]].concat()),
+                m.section_size(&[b".nv.shared.", &n[..]].concat()),
                 stack,
             )
         })
@@ -156,16 +137,16 @@ pub fn json_map(i: &MapInput<'_>) -> String {
                         "{{\"offset\":{},\"size\":{},\"input\":{},\"section\":{}}}",
                         o.offset,
                         o.size,
-                        json(&o.input),
-                        json(&o.section)
+                        json_string(&o.input),
+                        json_string(&o.section)
                     )
                 })
                 .collect();
             format!(
                 "{{\"index\":{},\"name\":{},\"type\":{},\"offset\":{},\"size\":{},\"align\":{},\"nobits\":{},\"from\":[{}]}}",
                 lay.sec_index[s],
-                json(&str_of(&sec.name)),
-                json(&section_type(sec.sh_type)),
+                json_string(&str_of(&sec.name)),
+                json_string(&section_type(sec.sh_type)),
                 lay.offset[s],
                 lay.size[s],
                 sec.align,
@@ -182,11 +163,13 @@ pub fn json_map(i: &MapInput<'_>) -> String {
             format!(
                 "{{\"index\":{},\"name\":{},\"value\":{},\"size\":{},\"section\":{}}}",
                 lay.sym_index[y],
-                json(&symbol_name(m, y)),
+                json_string(&symbol_name(m, y)),
                 sym.value,
                 sym.size,
                 sym.section
-                    .map_or("null".to_string(), |s| json(&str_of(&m.sections[s].name)))
+                    .map_or("null".to_string(), |s| json_string(&str_of(
+                        &m.sections[s].name
+                    )))
             )
         })
         .collect();
@@ -195,11 +178,11 @@ pub fn json_map(i: &MapInput<'_>) -> String {
         .map(|(k, code, cmem0, smem, stack)| {
             format!(
                 "{{\"name\":{},\"code\":{code},\"cmem0\":{cmem0},\"shared\":{smem},\"stack\":{stack}}}",
-                json(&k)
+                json_string(&k)
             )
         })
         .collect();
-    let removed: Vec<String> = i.removed.lines().map(json).collect();
+    let removed: Vec<String> = i.removed.lines().map(json_string).collect();
     format!(
         "{{\"sections\":[{}],\"symbols\":[{}],\"kernels\":[{}],\"removed\":[{}]}}\n",
         sections.join(","),

@@ -11,14 +11,8 @@ pub(crate) fn resource_report(
     kernel_facts: &[super::info::KernelFacts],
 ) -> Vec<String> {
     {
-        let size_of = |name: &[u8]| {
-            m.by_name
-                .get(name)
-                .map(|&s| m.sections[s].content.size())
-                .unwrap_or(0)
-        };
-        let gmem = size_of(b".nv.global.init") + size_of(b".nv.global");
-        let cmem3 = size_of(b".nv.constant3");
+        let gmem = m.section_size(b".nv.global.init") + m.section_size(b".nv.global");
+        let cmem3 = m.section_size(b".nv.constant3");
         let mut out = vec![if cmem3 > 0 {
             format!("{gmem} bytes gmem, {cmem3} bytes cmem[3]")
         } else {
@@ -27,8 +21,8 @@ pub(crate) fn resource_report(
         for &(k, regs, bars, stack, _frame) in kernel_facts.iter().rev() {
             let name = &m.symbols[k].name;
             let tail = name.to_vec();
-            let smem = size_of(&[b".nv.shared.", &tail[..]].concat());
-            let cmem0 = size_of(&[b".nv.constant0.", &tail[..]].concat());
+            let smem = m.section_size(&[b".nv.shared.", &tail[..]].concat());
+            let cmem0 = m.section_size(&[b".nv.constant0.", &tail[..]].concat());
             out.push(format!(
                 "Function properties for '{}':",
                 String::from_utf8_lossy(name)
@@ -77,21 +71,15 @@ pub(crate) fn resource_usage(
             format!("{plain} [{n}]")
         }
     };
-    let size_of = |n: &[u8]| {
-        m.by_name
-            .get(n)
-            .map(|&s| m.sections[s].content.size())
-            .unwrap_or(0)
-    };
     let mut out = String::new();
     let mut rows = Vec::new();
     for u in usage {
         let k = name(u.kernel);
-        let mut smem = size_of(&[b".nv.shared.", k.as_bytes()].concat());
+        let mut smem = m.section_size(&[b".nv.shared.", k.as_bytes()].concat());
         if m.mercury {
             smem = smem.saturating_sub(reserve);
         }
-        let cmem0 = size_of(&[b".nv.constant0.", k.as_bytes()].concat());
+        let cmem0 = m.section_size(&[b".nv.constant0.", k.as_bytes()].concat());
         let from = *u.register_chain.last().unwrap_or(&u.kernel);
         match format {
             UsageFormat::Table => {
@@ -133,7 +121,7 @@ pub(crate) fn resource_usage(
             }
             UsageFormat::Json => {
                 let list = |v: Vec<String>| v.join(",");
-                let q = |s: crate::output::OutSym| json_string(&name(s));
+                let q = |s: crate::output::OutSym| crate::diag::json_string(&name(s));
                 rows.push(format!(
                     "{{\"kernel\":{},\"registers\":{{\"count\":{},\"from\":{},\"chain\":[{}]}},\"stack\":{{\"bytes\":{},\"chain\":[{}],\"recursion\":{}}},\"shared_bytes\":{smem},\"cmem0_bytes\":{cmem0},\"barriers\":{}}}",
                     q(u.kernel),
@@ -156,20 +144,5 @@ pub(crate) fn resource_usage(
     if format == UsageFormat::Json {
         out = format!("{{\"kernels\":[{}]}}\n", rows.join(","));
     }
-    out
-}
-
-/// `s` as a JSON string.
-fn json_string(s: &str) -> String {
-    let mut out = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
     out
 }

@@ -172,6 +172,13 @@ pub struct Module {
 }
 
 impl Module {
+    /// The size of the section of this name (0 where there is none).
+    pub fn section_size(&self, name: &[u8]) -> u64 {
+        self.by_name
+            .get(name)
+            .map_or(0, |&s| self.sections[s].content.size())
+    }
+
     pub fn add_section(&mut self, s: OutSection) -> OutSec {
         self.sections.push(s)
     }
