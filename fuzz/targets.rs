@@ -59,6 +59,18 @@ pub fn archive(data: &[u8]) -> Result<(), String> {
     Ok(())
 }
 
+/// Whether a failed link's messages (`all`) name the damaged file `bad_name`, or are what the
+/// damage made of a valid object: an undefined reference, or one of nvlink's refusals that
+/// name no file (code for an 'a' target, a kernel's register limit below its callees', a
+/// function that is a kernel in one object and not in another), kept in nvlink's words.
+pub fn names_the_damage(all: &str, bad_name: &str) -> bool {
+    all.contains(bad_name)
+        || all.contains("Undefined reference")
+        || all.contains("cannot link accelerated arch to non-accelerated")
+        || all.contains("with max regcount of")
+        || all.contains("not declared __global__ in all source files")
+}
+
 /// A whole link of the input, as a device object, with healthy partners from `corpus`
 /// (`testdata/out`): the first byte picks the partners and the mode. A failed link leaves
 /// no output and names the input (or an undefined reference the damage caused, or one of
@@ -107,12 +119,7 @@ pub fn link_one(data: &[u8], corpus: &Path, dir: &Path) -> Result<(), String> {
                 return Err("failed but left an output".into());
             }
             let all = format!("{:?} {:?}", f.errors, f.fatal);
-            let named = all.contains("bad.o")
-                || all.contains("Undefined reference")
-                || all.contains("cannot link accelerated arch to non-accelerated")
-                || all.contains("with max regcount of")
-                || all.contains("not declared __global__ in all source files");
-            if !named {
+            if !names_the_damage(&all, "bad.o") {
                 return Err(format!(
                     "an error that does not name the damaged file: {all}"
                 ));

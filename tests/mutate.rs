@@ -13,6 +13,9 @@
 //! (`CUBIN_LD_FUZZ_START=N` to start at another seed; `CUBIN_LD_FUZZ_TOOLKIT=<toolkit root>`
 //! to have cuobjdump and nvdisasm read every output that linked).
 
+#[path = "../fuzz/targets.rs"]
+mod targets;
+
 use std::path::{Path, PathBuf};
 
 /// Variants that once failed (a panic, an unnamed culprit): (target, seed).
@@ -480,15 +483,7 @@ fn check(t: &Target, good: &[u8], seed: u64, dir: &Path) -> Result<(), String> {
                 return Err(format!("{} seed {seed}: failed but left an output", t.name));
             }
             let all = format!("{:?} {:?}", f.errors, f.fatal);
-            // (Or the damage made a valid object nvlink refuses, in its words, which name
-            // no file: code for an 'a' target, a kernel's register limit below its
-            // callees', a function that is a kernel in one object and not in another.)
-            let named = all.contains(bad_name)
-                || all.contains("Undefined reference")
-                || all.contains("cannot link accelerated arch to non-accelerated")
-                || all.contains("with max regcount of")
-                || all.contains("not declared __global__ in all source files");
-            if !named {
+            if !targets::names_the_damage(&all, bad_name) {
                 return Err(format!(
                     "{} seed {seed}: failed without naming the damaged file: {all}",
                     t.name
