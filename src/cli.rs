@@ -19,6 +19,9 @@ enum Takes {
     Optional(Check, &'static str),
     /// Values that accumulate, split at commas.
     List,
+    /// Values that accumulate, one per option, never split (`--why-live`: a demangled name
+    /// may hold commas).
+    Repeated,
     /// A value only when joined (`--resource-usage=json`), else the default: as GNU tools
     /// read an optional argument, so a following input is never taken for it.
     JoinedOptional(Check, &'static str),
@@ -45,7 +48,7 @@ const fn opt(long: &'static str, short: &'static str, takes: Takes) -> Opt {
     Opt { long, short, takes }
 }
 
-use Takes::{Flag, JoinedOptional, List, Optional, Value};
+use Takes::{Flag, JoinedOptional, List, Optional, Repeated, Value};
 
 const CPU_ARCHS: &[&str] = &[
     "AARCH64", "ARMv7", "PPC64LE", "RISCV64", "X86", "X86_64", "unknown",
@@ -129,7 +132,7 @@ const OPTIONS: &[Opt] = &[
     // cubin-ld's own (`OWN_OPTIONS`).
     opt("threads", "", Value(Check::Number)),
     opt("print-gc-sections", "", Flag),
-    opt("why-live", "", List),
+    opt("why-live", "", Repeated),
     opt("time-trace", "", Value(Check::Any)),
     opt("reproduce", "", Value(Check::Any)),
     opt("Map", "Map", Value(Check::Any)),
@@ -363,6 +366,7 @@ impl Parser {
                     }
                 }
                 (List, Some(v)) => self.list(o.long, &v),
+                (Repeated, Some(v)) => self.repeated(o.long, v),
                 (Value(c) | Optional(c, _) | JoinedOptional(c, _), Some(v)) => {
                     check_value(o.long, c, &v)?;
                     self.value(o.long, v);
@@ -433,11 +437,6 @@ impl Parser {
             .words
             .push(Word::Option(long, Some(v.to_string())));
         let a = &mut self.args;
-        // (One pattern per option: a demangled name may hold commas.)
-        if long == "why-live" {
-            a.why_live.push(v.to_string());
-            return;
-        }
         let items = v.split(',').map(String::from);
         match long {
             "Xnvvm" => a.xnvvm.extend(items),
@@ -447,6 +446,14 @@ impl Parser {
             "library" => a.libraries.extend(items),
             "library-path" => a.library_paths.extend(items.map(PathBuf::from)),
             other => unreachable!("list '{other}' missing from Parser::list"),
+        }
+    }
+
+    fn repeated(&mut self, long: &'static str, v: String) {
+        self.args.words.push(Word::Option(long, Some(v.clone())));
+        match long {
+            "why-live" => self.args.why_live.push(v),
+            other => unreachable!("repeated '{other}' missing from Parser::repeated"),
         }
     }
 
@@ -495,6 +502,11 @@ impl Parser {
 }
 
 impl Args {
+    /// A link map is asked for (`-Map=FILE` or `--print-map`).
+    pub fn wants_map(&self) -> bool {
+        self.map.is_some() || self.print_map
+    }
+
     /// `--threads`: `None` without it, else the count or what is wrong with it.
     pub fn thread_count(&self) -> Option<Result<usize>> {
         self.threads.map(|n| {
@@ -820,6 +832,7 @@ fn help_line(o: &Opt) -> String {
         Value(Check::Number) => " <N>".into(),
         Value(_) | Optional(..) | JoinedOptional(..) => " <value>".into(),
         List => " <value,...>".into(),
+        Repeated => " <value>".into(),
     };
     match o.short {
         "" => format!("  --{}{value}\n", o.long),

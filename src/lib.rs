@@ -134,7 +134,7 @@ fn link_inner(args: &cli::Args, early: &mut Early) -> std::result::Result<LinkOu
             },
         )
     });
-    let removed = if args.print_gc_sections || args.map.is_some() || args.print_map {
+    let removed = if args.print_gc_sections || args.wants_map() {
         explain::gc_sections(objects, &res, &live)
     } else {
         String::new()
@@ -258,7 +258,7 @@ fn merge_options(
         kernels_used,
         suppress_stack_size_warning: args.suppress_stack_size_warning,
         dump_callgraph: args.dump_callgraph || args.dump_callgraph_no_demangle,
-        map: args.map.is_some() || args.print_map,
+        map: args.wants_map(),
         resource_usage: args.resource_usage.as_deref().map(|f| match f {
             "json" => merge::UsageFormat::Json,
             _ => merge::UsageFormat::Table,
@@ -293,7 +293,7 @@ fn emit(
     tracing::info_span!("write")
         .in_scope(|| write::write_with(&out, lay.file_size, |b| write::fill(&module, &lay, b)))?;
     let mut stdout = built.resource_usage;
-    if args.map.is_some() || args.print_map {
+    if args.wants_map() {
         let input = map::MapInput {
             module: &module,
             layout: &lay,
