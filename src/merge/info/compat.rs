@@ -20,7 +20,7 @@ pub(super) fn emit_compat(b: &mut Builder<'_, '_>, opts: &Options) {
         objects
             .iter()
             .find_map(|o| o.compat_sections().next())
-            .map(|first| (merged_records(objects, opts, first.bytes()), first.align))
+            .map(|first| (merged_records(objects, opts), first.align))
     };
     if let Some((bytes, align)) = compat {
         b.add_info_section(OutSection {
@@ -61,19 +61,17 @@ fn target_records(opts: &Options) -> Vec<u8> {
     bytes
 }
 
-/// The inputs' records merged, then set for the target (`first_section`: the first input's,
-/// kept as it is when some input's records cannot be read).
-fn merged_records(objects: &[InputObject<'_>], opts: &Options, first_section: &[u8]) -> Vec<u8> {
+/// The inputs' records merged, then set for the target. (Every input's records parse:
+/// `InputObject::new` refuses an object whose `.nv.compat` does not.)
+fn merged_records(objects: &[InputObject<'_>], opts: &Options) -> Vec<u8> {
     let cross = objects.iter().any(|o| o.sm != opts.policy.sm());
     let any_plain = objects.iter().any(|o| !o.is_accelerated());
     let mut recs: Vec<(u8, Vec<u8>)> = Vec::new();
-    let mut parsed_all = true;
     for o in objects {
         let Some(cs) = o.compat_sections().next() else {
             continue;
         };
         let Ok(rs) = nvinfo::parse_records(cs.bytes()) else {
-            parsed_all = false;
             continue;
         };
         let first = recs.is_empty();
@@ -105,30 +103,26 @@ fn merged_records(objects: &[InputObject<'_>], opts: &Options, first_section: &[
             recs.retain(|(a, _)| *a != nvinfo::EICOMPAT_INST_TCGEN05_MMA);
         }
     }
-    let mut bytes = Vec::with_capacity(first_section.len());
-    if parsed_all {
-        for (attr, mut rec) in recs {
-            if attr == nvinfo::EICOMPAT_ACCELERATOR_TARGET && rec.len() >= 3 {
-                rec[2] = opts.accelerated as u8;
-            }
-            if attr == nvinfo::EICOMPAT_CAN_FASTPATH_FINALIZE && rec.len() >= 8 {
-                let first = u32_at(&rec, 4);
-                let first = if cross {
-                    0
-                } else if opts.accelerated && any_plain {
-                    first & first.wrapping_neg()
-                } else {
-                    first
-                };
-                rec[4..8].copy_from_slice(&first.to_le_bytes());
-                if cross {
-                    rec[8..].fill(0);
-                }
-            }
-            bytes.extend_from_slice(&rec);
+    let mut bytes = Vec::new();
+    for (attr, mut rec) in recs {
+        if attr == nvinfo::EICOMPAT_ACCELERATOR_TARGET && rec.len() >= 3 {
+            rec[2] = opts.accelerated as u8;
         }
-    } else {
-        bytes.extend_from_slice(first_section);
+        if attr == nvinfo::EICOMPAT_CAN_FASTPATH_FINALIZE && rec.len() >= 8 {
+            let first = u32_at(&rec, 4);
+            let first = if cross {
+                0
+            } else if opts.accelerated && any_plain {
+                first & first.wrapping_neg()
+            } else {
+                first
+            };
+            rec[4..8].copy_from_slice(&first.to_le_bytes());
+            if cross {
+                rec[8..].fill(0);
+            }
+        }
+        bytes.extend_from_slice(&rec);
     }
     bytes
 }
