@@ -265,7 +265,7 @@ impl Relocator<'_, '_, '_> {
             Vec::new()
         };
         for (i, r) in relocs.iter().enumerate() {
-            let mut r = *r;
+            let mut r = r;
             // (sm_100+ line tables move their sequences and cut some out.)
             match self.p.line_table_offset(site.oi, site.target, r.offset) {
                 Some(off) => r.offset = off,

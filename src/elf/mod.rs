@@ -6,7 +6,7 @@ pub mod notes;
 pub mod nvinfo;
 pub mod read;
 
-pub use read::{Cubin, Reloc, Section, Symbol, SymbolTable};
+pub use read::{Cubin, Reloc, Relocs, Section, Symbol, SymbolTable};
 
 pub const EM_CUDA: u16 = 190;
 /// e_ident[EI_OSABI] of every cubin nvcc 13.5 writes.

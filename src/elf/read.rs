@@ -97,6 +97,86 @@ pub struct Reloc {
     pub addend: Option<i64>,
 }
 
+/// A relocation section's entries, read where they lie in the input (a link holds millions:
+/// decoding them into a table would cost more memory than the entries themselves).
+#[derive(Debug, Clone, Copy)]
+pub enum Relocs<'data> {
+    Rela(&'data [Rela64<LE>]),
+    Rel(&'data [Rel64<LE>]),
+}
+
+impl<'data> Relocs<'data> {
+    pub fn len(&self) -> usize {
+        match self {
+            Relocs::Rela(v) => v.len(),
+            Relocs::Rel(v) => v.len(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    pub fn get(&self, i: usize) -> Option<Reloc> {
+        let e = LE;
+        match self {
+            Relocs::Rela(v) => v.get(i).map(|r| Reloc {
+                offset: r.r_offset(e),
+                r_type: r.r_type(e, false).0,
+                sym: r.r_sym(e, false),
+                addend: Some(r.r_addend(e)),
+            }),
+            Relocs::Rel(v) => v.get(i).map(|r| Reloc {
+                offset: r.r_offset(e),
+                r_type: r.r_type(e).0,
+                sym: r.r_sym(e),
+                addend: None,
+            }),
+        }
+    }
+
+    pub fn iter(&self) -> RelocIter<'data> {
+        RelocIter {
+            relocs: *self,
+            at: 0..self.len(),
+        }
+    }
+}
+
+impl<'data> IntoIterator for Relocs<'data> {
+    type Item = Reloc;
+    type IntoIter = RelocIter<'data>;
+    fn into_iter(self) -> RelocIter<'data> {
+        self.iter()
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct RelocIter<'data> {
+    relocs: Relocs<'data>,
+    at: std::ops::Range<usize>,
+}
+
+impl Iterator for RelocIter<'_> {
+    type Item = Reloc;
+    fn next(&mut self) -> Option<Reloc> {
+        let i = self.at.next()?;
+        self.relocs.get(i)
+    }
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.at.size_hint()
+    }
+}
+
+impl DoubleEndedIterator for RelocIter<'_> {
+    fn next_back(&mut self) -> Option<Reloc> {
+        let i = self.at.next_back()?;
+        self.relocs.get(i)
+    }
+}
+
+impl ExactSizeIterator for RelocIter<'_> {}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Segment {
     pub p_type: u32,
@@ -117,10 +197,10 @@ pub struct Cubin<'data> {
     pub sections: Vec<Section<'data>>,
     pub symtabs: Vec<SymbolTable<'data>>,
     pub segments: Vec<Segment>,
-    /// Every REL/RELA-shaped section's entries, decoded once at parse time (by section
-    /// index, ascending). A section that does not decode keeps its error, reported to the
+    /// Every REL/RELA-shaped section's entries, checked once at parse time (by section
+    /// index, ascending). A section that does not check keeps its error, reported to the
     /// pass that reads it, so a damaged relocation section nobody reads stops nothing.
-    relocs: Vec<(u32, Result<Vec<Reloc>>)>,
+    relocs: Vec<(u32, Result<Relocs<'data>>)>,
 }
 
 fn slice(data: &[u8], offset: u64, size: u64) -> Option<&[u8]> {
@@ -360,10 +440,10 @@ impl<'data> Cubin<'data> {
 
     /// The relocation entries of a REL/RELA-shaped section, with symbol indices checked
     /// against the symbol table the section links to (decoded at parse time).
-    pub fn relocations(&self, sec: &Section<'data>) -> Result<&[Reloc]> {
+    pub fn relocations(&self, sec: &Section<'data>) -> Result<Relocs<'data>> {
         match self.relocs.binary_search_by_key(&sec.index, |(i, _)| *i) {
             Ok(at) => match &self.relocs[at].1 {
-                Ok(v) => Ok(v),
+                Ok(v) => Ok(*v),
                 Err(e) => Err(e.clone()),
             },
             Err(_) => Err(Error::new("not a relocation section"))
@@ -371,13 +451,11 @@ impl<'data> Cubin<'data> {
         }
     }
 
-    fn decode_relocations(&self, sec: &Section<'data>) -> Result<Vec<Reloc>> {
+    fn decode_relocations(&self, sec: &Section<'data>) -> Result<Relocs<'data>> {
         let ctx = || format!("relocation section '{}'", sec.name_str());
         let bytes = sec.bytes();
         let nsyms = self.symtab_for(sec).map(|t| t.symbols.len()).unwrap_or(0);
-        let e = LE;
-        let mut out = Vec::new();
-        if type_is_rela(sec.sh_type) {
+        let relocs = if type_is_rela(sec.sh_type) {
             if bytes.len() % 24 != 0 {
                 return Err(Error::new(format!(
                     "size {:#x} is not a multiple of 24",
@@ -388,14 +466,7 @@ impl<'data> Cubin<'data> {
             let (ents, _) = object::pod::slice_from_bytes::<Rela64<LE>>(bytes, bytes.len() / 24)
                 .map_err(|_| Error::new("misaligned relocation data"))
                 .with_context(ctx)?;
-            for r in ents {
-                out.push(Reloc {
-                    offset: r.r_offset(e),
-                    r_type: r.r_type(e, false).0,
-                    sym: r.r_sym(e, false),
-                    addend: Some(r.r_addend(e)),
-                });
-            }
+            Relocs::Rela(ents)
         } else if sec.sh_type == SHT_REL {
             if bytes.len() % 16 != 0 {
                 return Err(Error::new(format!(
@@ -407,27 +478,22 @@ impl<'data> Cubin<'data> {
             let (ents, _) = object::pod::slice_from_bytes::<Rel64<LE>>(bytes, bytes.len() / 16)
                 .map_err(|_| Error::new("misaligned relocation data"))
                 .with_context(ctx)?;
-            for r in ents {
-                out.push(Reloc {
-                    offset: r.r_offset(e),
-                    r_type: r.r_type(e).0,
-                    sym: r.r_sym(e),
-                    addend: None,
-                });
-            }
+            Relocs::Rel(ents)
         } else {
             return Err(Error::new("not a relocation section")).with_context(ctx);
+        };
+        if let Some((i, r)) = relocs
+            .iter()
+            .enumerate()
+            .find(|(_, r)| r.sym as usize >= nsyms.max(1))
+        {
+            return Err(Error::new(format!(
+                "entry {i}: symbol index {} does not exist",
+                r.sym
+            )))
+            .with_context(ctx);
         }
-        for (i, r) in out.iter().enumerate() {
-            if r.sym as usize >= nsyms.max(1) {
-                return Err(Error::new(format!(
-                    "entry {i}: symbol index {} does not exist",
-                    r.sym
-                )))
-                .with_context(ctx);
-            }
-        }
-        Ok(out)
+        Ok(relocs)
     }
 }
 

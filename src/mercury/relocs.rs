@@ -277,7 +277,7 @@ impl Mercury<'_, '_, '_> {
                     tsec.name_str()
                 )));
             }
-            self.relocate_merc_one(site, r, isym, out)?;
+            self.relocate_merc_one(site, &r, isym, out)?;
         }
         Ok(())
     }

@@ -285,7 +285,7 @@ pub(crate) fn merc_bank_entries(
     if overlapping(&pieces) {
         return Err(rela_error(o, rsi, "overlapping const_opt symbols"));
     }
-    let entries = in_piece_order(&pieces, relocs);
+    let entries = in_piece_order(&pieces, relocs.iter());
     for r in &entries {
         let isym = msyms
             .get(r.sym as usize)
@@ -342,15 +342,17 @@ fn bank_pieces(msyms: &[Symbol<'_>], msi: usize, size: u64, own: bool) -> Vec<(u
 
 /// The relocations of each piece in turn, each piece's in reverse reading order (a
 /// relocation in several pieces comes once for each).
-fn in_piece_order(pieces: &[(u64, u64)], relocs: &[Reloc]) -> Vec<Reloc> {
+fn in_piece_order(
+    pieces: &[(u64, u64)],
+    relocs: impl DoubleEndedIterator<Item = Reloc> + Clone,
+) -> Vec<Reloc> {
     pieces
         .iter()
         .flat_map(|&(a, e)| {
             relocs
-                .iter()
+                .clone()
                 .rev()
                 .filter(move |r| (a..e).contains(&r.offset))
-                .copied()
         })
         .collect()
 }
@@ -408,9 +410,12 @@ mod tests {
         let at = |v: Vec<Reloc>| v.iter().map(|x| x.offset).collect::<Vec<_>>();
         // (20 is in no piece: left out, for the caller to refuse.)
         assert_eq!(
-            at(in_piece_order(&[(8, 16), (0, 8)], &relocs)),
+            at(in_piece_order(&[(8, 16), (0, 8)], relocs.iter().copied())),
             [12, 8, 4, 0]
         );
-        assert_eq!(at(in_piece_order(&[(0, 24)], &relocs)), [20, 12, 8, 4, 0]);
+        assert_eq!(
+            at(in_piece_order(&[(0, 24)], relocs.iter().copied())),
+            [20, 12, 8, 4, 0]
+        );
     }
 }
