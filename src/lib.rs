@@ -149,7 +149,13 @@ fn link_inner(args: &cli::Args, early: &mut Early) -> std::result::Result<LinkOu
     // 4.–6. Merge, relocations, the sm_100+ Mercury half: the output module, frozen from
     // here on.
     let opts = merge_options(args, &arch, policy, kernels);
-    let built = build_module(objects, &res, &live, &opts)?;
+    let built = build_module(
+        objects,
+        &res,
+        &live,
+        &opts,
+        &input::files::Pages::of(&files),
+    )?;
     let built = checks::merged(args, built, option_warnings)?;
     // The module holds what it needs of the inputs: their pages make room for the output's.
     files.iter().for_each(input::MappedFile::release_pages);
@@ -164,14 +170,15 @@ fn build_module(
     res: &resolve::Resolution<'_>,
     live: &liveness::Liveness,
     opts: &merge::Options,
+    pages: &input::files::Pages<'_>,
 ) -> diag::Result<merge::Built> {
     use merge::local_names;
     let aliases = local_names::aliases(objects)?;
     if aliases.iter().all(|a| a.is_empty()) {
-        return module_passes(objects, res, live, opts);
+        return module_passes(objects, res, live, opts, pages);
     }
     let renamed = local_names::renamed(objects, &aliases);
-    local_names::restore(module_passes(&renamed, res, live, opts))
+    local_names::restore(module_passes(&renamed, res, live, opts, pages))
 }
 
 fn module_passes(
@@ -179,10 +186,11 @@ fn module_passes(
     res: &resolve::Resolution<'_>,
     live: &liveness::Liveness,
     opts: &merge::Options,
+    pages: &input::files::Pages<'_>,
 ) -> diag::Result<merge::Built> {
     // 4. Merge: sections, symbols, .nv.info, shared memory, resource slots.
     let mut merged =
-        tracing::info_span!("merge").in_scope(|| merge::build(objects, res, live, opts))?;
+        tracing::info_span!("merge").in_scope(|| merge::build(objects, res, live, opts, pages))?;
     // The link fails on what the merge found (`checks::merged` says it): nothing to relocate.
     if merged.has_errors() {
         return Ok(merged.finish());

@@ -596,6 +596,7 @@ pub fn build<'a, 'data>(
     res: &'a Resolution<'data>,
     liveness: &'a Liveness,
     opts: &Options,
+    pages: &crate::input::files::Pages<'_>,
 ) -> Result<Merged<'a, 'data>> {
     let mut b = Builder::new(objects, res, liveness, opts);
     // (The module has at most about as many sections and symbols as its inputs: room made
@@ -610,7 +611,7 @@ pub fn build<'a, 'data>(
     refusals::refuse_refinalized_debug_kernels(objects, liveness, opts)?;
     b.plan_memory(liveness, opts)?;
     b.create_notes(opts)?;
-    tracing::info_span!("symbols").in_scope(|| b.symbols_and_sections(opts))?;
+    tracing::info_span!("symbols").in_scope(|| b.symbols_and_sections(opts, pages))?;
     b.check_user_constant_size();
     b.resource_slots()?;
     let info = tracing::info_span!("info").in_scope(|| info::build_info(&mut b, opts))?;
@@ -785,7 +786,11 @@ impl<'a, 'data> Builder<'a, 'data> {
     /// Output symbols and sections in nvlink's creation order, per object: debug sections,
     /// then the symbol passes (code, locals, section symbols, globals), then relocation
     /// sections reserved; then the input sections placed, and the symbols finished.
-    fn symbols_and_sections(&mut self, opts: &Options) -> Result<()> {
+    fn symbols_and_sections(
+        &mut self,
+        opts: &Options,
+        pages: &crate::input::files::Pages<'_>,
+    ) -> Result<()> {
         for oi in crate::object::ids(self.p.objects) {
             self.debug_sections(oi);
             for pass in [
@@ -807,7 +812,7 @@ impl<'a, 'data> Builder<'a, 'data> {
         for oi in crate::object::ids(self.p.objects) {
             self.place_sections(oi, &mut pending)?;
         }
-        self.copy_placed(pending);
+        self.copy_placed(pending, pages);
         self.patch_line_string_bases()?;
         self.clear_removed_reg_sass()?;
         self.finish_symbols();

@@ -17,9 +17,14 @@ pub(super) struct PendingCopy {
 impl Builder<'_, '_> {
     /// Copies the placed sections' bytes into the room made for them, each output section's
     /// on its own, in parallel; a `.debug_frame` moved off its start gets its unrelocated
-    /// CIE pointers rebased.
-    pub(super) fn copy_placed(&mut self, pending: Vec<PendingCopy>) {
+    /// CIE pointers rebased. Then the input pages copied are given back.
+    pub(super) fn copy_placed(
+        &mut self,
+        pending: Vec<PendingCopy>,
+        pages: &crate::input::files::Pages<'_>,
+    ) {
         use rayon::prelude::*;
+        let copied = self.copied_spans(&pending, pages.page_size());
         let mut by_sec: HashMap<OutSec, Vec<PendingCopy>> = HashMap::new();
         for c in pending {
             by_sec.entry(c.sec).or_default().push(c);
@@ -47,6 +52,22 @@ impl Builder<'_, '_> {
                 }
             }
         });
+        copied.par_iter().for_each(|&(a, e)| pages.give_back(a, e));
+    }
+
+    /// The address ranges of the input bytes `pending` copies, joined where no more than a
+    /// page lies between them (each object's code is one run of sections in nvcc's files):
+    /// a few ranges per object, not one per section.
+    fn copied_spans(&self, pending: &[PendingCopy], page: usize) -> Vec<(usize, usize)> {
+        let spans = pending
+            .iter()
+            .filter(|c| !self.p.line_rewrites.contains_key(&c.from))
+            .map(|c| {
+                let b = self.p.objects[c.from.0].cubin.sections[c.from.1].bytes();
+                (b.as_ptr() as usize, b.as_ptr() as usize + b.len())
+            })
+            .collect();
+        joined(spans, page)
     }
 
     /// Makes room for each live section's bytes in its output section (`pending`: what to
@@ -152,5 +173,39 @@ impl Builder<'_, '_> {
             }
         }
         Ok(())
+    }
+}
+
+/// Non-empty ranges, sorted, with those no more than `gap` apart made one.
+fn joined(mut spans: Vec<(usize, usize)>, gap: usize) -> Vec<(usize, usize)> {
+    spans.retain(|(a, e)| a < e);
+    spans.sort_unstable();
+    let mut out: Vec<(usize, usize)> = Vec::new();
+    for (a, e) in spans {
+        match out.last_mut() {
+            Some(last) if a <= last.1 + gap => last.1 = last.1.max(e),
+            _ => out.push((a, e)),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn copied_ranges_a_page_or_less_apart_are_given_back_as_one() {
+        let spans = vec![
+            (9200, 9300),
+            (0, 100),
+            (4200, 5000),
+            (200, 4100),
+            (300, 400),
+            (7, 7),
+        ];
+        assert_eq!(super::joined(spans, 4096), [(0, 5000), (9200, 9300)]);
+        assert_eq!(
+            super::joined(vec![(0, 10), (20, 30)], 5),
+            [(0, 10), (20, 30)]
+        );
     }
 }
