@@ -169,7 +169,7 @@ impl<'data> InputObject<'data> {
                 k,
                 SectionKind::Compat | SectionKind::Info | SectionKind::InfoFn
             ) {
-                crate::elf::nvinfo::parse_records(s.bytes()).map_err(|e| {
+                crate::elf::nvinfo::check_records(s.bytes()).map_err(|e| {
                     e.context(format!("'{name}': section '{}' (damaged)", s.name_str()))
                 })?;
             }

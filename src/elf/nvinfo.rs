@@ -59,43 +59,81 @@ pub struct Record<'data> {
 }
 
 pub fn parse_records(bytes: &[u8]) -> Result<Vec<Record<'_>>> {
-    let mut out = Vec::new();
-    let mut i = 0usize;
-    while i < bytes.len() {
-        let head = bytes.get(i..i + 4).ok_or_else(|| {
-            Error::new(format!(
-                "record at {i:#x}: truncated header ({} bytes left)",
-                bytes.len() - i
-            ))
-        })?;
-        let (format, attr) = (head[0], head[1]);
-        let half = u16::from_le_bytes([head[2], head[3]]);
-        let (value, next) = match format {
-            EIFMT_NVAL => (Value::None, i + 4),
-            EIFMT_BVAL => (Value::Byte(head[2]), i + 4),
-            EIFMT_HVAL => (Value::Half(half), i + 4),
-            EIFMT_SVAL => {
-                let end = i + 4 + half as usize;
-                let payload = bytes.get(i + 4..end).ok_or_else(|| {
-                    Error::new(format!("record at {i:#x}: payload of {half:#x} bytes runs past the end of the section"))
-                })?;
-                (Value::Bytes(payload), end)
-            }
-            f => {
-                return Err(Error::new(format!(
-                    "record at {i:#x}: unknown format {f:#x}"
-                )))
-            }
+    records(bytes).collect()
+}
+
+/// Whether every record parses, without keeping them.
+pub fn check_records(bytes: &[u8]) -> Result<()> {
+    records(bytes).try_for_each(|r| r.map(drop))
+}
+
+/// The records in reading order; the first that does not parse ends them with its error.
+pub fn records(bytes: &[u8]) -> Records<'_> {
+    Records { bytes, at: 0 }
+}
+
+pub struct Records<'a> {
+    bytes: &'a [u8],
+    /// The next record's offset; past the end after an error.
+    at: usize,
+}
+
+impl<'a> Iterator for Records<'a> {
+    type Item = Result<Record<'a>>;
+
+    fn next(&mut self) -> Option<Result<Record<'a>>> {
+        let (bytes, i) = (self.bytes, self.at);
+        if i >= bytes.len() {
+            return None;
+        }
+        let r = record_at(bytes, i);
+        self.at = match &r {
+            Ok((_, next)) => *next,
+            Err(_) => usize::MAX,
         };
-        out.push(Record {
+        Some(r.map(|(rec, _)| rec))
+    }
+}
+
+/// The record at `i` and the next one's offset.
+fn record_at(bytes: &[u8], i: usize) -> Result<(Record<'_>, usize)> {
+    let head = bytes.get(i..i + 4).ok_or_else(|| {
+        Error::new(format!(
+            "record at {i:#x}: truncated header ({} bytes left)",
+            bytes.len() - i
+        ))
+    })?;
+    let (format, attr) = (head[0], head[1]);
+    let half = u16::from_le_bytes([head[2], head[3]]);
+    let (value, next) = match format {
+        EIFMT_NVAL => (Value::None, i + 4),
+        EIFMT_BVAL => (Value::Byte(head[2]), i + 4),
+        EIFMT_HVAL => (Value::Half(half), i + 4),
+        EIFMT_SVAL => {
+            let end = i + 4 + half as usize;
+            let payload = bytes.get(i + 4..end).ok_or_else(|| {
+                Error::new(format!(
+                    "record at {i:#x}: payload of {half:#x} bytes runs past the end of the \
+                     section"
+                ))
+            })?;
+            (Value::Bytes(payload), end)
+        }
+        f => {
+            return Err(Error::new(format!(
+                "record at {i:#x}: unknown format {f:#x}"
+            )))
+        }
+    };
+    Ok((
+        Record {
             offset: i,
             format,
             attr,
             value,
-        });
-        i = next;
-    }
-    Ok(out)
+        },
+        next,
+    ))
 }
 
 pub fn format_name(f: u8) -> &'static str {
