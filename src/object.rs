@@ -162,6 +162,42 @@ impl<'data> InputObject<'data> {
                 }
             }
         }
+        // A symbol with a size starts inside its section (shared memory's may reach past its
+        // end in nvcc's objects, but none starts there): one that does not is damage, which
+        // would otherwise reach the output with the section it claims sized under it.
+        for table in &cubin.symtabs {
+            for (i, sym) in table.symbols.iter().enumerate() {
+                let (SymSection::Index(si), true) = (sym.section, sym.size > 0) else {
+                    continue;
+                };
+                let Some(sec) = cubin.sections.get(si as usize) else {
+                    continue;
+                };
+                if sym.st_type != crate::elf::STT_SECTION && sym.value >= sec.size {
+                    return Err(Error::new(format!(
+                        "'{name}': {} symbol {i} '{}' ({:#x} bytes at {:#x}) starts past the end \
+                         of its section '{}' ({:#x} bytes) (damaged)",
+                        cubin.sections[table.section as usize].name_str(),
+                        String::from_utf8_lossy(sym.name),
+                        sym.size,
+                        sym.value,
+                        sec.name_str(),
+                        sec.size
+                    )));
+                }
+            }
+        }
+        // The link cuts and rebases frame entries: a frame table whose entries do not run to
+        // its end is damage (nvlink rebuilds sm_100+'s from the Mercury half instead).
+        if let Some(s) = cubin.sections.iter().find(|s| {
+            matches!(s.name, b".debug_frame" | b".nv.merc.debug_frame")
+                && !crate::elf::frames::frame_entries_cover(s.bytes())
+        }) {
+            return Err(Error::new(format!(
+                "'{name}': section '{}': its entries do not run to its end (damaged)",
+                s.name_str()
+            )));
+        }
         // The link's records are read where they are merged, or copied (`.nv.compat`): one
         // that does not parse is damage, refused here before any of it is copied.
         for (s, k) in cubin.sections.iter().zip(&kinds) {
@@ -172,6 +208,7 @@ impl<'data> InputObject<'data> {
                 crate::elf::nvinfo::check_records(s.bytes()).map_err(|e| {
                     e.context(format!("'{name}': section '{}' (damaged)", s.name_str()))
                 })?;
+                check_record_contents(&name, &cubin, s, *k)?;
             }
         }
         // A relocation type outside the vocabulary is damage or a newer toolkit's: neither
@@ -443,4 +480,49 @@ fn bind_name(bind: u8) -> String {
         crate::elf::STB_WEAK => "weak".into(),
         b => format!("binding {b}"),
     }
+}
+
+/// A `.nv.info` section's records name symbols that exist, and a function's own hold only
+/// what a function's may.
+fn check_record_contents(
+    name: &str,
+    cubin: &Cubin<'_>,
+    s: &Section<'_>,
+    kind: SectionKind,
+) -> Result<()> {
+    use crate::elf::nvinfo::{self, Payload, Value};
+    if kind == SectionKind::Compat {
+        return Ok(());
+    }
+    let nsyms = cubin.symtab_for(s).map_or(0, |t| t.symbols.len());
+    let damaged = |what: String| {
+        Err(Error::new(format!(
+            "'{name}': section '{}': {what} (damaged)",
+            s.name_str()
+        )))
+    };
+    for r in nvinfo::records(s.bytes()).flatten() {
+        let attr = nvinfo::attr_name(r.attr).map_or(format!("{:#x}", r.attr), str::to_string);
+        if kind == SectionKind::InfoFn {
+            if let Some(why) = nvinfo::not_in_function_info(r.attr) {
+                return damaged(format!("record at {:#x} is {attr}: {why}", r.offset));
+            }
+        }
+        let Value::Bytes(p) = r.value else {
+            continue;
+        };
+        let word = |k: usize| u32::from_le_bytes(p[4 * k..4 * k + 4].try_into().unwrap());
+        let symbols: Vec<u32> = match nvinfo::payload_kind(r.attr, p.len()) {
+            Payload::SymbolValue | Payload::ParamCbank => vec![word(0)],
+            Payload::Symbols => (0..p.len() / 4).map(word).collect(),
+            Payload::Words => Vec::new(),
+        };
+        if let Some(bad) = symbols.into_iter().find(|&i| i as usize >= nsyms) {
+            return damaged(format!(
+                "record at {:#x} ({attr}) names symbol {bad}, which does not exist",
+                r.offset
+            ));
+        }
+    }
+    Ok(())
 }

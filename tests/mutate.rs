@@ -52,6 +52,14 @@ const FINDINGS: &[(&str, u64)] = &[
     ("xtu-sm90", 171),
     // Code renamed as something else ('text.f'): linked as data.
     ("weak-sm120", 198),
+    // (toolkit mode) Shared memory sized 0 under its symbols: nvdisasm refused the symbol
+    // sizes.
+    ("shared-sm90-r", 224),
+    // (toolkit mode) A parameter-bank record turned into EIATTR_SAMPLER_INIT, copied with
+    // its input symbol index (nvlink drops the record).
+    ("weak-sm120", 218),
+    // (toolkit mode) `.debug_frame` moved by a byte: its entries were cut as if whole.
+    ("xtu-sm100", 167),
 ];
 
 fn corpus(rel: &str) -> PathBuf {

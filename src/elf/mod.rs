@@ -1,6 +1,7 @@
 //! The CUDA ELF vocabulary: section types, symbol types and flags, and the validated,
 //! zero-copy reader every pass (and `cubin-dump`) uses.
 
+pub mod frames;
 pub mod names;
 pub mod notes;
 pub mod nvinfo;

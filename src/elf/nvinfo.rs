@@ -136,6 +136,53 @@ fn record_at(bytes: &[u8], i: usize) -> Result<(Record<'_>, usize)> {
     ))
 }
 
+/// Attributes a function's own `.nv.info.<fn>` never holds, with why: no toolkit writes
+/// them there, nvlink drops them, and their payloads (a symbol index, for some) are nothing
+/// this linker could copy faithfully. A record of one is damage.
+pub const NOT_IN_FUNCTION_INFO: &[(u8, &str)] = &[
+    (0x00, "EIATTR_ERROR"),
+    (
+        0x02,
+        "a texture-reference attribute (CUDA 12 removed texture references)",
+    ),
+    (
+        0x06,
+        "a texture-reference attribute (CUDA 12 removed texture references)",
+    ),
+    (
+        0x07,
+        "a texture-reference attribute (CUDA 12 removed texture references)",
+    ),
+    (
+        0x08,
+        "a texture-reference attribute (CUDA 12 removed texture references)",
+    ),
+    (
+        0x09,
+        "a texture-reference attribute (CUDA 12 removed texture references)",
+    ),
+    (
+        0x13,
+        "a texture-reference attribute (CUDA 12 removed texture references)",
+    ),
+    (
+        0x14,
+        "a texture-reference attribute (CUDA 12 removed texture references)",
+    ),
+    (EIATTR_FRAME_SIZE, "only the global .nv.info holds it"),
+    (EIATTR_MIN_STACK_SIZE, "only the global .nv.info holds it"),
+    (EIATTR_MAX_STACK_SIZE, "only the global .nv.info holds it"),
+    (EIATTR_REGCOUNT, "only the global .nv.info holds it"),
+];
+
+/// Why a function's `.nv.info.<fn>` may not hold a record of `attr`, if it may not.
+pub fn not_in_function_info(attr: u8) -> Option<&'static str> {
+    NOT_IN_FUNCTION_INFO
+        .iter()
+        .find(|&&(a, _)| a == attr)
+        .map(|&(_, why)| why)
+}
+
 pub fn format_name(f: u8) -> &'static str {
     match f {
         EIFMT_NVAL => "NVAL",

@@ -1,40 +1,9 @@
 //! `.debug_frame`: the entries of removed functions cut out (sm_100+), CIE pointers moved with
 //! a partial link's frames and pointed at the CIE before each FDE.
 
+use crate::elf::frames::frame_entries;
 use crate::object::{InputObject, SectionKind};
 use crate::output::*;
-
-/// The entries of a `.debug_frame`: (offset, end, is_cie). Stops at anything that does not
-/// parse.
-fn frame_entries(b: &[u8]) -> Vec<(usize, usize, bool)> {
-    let u32_at = |o: usize| {
-        b.get(o..o + 4)
-            .map(|x| u32::from_le_bytes([x[0], x[1], x[2], x[3]]))
-    };
-    let u64_at = |o: usize| Some(u32_at(o)? as u64 | (u32_at(o + 4)? as u64) << 32);
-    let mut out = Vec::new();
-    let mut o = 0usize;
-    while o < b.len() {
-        let Some(len32) = u32_at(o) else { break };
-        // 64-bit DWARF (what ptxas writes) or 32-bit.
-        let (len, id_at, is_cie) = if len32 == 0xffff_ffff {
-            let Some(l) = u64_at(o + 4) else { break };
-            (l, o + 12, u64_at(o + 12) == Some(u64::MAX))
-        } else {
-            (len32 as u64, o + 4, u32_at(o + 4) == Some(u32::MAX))
-        };
-        let Some(end) = usize::try_from(len)
-            .ok()
-            .and_then(|l| l.checked_add(id_at))
-            .filter(|&e| e > o && e <= b.len())
-        else {
-            break;
-        };
-        out.push((o, end, is_cie));
-        o = end;
-    }
-    out
-}
 
 /// sm_100+: `.debug_frame` without the entries of removed functions (`cleared`: the fields
 /// the relocation pass cleared), each FDE pointing at the CIE before it.
