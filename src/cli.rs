@@ -133,6 +133,7 @@ const OPTIONS: &[Opt] = &[
     opt("threads", "", Value(Check::Number)),
     opt("print-gc-sections", "", Flag),
     opt("why-live", "", Repeated),
+    opt("why-extract", "", Value(Check::Any)),
     opt("time-trace", "", Value(Check::Any)),
     opt("reproduce", "", Value(Check::Any)),
     opt("Map", "Map", Value(Check::Any)),
@@ -161,6 +162,7 @@ pub const OWN_OPTIONS: &[&str] = &[
     "threads",
     "print-gc-sections",
     "why-live",
+    "why-extract",
     "time-trace",
     "reproduce",
     "resource-usage",
@@ -226,6 +228,8 @@ pub struct Args {
     pub why_live: Vec<String>,
     /// `--time-trace=FILE`: the passes' times as a Chrome trace.
     pub time_trace: Option<PathBuf>,
+    /// `--why-extract=FILE` (`-`: standard output): why each archive member is linked.
+    pub why_extract: Option<PathBuf>,
     /// `--reproduce=FILE.tar`: the inputs and the command line, to relink elsewhere.
     pub reproduce: Option<PathBuf>,
     /// `--resource-usage[=json]`: each kernel's resources after propagation, and what
@@ -490,6 +494,7 @@ impl Parser {
             "host-ccbin" => a.host_ccbin = Some(v),
             "threads" => a.threads = number(),
             "time-trace" => a.time_trace = Some(PathBuf::from(v)),
+            "why-extract" => a.why_extract = Some(PathBuf::from(v)),
             "reproduce" => a.reproduce = Some(PathBuf::from(v)),
             "resource-usage" => a.resource_usage = Some(v),
             "Map" => a.map = Some(PathBuf::from(v)),

@@ -198,3 +198,54 @@ fn chain(
         let _ = writeln!(out, "  {name} ({section} in '{file}'): {why}");
     }
 }
+
+/// `--why-extract`: why each archive member is in the link, as lld's `--why-extract` writes
+/// it (a header, then `reference<TAB>extracted<TAB>symbol` per member). nvlink links every
+/// member of a user's archive whole (reference `-`, symbol `(whole archive)`); a system
+/// library (libcudadevrt) comes in whole when an object uses one of its symbols: each member
+/// names the first object, in input order, whose undefined reference it defines (else
+/// `(with its library)`).
+pub fn why_extract(objects: &[InputObject<'_>], units: &[crate::input::Unit<'_>]) -> String {
+    use crate::elf::read::SymSection;
+    let mut out = String::from("reference\textracted\tsymbol\n");
+    let unit = |o: &InputObject<'_>| units.get(o.id.index());
+    let user: Vec<&InputObject<'_>> = objects
+        .iter()
+        .filter(|o| unit(o).is_some_and(|u| !u.system))
+        .collect();
+    for o in objects {
+        let Some(u) = unit(o).filter(|u| u.archive.is_some()) else {
+            continue;
+        };
+        if !u.system {
+            let _ = writeln!(out, "-\t{}\t(whole archive)", o.name);
+            continue;
+        }
+        let defines = |name: &[u8]| {
+            o.symbols().iter().skip(1).any(|s| {
+                InputObject::is_global(s) && s.section != SymSection::Undefined && s.name == name
+            })
+        };
+        let first = user.iter().find_map(|r| {
+            r.symbols()
+                .iter()
+                .skip(1)
+                .find(|s| {
+                    InputObject::is_global(s)
+                        && s.section == SymSection::Undefined
+                        && defines(s.name)
+                })
+                .map(|s| (r.name.as_str(), s.name))
+        });
+        match first {
+            Some((by, sym)) => {
+                let sym = crate::demangle::demangle(&String::from_utf8_lossy(sym));
+                let _ = writeln!(out, "{by}\t{}\t{sym}", o.name);
+            }
+            None => {
+                let _ = writeln!(out, "-\t{}\t(with its library)", o.name);
+            }
+        }
+    }
+    out
+}

@@ -100,6 +100,14 @@ fn link_inner(args: &cli::Args, early: &mut Early) -> std::result::Result<LinkOu
     let system_bytes = load::system_bytes(&loaded, &user, args)?;
     let inputs = load::with_system_libraries(user, &loaded, &system_bytes, args)?;
     drop(load_span);
+    if let Some(path) = &args.why_extract {
+        let text = explain::why_extract(&inputs.objects, &loaded.units);
+        if path.as_os_str() == "-" {
+            early.stdout += &text;
+        } else {
+            write::write_file(path, text.as_bytes())?;
+        }
+    }
     checks::arch_warnings(args, &loaded, early)?;
     // A compute_XX target (nvcc's `code=compute_XX`) links nothing: only the registration
     // file is wanted.

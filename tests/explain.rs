@@ -279,3 +279,86 @@ fn why_live_answers_also_when_the_link_then_fails() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("Undefined reference to '_Z6used_bi'"));
     assert!(!out.exists());
 }
+
+/// A GNU archive of `members` in a scratch folder (nvlink reads every member; no symbol
+/// table needed).
+fn archive_in(dir: &Path, name: &str, members: &[(&str, PathBuf)]) -> PathBuf {
+    let mut out = b"!<arch>\n".to_vec();
+    for (m, path) in members {
+        let data = std::fs::read(path).unwrap();
+        let header = format!(
+            "{:<16}{:<12}{:<6}{:<6}{:<8}{:<10}`\n",
+            format!("{m}/"),
+            0,
+            0,
+            0,
+            644,
+            data.len()
+        );
+        out.extend_from_slice(header.as_bytes());
+        out.extend_from_slice(&data);
+        if data.len() % 2 == 1 {
+            out.push(b'\n');
+        }
+    }
+    let path = dir.join(name);
+    std::fs::write(&path, out).unwrap();
+    path
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("cubin-ld-explain-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+#[test]
+fn why_extract_says_every_member_of_a_users_archive_is_linked_whole() {
+    let d = scratch("why-extract-user");
+    let host = corpus("xtu_call", "sm_90", &["host/a.o", "host/b.o", "host/c.o"]);
+    let lib = archive_in(
+        &d,
+        "libbc.a",
+        &[("b.o", host[1].clone()), ("c.o", host[2].clone())],
+    );
+    let (report, _) = link(
+        "sm_90",
+        &[host[0].clone(), lib.clone()],
+        &["--why-extract=-"],
+    );
+    let lib = lib.display();
+    assert_eq!(
+        report,
+        format!(
+            "reference\textracted\tsymbol\n-\t{lib}:b.o\t(whole archive)\n-\t{lib}:c.o\t(whole archive)\n"
+        )
+    );
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn why_extract_names_the_object_and_symbol_that_pull_in_the_system_library() {
+    let d = scratch("why-extract-system");
+    let host = corpus("xtu_call", "sm_90", &["host/a.o", "host/b.o", "host/c.o"]);
+    // (Named as the device runtime, c.o is linked only when something uses it.)
+    let lib = archive_in(&d, "libcudadevrt.a", &[("c.o", host[2].clone())]);
+    let tsv = d.join("why.tsv");
+    let (_, with) = link(
+        "sm_90",
+        &[host[0].clone(), host[1].clone(), lib.clone()],
+        &[&format!("--why-extract={}", tsv.display())],
+    );
+    let a = host[0].display();
+    assert_eq!(
+        std::fs::read_to_string(&tsv).unwrap(),
+        format!(
+            "reference\textracted\tsymbol\n{a}\t{}:c.o\tc_scale(float)\n",
+            lib.display()
+        )
+    );
+    // Asking changes nothing.
+    let (_, without) = link("sm_90", &[host[0].clone(), host[1].clone(), lib], &[]);
+    assert_eq!(with, without);
+    let _ = std::fs::remove_dir_all(&d);
+}

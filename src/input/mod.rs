@@ -28,6 +28,8 @@ pub struct Unit<'a> {
     /// A system library's entry, decompressed only if the link turns out to need it
     /// (`bytes` is empty until then): nvcc names libcudadevrt on every device link.
     pub pending: Option<fatbin::Entry<'a>>,
+    /// The archive it is a member of, as named on the command line (`--why-extract`).
+    pub archive: Option<String>,
 }
 
 impl<'a> Unit<'a> {
@@ -276,6 +278,7 @@ fn load_file<'a>(f: &'a MappedFile, opts: &Options<'_>) -> Result<Piece<'a>> {
                 .file_name()
                 .and_then(|n| n.to_str())
                 .is_some_and(|n| SYSTEM_LIBRARIES.contains(&n));
+            let first_member_unit = piece.units.len();
             for m in archive::members(&f.path, &display, bytes)? {
                 let name = format!("{display}:{}", m.name);
                 if host::elf_machine(&m.bytes).is_none_or(|(_, mach)| mach == host::EM_CUDA) {
@@ -305,6 +308,9 @@ fn load_file<'a>(f: &'a MappedFile, opts: &Options<'_>) -> Result<Piece<'a>> {
                 }
                 piece.arch_warnings.truncate(warnings);
             }
+            for u in &mut piece.units[first_member_unit..] {
+                u.archive = Some(display.clone());
+            }
         }
     }
     Ok(piece)
@@ -319,6 +325,7 @@ impl<'a> Piece<'a> {
             bytes,
             system: false,
             pending: None,
+            archive: None,
         });
         self.register_bare(path, display, opts);
     }
@@ -393,6 +400,7 @@ impl<'a> Piece<'a> {
                 bytes: Cow::Borrowed(&[]),
                 system,
                 pending: Some(e.clone()),
+                archive: None,
             });
             return Ok(());
         }
@@ -420,6 +428,7 @@ impl<'a> Piece<'a> {
             bytes,
             system,
             pending: None,
+            archive: None,
         });
         Ok(())
     }
