@@ -27,6 +27,7 @@ pub mod merge;
 pub mod object;
 pub mod output;
 pub mod policy;
+pub mod progress;
 pub mod reloc;
 pub mod relocate;
 pub mod reproduce;

@@ -34,8 +34,17 @@ fn main() -> ExitCode {
         .time_trace
         .as_ref()
         .map(|_| cubin_ld::trace::TimeTrace::default());
-    start_tracing(trace.clone());
-    let code = run(&args);
+    // (Not under RUST_LOG, whose lines would cut it; not for JSON diagnostics.)
+    // SAFETY: a plain query on a descriptor.
+    let terminal = unsafe { libc::isatty(2) == 1 };
+    let progress = (terminal
+        && std::env::var_os("RUST_LOG").is_none()
+        && args.diagnostics_format.as_deref() != Some("json")
+        && !args.help
+        && !args.version)
+        .then(|| cubin_ld::progress::Progress::start(args.inputs.len()));
+    start_tracing(trace.clone(), progress.as_ref().map(|p| p.layer()));
+    let code = run(&args, progress);
     if let (Some(t), Some(path)) = (trace, &args.time_trace) {
         if let Err(e) = std::fs::write(path, t.json()) {
             eprintln!(
@@ -49,7 +58,10 @@ fn main() -> ExitCode {
 
 /// RUST_LOG=cubin_ld=info prints each pass with its time; `--time-trace` records the passes'
 /// spans whatever RUST_LOG says.
-fn start_tracing(trace: Option<cubin_ld::trace::TimeTrace>) {
+fn start_tracing(
+    trace: Option<cubin_ld::trace::TimeTrace>,
+    progress: Option<cubin_ld::progress::ProgressLayer>,
+) {
     use tracing_subscriber::layer::SubscriberExt;
     use tracing_subscriber::util::SubscriberInitExt;
     use tracing_subscriber::Layer;
@@ -61,10 +73,11 @@ fn start_tracing(trace: Option<cubin_ld::trace::TimeTrace>) {
     let _ = tracing_subscriber::registry()
         .with(log)
         .with(trace)
+        .with(progress)
         .try_init();
 }
 
-fn run(args: &cubin_ld::cli::Args) -> ExitCode {
+fn run(args: &cubin_ld::cli::Args, progress: Option<cubin_ld::progress::Progress>) -> ExitCode {
     // The parser's own warnings (a value given twice) come first and stay warnings.
     for w in &args.parse_warnings {
         eprintln!("cubin-ld warning : {w}");
@@ -89,7 +102,10 @@ fn run(args: &cubin_ld::cli::Args) -> ExitCode {
     let say = |level: &str, msg: &str| out.say(level, msg);
     cubin_ld::faults::install();
     start_threads(args);
-    match cubin_ld::link(args) {
+    let linked = cubin_ld::link(args);
+    // (The line goes before any message is printed.)
+    drop(progress);
+    match linked {
         Ok(outcome) => {
             print!("{}", outcome.stdout);
             print_load_messages(&outcome.load_messages, &say);

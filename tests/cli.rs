@@ -561,3 +561,20 @@ fn json_diagnostics_are_one_object_per_line() {
             + "' (from '_Z6k_livePi')\"}\n"
     );
 }
+
+#[test]
+fn no_progress_line_when_stderr_is_not_a_terminal() {
+    let d = scratch("progress");
+    let out = d.join("out.cubin");
+    let o = cubin_ld(&[
+        "-arch=sm_90",
+        &corpus("xtu_call/sm_90/a.o"),
+        &corpus("xtu_call/sm_90/b.o"),
+        &corpus("xtu_call/sm_90/c.o"),
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success());
+    assert_eq!(String::from_utf8_lossy(&o.stderr), "");
+    let _ = std::fs::remove_dir_all(&d);
+}

@@ -14,6 +14,7 @@ const LAYERS: &[&str] = &[
     "demangle",
     "timing",
     "trace",
+    "progress",
     "faults",
     "ids",
     // vocabulary: targets, the CUDA ELF format, relocation types and bit fields
