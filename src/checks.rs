@@ -58,7 +58,11 @@ pub fn duplicates(errs: &resolve::ResolveErrors) -> Result<(), Failure> {
 
 /// Undefined references are link errors; for functions, only those live code makes (nvlink
 /// ignores what dead functions call, e.g. libcudadevrt's unused entry points).
-pub fn undefined(errs: resolve::ResolveErrors, live: &liveness::Liveness) -> Result<(), Failure> {
+pub fn undefined(
+    errs: resolve::ResolveErrors,
+    objects: &[crate::object::InputObject<'_>],
+    live: &liveness::Liveness,
+) -> Result<(), Failure> {
     let mut undefined = errs.undefined;
     undefined.extend(
         errs.undefined_functions
@@ -69,8 +73,20 @@ pub fn undefined(errs: resolve::ResolveErrors, live: &liveness::Liveness) -> Res
     if undefined.is_empty() {
         return Ok(());
     }
+    // Better than nvlink: how the code that refers to it is kept, from a root.
+    let chains = crate::explain::Chains::of(live);
+    let with_chain = |(g, e): &(crate::ids::GlobalId, crate::diag::Error)| {
+        let chain = live
+            .undefined_referrer
+            .get(g)
+            .and_then(|&n| crate::explain::chain_line(objects, live, &chains, n));
+        match chain {
+            Some(c) => format!("{e}; kept by {c}"),
+            None => e.to_string(),
+        }
+    };
     Err(Failure::link_errors(
-        undefined.iter().map(|(_, e)| e.to_string()).collect(),
+        undefined.iter().map(with_chain).collect(),
     ))
 }
 

@@ -102,6 +102,45 @@ pub fn why_live(
     out
 }
 
+/// How each live function was first reached (made once, read for every message).
+pub struct Chains(HashMap<Node, Step>);
+
+impl Chains {
+    pub fn of(live: &Liveness) -> Chains {
+        Chains(chains(live))
+    }
+}
+
+/// One line for a message: how a live function is kept, root first
+/// (`k(int *) [a kernel] -> mid(int) -> leaf(int *, int)`); `None` for one not kept.
+pub fn chain_line(
+    objects: &[InputObject<'_>],
+    live: &Liveness,
+    chains: &Chains,
+    target: Node,
+) -> Option<String> {
+    let parents = &chains.0;
+    let mut names = Vec::new();
+    let mut n = target;
+    loop {
+        let step = *parents.get(&n)?;
+        let name = crate::demangle::demangle(&String::from_utf8_lossy(function(objects, n).0));
+        names.push(match step {
+            Step::Root if live.is_kernel(n) => format!("{name} [a kernel]"),
+            Step::Root => format!("{name} [every function is kept]"),
+            Step::DataRoot => format!("{name} [its address is held in data]"),
+            Step::From(_) => name,
+            Step::Indirect(_) => format!("(through a pointer) {name}"),
+        });
+        match step {
+            Step::From(p) | Step::Indirect(p) => n = p,
+            Step::Root | Step::DataRoot => break,
+        }
+    }
+    names.reverse();
+    Some(names.join(" -> "))
+}
+
 /// How a live node was first reached.
 #[derive(Clone, Copy)]
 enum Step {

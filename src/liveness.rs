@@ -34,6 +34,8 @@ pub struct Liveness {
     kernel_set: HashSet<Node>,
     /// Undefined globals (by id) that live code refers to.
     pub undefined_from_live: HashSet<GlobalId>,
+    /// For each of them, the first live function (in input order) whose code refers to it.
+    pub undefined_referrer: HashMap<GlobalId, Node>,
     /// Undefined globals only removed code refers to: they leave the symbol table.
     pub undefined_dead_only: HashSet<GlobalId>,
 }
@@ -161,6 +163,14 @@ pub fn liveness(objects: &[InputObject<'_>], res: &Resolution<'_>, roots: &Roots
         .filter(|(from, _)| live_text.contains(from))
         .map(|(_, g)| *g)
         .collect();
+    let mut undefined_referrer: HashMap<GlobalId, Node> = HashMap::new();
+    for &(from, gid) in g
+        .undefined_refs
+        .iter()
+        .filter(|(from, _)| live_text.contains(from))
+    {
+        undefined_referrer.entry(gid).or_insert(from);
+    }
     let undefined_dead_only = g
         .undefined_refs
         .iter()
@@ -177,6 +187,7 @@ pub fn liveness(objects: &[InputObject<'_>], res: &Resolution<'_>, roots: &Roots
         data_roots,
         kernel_set,
         undefined_from_live,
+        undefined_referrer,
         undefined_dead_only,
     }
 }

@@ -558,7 +558,7 @@ fn json_diagnostics_are_one_object_per_line() {
         "{\"severity\":\"error\",\"message\":\"Undefined reference to '_Z6used_bi' in '"
             .to_string()
             + &corpus("dead_code/sm_90/a.o")
-            + "' (from '_Z6k_livePi')\"}\n"
+            + "' (from '_Z6k_livePi'); kept by k_live(int *) [a kernel]\"}\n"
     );
 }
 

@@ -293,15 +293,17 @@ fn verbose_reports_each_kernels_resources_as_nvlink_does() {
 }
 
 #[test]
-fn an_undefined_reference_names_the_file_and_the_function_that_makes_it() {
+fn an_undefined_reference_names_the_file_the_function_that_makes_it_and_its_chain_from_a_kernel() {
     let f = link("undefined/sm_90", &[]).unwrap_err();
     assert_eq!(f.code, 255);
     assert_eq!(
         f.errors,
         vec![
-            "Undefined reference to '_Z10missing_fni' in '{d}/a.o' (from '_Z7k_undefPi')"
+            "Undefined reference to '_Z10missing_fni' in '{d}/a.o' (from '_Z7k_undefPi'); kept \
+             by k_undef(int *) [a kernel]"
                 .replace("{d}", &dir("undefined/sm_90").display().to_string()),
-            "Undefined reference to 'missing_var' in '{d}/b.o' (from '_Z10present_fni')"
+            "Undefined reference to 'missing_var' in '{d}/b.o' (from '_Z10present_fni'); kept by \
+             k_undef(int *) [a kernel] -> present_fn(int)"
                 .replace("{d}", &dir("undefined/sm_90").display().to_string()),
         ]
     );
