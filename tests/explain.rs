@@ -231,6 +231,54 @@ fn resource_usage_names_the_callee_that_determines_the_registers() {
 }
 
 #[test]
+fn resource_usage_under_launch_bounds_equals_nvlinks_and_names_the_callee_two_calls_away() {
+    let inputs = corpus("launch_bounds_ok", "sm_90", &["a.o", "b.o", "c.o"]);
+    let (report, _) = link("sm_90", &inputs, &["--resource-usage"]);
+    let verbose = nvlink_verbose("launch_bounds_ok");
+    assert_eq!(verbose.len(), 2);
+    for (k, regs, stack) in verbose {
+        let at = report
+            .find(&format!("[{k}]\n"))
+            .unwrap_or_else(|| panic!("{k}: {report}"));
+        let block = &report[at..];
+        assert!(
+            block.contains(&format!("  registers  {regs} ")),
+            "{k}: {block}"
+        );
+        assert!(
+            block.contains(&format!("  stack      {stack} bytes")),
+            "{k}: {block}"
+        );
+    }
+    assert!(
+        report.contains(
+            "  registers  118 from heavy_lb(const float *, int) [_Z8heavy_lbPKfi] via \
+             k_roomy(float *, const float *) [_Z7k_roomyPfPKf] -> mid_lb(const float *, int) \
+             [_Z6mid_lbPKfi] -> heavy_lb(const float *, int) [_Z8heavy_lbPKfi]\n"
+        ),
+        "{report}"
+    );
+}
+
+#[test]
+fn a_launch_bounds_error_names_the_call_chain_to_the_heavy_callee() {
+    let inputs = corpus("launch_bounds_chain", "sm_90", &["a.o", "b.o", "c.o"]);
+    let o = Command::new(env!("CARGO_BIN_EXE_cubin-ld"))
+        .args(["-arch=sm_90", "-o"])
+        .arg(std::env::temp_dir().join(format!("cubin-ld-lb-{}.cubin", std::process::id())))
+        .args(&inputs)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(255));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr),
+        "cubin-ld error   : entry function '_Z7k_boundPfPKf' with max regcount of 32 calls \
+         function '_Z8heavy_lbPKfi' with regcount of 118; call chain: k_bound(float *, const \
+         float *) -> mid_lb(const float *, int) -> heavy_lb(const float *, int)\n"
+    );
+}
+
+#[test]
 fn resource_usage_marks_an_unbounded_stack_and_where_it_recurses() {
     let inputs = corpus("recursion", "sm_90", &["a.o", "b.o"]);
     let (report, _) = link("sm_90", &inputs, &["--resource-usage"]);

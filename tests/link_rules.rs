@@ -249,7 +249,13 @@ fn a_callee_above_the_launch_bounds_register_limit_is_an_error_naming_both() {
     assert_eq!(f.code, 255);
     let expected =
         std::fs::read_to_string(dir("launch_bounds_error/sm_90").join("default.log")).unwrap();
-    assert_eq!(format!("nvlink error   : {}\n", f.errors[0]), expected);
+    // nvlink's words, then (cubin-ld's own) the call chain to the callee.
+    let (theirs, chain) = f.errors[0].split_once("; call chain: ").unwrap();
+    assert_eq!(format!("nvlink error   : {theirs}\n"), expected);
+    assert_eq!(
+        chain,
+        "k_light_lb(float *, const float *) -> heavy(const float *, int)"
+    );
 }
 
 #[test]

@@ -106,10 +106,18 @@ pub(super) fn propagate(
         };
         if let Some(l) = maxreg.get(&k).copied() {
             if callee_regs > l && over_limit.is_none() {
+                // Better than nvlink: the calls that reach it.
+                let chain: Vec<String> = path(&succ, k, heaviest)
+                    .iter()
+                    .map(|&f| {
+                        crate::demangle::demangle(&String::from_utf8_lossy(&b.m.symbols[f].name))
+                    })
+                    .collect();
                 over_limit = Some(format!(
-                    "entry function '{}' with max regcount of {l} calls function '{}' with regcount of {callee_regs}",
+                    "entry function '{}' with max regcount of {l} calls function '{}' with regcount of {callee_regs}; call chain: {}",
                     String::from_utf8_lossy(&b.m.symbols[k].name),
-                    String::from_utf8_lossy(&b.m.symbols[heaviest].name)
+                    String::from_utf8_lossy(&b.m.symbols[heaviest].name),
+                    chain.join(" -> ")
                 ));
             }
         }
