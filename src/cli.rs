@@ -134,6 +134,7 @@ const OPTIONS: &[Opt] = &[
     opt("print-gc-sections", "", Flag),
     opt("why-live", "", Repeated),
     opt("why-extract", "", Value(Check::Any)),
+    opt("demangle", "", Flag),
     opt("time-trace", "", Value(Check::Any)),
     opt("reproduce", "", Value(Check::Any)),
     opt("Map", "Map", Value(Check::Any)),
@@ -163,6 +164,7 @@ pub const OWN_OPTIONS: &[&str] = &[
     "print-gc-sections",
     "why-live",
     "why-extract",
+    "demangle",
     "time-trace",
     "reproduce",
     "resource-usage",
@@ -230,6 +232,8 @@ pub struct Args {
     pub time_trace: Option<PathBuf>,
     /// `--why-extract=FILE` (`-`: standard output): why each archive member is linked.
     pub why_extract: Option<PathBuf>,
+    /// `--demangle`: messages show C++ names demangled, the mangled form after each.
+    pub demangle: bool,
     /// `--reproduce=FILE.tar`: the inputs and the command line, to relink elsewhere.
     pub reproduce: Option<PathBuf>,
     /// `--resource-usage[=json]`: each kernel's resources after propagation, and what
@@ -430,6 +434,7 @@ impl Parser {
             "warning-as-error" => &mut a.warning_as_error,
             "shared" => &mut a.shared,
             "print-gc-sections" => &mut a.print_gc_sections,
+            "demangle" => &mut a.demangle,
             "print-map" => &mut a.print_map,
             other => unreachable!("flag '{other}' missing from Parser::flag"),
         };

@@ -26,6 +26,29 @@ pub fn demangle(name: &str) -> String {
     }
 }
 
+/// A message with each quoted C++ name (`'_Z…'`) shown demangled, the mangled form after it
+/// (`'missing_fn(int)' (_Z10missing_fni)`): `--demangle`. Other text is left as it is.
+pub fn demangle_quoted(msg: &str) -> String {
+    let mut out = String::with_capacity(msg.len());
+    let mut rest = msg;
+    while let Some(open) = rest.find("'_Z") {
+        let Some(len) = rest[open + 1..].find('\'') else {
+            break;
+        };
+        let name = &rest[open + 1..open + 1 + len];
+        out.push_str(&rest[..open]);
+        let plain = demangle(name);
+        if plain == name {
+            out.push_str(&rest[open..open + len + 2]);
+        } else {
+            out.push_str(&format!("'{plain}' ({name})"));
+        }
+        rest = &rest[open + len + 2..];
+    }
+    out.push_str(rest);
+    out
+}
+
 fn strip_static_prefix(name: &str) -> Option<&str> {
     let rest = name.strip_prefix("__nv_static_")?;
     let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
@@ -297,6 +320,19 @@ impl<'a> Parser<'a> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn quoted_names_in_a_message_are_shown_demangled_with_the_mangled_form() {
+        assert_eq!(
+            super::demangle_quoted(
+                "Undefined reference to '_Z10missing_fni' in 'a.o' (from '_Z7k_undefPi')"
+            ),
+            "Undefined reference to 'missing_fn(int)' (_Z10missing_fni) in 'a.o' (from \
+             'k_undef(int *)' (_Z7k_undefPi))"
+        );
+        assert_eq!(super::demangle_quoted("no names 'here"), "no names 'here");
+        assert_eq!(super::demangle_quoted("'_Zbogus' stays"), "'_Zbogus' stays");
+    }
+
     use super::demangle;
 
     /// `_ZN1a` then `n` times `1bI X X E`, X the last substitution: each step doubles it.

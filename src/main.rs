@@ -183,6 +183,8 @@ struct Diagnostics {
     suffix: String,
     color: bool,
     json: bool,
+    /// `--demangle`: C++ names shown demangled (nvlink prints them mangled).
+    demangle: bool,
 }
 
 impl Diagnostics {
@@ -198,11 +200,19 @@ impl Diagnostics {
             suffix,
             color,
             json: args.diagnostics_format.as_deref() == Some("json"),
+            demangle: args.demangle,
         }
     }
 
     /// `level` as nvlink pads it (`"error   "`).
     fn say(&self, level: &str, msg: &str) {
+        let demangled;
+        let msg = if self.demangle {
+            demangled = cubin_ld::demangle::demangle_quoted(msg);
+            &demangled
+        } else {
+            msg
+        };
         if self.json {
             eprintln!(
                 "{{\"severity\":{},\"message\":{}}}",

@@ -578,3 +578,13 @@ fn no_progress_line_when_stderr_is_not_a_terminal() {
     assert_eq!(String::from_utf8_lossy(&o.stderr), "");
     let _ = std::fs::remove_dir_all(&d);
 }
+
+#[test]
+fn demangle_shows_cpp_names_in_messages_demangled_with_the_mangled_form() {
+    let e = undefined_reference(&["--demangle"]);
+    assert!(
+        e.starts_with("cubin-ld error   : Undefined reference to 'used_b(int)' (_Z6used_bi) in '"),
+        "{e}"
+    );
+    assert!(e.contains("(from 'k_live(int *)' (_Z6k_livePi))"), "{e}");
+}
