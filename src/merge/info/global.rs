@@ -7,6 +7,7 @@ use super::propagate::Propagated;
 use super::records::*;
 use crate::elf::nvinfo::{self, Payload, Value};
 use crate::elf::*;
+use crate::ids::ObjectId;
 use crate::liveness::named_by;
 use crate::merge::{Builder, Options};
 use crate::output::*;
@@ -18,39 +19,20 @@ pub(super) fn emit_global_info(
     prop: &Propagated,
     kernels: &[OutSym],
 ) {
+    use rayon::prelude::*;
     let named = |k: OutSym| named_by(opts.kernels_used.as_deref(), &b.m.symbols[k].name);
-    let mut out_recs: Vec<Rec> = Vec::new();
-    for (oi, r) in global.records.iter().rev() {
-        if r.attr == nvinfo::EIATTR_MAX_STACK_SIZE && opts.policy.propagates_over_call_graph() {
-            continue;
-        }
-        if let Value::Bytes(p) = r.value {
-            if nvinfo::payload_kind(r.attr, p.len()) == Payload::SymbolValue {
-                let sym = u32_at(p, 0);
-                let Some(out) = b.p.out_sym(*oi, sym) else {
-                    continue;
-                };
-                if !def_is_live(b, *oi, sym) {
-                    continue;
-                }
-                let mut v = u32_at(p, 4);
-                if r.attr == nvinfo::EIATTR_REGCOUNT {
-                    if let Some(&m) = prop.reg_max.get(&out) {
-                        v = m;
-                    }
-                }
-                let mut bytes = vec![r.format, r.attr, 8, 0, 0, 0, 0, 0];
-                bytes.extend_from_slice(&v.to_le_bytes());
-                out_recs.push(Rec {
-                    bytes,
-                    slots: vec![(4, out)],
-                });
-                continue;
-            }
-        }
-        if let Some(rec) = map_record(b, *oi, r) {
-            out_recs.push(rec);
-        }
+    // Each object's records are made on their own (in parallel), then laid down in reverse
+    // reading order: the objects last to first, each one's records last to first.
+    let per_object: Vec<&[(ObjectId, nvinfo::Record<'_>)]> =
+        global.records.chunk_by(|x, y| x.0 == y.0).collect();
+    let bb: &Builder<'_, '_> = b;
+    let chunks: Vec<RecordBytes> = per_object
+        .par_iter()
+        .map(|recs| object_records(bb, opts, prop, recs))
+        .collect();
+    let mut out = RecordBytes::default();
+    for c in chunks.into_iter().rev() {
+        out.append(c);
     }
     for &k in kernels
         .iter()
@@ -60,24 +42,10 @@ pub(super) fn emit_global_info(
             Some(d) => d as u32,
             None => 0xffff_ffff,
         };
-        let mut bytes = vec![
-            nvinfo::EIFMT_SVAL,
-            nvinfo::EIATTR_MIN_STACK_SIZE,
-            8,
-            0,
-            0,
-            0,
-            0,
-            0,
-        ];
-        bytes.extend_from_slice(&v.to_le_bytes());
-        out_recs.push(Rec {
-            bytes,
-            slots: vec![(4, k)],
-        });
+        out.symbol_value(nvinfo::EIFMT_SVAL, nvinfo::EIATTR_MIN_STACK_SIZE, k, v);
     }
     // A module left without functions has no `.nv.info` at all.
-    if !out_recs.is_empty() {
+    if !out.bytes.is_empty() {
         b.add_info_section(OutSection {
             name: b".nv.info".to_vec(),
             sh_type: SHT_CUDA_INFO,
@@ -86,9 +54,48 @@ pub(super) fn emit_global_info(
             entsize: 0,
             link: Link::Symtab,
             info: Info::None,
-            content: concat(out_recs),
+            content: out.into_content(),
             group: Group::Info,
             section_symbol: None,
         });
     }
+}
+
+/// One object's global records for the output, last to first: MAX_STACK_SIZE dropped where
+/// the link computes stacks, records of removed functions dropped, kernels' REGCOUNT raised.
+fn object_records(
+    b: &Builder<'_, '_>,
+    opts: &Options,
+    prop: &Propagated,
+    recs: &[(ObjectId, nvinfo::Record<'_>)],
+) -> RecordBytes {
+    let mut out = RecordBytes::default();
+    for (oi, r) in recs.iter().rev() {
+        if r.attr == nvinfo::EIATTR_MAX_STACK_SIZE && opts.policy.propagates_over_call_graph() {
+            continue;
+        }
+        if let Value::Bytes(p) = r.value {
+            if nvinfo::payload_kind(r.attr, p.len()) == Payload::SymbolValue {
+                let sym = u32_at(p, 0);
+                let Some(sym_out) = b.p.out_sym(*oi, sym) else {
+                    continue;
+                };
+                if !def_is_live(b, *oi, sym) {
+                    continue;
+                }
+                let mut v = u32_at(p, 4);
+                if r.attr == nvinfo::EIATTR_REGCOUNT {
+                    if let Some(&m) = prop.reg_max.get(&sym_out) {
+                        v = m;
+                    }
+                }
+                out.symbol_value(r.format, r.attr, sym_out, v);
+                continue;
+            }
+        }
+        if let Some(rec) = map_record(b, *oi, r) {
+            out.push(rec);
+        }
+    }
+    out
 }

@@ -63,6 +63,45 @@ pub(super) fn map_record(
     Some(Rec { bytes, slots })
 }
 
+/// Records laid end to end as the output holds them, appended one by one (no allocation per
+/// record).
+#[derive(Default)]
+pub(super) struct RecordBytes {
+    pub bytes: Vec<u8>,
+    pub slots: Vec<(usize, OutSym)>,
+}
+
+impl RecordBytes {
+    /// A `{symbol, value}` record (FRAME_SIZE, REGCOUNT, MIN_STACK_SIZE …).
+    pub fn symbol_value(&mut self, format: u8, attr: u8, sym: OutSym, v: u32) {
+        self.bytes.extend_from_slice(&[format, attr, 8, 0]);
+        self.slots.push((self.bytes.len(), sym));
+        self.bytes.extend_from_slice(&[0; 4]);
+        self.bytes.extend_from_slice(&v.to_le_bytes());
+    }
+
+    pub fn push(&mut self, r: Rec) {
+        let base = self.bytes.len();
+        self.slots
+            .extend(r.slots.into_iter().map(|(at, s)| (base + at, s)));
+        self.bytes.extend_from_slice(&r.bytes);
+    }
+
+    pub fn append(&mut self, other: RecordBytes) {
+        let base = self.bytes.len();
+        self.slots
+            .extend(other.slots.into_iter().map(|(at, s)| (base + at, s)));
+        self.bytes.extend_from_slice(&other.bytes);
+    }
+
+    pub fn into_content(self) -> Content {
+        Content::WithSymbols {
+            bytes: self.bytes,
+            slots: self.slots,
+        }
+    }
+}
+
 pub(super) fn concat(recs: Vec<Rec>) -> Content {
     let mut bytes = Vec::new();
     let mut slots = Vec::new();
