@@ -808,7 +808,7 @@ impl<'a, 'data> Builder<'a, 'data> {
             self.reserve_relocation_sections(oi);
         }
         self.p.line_rewrites = self.line_table_rewrites()?;
-        let mut pending = Vec::new();
+        let mut pending = sections::Pending::default();
         for oi in crate::object::ids(self.p.objects) {
             self.place_sections(oi, &mut pending)?;
         }

@@ -6,6 +6,15 @@
 use super::*;
 use crate::ids::ObjectId;
 
+/// What `place_sections` decided: the bytes to copy, and each output section's length so far
+/// (its room is made once, at its final size, by `make_room`: growing it section by section
+/// copied and zeroed it over and over).
+#[derive(Default)]
+pub(super) struct Pending {
+    copies: Vec<PendingCopy>,
+    len: HashMap<OutSec, usize>,
+}
+
 /// Bytes `place_sections` made room for, to be copied by `copy_placed`.
 pub(super) struct PendingCopy {
     sec: OutSec,
@@ -18,12 +27,9 @@ impl Builder<'_, '_> {
     /// Copies the placed sections' bytes into the room made for them, each output section's
     /// on its own, in parallel; a `.debug_frame` moved off its start gets its unrelocated
     /// CIE pointers rebased. Then the input pages copied are given back.
-    pub(super) fn copy_placed(
-        &mut self,
-        pending: Vec<PendingCopy>,
-        pages: &crate::input::files::Pages<'_>,
-    ) {
+    pub(super) fn copy_placed(&mut self, pending: Pending, pages: &crate::input::files::Pages<'_>) {
         use rayon::prelude::*;
+        let (pending, len) = (pending.copies, pending.len);
         let copied = self.copied_spans(&pending, pages.page_size());
         let mut by_sec: HashMap<OutSec, Vec<PendingCopy>> = HashMap::new();
         for c in pending {
@@ -32,6 +38,10 @@ impl Builder<'_, '_> {
         let p = &self.p;
         let sections = self.m.sections.as_mut_slice();
         sections.par_iter_mut().enumerate().for_each(|(i, sec)| {
+            // (Each section's room is made here, on the thread that fills it.)
+            if let Some(&n) = len.get(&OutSec::from_index(i)) {
+                make_room(&mut sec.content, n);
+            }
             let (Some(copies), Content::Bytes(bytes)) =
                 (by_sec.get(&OutSec::from_index(i)), &mut sec.content)
             else {
@@ -70,16 +80,27 @@ impl Builder<'_, '_> {
         joined(spans, page)
     }
 
-    /// Makes room for each live section's bytes in its output section (`pending`: what to
-    /// copy there).
-    pub(super) fn place_sections(
-        &mut self,
-        oi: ObjectId,
-        pending: &mut Vec<PendingCopy>,
-    ) -> Result<()> {
+    /// Gives each output section the length placement decided for it so far.
+    fn make_room(&mut self, len: &mut HashMap<OutSec, usize>) {
+        for (out, n) in len.drain() {
+            make_room(&mut self.m.sections[out].content, n);
+        }
+    }
+
+    /// Decides where each live section's bytes go in its output section (`pending`: the
+    /// lengths so far and what to copy).
+    pub(super) fn place_sections(&mut self, oi: ObjectId, pending: &mut Pending) -> Result<()> {
         let o = &self.p.objects[oi];
         for (si, s) in o.cubin.sections.iter().enumerate() {
-            if !self.p.live[oi][si] || self.place_literal_bank(oi, si)? {
+            if !self.p.live[oi][si] {
+                continue;
+            }
+            // (A literal bank writes into its kernels' banks at once: they get their room
+            // first. Rare: only sm_100+ functions' literal banks.)
+            if self.p.literal.place.contains_key(&(oi, si)) {
+                self.make_room(&mut pending.len);
+            }
+            if self.place_literal_bank(oi, si)? {
                 continue;
             }
             let Some(out) = self.out_section_for(oi, si) else {
@@ -89,13 +110,14 @@ impl Builder<'_, '_> {
             os.align = os.align.max(s.align);
             let offset = match &mut os.content {
                 Content::Bytes(bytes) => {
-                    let off = align_up(bytes.len() as u64, s.align);
+                    let so_far = pending.len.entry(out).or_insert(bytes.len());
+                    let off = align_up(*so_far as u64, s.align);
                     let len = match self.p.line_rewrites.get(&(oi, si)) {
                         Some(rw) => rw.bytes.len(),
                         None => s.bytes().len(),
                     };
-                    bytes.resize(off as usize + len, 0);
-                    pending.push(PendingCopy {
+                    *so_far = off as usize + len;
+                    pending.copies.push(PendingCopy {
                         sec: out,
                         at: off as usize,
                         from: (oi, si),
@@ -173,6 +195,18 @@ impl Builder<'_, '_> {
             }
         }
         Ok(())
+    }
+}
+
+/// Gives a section's bytes length `n`, zeroed (a new one comes zeroed from the allocator,
+/// with no pass over it).
+fn make_room(c: &mut Content, n: usize) {
+    if let Content::Bytes(b) = c {
+        if b.is_empty() {
+            *b = vec![0; n];
+        } else {
+            b.resize(n, 0);
+        }
     }
 }
 
