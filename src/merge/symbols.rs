@@ -84,7 +84,13 @@ impl Builder<'_, '_> {
         if self.p.policy.relocatable() {
             return;
         }
-        let Some(si) = self.p.input_section_by_name(oi, b".debug_frame") else {
+        // (A scan: the name index would be built for this one lookup on every object.)
+        let Some(si) = self.p.objects[oi]
+            .cubin
+            .sections
+            .iter()
+            .position(|s| s.name == b".debug_frame")
+        else {
             return;
         };
         if !self.p.live[oi][si] {
