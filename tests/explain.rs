@@ -279,6 +279,33 @@ fn a_launch_bounds_error_names_the_call_chain_to_the_heavy_callee() {
 }
 
 #[test]
+fn resource_usage_lists_each_kernels_shared_objects_with_the_function_using_them() {
+    let inputs = corpus("static_shared", "sm_90", &["a.o", "b.o"]);
+    let (report, _) = link("sm_90", &inputs, &["--resource-usage"]);
+    let at = report.find("[_Z5k_sh2PKfPf]\n").unwrap();
+    let block = &report[at..report[at..].find("  barriers").unwrap() + at];
+    for line in [
+        "  shared     3968 bytes\n",
+        "         0x0   1024 bytes reserved\n",
+        "       0xc00    512 bytes _ZZ7a_stagePKfE5buf_a, used by a_stage(const float *) \
+         [_Z7a_stagePKf$3]\n",
+        "       0xf00    128 bytes file_sh, used by k_sh2(const float *, float *) \
+         [_Z5k_sh2PKfPf]\n",
+    ] {
+        assert!(block.contains(line), "{line}: {block}");
+    }
+    // JSON: the same objects, offsets within the count.
+    let (json, _) = link("sm_90", &inputs, &["--resource-usage=json"]);
+    assert!(
+        json.contains(
+            "\"shared_bytes\":3968,\"shared_objects\":[{\"symbol\":\"_ZZ7a_stagePKfE5buf_a\",\
+         \"offset\":3072,\"bytes\":512,\"used_by\":\"_Z7a_stagePKf$3\"}"
+        ),
+        "{json}"
+    );
+}
+
+#[test]
 fn resource_usage_marks_an_unbounded_stack_and_where_it_recurses() {
     let inputs = corpus("recursion", "sm_90", &["a.o", "b.o"]);
     let (report, _) = link("sm_90", &inputs, &["--resource-usage"]);

@@ -526,6 +526,8 @@ pub struct Merged<'a, 'data> {
     warnings: Vec<String>,
     errors: Vec<String>,
     info: info::InfoOutput,
+    /// `--resource-usage`: each kernel's static shared objects and extern-array users.
+    kernel_shared: HashMap<Vec<u8>, (Vec<shared::KernelObject>, Vec<String>)>,
 }
 
 impl Merged<'_, '_> {
@@ -552,6 +554,7 @@ impl Merged<'_, '_> {
                 &self.module,
                 self.placement.shared.reserve,
                 &self.info.usage,
+                &self.kernel_shared,
                 format,
             ),
             None => String::new(),
@@ -618,12 +621,18 @@ pub fn build<'a, 'data>(
     if opts.policy.relocatable() {
         b.check_unified_tables()?;
     }
+    let kernel_shared = if opts.resource_usage.is_some() {
+        shared::kernel_objects(objects, res, liveness, &b.p.shared)
+    } else {
+        HashMap::new()
+    };
     Ok(Merged {
         placement: b.p,
         module: b.m,
         warnings: b.warnings,
         errors: b.errors,
         info,
+        kernel_shared,
     })
 }
 

@@ -58,6 +58,7 @@ pub(crate) fn resource_usage(
     m: &Module,
     reserve: u64,
     usage: &[super::info::propagate::KernelUsage],
+    kernel_shared: &hashbrown::HashMap<Vec<u8>, (Vec<super::shared::KernelObject>, Vec<String>)>,
     format: UsageFormat,
 ) -> String {
     use std::fmt::Write;
@@ -75,6 +76,12 @@ pub(crate) fn resource_usage(
     let mut rows = Vec::new();
     for u in usage {
         let k = name(u.kernel);
+        let (objects, arrays) = kernel_shared
+            .get(k.as_bytes())
+            .map(|(o, a)| (&o[..], &a[..]))
+            .unwrap_or((&[], &[]));
+        // (Objects sit after the reserved bytes, which the count includes up to sm_90.)
+        let base = if m.mercury { 0 } else { reserve };
         let mut smem = m.section_size(&[b".nv.shared.", k.as_bytes()].concat());
         if m.mercury {
             smem = smem.saturating_sub(reserve);
@@ -116,6 +123,34 @@ pub(crate) fn resource_usage(
                     ),
                 };
                 let _ = writeln!(out, "  shared     {smem} bytes");
+                let plain = |n: &str| {
+                    let p = crate::demangle::demangle(n);
+                    if p == n {
+                        n.to_string()
+                    } else {
+                        format!("{p} [{n}]")
+                    }
+                };
+                if reserve > 0 && smem > 0 && !m.mercury {
+                    let _ = writeln!(out, "    {:#8x} {reserve:>6} bytes reserved", 0);
+                }
+                for x in objects {
+                    let _ = writeln!(
+                        out,
+                        "    {:#8x} {:>6} bytes {}, used by {}",
+                        base + x.offset,
+                        x.size,
+                        x.name,
+                        plain(&x.user)
+                    );
+                }
+                for f in arrays {
+                    let _ = writeln!(
+                        out,
+                        "    extern arrays (sized at launch), used by {}",
+                        plain(f)
+                    );
+                }
                 let _ = writeln!(out, "  cmem[0]    {cmem0} bytes");
                 let _ = writeln!(out, "  barriers   {}", u.barriers);
             }
@@ -123,7 +158,7 @@ pub(crate) fn resource_usage(
                 let list = |v: Vec<String>| v.join(",");
                 let q = |s: crate::output::OutSym| crate::diag::json_string(&name(s));
                 rows.push(format!(
-                    "{{\"kernel\":{},\"registers\":{{\"count\":{},\"from\":{},\"chain\":[{}]}},\"stack\":{{\"bytes\":{},\"chain\":[{}],\"recursion\":{}}},\"shared_bytes\":{smem},\"cmem0_bytes\":{cmem0},\"barriers\":{}}}",
+                    "{{\"kernel\":{},\"registers\":{{\"count\":{},\"from\":{},\"chain\":[{}]}},\"stack\":{{\"bytes\":{},\"chain\":[{}],\"recursion\":{}}},\"shared_bytes\":{smem},\"shared_objects\":[{}],\"cmem0_bytes\":{cmem0},\"barriers\":{}}}",
                     q(u.kernel),
                     u.registers,
                     q(from),
@@ -136,6 +171,18 @@ pub(crate) fn resource_usage(
                             .collect()
                     ),
                     u.recursion.map_or("null".to_string(), q),
+                    list(
+                        objects
+                            .iter()
+                            .map(|x| format!(
+                                "{{\"symbol\":{},\"offset\":{},\"bytes\":{},\"used_by\":{}}}",
+                                crate::diag::json_string(&x.name),
+                                base + x.offset,
+                                x.size,
+                                crate::diag::json_string(&x.user)
+                            ))
+                            .collect()
+                    ),
                     u.barriers
                 ));
             }

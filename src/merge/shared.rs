@@ -282,6 +282,66 @@ pub fn code_refs(
     }
 }
 
+/// One static shared object in a kernel's `.nv.shared.<kernel>`, for `--resource-usage`.
+#[derive(Debug, Clone)]
+pub struct KernelObject {
+    pub offset: u64,
+    pub size: u64,
+    /// The object's symbol and the function whose code uses it (as the inputs name them).
+    pub name: String,
+    pub user: String,
+}
+
+/// Per kernel (by its name): the static shared objects it reaches, each with the first
+/// function (kernel first, then what it calls) that uses it, by offset; and the extern
+/// arrays its functions use (sized at launch). Only for `--resource-usage`: it walks every
+/// kernel's reach again.
+pub fn kernel_objects(
+    objects: &[InputObject<'_>],
+    res: &Resolution<'_>,
+    lv: &Liveness,
+    layout: &SharedLayout,
+) -> HashMap<Vec<u8>, (Vec<KernelObject>, Vec<String>)> {
+    let refs = code_refs(objects, res, &lv.live);
+    let fn_name = |(oi, si): Node| {
+        let o = &objects[oi];
+        let name = o
+            .text_function(&o.cubin.sections[si])
+            .and_then(|f| o.symbols().get(f as usize))
+            .map_or(&b""[..], |s| s.name);
+        String::from_utf8_lossy(name).into_owned()
+    };
+    let mut out = HashMap::new();
+    for &k in &lv.kernels {
+        let mut seen: HashSet<ObjKey> = HashSet::new();
+        let mut list = Vec::new();
+        let mut arrays = Vec::new();
+        for n in lv.kernel_reach(k) {
+            for &key in refs.uses.get(&n).into_iter().flatten() {
+                let Some(&offset) = layout.offset.get(&key) else {
+                    continue;
+                };
+                if seen.insert(key) {
+                    let sym = &objects[key.0].symbols()[key.1 as usize];
+                    list.push(KernelObject {
+                        offset,
+                        size: sym.size,
+                        name: String::from_utf8_lossy(sym.name).into_owned(),
+                        user: fn_name(n),
+                    });
+                }
+            }
+            if refs.extern_users.contains(&n) {
+                arrays.push(fn_name(n));
+            }
+        }
+        list.sort_by_key(|x| x.offset);
+        let name = fn_name(k).into_bytes();
+        out.insert(name, (list, arrays));
+    }
+    out
+}
+
 /// A kernel and the functions (text nodes) it reaches, itself first.
 type Reach = (Node, Vec<Node>);
 
