@@ -99,21 +99,32 @@ enum Outcome {
     Differs(Vec<String>),
 }
 
-/// nvlink's messages in a form both linkers share: the tool name in the prefix, and the
-/// referencing function cubin-ld adds to undefined-reference errors.
+/// nvlink's messages in a form both linkers share: the tool name in the prefix, and what
+/// cubin-ld adds to an error: the referencing function and its chain from a root (undefined
+/// references), the call chain (launch bounds). -report-arch's target stays.
 fn normalize(log: &str, tool: &str) -> String {
     log.lines()
         .map(|l| {
             let l = l.replacen(tool, "LINKER", 1);
-            // Cut " (from 'fn')", keeping what follows (-report-arch's target).
-            match l.find("' (from '") {
-                Some(i) if l.starts_with("LINKER error") => {
-                    let rest = &l[i + 9..];
-                    let end = rest.find("')").map_or(rest.len(), |e| e + 2);
-                    format!("{}'{}", &l[..i], &rest[end..])
-                }
-                _ => l,
+            if !l.starts_with("LINKER error") {
+                return l;
             }
+            let (body, target) = match l.rfind(" (target: ") {
+                Some(i) => (&l[..i], &l[i..]),
+                None => (&l[..], ""),
+            };
+            let mut body = body.to_string();
+            for added in ["; kept by ", "; call chain: "] {
+                if let Some(i) = body.find(added) {
+                    body.truncate(i);
+                }
+            }
+            if let Some(i) = body.find("' (from '") {
+                let rest = &body[i + 9..];
+                let end = rest.find("')").map_or(rest.len(), |e| e + 2);
+                body = format!("{}'{}", &body[..i], &rest[end..]);
+            }
+            body + target
         })
         .collect::<Vec<_>>()
         .join("\n")
