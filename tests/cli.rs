@@ -3,6 +3,9 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+mod common;
+use common::gnu_archive;
+
 fn cubin_ld(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_cubin-ld"))
         .args(args)
@@ -442,28 +445,6 @@ fn untar(bytes: &[u8]) -> Vec<(String, Vec<u8>)> {
         let size = usize::from_str_radix(field(h, 124, 12).trim(), 8).unwrap();
         out.push((path, bytes[at + 512..at + 512 + size].to_vec()));
         at += 512 + size.next_multiple_of(512);
-    }
-    out
-}
-
-/// A GNU archive of `members` (no symbol table: nvlink reads every member anyway).
-fn gnu_archive(members: &[(&str, Vec<u8>)]) -> Vec<u8> {
-    let mut out = b"!<arch>\n".to_vec();
-    for (name, data) in members {
-        let header = format!(
-            "{:<16}{:<12}{:<6}{:<6}{:<8}{:<10}`\n",
-            format!("{name}/"),
-            0,
-            0,
-            0,
-            644,
-            data.len()
-        );
-        out.extend_from_slice(header.as_bytes());
-        out.extend_from_slice(data);
-        if data.len() % 2 == 1 {
-            out.push(b'\n');
-        }
     }
     out
 }

@@ -6,6 +6,8 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+mod common;
+
 fn corpus(case: &str, sm: &str, files: &[&str]) -> Vec<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("testdata/out")
@@ -355,29 +357,14 @@ fn why_live_answers_also_when_the_link_then_fails() {
     assert!(!out.exists());
 }
 
-/// A GNU archive of `members` in a scratch folder (nvlink reads every member; no symbol
-/// table needed).
+/// A GNU archive of `members` (files) in a scratch folder.
 fn archive_in(dir: &Path, name: &str, members: &[(&str, PathBuf)]) -> PathBuf {
-    let mut out = b"!<arch>\n".to_vec();
-    for (m, path) in members {
-        let data = std::fs::read(path).unwrap();
-        let header = format!(
-            "{:<16}{:<12}{:<6}{:<6}{:<8}{:<10}`\n",
-            format!("{m}/"),
-            0,
-            0,
-            0,
-            644,
-            data.len()
-        );
-        out.extend_from_slice(header.as_bytes());
-        out.extend_from_slice(&data);
-        if data.len() % 2 == 1 {
-            out.push(b'\n');
-        }
-    }
+    let members: Vec<(&str, Vec<u8>)> = members
+        .iter()
+        .map(|(m, path)| (*m, std::fs::read(path).unwrap()))
+        .collect();
     let path = dir.join(name);
-    std::fs::write(&path, out).unwrap();
+    std::fs::write(&path, common::gnu_archive(&members)).unwrap();
     path
 }
 

@@ -2,6 +2,7 @@
 
 /// Whether `key` (`case/sm_XX/name`) matches `pattern`: per part, a trailing `*` matches any
 /// rest (`sm_1*`: sm_100 and later).
+#[allow(dead_code)]
 pub fn matches(pattern: &str, key: &str) -> bool {
     let (p, k): (Vec<&str>, Vec<&str>) = (pattern.split('/').collect(), key.split('/').collect());
     p.len() == k.len()
@@ -75,4 +76,27 @@ pub fn report_skipped(test: &str, count: usize, why: &str) {
             "SKIPPED: {count} check(s) of {test}: {why}"
         );
     }
+}
+
+/// A GNU archive of `members` (no symbol table: nvlink reads every member anyway).
+#[allow(dead_code)]
+pub fn gnu_archive(members: &[(&str, Vec<u8>)]) -> Vec<u8> {
+    let mut out = b"!<arch>\n".to_vec();
+    for (name, data) in members {
+        let header = format!(
+            "{:<16}{:<12}{:<6}{:<6}{:<8}{:<10}`\n",
+            format!("{name}/"),
+            0,
+            0,
+            0,
+            644,
+            data.len()
+        );
+        out.extend_from_slice(header.as_bytes());
+        out.extend_from_slice(data);
+        if data.len() % 2 == 1 {
+            out.push(b'\n');
+        }
+    }
+    out
 }
