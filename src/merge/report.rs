@@ -63,15 +63,16 @@ pub(crate) fn resource_usage(
 ) -> String {
     use std::fmt::Write;
     let name = |s: crate::output::OutSym| String::from_utf8_lossy(&m.symbols[s].name).into_owned();
-    let shown = |s: crate::output::OutSym| {
-        let n = name(s);
-        let plain = crate::demangle::demangle(&n);
-        if plain == n {
-            n
+    // A name demangled, the mangled form after it (`k(int *) [_Z1kPi]`).
+    let plain = |n: &str| {
+        let p = crate::demangle::demangle(n);
+        if p == n {
+            n.to_string()
         } else {
-            format!("{plain} [{n}]")
+            format!("{p} [{n}]")
         }
     };
+    let shown = |s: crate::output::OutSym| plain(&name(s));
     let mut out = String::new();
     let mut rows = Vec::new();
     for u in usage {
@@ -123,14 +124,6 @@ pub(crate) fn resource_usage(
                     ),
                 };
                 let _ = writeln!(out, "  shared     {smem} bytes");
-                let plain = |n: &str| {
-                    let p = crate::demangle::demangle(n);
-                    if p == n {
-                        n.to_string()
-                    } else {
-                        format!("{p} [{n}]")
-                    }
-                };
                 if reserve > 0 && smem > 0 && !m.mercury {
                     let _ = writeln!(out, "    {:#8x} {reserve:>6} bytes reserved", 0);
                 }
