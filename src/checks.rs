@@ -100,6 +100,19 @@ pub fn merged(
     if args.disable_infos {
         built.warnings.clear();
     }
+    // Inputs' shared memory fits 32 bits each (the reader's rule); merged, it must still.
+    if let Some(s) =
+        built.module.sections.iter().find(|s| {
+            s.group == crate::output::Group::Shared && s.content.size() > u64::from(u32::MAX)
+        })
+    {
+        let e = format!(
+            "shared memory '{}' adds up to {:#x} bytes, past its 32-bit addresses",
+            String::from_utf8_lossy(&s.name),
+            s.content.size()
+        );
+        built.errors.push(e);
+    }
     if !built.errors.is_empty() {
         return Err(Failure {
             warnings: built.warnings,

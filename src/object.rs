@@ -461,6 +461,31 @@ fn check_mercury_mirror(name: &str, cubin: &Cubin<'_>) -> Result<()> {
         let disagrees = s.st_type != m.st_type
             || (s.st_type != crate::elf::STT_SECTION
                 && (s.name != m.name || s.bind != m.bind || defined(s) != defined(m)));
+        // A function's twin is its capsule, `.nv.capmerc` + its code section's name, at
+        // the same value (its size is the capsule's own; true of every sm_100+ object nvcc
+        // and nvlink write).
+        let capsule_of = |x: &Symbol<'_>| match x.section {
+            SymSection::Index(si) => cubin.sections.get(si as usize).map(|c| c.name),
+            _ => None,
+        };
+        let misplaced = s.st_type == crate::elf::STT_FUNC
+            && defined(s)
+            && (m.value != s.value
+                || capsule_of(m)
+                    .zip(capsule_of(s))
+                    .is_none_or(|(mc, sc)| mc.strip_prefix(&b".nv.capmerc"[..]) != Some(sc)));
+        if misplaced {
+            return damaged(format!(
+                "function {i} '{}' at {:#x} in {}, not at {:#x} in its code's capsule",
+                String::from_utf8_lossy(m.name),
+                m.value,
+                match capsule_of(m) {
+                    Some(n) => format!("'{}'", String::from_utf8_lossy(n)),
+                    None => format!("section index {:?}", m.section),
+                },
+                s.value
+            ));
+        }
         if disagrees {
             return damaged(format!(
                 "symbol {i} '{}' ({}, {})",

@@ -301,3 +301,72 @@ fn a_symbol_larger_than_any_memory_is_damaged() {
     let e = parse_error(&one_function(b"\0f\0", sym_at(1, 3, 0, 0xa5 << 48)));
     assert!(e.contains("is larger than any GPU memory"), "{e}");
 }
+
+#[test]
+fn a_symbol_in_a_reserved_section_index_is_damaged() {
+    let e = parse_error(&one_function(b"\0f\0", sym_at(1, 0xffde, 0, 16)));
+    assert!(
+        e.contains("section index 0xffde is a reserved one no CUDA object uses"),
+        "{e}"
+    );
+}
+
+#[test]
+fn shared_memory_past_32_bit_addresses_is_damaged() {
+    // Sections: 1 .strtab, 2 .symtab, 3 .nv.shared.k (no bytes), 4 .shstrtab.
+    let mut b = Elf {
+        sections: vec![
+            (".strtab".into(), 3, 0, 0, 0, b"\0".to_vec()),
+            (".symtab".into(), 2, 1, 1, 24, sym(0, 0, 0)),
+            (".nv.shared.k".into(), 0x7000_000a, 0, 0, 0, vec![]),
+        ],
+    }
+    .build(false, false);
+    let shoff = u64::from_le_bytes(b[40..48].try_into().unwrap()) as usize;
+    let size_at = shoff + 3 * 64 + 32;
+    b[size_at..size_at + 8].copy_from_slice(&0xffff_ffffu64.to_le_bytes());
+    assert!(Cubin::parse(&b).is_ok(), "4 GiB less a byte is addressable");
+    b[size_at..size_at + 8].copy_from_slice(&0x1_0000_0000u64.to_le_bytes());
+    let e = parse_error(&b);
+    assert!(
+        e.contains("'.nv.shared.k': size 0x100000000 is past shared memory's 32-bit addresses"),
+        "{e}"
+    );
+}
+
+/// sm_100+: where `.nv.merc.symtab` puts a function is its code's capsule, at the code's
+/// value; a twin elsewhere is damage (nvlink's finalizer refuses it).
+#[test]
+fn a_mercury_function_away_from_its_capsule_is_damaged() {
+    let good = seed("weak_inline/sm_120/b.o");
+    let cubin = Cubin::parse(&good).unwrap();
+    let merc = cubin
+        .sections
+        .iter()
+        .find(|s| s.name == b".nv.merc.symtab")
+        .unwrap();
+    let table = cubin
+        .symtabs
+        .iter()
+        .find(|t| t.section == merc.index)
+        .unwrap();
+    let i = table
+        .symbols
+        .iter()
+        .position(|s| s.name == b"_Z4tsumIfET_S0_S0_")
+        .unwrap();
+    let value_at = merc.offset as usize + i * 24 + 8;
+    let mut bad = good.clone();
+    bad[value_at..value_at + 8].copy_from_slice(&0x10u64.to_le_bytes());
+    let id = cubin_ld::ids::ObjectId::new(0);
+    assert!(cubin_ld::object::InputObject::new(id, "b.o".into(), &good).is_ok());
+    let e = cubin_ld::object::InputObject::new(id, "b.o".into(), &bad)
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(
+        e.contains("function")
+            && e.contains("at 0x10 in '.nv.capmerc.text._Z4tsumIfET_S0_S0_', not at 0x0"),
+        "{e}"
+    );
+}

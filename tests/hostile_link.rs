@@ -161,3 +161,40 @@ fn a_relocation_past_the_end_of_its_section_is_an_error_naming_the_file() {
     assert!(!out.exists());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The input's `.nv_debug.shared` resized to `size` (its header's sh_size).
+fn with_debug_shared_size(rel: &str, size: u64) -> Vec<u8> {
+    use object::read::elf::FileHeader;
+    use object::LittleEndian as LE;
+    let mut bytes = std::fs::read(corpus(rel)).unwrap();
+    let at = {
+        let hdr = object::elf::FileHeader64::<LE>::parse(&*bytes).unwrap();
+        let secs = hdr.sections(LE, &*bytes).unwrap();
+        let i = secs
+            .iter()
+            .position(|s| secs.section_name(LE, s) == Ok(&b".nv_debug.shared"[..]))
+            .expect("a .nv_debug.shared");
+        hdr.e_shoff(LE) as usize + i * 64 + 32
+    };
+    bytes[at..at + 8].copy_from_slice(&size.to_le_bytes());
+    bytes
+}
+
+/// Each input's shared memory fits 32-bit addresses, but a partial link adds the inputs'
+/// `.nv_debug.shared` up: past 4 GiB, the link fails rather than write what no reader takes.
+#[test]
+fn shared_memory_adding_up_past_32_bit_addresses_fails_the_link() {
+    let dir = std::env::temp_dir().join(format!("cubin-ld-shared4g-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (a, b, out) = (dir.join("a.o"), dir.join("b.o"), dir.join("out.cubin"));
+    let size = 0xc000_0000;
+    std::fs::write(&a, with_debug_shared_size("static_shared/sm_90/a.o", size)).unwrap();
+    std::fs::write(&b, with_debug_shared_size("static_shared/sm_90/b.o", size)).unwrap();
+    let err = link(&[&a, &b], &out, &["-r"]).expect_err("the link must fail");
+    assert!(
+        err.contains("shared memory '.nv_debug.shared' adds up to 0x180000000 bytes"),
+        "{err}"
+    );
+    assert!(!out.exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}

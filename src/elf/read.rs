@@ -384,6 +384,15 @@ impl<'data> Cubin<'data> {
                 r if r >= 0xff00 => SymSection::Reserved(r),
                 r => SymSection::Index(r as u32),
             };
+            // Processor- and OS-specific indices: no CUDA object uses one, and what it would
+            // mean is not known.
+            if let SymSection::Reserved(r) = section {
+                return Err(Error::new(format!(
+                    "symbol {i} '{}': section index {r:#x} is a reserved one no CUDA object uses",
+                    String::from_utf8_lossy(name)
+                )))
+                .with_context(ctx);
+            }
             if let SymSection::Index(si) = section {
                 if si as usize >= self.sections.len() {
                     return Err(Error::new(format!(
@@ -631,6 +640,18 @@ fn parse_sections<'data>(
         if type_has_no_file_data(sh_type) && size > MAX_SYMBOL_SIZE {
             return Err(Error::new(format!(
                 "section '{}': size {size:#x} is larger than any GPU memory",
+                String::from_utf8_lossy(name)
+            )));
+        }
+        // Shared memory is addressed with 32 bits; a larger section is damage (and several
+        // of them would add up past what any reader takes).
+        let shared = sh_type == SHT_CUDA_SHARED
+            || (sh_type == SHT_NOBITS
+                && (name.starts_with(b".nv.shared.") || name == b".nv_debug.shared"));
+        if shared && size > u64::from(u32::MAX) {
+            return Err(Error::new(format!(
+                "shared-memory section '{}': size {size:#x} is past shared memory's 32-bit \
+                 addresses (damaged)",
                 String::from_utf8_lossy(name)
             )));
         }
