@@ -526,12 +526,34 @@ fn check_record_contents(
             s.name_str()
         )))
     };
+    let refused = |what: String| {
+        Err(Error::new(format!(
+            "'{name}': section '{}': {what}",
+            s.name_str()
+        )))
+    };
     for r in nvinfo::records(s.bytes()).flatten() {
         let attr = nvinfo::attr_name(r.attr).map_or(format!("{:#x}", r.attr), str::to_string);
+        if nvinfo::attr_name(r.attr).is_none() {
+            return refused(format!(
+                "record at {:#x} has attribute {attr}, which cubin-ld does not know",
+                r.offset
+            ));
+        }
+        if let Some(why) = nvinfo::not_reproduced(r.attr) {
+            return refused(format!(
+                "record at {:#x} is {attr}, which cubin-ld does not link as nvlink does \
+                 ({why})",
+                r.offset
+            ));
+        }
         if kind == SectionKind::InfoFn {
             if let Some(why) = nvinfo::not_in_function_info(r.attr) {
                 return damaged(format!("record at {:#x} is {attr}: {why}", r.offset));
             }
+        }
+        if let Some(what) = r.misshapen() {
+            return damaged(format!("record at {:#x} ({attr}): {what}", r.offset));
         }
         let Value::Bytes(p) = r.value else {
             continue;

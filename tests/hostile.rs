@@ -370,3 +370,71 @@ fn a_mercury_function_away_from_its_capsule_is_damaged() {
         "{e}"
     );
 }
+
+/// `xtu_call/sm_90/b.o` with its first parameter-bank record (EIATTR_PARAM_CBANK, an 8-byte
+/// payload) given attribute `attr`, and the reader's error.
+fn param_bank_record_as(attr: u8) -> String {
+    use cubin_ld::elf::nvinfo;
+    let mut b = seed("xtu_call/sm_90/b.o");
+    let cubin = Cubin::parse(&b).unwrap();
+    let at = cubin
+        .sections
+        .iter()
+        .filter(|s| s.name.starts_with(b".nv.info."))
+        .find_map(|s| {
+            nvinfo::records(s.bytes())
+                .flatten()
+                .find(|r| r.attr == nvinfo::EIATTR_PARAM_CBANK)
+                .map(|r| s.offset as usize + r.offset)
+        })
+        .expect("a parameter-bank record");
+    b[at + 1] = attr;
+    let id = cubin_ld::ids::ObjectId::new(0);
+    cubin_ld::object::InputObject::new(id, "b.o".into(), &b)
+        .err()
+        .expect("refused")
+        .to_string()
+}
+
+#[test]
+fn a_record_of_an_attribute_cubin_ld_does_not_know_is_refused() {
+    let e = param_bank_record_as(0x64);
+    assert!(e.contains("'b.o': section '.nv.info."), "{e}");
+    assert!(
+        e.contains("has attribute 0x64, which cubin-ld does not know"),
+        "{e}"
+    );
+}
+
+/// nvlink drops these records where cubin-ld would copy them: refused, not linked otherwise.
+#[test]
+fn a_record_nvlink_drops_is_refused_rather_than_copied() {
+    for attr in [0x26, 0x3b, 0x45] {
+        let e = param_bank_record_as(attr);
+        assert!(
+            e.contains("which cubin-ld does not link as nvlink does"),
+            "{e}"
+        );
+    }
+}
+
+/// nvlink drops a KPARAM_INFO or LANGUAGE record of another size; the records the link reads
+/// are of one shape each.
+#[test]
+fn a_record_of_another_shape_than_its_attribute_is_damaged() {
+    let e = param_bank_record_as(0x17);
+    assert!(
+        e.contains("(EIATTR_KPARAM_INFO): 8 bytes, where it has 12 (damaged)"),
+        "{e}"
+    );
+    let e = param_bank_record_as(0x66);
+    assert!(
+        e.contains("(EIATTR_LANGUAGE): 8 bytes, where it has 4"),
+        "{e}"
+    );
+    let e = param_bank_record_as(0x1b);
+    assert!(
+        e.contains("(EIATTR_MAXREG_COUNT): SVAL, where it is HVAL"),
+        "{e}"
+    );
+}

@@ -36,6 +36,7 @@ pub const EIATTR_SW_WAR: u8 = 0x36;
 pub const EIATTR_NUM_BARRIERS: u8 = 0x4c;
 pub const EIATTR_NVSAL_SW_WAR: u8 = 0x6b;
 pub const EIATTR_PREEXIT_USED: u8 = 0x6d;
+pub const EIATTR_LANGUAGE: u8 = 0x66;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Value<'data> {
@@ -174,6 +175,81 @@ pub const NOT_IN_FUNCTION_INFO: &[(u8, &str)] = &[
     (EIATTR_MAX_STACK_SIZE, "only the global .nv.info holds it"),
     (EIATTR_REGCOUNT, "only the global .nv.info holds it"),
 ];
+
+/// Attributes nvlink does not link as it reads them (found by giving nvlink 13.5 each
+/// attribute code in place of a function's record): it drops these, where cubin-ld, not
+/// knowing what they stand for, would copy them. No 13.x toolkit object holds one.
+pub const NOT_REPRODUCED: &[(u8, &str)] = &[
+    (0x26, "nvlink drops it"),
+    (0x3b, "nvlink drops it"),
+    (0x45, "nvlink drops it from an executable"),
+];
+
+/// The shape of a record: its format, and for EIFMT_SVAL its payload's size.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shape {
+    Format(u8),
+    /// EIFMT_SVAL of exactly this many bytes.
+    Sized(usize),
+    /// EIFMT_SVAL of whole u32 words.
+    Words,
+}
+
+/// The shapes of the attributes whose values the link reads, and of those nvlink drops at
+/// another size (KPARAM_INFO, LANGUAGE): a record of another shape would be read as
+/// something else (as every toolkit object writes them; `testdata/`).
+pub const SHAPES: &[(u8, Shape)] = &[
+    (EIATTR_CTAIDZ_USED, Shape::Format(EIFMT_NVAL)),
+    (EIATTR_PARAM_CBANK, Shape::Sized(8)),
+    (EIATTR_EXTERNS, Shape::Words),
+    (EIATTR_FRAME_SIZE, Shape::Sized(8)),
+    (EIATTR_MIN_STACK_SIZE, Shape::Sized(8)),
+    (EIATTR_MAX_STACK_SIZE, Shape::Sized(8)),
+    (EIATTR_REGCOUNT, Shape::Sized(8)),
+    (EIATTR_BINDLESS_TEXTURE_BANK, Shape::Format(EIFMT_BVAL)),
+    (EIATTR_BINDLESS_SURFACE_BANK, Shape::Format(EIFMT_BVAL)),
+    (EIATTR_KPARAM_INFO, Shape::Sized(12)),
+    (EIATTR_CBANK_PARAM_SIZE, Shape::Format(EIFMT_HVAL)),
+    (EIATTR_MAXREG_COUNT, Shape::Format(EIFMT_HVAL)),
+    (EIATTR_CRS_STACK_SIZE, Shape::Sized(4)),
+    (EIATTR_SW_WAR, Shape::Sized(4)),
+    (EIATTR_NUM_BARRIERS, Shape::Format(EIFMT_BVAL)),
+    (EIATTR_LANGUAGE, Shape::Sized(4)),
+    (EIATTR_NVSAL_SW_WAR, Shape::Format(EIFMT_HVAL)),
+    (EIATTR_PREEXIT_USED, Shape::Format(EIFMT_BVAL)),
+];
+
+impl Record<'_> {
+    /// What is wrong with this record's shape, if anything (for the attributes in `SHAPES`).
+    pub fn misshapen(&self) -> Option<String> {
+        let &(_, want) = SHAPES.iter().find(|&&(a, _)| a == self.attr)?;
+        let got = format_name(self.format);
+        match (want, self.value) {
+            (Shape::Format(f), _) if self.format != f => {
+                Some(format!("{got}, where it is {}", format_name(f)))
+            }
+            (Shape::Sized(n), Value::Bytes(p)) if p.len() != n => {
+                Some(format!("{} bytes, where it has {n}", p.len()))
+            }
+            (Shape::Words, Value::Bytes(p)) if p.len() % 4 != 0 => Some(format!(
+                "{} bytes, where it has whole 4-byte words",
+                p.len()
+            )),
+            (Shape::Sized(_) | Shape::Words, v) if !matches!(v, Value::Bytes(_)) => {
+                Some(format!("{got}, where it is SVAL"))
+            }
+            _ => None,
+        }
+    }
+}
+
+/// Why cubin-ld refuses a record of `attr`, if it does (`NOT_REPRODUCED`).
+pub fn not_reproduced(attr: u8) -> Option<&'static str> {
+    NOT_REPRODUCED
+        .iter()
+        .find(|&&(a, _)| a == attr)
+        .map(|&(_, why)| why)
+}
 
 /// Why a function's `.nv.info.<fn>` may not hold a record of `attr`, if it may not.
 pub fn not_in_function_info(attr: u8) -> Option<&'static str> {
@@ -317,7 +393,7 @@ pub fn attr_name(a: u8) -> Option<&'static str> {
     ];
     match a {
         0x5f => Some("EIATTR_MERCURY_ISA_VERSION"),
-        0x66 => Some("EIATTR_LANGUAGE"),
+        EIATTR_LANGUAGE => Some("EIATTR_LANGUAGE"),
         0x6b => Some("EIATTR_NVSAL_SW_WAR"),
         0x6d => Some("EIATTR_PREEXIT_USED"),
         a => NAMES.get(a as usize).copied(),
