@@ -232,6 +232,7 @@ impl<'data> InputObject<'data> {
                     r.r_type
                 )));
             }
+            check_code_relocations(&name, &cubin, &kinds, s, relocs)?;
         }
         check_mercury_mirror(&name, &cubin)?;
         Ok(InputObject {
@@ -493,6 +494,68 @@ fn check_mercury_mirror(name: &str, cubin: &Cubin<'_>) -> Result<()> {
                 if defined(m) { "defined" } else { "undefined" },
                 bind_name(m.bind)
             ));
+        }
+    }
+    Ok(())
+}
+
+/// Where code relocations may point, as every toolkit object has them (testdata/, and
+/// libcudadevrt for sm_75 to sm_121): at the start of a 16-byte instruction, and, against a
+/// function, inside that function's code section. An entry elsewhere is damage that, on
+/// sm_100+, nvlink never sees (it rebuilds the code from the Mercury capsule), so it is
+/// refused rather than passed on.
+fn check_code_relocations(
+    name: &str,
+    cubin: &Cubin<'_>,
+    kinds: &[SectionKind],
+    s: &Section<'_>,
+    relocs: crate::elf::read::Relocs<'_>,
+) -> Result<()> {
+    let of_code = kinds.get(s.info as usize) == Some(&SectionKind::Text);
+    let table = cubin
+        .symtab_for(s)
+        .filter(|t| cubin.sections[t.section as usize].sh_type == crate::elf::SHT_SYMTAB);
+    let (true, Some(table)) = (of_code, table) else {
+        return Ok(());
+    };
+    let damaged = |i: usize, what: String| {
+        Err(Error::new(format!(
+            "'{name}': relocation section '{}' entry {i}: {what} (damaged)",
+            s.name_str()
+        )))
+    };
+    for (i, r) in relocs.iter().enumerate() {
+        if r.offset % 16 != 0 {
+            return damaged(
+                i,
+                format!(
+                    "offset {:#x} is not at the start of an instruction",
+                    r.offset
+                ),
+            );
+        }
+        let (Some(addend), Some(sym)) = (r.addend, table.symbols.get(r.sym as usize)) else {
+            continue;
+        };
+        let SymSection::Index(si) = sym.section else {
+            continue;
+        };
+        let code = cubin.sections.get(si as usize);
+        if let (crate::elf::STT_FUNC, Some(code)) = (sym.st_type, code) {
+            let at = (sym.value as i128) + (addend as i128);
+            if !(0..=code.size as i128).contains(&at) {
+                return damaged(
+                    i,
+                    format!(
+                        "'{}'{}{:#x} lies outside its code section '{}' ({:#x} bytes)",
+                        String::from_utf8_lossy(sym.name),
+                        if addend < 0 { '-' } else { '+' },
+                        addend.unsigned_abs(),
+                        code.name_str(),
+                        code.size
+                    ),
+                );
+            }
         }
     }
     Ok(())

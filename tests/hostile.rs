@@ -438,3 +438,57 @@ fn a_record_of_another_shape_than_its_attribute_is_damaged() {
         "{e}"
     );
 }
+
+/// `weak_inline/sm_120/b.o` with one field (at `field` bytes into the entry) of the code
+/// relocation against `_Z8k_weak_bPiPf+0x1d0` set to `value`, and the reader's verdict.
+fn code_relocation_with(field: usize, value: u64) -> Result<(), String> {
+    let mut b = seed("weak_inline/sm_120/b.o");
+    let cubin = Cubin::parse(&b).unwrap();
+    let rela = cubin
+        .sections
+        .iter()
+        .find(|s| s.name == b".rela.text._Z8k_weak_bPiPf")
+        .unwrap();
+    let symtab = &cubin.symtabs[0];
+    let i = cubin
+        .relocations(rela)
+        .unwrap()
+        .iter()
+        .position(|r| {
+            r.addend == Some(0x1d0) && symtab.symbols[r.sym as usize].name == b"_Z8k_weak_bPiPf"
+        })
+        .expect("the relocation");
+    let at = rela.offset as usize + i * 24 + field;
+    b[at..at + 8].copy_from_slice(&value.to_le_bytes());
+    let id = cubin_ld::ids::ObjectId::new(0);
+    cubin_ld::object::InputObject::new(id, "b.o".into(), &b)
+        .map(drop)
+        .map_err(|e| e.to_string())
+}
+
+/// Every code relocation a toolkit writes (sm_75 on) lies at the start of a 16-byte
+/// instruction; nvlink rebuilds sm_100+ code from the capsule and never sees one elsewhere.
+#[test]
+fn a_code_relocation_inside_an_instruction_is_damaged() {
+    assert!(code_relocation_with(0, 0x1b0).is_ok());
+    let e = code_relocation_with(0, 0x1b4).unwrap_err();
+    assert!(
+        e.contains("'.rela.text._Z8k_weak_bPiPf' entry")
+            && e.contains("offset 0x1b4 is not at the start of an instruction"),
+        "{e}"
+    );
+}
+
+/// A relocation against a function points into that function's code (a label: a return
+/// address, a jump table's target).
+#[test]
+fn a_code_address_outside_its_function_is_damaged() {
+    assert!(code_relocation_with(16, 0x300).is_ok(), "its end is inside");
+    let e = code_relocation_with(16, 0x310).unwrap_err();
+    assert!(
+        e.contains("'_Z8k_weak_bPiPf'+0x310 lies outside its code section"),
+        "{e}"
+    );
+    let e = code_relocation_with(16, (-16i64) as u64).unwrap_err();
+    assert!(e.contains("'_Z8k_weak_bPiPf'-0x10 lies outside"), "{e}");
+}
