@@ -308,7 +308,7 @@ fn emit(
     // (cli::check made sure there is an output file.)
     let out = args.output.clone().unwrap_or_default();
     tracing::info_span!("write")
-        .in_scope(|| write::write_with(&out, lay.file_size, |b| write::fill(&module, &lay, b)))?;
+        .in_scope(|| write::write_with(&out, &write::Image::new(&module, &lay)))?;
     let mut stdout = built.resource_usage;
     if args.wants_map() {
         let input = map::MapInput {

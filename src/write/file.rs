@@ -3,10 +3,9 @@
 //!
 //! A regular file is made in a temporary file beside the destination and renamed over it
 //! only once complete; it keeps the old file's mode and owner. Its blocks are reserved first
-//! (so a full disk is an error, not a SIGBUS on a mapped page), then it is filled in place
-//! through a memory map: the sections go straight into the page cache, in parallel, with no
-//! buffer the size of the output in between. Where the file system cannot reserve or map, a
-//! buffer is filled and written instead.
+//! (so a full disk fails before anything is written), then the sections are written at their
+//! offsets, in parallel, straight from the module: no buffer the size of the output in
+//! between, and no map of it (whose pages would count as the link's memory).
 //!
 //! What must not be replaced is written through, as nvlink, GNU ld and lld do: a symbolic
 //! link's target, a file with other hard links, and anything that is not a regular file
@@ -21,13 +20,86 @@ use std::io::Write;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
-/// Writes `bytes` to `path` atomically.
-pub fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
-    write_with(path, bytes.len() as u64, |out| out.copy_from_slice(bytes))
+/// What goes into an output file.
+pub trait Contents: Sync {
+    fn size(&self) -> u64;
+    /// Into `size()` zeroed bytes.
+    fn fill(&self, out: &mut [u8]);
+    /// Into `f`, already `size()` bytes long and zero, by positional writes.
+    fn write_to(&self, f: &File) -> std::io::Result<()>;
 }
 
-/// Makes `path` a file of `size` bytes whose contents `fill` writes (into zeroed bytes).
-pub fn write_with(path: &Path, size: u64, fill: impl FnOnce(&mut [u8])) -> Result<()> {
+impl Contents for [u8] {
+    fn size(&self) -> u64 {
+        self.len() as u64
+    }
+    fn fill(&self, out: &mut [u8]) {
+        out.copy_from_slice(self)
+    }
+    fn write_to(&self, f: &File) -> std::io::Result<()> {
+        std::os::unix::fs::FileExt::write_all_at(f, self, 0)
+    }
+}
+
+impl Contents for super::Image<'_> {
+    fn size(&self) -> u64 {
+        self.file_size()
+    }
+    fn fill(&self, out: &mut [u8]) {
+        super::Image::fill(self, out)
+    }
+    fn write_to(&self, f: &File) -> std::io::Result<()> {
+        super::Image::write_to(self, f)
+    }
+}
+
+/// Writes `slices`, one after the other, at `offset` of `f` (a positional, vectored write:
+/// `pwritev`), whatever the calls take at a time.
+pub(super) fn write_all_vectored_at(
+    f: &File,
+    mut slices: &mut [std::io::IoSlice<'_>],
+    mut offset: u64,
+) -> std::io::Result<()> {
+    use std::os::fd::AsRawFd;
+    // (Empty slices first would make the call write nothing, which is not an end.)
+    std::io::IoSlice::advance_slices(&mut slices, 0);
+    while !slices.is_empty() {
+        let count = slices.len().min(1024) as libc::c_int;
+        // SAFETY: IoSlice is an iovec on Unix (std guarantees the layout); the slices live
+        // through the call.
+        let n = unsafe {
+            libc::pwritev(
+                f.as_raw_fd(),
+                slices.as_ptr().cast::<libc::iovec>(),
+                count,
+                offset as libc::off_t,
+            )
+        };
+        if n < 0 {
+            let e = std::io::Error::last_os_error();
+            if e.kind() == std::io::ErrorKind::Interrupted {
+                continue;
+            }
+            return Err(e);
+        }
+        if n == 0 {
+            return Err(std::io::ErrorKind::WriteZero.into());
+        }
+        std::io::IoSlice::advance_slices(&mut slices, n as usize);
+        offset += n as u64;
+    }
+    Ok(())
+}
+
+/// Writes `bytes` to `path` atomically.
+pub fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
+    write_with(path, bytes)
+}
+
+/// Makes `path` a file holding `contents`.
+pub fn write_with(path: &Path, contents: &(impl Contents + ?Sized)) -> Result<()> {
+    let size = contents.size();
+    let fill = contents;
     let open_failed = |e: &dyn std::fmt::Display| {
         Error::new(format!(
             "Could not open output file '{}': {e}",
@@ -115,14 +187,12 @@ fn replace(
     dest: &Path,
     old: Option<&Metadata>,
     size: u64,
-    fill: impl FnOnce(&mut [u8]),
+    fill: &(impl Contents + ?Sized),
 ) -> std::result::Result<(), Failed> {
     let tmp = temporary_name(dest);
     // (Listed before it exists: an interrupt between making and listing it would leave it.)
     let _interrupted = PendingFile::new(&tmp);
-    // (Read access too: a shared writable map needs it.)
     let made = std::fs::OpenOptions::new()
-        .read(true)
         .write(true)
         .create(true)
         .truncate(true)
@@ -174,10 +244,10 @@ fn write_through(
     dest: &Path,
     old: &Metadata,
     size: u64,
-    fill: impl FnOnce(&mut [u8]),
+    fill: &(impl Contents + ?Sized),
 ) -> std::io::Result<()> {
     let mut bytes = vec![0u8; size as usize];
-    fill(&mut bytes);
+    fill.fill(&mut bytes);
     let mut f = std::fs::OpenOptions::new().write(true).open(dest)?;
     if old.is_file() {
         // Room first, so a full disk fails before the old contents are touched.
@@ -214,24 +284,20 @@ fn temporary_name(path: &Path) -> PathBuf {
     dir.join(format!(".{name}.cubin-ld-{}.tmp", std::process::id()))
 }
 
+/// Fills the new file: made `size` long (its blocks reserved where the file system can, so
+/// that a full disk fails before anything is written), then written at offsets, section by
+/// section, from the module's own bytes — nothing mapped (the written pages stay the page
+/// cache's, not the link's) and no buffer the size of the output in between.
 fn fill_file(
     f: &mut File,
     size: u64,
     reserved: bool,
-    fill: impl FnOnce(&mut [u8]),
+    fill: &(impl Contents + ?Sized),
 ) -> std::io::Result<()> {
-    if reserved {
-        // SAFETY: the file is this process's own new temporary file, reserved to its full
-        // size above; nothing else truncates it while it is mapped.
-        if let Ok(mut map) = unsafe { memmap2::MmapMut::map_mut(&*f) } {
-            fill(&mut map);
-            return Ok(());
-        }
+    if !reserved {
+        f.set_len(size)?;
     }
-    let mut bytes = vec![0u8; size as usize];
-    fill(&mut bytes);
-    f.set_len(0)?;
-    f.write_all(&bytes)
+    fill.write_to(f)
 }
 
 fn is_denied(e: &std::io::Error) -> bool {
@@ -281,27 +347,44 @@ mod tests {
             .collect()
     }
 
+    /// Contents made by a closure (into a buffer, for the file too).
+    struct Filled<F>(u64, F);
+
+    impl<F: Fn(&mut [u8]) + Sync> Contents for Filled<F> {
+        fn size(&self) -> u64 {
+            self.0
+        }
+        fn fill(&self, out: &mut [u8]) {
+            (self.1)(out)
+        }
+        fn write_to(&self, f: &File) -> std::io::Result<()> {
+            let mut b = vec![0; self.0 as usize];
+            (self.1)(&mut b);
+            std::os::unix::fs::FileExt::write_all_at(f, &b, 0)
+        }
+    }
+
     #[test]
     fn the_file_holds_what_fill_wrote_over_zeroed_bytes() {
         let d = scratch("fill");
         let out = d.join("out.cubin");
-        write_with(&out, 10_000, |b| {
+        let contents = Filled(10_000, |b: &mut [u8]| {
             assert!(b.iter().all(|&x| x == 0));
             b[..3].copy_from_slice(b"ELF");
             b[9_999] = 7;
-        })
-        .unwrap();
+        });
+        write_with(&out, &contents).unwrap();
         let got = std::fs::read(&out).unwrap();
         assert_eq!((got.len(), &got[..3], got[9_999]), (10_000, &b"ELF"[..], 7));
         assert_eq!(leftovers(&d), ["out.cubin"]);
     }
 
     #[test]
-    fn an_empty_output_is_written_without_a_map() {
+    fn an_empty_output_replaces_the_old_file() {
         let d = scratch("empty");
         let out = d.join("out.cubin");
         std::fs::write(&out, b"old").unwrap();
-        write_with(&out, 0, |b| assert!(b.is_empty())).unwrap();
+        write_with(&out, &Filled(0, |b: &mut [u8]| assert!(b.is_empty()))).unwrap();
         assert_eq!(std::fs::read(&out).unwrap(), b"");
     }
 
@@ -310,17 +393,43 @@ mod tests {
         let d = scratch("panic");
         let out = d.join("out.cubin");
         std::fs::write(&out, b"old").unwrap();
-        let r = std::panic::catch_unwind(|| write_with(&out, 100, |_| panic!("fill failed")));
+        let r = std::panic::catch_unwind(|| {
+            write_with(&out, &Filled(100, |_: &mut [u8]| panic!("fill failed")))
+        });
         assert!(r.is_err());
         assert_eq!(leftovers(&d), ["out.cubin"]);
         assert_eq!(std::fs::read(&out).unwrap(), b"old");
     }
 
     #[test]
+    fn vectored_writes_skip_empty_slices_and_write_nothing_for_none() {
+        use std::io::IoSlice;
+        let d = scratch("vectored");
+        let f = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(true)
+            .read(true)
+            .write(true)
+            .open(d.join("v"))
+            .unwrap();
+        let (e, ab, cd) = ([], *b"ab", *b"cd");
+        write_all_vectored_at(&f, &mut [IoSlice::new(&e)], 9).unwrap();
+        let mut slices = [
+            IoSlice::new(&e),
+            IoSlice::new(&ab),
+            IoSlice::new(&e),
+            IoSlice::new(&cd),
+            IoSlice::new(&e),
+        ];
+        write_all_vectored_at(&f, &mut slices, 3).unwrap();
+        assert_eq!(std::fs::read(d.join("v")).unwrap(), b"\0\0\0abcd");
+    }
+
+    #[test]
     fn a_missing_folder_is_an_error_naming_the_output() {
         let d = scratch("missing");
         let out = d.join("no/such/out.cubin");
-        let e = write_with(&out, 10, |_| {}).unwrap_err();
+        let e = write_with(&out, &Filled(10, |_: &mut [u8]| {})).unwrap_err();
         assert!(e.to_string().contains("no/such/out.cubin"), "{e}");
     }
 }

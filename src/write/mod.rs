@@ -5,10 +5,11 @@ mod file;
 mod headers;
 mod symtab;
 
-pub use file::{write_file, write_with};
+pub use file::{write_file, write_with, Contents};
 
 use crate::layout::Layout;
 use crate::output::{Content, Module, OutReloc, OutSec};
+use std::borrow::Cow;
 
 fn put16(b: &mut Vec<u8>, v: u16) {
     b.extend_from_slice(&v.to_le_bytes());
@@ -20,82 +21,184 @@ fn put64(b: &mut Vec<u8>, v: u64) {
     b.extend_from_slice(&v.to_le_bytes());
 }
 
+/// What fills the gaps between sections in a run (alignment padding).
+static ZEROS: [u8; 4096] = [0; 4096];
+/// At most this many slices a call (Linux takes 1024).
+const RUN_SLICES: usize = 1000;
+/// Runs end after this many bytes, so that large outputs are written by every thread.
+const RUN_BYTES: u64 = 1 << 20;
+
 /// The ELF file as bytes.
 pub fn to_bytes(m: &Module, l: &Layout) -> Vec<u8> {
     let mut out = vec![0u8; l.file_size as usize];
-    fill(m, l, &mut out);
+    Image::new(m, l).fill(&mut out);
     out
 }
 
-/// Writes the ELF file into `out` (`l.file_size` zeroed bytes). The sections are disjoint
-/// ranges of the file, filled in parallel.
-pub fn fill(m: &Module, l: &Layout, out: &mut [u8]) {
-    use rayon::prelude::*;
-    out[..64].copy_from_slice(&headers::elf_header(m, l));
-    // (Header order is file order; empty sections have nothing to write.)
-    let mut slices: Vec<(OutSec, &mut [u8])> = Vec::with_capacity(l.order.len());
-    let mut rest: &mut [u8] = out;
-    let mut at = 0u64;
-    for &sid in &l.order {
-        let (off, size) = (l.offset[sid], l.size[sid]);
-        if size == 0 || !has_file_bytes(&m.sections[sid].content) {
-            continue;
+/// The output file to be: each section's bytes and the headers, at their offsets (disjoint
+/// ranges; what lies between them is zero). Sections the merge made are written from the
+/// module as they are; only the few with fields that name output indices are copied to be
+/// patched.
+pub struct Image<'a> {
+    m: &'a Module,
+    l: &'a Layout,
+    /// The sections with bytes in the file, in file order.
+    sections: Vec<OutSec>,
+    /// sm_100+: where prototype ids sit in each section holding some (see `with_prototypes`).
+    prototypes: hashbrown::HashMap<OutSec, Vec<usize>>,
+}
+
+impl<'a> Image<'a> {
+    pub fn new(m: &'a Module, l: &'a Layout) -> Image<'a> {
+        // (Header order is file order; empty sections have nothing to write.)
+        let sections = l
+            .order
+            .iter()
+            .copied()
+            .filter(|&sid| l.size[sid] != 0 && has_file_bytes(&m.sections[sid].content))
+            .collect();
+        let mut prototypes = hashbrown::HashMap::<OutSec, Vec<usize>>::new();
+        if l.prototype_shift != 0 {
+            for &(sec, at) in &m.prototype_fields {
+                prototypes.entry(sec).or_default().push(at);
+            }
         }
-        let skipped = std::mem::take(&mut rest)
-            .split_at_mut((off - at) as usize)
-            .1;
-        let (mine, after) = skipped.split_at_mut(size as usize);
-        slices.push((sid, mine));
-        rest = after;
-        at = off + size;
+        Image {
+            m,
+            l,
+            sections,
+            prototypes,
+        }
     }
-    slices
-        .into_par_iter()
-        .with_min_len(16)
-        .for_each(|(sid, dst)| section_into(m, l, sid, dst));
-    if l.prototype_shift != 0 {
-        shift_prototypes(m, l, out);
+
+    pub fn file_size(&self) -> u64 {
+        self.l.file_size
     }
-    let sh = headers::section_headers(m, l);
-    let so = l.shoff as usize;
-    out[so..so + sh.len()].copy_from_slice(&sh);
-    let ph = headers::program_headers(l);
-    let po = l.phoff as usize;
-    out[po..po + ph.len()].copy_from_slice(&ph);
+
+    /// Writes the file into `out` (`l.file_size` zeroed bytes), the sections in parallel.
+    pub fn fill(&self, out: &mut [u8]) {
+        use rayon::prelude::*;
+        let mut slices: Vec<(OutSec, &mut [u8])> = Vec::with_capacity(self.sections.len());
+        let mut rest: &mut [u8] = out;
+        let mut at = 0u64;
+        for &sid in &self.sections {
+            let (off, size) = (self.l.offset[sid], self.l.size[sid]);
+            let skipped = std::mem::take(&mut rest)
+                .split_at_mut((off - at) as usize)
+                .1;
+            let (mine, after) = skipped.split_at_mut(size as usize);
+            slices.push((sid, mine));
+            rest = after;
+            at = off + size;
+        }
+        slices
+            .into_par_iter()
+            .with_min_len(16)
+            .for_each(|(sid, dst)| dst.copy_from_slice(&self.section(sid)));
+        for (off, bytes) in self.headers() {
+            out[off as usize..off as usize + bytes.len()].copy_from_slice(&bytes);
+        }
+    }
+
+    /// Writes the file into `f` (`l.file_size` bytes long, zero) at offsets, in parallel:
+    /// runs of neighbouring sections, one system call each (a call per section would be
+    /// 200,000 calls in a large link, each taking the file's lock), straight from the
+    /// module's bytes; no copy on the way, and nothing mapped.
+    pub fn write_to(&self, f: &std::fs::File) -> std::io::Result<()> {
+        use rayon::prelude::*;
+        use std::io::IoSlice;
+        self.runs().par_iter().try_for_each(|run| {
+            let sections = &self.sections[run.clone()];
+            let pieces: Vec<Cow<'_, [u8]>> = sections.iter().map(|&s| self.section(s)).collect();
+            let start = self.l.offset[sections[0]];
+            let mut slices = Vec::with_capacity(2 * pieces.len());
+            let mut at = start;
+            for (&sid, bytes) in sections.iter().zip(&pieces) {
+                let off = self.l.offset[sid];
+                if off > at {
+                    slices.push(IoSlice::new(&ZEROS[..(off - at) as usize]));
+                }
+                slices.push(IoSlice::new(bytes));
+                at = off + bytes.len() as u64;
+            }
+            file::write_all_vectored_at(f, &mut slices, start)
+        })?;
+        self.headers().iter().try_for_each(|(off, bytes)| {
+            file::write_all_vectored_at(f, &mut [IoSlice::new(bytes)], *off)
+        })
+    }
+
+    /// The sections grouped into runs written by one call: neighbours (a gap no larger than
+    /// `ZEROS`), at most `RUN_SLICES` slices and about `RUN_BYTES` bytes each.
+    fn runs(&self) -> Vec<std::ops::Range<usize>> {
+        let mut runs = Vec::new();
+        let (mut start, mut slices, mut bytes, mut end) = (0, 0, 0u64, 0u64);
+        for (i, &sid) in self.sections.iter().enumerate() {
+            let (off, size) = (self.l.offset[sid], self.l.size[sid]);
+            let gap = off.saturating_sub(end);
+            if i > start
+                && (gap > ZEROS.len() as u64 || slices + 2 > RUN_SLICES || bytes >= RUN_BYTES)
+            {
+                runs.push(start..i);
+                (start, slices, bytes) = (i, 0, 0);
+            }
+            slices += 1 + usize::from(gap > 0 && i > start);
+            bytes += size;
+            end = off + size;
+        }
+        if start < self.sections.len() {
+            runs.push(start..self.sections.len());
+        }
+        runs
+    }
+
+    /// The ELF header, the section headers and the program headers, with their offsets.
+    fn headers(&self) -> [(u64, Vec<u8>); 3] {
+        let (m, l) = (self.m, self.l);
+        [
+            (0, headers::elf_header(m, l)),
+            (l.shoff, headers::section_headers(m, l)),
+            (l.phoff, headers::program_headers(l)),
+        ]
+    }
+
+    /// A section's bytes in the file.
+    fn section(&self, sid: OutSec) -> Cow<'a, [u8]> {
+        let (m, l) = (self.m, self.l);
+        let bytes = match &m.sections[sid].content {
+            Content::Bytes(b) => Cow::Borrowed(&b[..]),
+            Content::WithSymbols { bytes, slots } => {
+                let mut b = bytes.clone();
+                for &(at, sym) in slots {
+                    b[at..at + 4].copy_from_slice(&l.sym_index[sym].to_le_bytes());
+                }
+                Cow::Owned(b)
+            }
+            Content::MercCode { bytes, text } => {
+                let mut b = bytes.clone();
+                if let Some(first) = b.get_mut(..4) {
+                    first.copy_from_slice(&l.sec_index[*text].to_le_bytes());
+                }
+                Cow::Owned(b)
+            }
+            Content::NoBits(_) | Content::Alias(_) => Cow::Borrowed(&[][..]),
+            Content::MercSymtab => Cow::Owned(symtab::merc_symtab(m, l)),
+            Content::Relocs { rela, entries } => Cow::Owned(relocs(l, *rela, entries)),
+            Content::Strtab => Cow::Borrowed(&l.strtab[..]),
+            Content::Shstrtab => Cow::Borrowed(&l.shstrtab[..]),
+            Content::SymtabShndx => Cow::Owned(symtab::symtab_shndx(m, l)),
+            Content::Symtab => Cow::Owned(symtab::symtab(m, l)),
+        };
+        match self.prototypes.get(&sid) {
+            Some(fields) => Cow::Owned(with_prototypes(bytes.into_owned(), fields, l)),
+            None => bytes,
+        }
+    }
 }
 
 /// Whether a section has bytes of its own in the file.
 fn has_file_bytes(c: &Content) -> bool {
     !matches!(c, Content::NoBits(_) | Content::Alias(_))
-}
-
-/// Writes a section's contents into its place in the file.
-fn section_into(m: &Module, l: &Layout, sid: OutSec, dst: &mut [u8]) {
-    let made = match &m.sections[sid].content {
-        Content::Bytes(b) => return dst.copy_from_slice(b),
-        Content::WithSymbols { bytes, slots } => {
-            dst.copy_from_slice(bytes);
-            for &(at, sym) in slots {
-                dst[at..at + 4].copy_from_slice(&l.sym_index[sym].to_le_bytes());
-            }
-            return;
-        }
-        Content::MercCode { bytes, text } => {
-            dst.copy_from_slice(bytes);
-            if let Some(first) = dst.get_mut(..4) {
-                first.copy_from_slice(&l.sec_index[*text].to_le_bytes());
-            }
-            return;
-        }
-        Content::NoBits(_) | Content::Alias(_) => return,
-        Content::MercSymtab => symtab::merc_symtab(m, l),
-        Content::Relocs { rela, entries } => relocs(l, *rela, entries),
-        Content::Strtab => return dst.copy_from_slice(&l.strtab),
-        Content::Shstrtab => return dst.copy_from_slice(&l.shstrtab),
-        Content::SymtabShndx => symtab::symtab_shndx(m, l),
-        Content::Symtab => symtab::symtab(m, l),
-    };
-    dst.copy_from_slice(&made);
 }
 
 /// A relocation section's entries (`rela`: with addends).
@@ -113,14 +216,14 @@ fn relocs(l: &Layout, rela: bool, entries: &[OutReloc]) -> Vec<u8> {
 }
 
 /// sm_100+: the prototype strings follow the symbol names in `.strtab`, so the prototype
-/// ids already written into the sections move by the names' length.
-fn shift_prototypes(m: &Module, l: &Layout, out: &mut [u8]) {
-    for &(sec, at) in &m.prototype_fields {
-        let at = l.offset[sec] as usize + at;
-        let v = u32::from_le_bytes(out[at..at + 4].try_into().unwrap());
+/// ids the merge wrote into a section (at `fields`) move by the names' length.
+fn with_prototypes(mut b: Vec<u8>, fields: &[usize], l: &Layout) -> Vec<u8> {
+    for &at in fields {
+        let v = u32::from_le_bytes(b[at..at + 4].try_into().unwrap());
         // 0 means no prototype.
         if v != 0 {
-            out[at..at + 4].copy_from_slice(&(v + l.prototype_shift).to_le_bytes());
+            b[at..at + 4].copy_from_slice(&(v + l.prototype_shift).to_le_bytes());
         }
     }
+    b
 }
