@@ -21,7 +21,28 @@ static HUGE_PAGES_OFF: extern "C" fn() = {
     off
 };
 
+/// mimalloc 3 keeps what is freed for a second before giving it back (`purge_delay`): longer
+/// than a link, so the tables one pass frees (parsed relocation sites, the merge's scratch)
+/// stayed the link's memory to its end, a third of a large link's heap. A few milliseconds
+/// give it back between passes. (`MIMALLOC_PURGE_DELAY` in the environment still rules.)
+fn purge_freed_memory_soon() {
+    extern "C" {
+        fn mi_option_set(option: libc::c_int, value: libc::c_long);
+    }
+    // `mi_option_purge_delay` in mimalloc.h's `mi_option_e` (mimalloc 3, as libmimalloc-sys
+    // builds it).
+    const MI_OPTION_PURGE_DELAY: libc::c_int = 15;
+    if std::env::var_os("MIMALLOC_PURGE_DELAY").is_none() {
+        // SAFETY: sets an allocator option, which mimalloc reads when it next purges.
+        unsafe { mi_option_set(MI_OPTION_PURGE_DELAY, PURGE_DELAY_MS) };
+    }
+}
+
+/// Milliseconds mimalloc waits before giving freed memory back (mimalloc 2's default).
+const PURGE_DELAY_MS: libc::c_long = 10;
+
 fn main() -> ExitCode {
+    purge_freed_memory_soon();
     let raw: Vec<String> = std::env::args().skip(1).collect();
     let args = match cubin_ld::cli::parse(&raw) {
         Ok(a) => a,
