@@ -2,24 +2,126 @@
 //! "over everything reachable" questions (register maximum, stack depth, inherited
 //! attributes) are answered in one linear pass over the condensed DAG instead of one
 //! traversal per kernel.
+//!
+//! The call graph's nodes are the module's symbols, of which functions are few (a million
+//! variables, a handful of kernels): the tables here are flat arrays of u32, with no
+//! allocation per node or per component.
 
-/// The SCCs of `succ`, sinks first (every SCC comes after all SCCs it reaches), and the SCC
-/// of each node. Iterative Tarjan: deep call chains cannot overflow the stack.
-pub struct Sccs {
-    pub comps: Vec<Vec<usize>>,
-    pub comp_of: Vec<usize>,
+/// Successor lists of nodes `0..n`, in one table.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Succ {
+    /// Node v's successors are `to[start[v]..start[v + 1]]`.
+    start: Vec<u32>,
+    to: Vec<u32>,
 }
 
-pub fn sccs(succ: &[Vec<usize>]) -> Sccs {
+impl Succ {
+    /// The graph over `0..n` where `succ_of(v)` lists v's successors, in order.
+    pub fn new<I: IntoIterator<Item = usize>>(
+        n: usize,
+        mut succ_of: impl FnMut(usize) -> I,
+    ) -> Succ {
+        let mut start = Vec::with_capacity(n + 1);
+        let mut to = Vec::new();
+        start.push(0);
+        for v in 0..n {
+            to.extend(succ_of(v).into_iter().map(node));
+            start.push(node(to.len()));
+        }
+        Succ { start, to }
+    }
+
+    /// The number of nodes.
+    pub fn len(&self) -> usize {
+        self.start.len() - 1
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Node v's successors, in order.
+    pub fn of(&self, v: usize) -> impl ExactSizeIterator<Item = usize> + Clone + '_ {
+        self.to[self.start[v] as usize..self.start[v + 1] as usize]
+            .iter()
+            .map(|&w| w as usize)
+    }
+}
+
+impl Succ {
+    /// Node v's i-th successor.
+    pub fn nth_of(&self, v: usize, i: usize) -> Option<usize> {
+        let at = self.start[v] as usize + i;
+        (at < self.start[v + 1] as usize).then(|| self.to[at] as usize)
+    }
+}
+
+impl From<Vec<Vec<usize>>> for Succ {
+    fn from(lists: Vec<Vec<usize>>) -> Succ {
+        Succ::new(lists.len(), |v| lists[v].clone())
+    }
+}
+
+fn node(i: usize) -> u32 {
+    u32::try_from(i).expect("more than 4G call-graph nodes or edges")
+}
+
+/// The SCCs of a graph, sinks first (every SCC comes after all SCCs it reaches), and the
+/// SCC of each node.
+pub struct Sccs {
+    /// Component c's nodes are `members[start[c]..start[c + 1]]`.
+    members: Vec<u32>,
+    start: Vec<u32>,
+    comp_of: Vec<u32>,
+}
+
+impl Sccs {
+    /// The number of components.
+    pub fn len(&self) -> usize {
+        self.start.len() - 1
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Component c's nodes.
+    pub fn comp(&self, c: usize) -> impl ExactSizeIterator<Item = usize> + Clone + '_ {
+        self.members[self.start[c] as usize..self.start[c + 1] as usize]
+            .iter()
+            .map(|&v| v as usize)
+    }
+
+    /// The component of node v.
+    pub fn comp_of(&self, v: usize) -> usize {
+        self.comp_of[v] as usize
+    }
+
+    /// The number of nodes.
+    pub fn nodes(&self) -> usize {
+        self.comp_of.len()
+    }
+
+    /// True when the component recurses: several nodes, or one that calls itself.
+    pub fn is_cyclic(&self, c: usize, succ: &Succ) -> bool {
+        let mut nodes = self.comp(c);
+        let first = nodes.next().expect("a component has a node");
+        nodes.next().is_some() || succ.of(first).any(|w| w == first)
+    }
+}
+
+/// Iterative Tarjan: deep call chains cannot overflow the stack.
+pub fn sccs(succ: &Succ) -> Sccs {
     let n = succ.len();
-    const UNSEEN: usize = usize::MAX;
+    const UNSEEN: u32 = u32::MAX;
     let mut index = vec![UNSEEN; n];
-    let mut low = vec![0usize; n];
+    let mut low = vec![0u32; n];
     let mut on_stack = vec![false; n];
-    let mut stack: Vec<usize> = Vec::new();
-    let mut comps: Vec<Vec<usize>> = Vec::new();
+    let mut stack: Vec<u32> = Vec::new();
+    let mut members: Vec<u32> = Vec::with_capacity(n);
+    let mut start: Vec<u32> = vec![0];
     let mut comp_of = vec![UNSEEN; n];
-    let mut next = 0usize;
+    let mut next = 0u32;
     // (node, position in its successor list)
     let mut work: Vec<(usize, usize)> = Vec::new();
     for root in 0..n {
@@ -30,17 +132,16 @@ pub fn sccs(succ: &[Vec<usize>]) -> Sccs {
         index[root] = next;
         low[root] = next;
         next += 1;
-        stack.push(root);
+        stack.push(node(root));
         on_stack[root] = true;
         while let Some(&mut (v, ref mut pos)) = work.last_mut() {
-            if *pos < succ[v].len() {
-                let w = succ[v][*pos];
+            if let Some(w) = succ.nth_of(v, *pos) {
                 *pos += 1;
                 if index[w] == UNSEEN {
                     index[w] = next;
                     low[w] = next;
                     next += 1;
-                    stack.push(w);
+                    stack.push(node(w));
                     on_stack[w] = true;
                     work.push((w, 0));
                 } else if on_stack[w] {
@@ -53,27 +154,23 @@ pub fn sccs(succ: &[Vec<usize>]) -> Sccs {
                 low[parent] = low[parent].min(low[v]);
             }
             if low[v] == index[v] {
-                let mut comp = Vec::new();
+                let c = node(start.len() - 1);
                 while let Some(w) = stack.pop() {
-                    on_stack[w] = false;
-                    comp_of[w] = comps.len();
-                    comp.push(w);
-                    if w == v {
+                    on_stack[w as usize] = false;
+                    comp_of[w as usize] = c;
+                    members.push(w);
+                    if w as usize == v {
                         break;
                     }
                 }
-                comps.push(comp);
+                start.push(node(members.len()));
             }
         }
     }
-    Sccs { comps, comp_of }
-}
-
-impl Sccs {
-    /// True when the component recurses: several nodes, or one that calls itself.
-    pub fn is_cyclic(&self, comp: usize, succ: &[Vec<usize>]) -> bool {
-        let c = &self.comps[comp];
-        c.len() > 1 || succ[c[0]].contains(&c[0])
+    Sccs {
+        members,
+        start,
+        comp_of,
     }
 }
 
@@ -84,22 +181,37 @@ mod tests {
     #[test]
     fn components_come_sinks_first() {
         // 0 -> 1 -> 2 -> 1, 0 -> 3
-        let g = vec![vec![1, 3], vec![2], vec![1], vec![]];
+        let g = Succ::from(vec![vec![1, 3], vec![2], vec![1], vec![]]);
         let s = sccs(&g);
-        assert_eq!(s.comp_of[1], s.comp_of[2]);
-        assert!(s.comp_of[0] > s.comp_of[1] && s.comp_of[0] > s.comp_of[3]);
-        assert!(s.is_cyclic(s.comp_of[1], &g));
-        assert!(!s.is_cyclic(s.comp_of[3], &g));
+        assert_eq!(s.comp_of(1), s.comp_of(2));
+        assert!(s.comp_of(0) > s.comp_of(1) && s.comp_of(0) > s.comp_of(3));
+        assert!(s.is_cyclic(s.comp_of(1), &g));
+        assert!(!s.is_cyclic(s.comp_of(3), &g));
+        assert_eq!(s.len(), 3);
+    }
+
+    #[test]
+    fn a_node_calling_itself_is_a_cycle() {
+        let g = Succ::from(vec![vec![0], vec![]]);
+        let s = sccs(&g);
+        assert!(s.is_cyclic(s.comp_of(0), &g));
+        assert!(!s.is_cyclic(s.comp_of(1), &g));
+    }
+
+    #[test]
+    fn successors_keep_their_order() {
+        let g = Succ::from(vec![vec![2, 0, 1], vec![], vec![1]]);
+        assert_eq!(g.of(0).collect::<Vec<_>>(), [2, 0, 1]);
+        assert_eq!(g.of(1).len(), 0);
+        assert_eq!(g.len(), 3);
     }
 
     #[test]
     fn a_long_chain_does_not_overflow() {
         let n = 200_000;
-        let g: Vec<Vec<usize>> = (0..n)
-            .map(|i| if i + 1 < n { vec![i + 1] } else { vec![] })
-            .collect();
+        let g = Succ::new(n, |i| (i + 1 < n).then_some(i + 1));
         let s = sccs(&g);
-        assert_eq!(s.comps.len(), n);
-        assert_eq!(s.comps[0], vec![n - 1]);
+        assert_eq!(s.len(), n);
+        assert_eq!(s.comp(0).collect::<Vec<_>>(), [n - 1]);
     }
 }

@@ -87,10 +87,13 @@ pub(super) fn externs(
 /// name, the earliest place it is listed at among what the component reaches — so the work
 /// is bounded by the names, not by the functions each kernel reaches.
 pub(super) struct ExternClosure {
-    comp_of: Vec<usize>,
+    graph: crate::graph::Sccs,
     /// Per component: each name reached, with its key (`.nv.info` place, index in the list).
-    reached: Vec<HashMap<OutSym, NameKey>>,
+    reached: Vec<Reached>,
 }
+
+/// The names a component reaches (none for most: a module's variables are nodes too).
+type Reached = Option<Box<HashMap<OutSym, NameKey>>>;
 
 /// Where a name is first listed: the listing function's `.nv.info` place (object, section;
 /// none: after all, by function id), then the name's index in that function's list.
@@ -123,19 +126,16 @@ impl ExternClosure {
         defined: &HashSet<OutSym>,
         info_place: &HashMap<OutSym, (ObjectId, usize)>,
     ) -> Self {
-        let succ: Vec<Vec<usize>> = (0..n)
-            .map(OutSym::from_index)
-            .map(|f| {
-                list(indirect, &f)
-                    .iter()
-                    .chain(list(externs, &f).iter().filter(|x| defined.contains(*x)))
-                    .map(|&x| x.index())
-                    .collect()
-            })
-            .collect();
+        let succ = crate::graph::Succ::new(n, |i| {
+            let f = OutSym::from_index(i);
+            list(indirect, &f)
+                .iter()
+                .chain(list(externs, &f).iter().filter(|x| defined.contains(*x)))
+                .map(|&x| x.index())
+        });
         let g = crate::graph::sccs(&succ);
-        let mut reached: Vec<HashMap<OutSym, NameKey>> = Vec::with_capacity(g.comps.len());
-        for (c, comp) in g.comps.iter().enumerate() {
+        let mut reached: Vec<Reached> = Vec::with_capacity(g.len());
+        for c in 0..g.len() {
             // (each component it reaches merged once, however many edges lead there)
             let mut merged: HashSet<usize> = HashSet::new();
             let mut names: HashMap<OutSym, NameKey> = HashMap::new();
@@ -145,7 +145,7 @@ impl ExternClosure {
                     .and_modify(|k| *k = (*k).min(key))
                     .or_insert(key);
             };
-            for &f in comp {
+            for f in g.comp(c) {
                 let (o, s) = info_place
                     .get(&OutSym::from_index(f))
                     .copied()
@@ -154,25 +154,24 @@ impl ExternClosure {
                 for (i, &x) in own.filter(|x| !defined.contains(*x)).enumerate() {
                     merge(x, (o, s, i));
                 }
-                for &t in &succ[f] {
-                    let tc = g.comp_of[t];
+                for t in succ.of(f) {
+                    let tc = g.comp_of(t);
                     if tc != c && merged.insert(tc) {
-                        for (&x, &key) in &reached[tc] {
+                        for (&x, &key) in reached[tc].iter().flat_map(|m| m.iter()) {
                             merge(x, key);
                         }
                     }
                 }
             }
-            reached.push(names);
+            reached.push((!names.is_empty()).then(|| Box::new(names)));
         }
-        ExternClosure {
-            comp_of: g.comp_of,
-            reached,
-        }
+        ExternClosure { graph: g, reached }
     }
 
     pub(super) fn get(&self, f: OutSym) -> Vec<OutSym> {
-        let Some(names) = self.comp_of.get(f.index()).map(|&c| &self.reached[c]) else {
+        let Some(Some(names)) =
+            (f.index() < self.graph.nodes()).then(|| &self.reached[self.graph.comp_of(f.index())])
+        else {
             return Vec::new();
         };
         let mut v: Vec<(NameKey, OutSym)> = names.iter().map(|(&x, &k)| (k, x)).collect();

@@ -445,7 +445,7 @@ fn inherit_record(out: &mut Vec<Rec>, attr: u8, bars: u8, externs: &[OutSym]) {
 /// records (in their order) after its callees', each with the function it is met in.
 fn inherited_events(
     f: OutSym,
-    succ: &[Vec<usize>],
+    succ: &crate::graph::Succ,
     facts: &HashMap<OutSym, FunctionFacts>,
 ) -> Vec<(u8, OutSym)> {
     let mut out = Vec::new();
@@ -455,7 +455,7 @@ fn inherited_events(
     let mut stack: Vec<(usize, usize)> = vec![(f.index(), 0)];
     while let Some(top) = stack.last_mut() {
         let (g, next) = *top;
-        if let Some(&h) = succ[g].get(next) {
+        if let Some(h) = succ.nth_of(g, next) {
             top.1 += 1;
             if seen.insert(h) {
                 stack.push((h, 0));

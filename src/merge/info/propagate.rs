@@ -5,6 +5,7 @@
 
 use super::callgraph::CallGraph;
 use super::facts::{FunctionFacts, GlobalFacts};
+use crate::graph::Succ;
 use crate::liveness::named_by;
 use crate::merge::{list, Builder, Options};
 use crate::output::*;
@@ -14,7 +15,7 @@ use hashbrown::HashMap;
 pub(super) struct Propagated {
     /// The call graph as successor lists by symbol id: direct calls, then the possible
     /// targets of calls through pointers.
-    pub succ: Vec<Vec<usize>>,
+    pub succ: Succ,
     /// MIN_STACK_SIZE (None: unbounded, through recursion).
     pub min_stack: HashMap<OutSym, Option<u64>>,
     /// REGCOUNT over everything the kernel reaches.
@@ -73,16 +74,11 @@ pub(super) fn propagate(
         .map(|(&f, x)| (f, (x.barriers, x.ctaidz)))
         .collect();
     let n = b.m.symbols.len();
-    let succ: Vec<Vec<usize>> = (0..n)
-        .map(OutSym::from_index)
-        .map(|f| {
-            graph
-                .callees
-                .get(&f)
-                .map(|v| v.iter().map(|&c| c.index()).collect())
-                .unwrap_or_default()
-        })
-        .collect();
+    let succ = Succ::new(n, |f| {
+        list(&graph.callees, &OutSym::from_index(f))
+            .iter()
+            .map(|c| c.index())
+    });
     let comps = components(&succ, regs, frame, &own);
     let mut reg_max: HashMap<OutSym, u32> = HashMap::new();
     let mut over_limit: Option<String> = None;
@@ -97,7 +93,7 @@ pub(super) fn propagate(
         .iter()
         .filter(|_| opts.policy.propagates_over_call_graph())
     {
-        let c = comps.graph.comp_of[k.index()];
+        let c = comps.graph.comp_of(k.index());
         let own_regs = regs.get(&k).copied().unwrap_or(0);
         let (callee_regs, heaviest) = if named(k) {
             comps.below_regs[c]
@@ -127,7 +123,7 @@ pub(super) fn propagate(
         if depth.is_none() && !opts.suppress_stack_size_warning {
             // Once for each callee through which the stack is unbounded, and at each indirect
             // call site once for each such possible target.
-            let unbounded = |g: OutSym| comps.depth[comps.graph.comp_of[g.index()]].is_none();
+            let unbounded = |g: OutSym| comps.depth[comps.graph.comp_of(g.index())].is_none();
             let direct = list(&graph.direct_callees, &k)
                 .iter()
                 .filter(|&&g| unbounded(g))
@@ -192,7 +188,7 @@ pub(super) fn propagate(
 }
 
 /// A shortest call path from `from` to `to` (breadth first, callees in order).
-fn path(succ: &[Vec<usize>], from: OutSym, to: OutSym) -> Vec<OutSym> {
+fn path(succ: &Succ, from: OutSym, to: OutSym) -> Vec<OutSym> {
     let mut parent: HashMap<usize, usize> = HashMap::new();
     let mut queue = std::collections::VecDeque::from([from.index()]);
     parent.insert(from.index(), from.index());
@@ -200,7 +196,7 @@ fn path(succ: &[Vec<usize>], from: OutSym, to: OutSym) -> Vec<OutSym> {
         if f == to.index() {
             break;
         }
-        for &g in &succ[f] {
+        for g in succ.of(f) {
             if let hashbrown::hash_map::Entry::Vacant(e) = parent.entry(g) {
                 e.insert(f);
                 queue.push_back(g);
@@ -223,26 +219,25 @@ fn path(succ: &[Vec<usize>], from: OutSym, to: OutSym) -> Vec<OutSym> {
 /// The call path that makes `k`'s stack: at each step the callee whose depth is the
 /// greatest (the first such); where depths are unbounded, down to the recursion.
 fn deepest_path(
-    succ: &[Vec<usize>],
+    succ: &Succ,
     comps: &Components,
     frame: &HashMap<OutSym, u32>,
     k: OutSym,
 ) -> (Vec<(OutSym, u32)>, Option<OutSym>) {
-    let depth = |f: usize| comps.depth[comps.graph.comp_of[f]];
+    let depth = |f: usize| comps.depth[comps.graph.comp_of(f)];
     let frame_of = |f: usize| frame.get(&OutSym::from_index(f)).copied().unwrap_or(0);
     let mut chain = Vec::new();
     let mut f = k.index();
     // (Each step goes down one component: no more steps than functions.)
     for _ in 0..=succ.len() {
         chain.push((OutSym::from_index(f), frame_of(f)));
-        let c = comps.graph.comp_of[f];
+        let c = comps.graph.comp_of(f);
         if comps.graph.is_cyclic(c, succ) {
             return (chain, Some(OutSym::from_index(f)));
         }
-        let deeper = succ[f]
-            .iter()
-            .copied()
-            .filter(|&g| comps.graph.comp_of[g] != c)
+        let deeper = succ
+            .of(f)
+            .filter(|&g| comps.graph.comp_of(g) != c)
             .reduce(|best, g| match (depth(best), depth(g)) {
                 (Some(x), Some(y)) if y > x => g,
                 (Some(_), None) => g,
@@ -260,27 +255,28 @@ fn deepest_path(
 /// connected components (sinks first): the register maximum (and the function holding it),
 /// the deepest stack (None through recursion), barriers and %ctaid.z use.
 fn components(
-    succ: &[Vec<usize>],
+    succ: &Succ,
     regs: &HashMap<OutSym, u32>,
     frame: &HashMap<OutSym, u32>,
     own: &HashMap<OutSym, (u8, bool)>,
 ) -> Components {
     let graph = crate::graph::sccs(succ);
-    let nc = graph.comps.len();
+    let nc = graph.len();
     let mut c_regs: Vec<(u32, OutSym)> = vec![(0, OutSym::new(0)); nc];
     let mut c_depth: Vec<Option<u64>> = vec![Some(0); nc];
     let mut c_attrs: Vec<(u8, bool)> = vec![(0, false); nc];
     // What each component's callees reach (the component itself excluded unless it recurses).
     let mut below_regs: Vec<(u32, OutSym)> = vec![(0, OutSym::new(0)); nc];
     let mut below_attrs: Vec<(u8, bool)> = vec![(0, false); nc];
-    for (c, comp) in graph.comps.iter().enumerate() {
+    for c in 0..nc {
+        let comp = graph.comp(c);
         let cyclic = graph.is_cyclic(c, succ);
         let mut regs_best = (0u32, OutSym::new(0));
         let mut attrs = (0u8, false);
         let mut deepest = Some(0u64);
         let mut below_r = (0u32, OutSym::new(0));
         let mut below_a = (0u8, false);
-        for &f in comp {
+        for f in comp.clone() {
             let r = regs.get(&OutSym::from_index(f)).copied().unwrap_or(0);
             if r > regs_best.0 {
                 regs_best = (r, OutSym::from_index(f));
@@ -290,8 +286,8 @@ fn components(
                 .copied()
                 .unwrap_or((0, false));
             attrs = (attrs.0.max(nb), attrs.1 || z);
-            for &g in &succ[f] {
-                let gc = graph.comp_of[g];
+            for g in succ.of(f) {
+                let gc = graph.comp_of(g);
                 if gc == c {
                     continue;
                 }
@@ -325,7 +321,7 @@ fn components(
         } else {
             deepest.map(|d| {
                 d + frame
-                    .get(&OutSym::from_index(comp[0]))
+                    .get(&OutSym::from_index(graph.comp(c).next().unwrap()))
                     .copied()
                     .unwrap_or(0) as u64
             })
@@ -349,14 +345,14 @@ mod tests {
 
     /// What function `f`'s callees bring, and its stack depth.
     fn below(c: &Components, f: usize) -> ((u32, OutSym), (u8, bool), Option<u64>) {
-        let k = c.graph.comp_of[f];
+        let k = c.graph.comp_of(f);
         (c.below_regs[k], c.below_attrs[k], c.depth[k])
     }
 
     #[test]
     fn a_kernel_gets_the_registers_of_its_heaviest_callee_and_who_holds_them() {
         // 0 calls 1, which calls 2 (the heaviest) and 3.
-        let succ = vec![vec![1], vec![2, 3], vec![], vec![]];
+        let succ = Succ::from(vec![vec![1], vec![2, 3], vec![], vec![]]);
         let regs = map(&[(0, 10), (1, 20), (2, 40), (3, 30)]);
         let c = components(&succ, &regs, &HashMap::new(), &HashMap::new());
         assert_eq!(below(&c, 0).0, (40, OutSym::new(2)));
@@ -366,7 +362,7 @@ mod tests {
     #[test]
     fn the_stack_is_the_deepest_path_of_frames() {
         // 0 (8 bytes) calls 1 (16) and 2 (32).
-        let succ = vec![vec![1, 2], vec![], vec![]];
+        let succ = Succ::from(vec![vec![1, 2], vec![], vec![]]);
         let frame = map(&[(0, 8), (1, 16), (2, 32)]);
         let c = components(&succ, &HashMap::new(), &frame, &HashMap::new());
         assert_eq!(below(&c, 0).2, Some(40));
@@ -375,7 +371,7 @@ mod tests {
     #[test]
     fn recursion_leaves_the_stack_unbounded_for_every_caller() {
         // 0 calls 1; 1 and 2 call each other.
-        let succ = vec![vec![1], vec![2], vec![1]];
+        let succ = Succ::from(vec![vec![1], vec![2], vec![1]]);
         let c = components(&succ, &HashMap::new(), &HashMap::new(), &HashMap::new());
         assert_eq!(below(&c, 0).2, None);
         assert_eq!(below(&c, 1).2, None);
@@ -384,7 +380,7 @@ mod tests {
     #[test]
     fn barriers_and_ctaid_z_come_up_from_callees() {
         // 0 calls 1, which calls 2: 1 uses 2 barriers, 2 reads %ctaid.z and uses 1.
-        let succ = vec![vec![1], vec![2], vec![]];
+        let succ = Succ::from(vec![vec![1], vec![2], vec![]]);
         let own = map(&[(1, (2, false)), (2, (1, true))]);
         let c = components(&succ, &HashMap::new(), &HashMap::new(), &own);
         assert_eq!(below(&c, 0).1, (2, true));
@@ -394,7 +390,7 @@ mod tests {
     #[test]
     fn a_function_in_a_cycle_counts_itself_among_what_it_reaches() {
         // 0 and 1 call each other; 1 is the heavier.
-        let succ = vec![vec![1], vec![0]];
+        let succ = Succ::from(vec![vec![1], vec![0]]);
         let regs = map(&[(0, 10), (1, 50)]);
         let c = components(&succ, &regs, &HashMap::new(), &HashMap::new());
         assert_eq!(below(&c, 0).0, (50, OutSym::new(1)));
