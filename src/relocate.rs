@@ -39,16 +39,11 @@ impl OutRelocs {
         &mut self.sections[k].3
     }
 
-    /// One input relocation section's output entries: (recorded in `.nv.resolvedrela`, entry).
-    /// Each output section is made where its first entry comes, as one thread meets them.
-    fn add_site(&mut self, site: &Site<'_, '_>, relocs: Vec<(bool, OutReloc)>) {
-        let Some(&(first_recorded, _)) = relocs.first() else {
-            return;
-        };
-        let (mut kept, mut recorded) = (Vec::new(), Vec::new());
-        for (resolved, r) in relocs {
-            if resolved { &mut recorded } else { &mut kept }.push(r);
-        }
+    /// One input relocation section's output entries. Each output section is made where its
+    /// first entry comes, as one thread meets them; the first site's entries become the
+    /// section's own (a large link's entries are not copied again).
+    fn add_site(&mut self, site: &Site<'_, '_>, o: &mut SiteOut) {
+        let (kept, recorded) = (std::mem::take(&mut o.kept), std::mem::take(&mut o.recorded));
         let mut add = |recorded_section: bool, entries: Vec<OutReloc>| {
             if entries.is_empty() {
                 return;
@@ -57,9 +52,14 @@ impl OutRelocs {
                 true => (&site.resolved_name[..], SHT_CUDA_RESOLVED_RELA),
                 false => (site.s.name, site.s.sh_type),
             };
-            self.entries(name, site.tp.sec, sh_type).extend(entries);
+            let all = self.entries(name, site.tp.sec, sh_type);
+            if all.is_empty() {
+                *all = entries;
+            } else {
+                all.extend(entries);
+            }
         };
-        if first_recorded {
+        if o.recorded_first {
             add(true, recorded);
             add(false, kept);
         } else {
@@ -122,8 +122,11 @@ enum Fate {
 /// while sections are relocated in parallel and taken in input order afterwards.
 #[derive(Default)]
 struct SiteOut {
-    /// Output relocations: (recorded in `.nv.resolvedrela<target>`, the entry).
-    relocs: Vec<(bool, OutReloc)>,
+    /// Output relocations kept for the driver, and those recorded in
+    /// `.nv.resolvedrela<target>` (-preserve-relocs), each in order; which came first.
+    kept: Vec<OutReloc>,
+    recorded: Vec<OutReloc>,
+    recorded_first: bool,
     cleared: Vec<(OutSec, u64)>,
     capsule_values: Vec<CapsuleValue>,
     /// Symbols that get a value (`.nv.ptx.const0.size`).
@@ -196,8 +199,8 @@ pub(crate) fn relocate(p: &Placement<'_, '_>, m: &mut Module) -> Result<Relocate
     for (site, res) in sites.iter().zip(by_site) {
         // (A group stops at its first error; an earlier site's error is the one reported.)
         let Some(res) = res else { continue };
-        let o = res?;
-        out.add_site(site, o.relocs);
+        let mut o = res?;
+        out.add_site(site, &mut o);
         done.cleared.extend(o.cleared);
         done.capsule_values.extend(o.capsule_values);
         for (sym, v) in o.values {
@@ -318,7 +321,7 @@ impl Relocator<'_, '_, '_> {
                 if let Some(old) = self.apply(site, r, v, bytes, &mut done.capsule_values)? {
                     // -preserve-relocs records what was applied.
                     let applied = Applied { old, v, addend };
-                    self.record_applied(site, r, isym, shared_ref, applied, &mut done.relocs);
+                    self.record_applied(site, r, isym, shared_ref, applied, done);
                 }
             }
             Fate::Keep(addend) => {
@@ -345,15 +348,12 @@ impl Relocator<'_, '_, '_> {
                     Some(t) if !self.p.policy.relocatable() => t,
                     _ => r.r_type,
                 };
-                done.relocs.push((
-                    false,
-                    OutReloc {
-                        offset,
-                        r_type,
-                        sym,
-                        addend,
-                    },
-                ));
+                done.kept.push(OutReloc {
+                    offset,
+                    r_type,
+                    sym,
+                    addend,
+                });
             }
         }
         Ok(())
@@ -694,7 +694,7 @@ impl Relocator<'_, '_, '_> {
         isym: &Symbol<'_>,
         shared_ref: Option<shared::SharedRef>,
         applied: Applied,
-        out: &mut Vec<(bool, OutReloc)>,
+        done: &mut SiteOut,
     ) {
         let Applied { old, v, addend } = applied;
         // (Extern arrays have no symbol to record against, but under -g.)
@@ -719,15 +719,13 @@ impl Relocator<'_, '_, '_> {
         } else {
             addend.wrapping_add(implicit as i64)
         };
-        out.push((
-            true,
-            OutReloc {
-                offset: r.offset + site.tp.offset,
-                r_type: r.r_type,
-                sym: Some(sym),
-                addend,
-            },
-        ));
+        done.recorded_first |= done.kept.is_empty() && done.recorded.is_empty();
+        done.recorded.push(OutReloc {
+            offset: r.offset + site.tp.offset,
+            r_type: r.r_type,
+            sym: Some(sym),
+            addend,
+        });
     }
 }
 
