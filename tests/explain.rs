@@ -192,11 +192,11 @@ fn nvlink_verbose(case: &str) -> Vec<(String, u32, u64)> {
     out
 }
 
-#[test]
-fn resource_usage_gives_nvlinks_registers_and_stack_with_the_deepest_chain() {
-    let inputs = corpus("callchain_stack", "sm_90", &["a.o", "b.o", "c.o"]);
-    let (report, _) = link("sm_90", &inputs, &["--resource-usage"]);
-    for (k, regs, stack) in nvlink_verbose("callchain_stack") {
+/// Each kernel of `report` (`--resource-usage`) has the registers nvlink's `-v` gave it in
+/// `case`, and its stack too unless `stack` is false; how many kernels nvlink listed.
+fn assert_resources_equal_nvlinks(report: &str, case: &str, stack: bool) -> usize {
+    let verbose = nvlink_verbose(case);
+    for (k, regs, bytes) in &verbose {
         let at = report
             .find(&format!("[{k}]\n"))
             .unwrap_or_else(|| panic!("{k}: {report}"));
@@ -206,10 +206,18 @@ fn resource_usage_gives_nvlinks_registers_and_stack_with_the_deepest_chain() {
             "{k}: {block}"
         );
         assert!(
-            block.contains(&format!("  stack      {stack} bytes: ")),
+            !stack || block.contains(&format!("  stack      {bytes} bytes")),
             "{k}: {block}"
         );
     }
+    verbose.len()
+}
+
+#[test]
+fn resource_usage_gives_nvlinks_registers_and_stack_with_the_deepest_chain() {
+    let inputs = corpus("callchain_stack", "sm_90", &["a.o", "b.o", "c.o"]);
+    let (report, _) = link("sm_90", &inputs, &["--resource-usage"]);
+    assert_resources_equal_nvlinks(&report, "callchain_stack", true);
     // k_chain's 536 bytes: its frame, mid's, leaf's and leaf2's.
     assert!(report.contains(
         "  stack      536 bytes: k_chain(int *) [_Z7k_chainPi] (0) -> mid(int) [_Z3midi] (184) -> \
@@ -236,22 +244,10 @@ fn resource_usage_names_the_callee_that_determines_the_registers() {
 fn resource_usage_under_launch_bounds_equals_nvlinks_and_names_the_callee_two_calls_away() {
     let inputs = corpus("launch_bounds_ok", "sm_90", &["a.o", "b.o", "c.o"]);
     let (report, _) = link("sm_90", &inputs, &["--resource-usage"]);
-    let verbose = nvlink_verbose("launch_bounds_ok");
-    assert_eq!(verbose.len(), 2);
-    for (k, regs, stack) in verbose {
-        let at = report
-            .find(&format!("[{k}]\n"))
-            .unwrap_or_else(|| panic!("{k}: {report}"));
-        let block = &report[at..];
-        assert!(
-            block.contains(&format!("  registers  {regs} ")),
-            "{k}: {block}"
-        );
-        assert!(
-            block.contains(&format!("  stack      {stack} bytes")),
-            "{k}: {block}"
-        );
-    }
+    assert_eq!(
+        assert_resources_equal_nvlinks(&report, "launch_bounds_ok", true),
+        2
+    );
     assert!(
         report.contains(
             "  registers  118 from heavy_lb(const float *, int) [_Z8heavy_lbPKfi] via \
@@ -311,13 +307,7 @@ fn resource_usage_lists_each_kernels_shared_objects_with_the_function_using_them
 fn resource_usage_marks_an_unbounded_stack_and_where_it_recurses() {
     let inputs = corpus("recursion", "sm_90", &["a.o", "b.o"]);
     let (report, _) = link("sm_90", &inputs, &["--resource-usage"]);
-    for (k, regs, _) in nvlink_verbose("recursion") {
-        let at = report.find(&format!("[{k}]\n")).unwrap();
-        assert!(
-            report[at..].contains(&format!("  registers  {regs} ")),
-            "{k}: {report}"
-        );
-    }
+    assert_resources_equal_nvlinks(&report, "recursion", false);
     assert!(
         report.contains("  stack      unbounded: recursion at "),
         "{report}"
