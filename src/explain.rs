@@ -119,26 +119,39 @@ pub fn chain_line(
     chains: &Chains,
     target: Node,
 ) -> Option<String> {
-    let parents = &chains.0;
-    let mut names = Vec::new();
+    let steps = steps_to(&chains.0, target);
+    steps.first()?;
+    let names: Vec<String> = steps
+        .into_iter()
+        .map(|(n, step)| {
+            let name = crate::demangle::demangle(&String::from_utf8_lossy(function(objects, n).0));
+            match step {
+                Step::Root if live.is_kernel(n) => format!("{name} [a kernel]"),
+                Step::Root => format!("{name} [every function is kept]"),
+                Step::DataRoot => format!("{name} [its address is held in data]"),
+                Step::From(_) => name,
+                Step::Indirect(_) => format!("(through a pointer) {name}"),
+            }
+        })
+        .collect();
+    Some(names.join(" -> "))
+}
+
+/// The steps from a root to `target`, root first, each node with how it was reached (none
+/// where `target` was not reached).
+fn steps_to(parents: &HashMap<Node, Step>, target: Node) -> Vec<(Node, Step)> {
+    let mut steps = Vec::new();
     let mut n = target;
-    loop {
-        let step = *parents.get(&n)?;
-        let name = crate::demangle::demangle(&String::from_utf8_lossy(function(objects, n).0));
-        names.push(match step {
-            Step::Root if live.is_kernel(n) => format!("{name} [a kernel]"),
-            Step::Root => format!("{name} [every function is kept]"),
-            Step::DataRoot => format!("{name} [its address is held in data]"),
-            Step::From(_) => name,
-            Step::Indirect(_) => format!("(through a pointer) {name}"),
-        });
+    // (Each step moves to a node reached earlier, so this ends at a root.)
+    while let Some(&step) = parents.get(&n) {
+        steps.push((n, step));
         match step {
             Step::From(p) | Step::Indirect(p) => n = p,
             Step::Root | Step::DataRoot => break,
         }
     }
-    names.reverse();
-    Some(names.join(" -> "))
+    steps.reverse();
+    steps
 }
 
 /// How a live node was first reached.
@@ -215,17 +228,7 @@ fn chain(
         return;
     }
     let _ = writeln!(out, "{name} in '{file}' is kept:");
-    let mut steps = Vec::new();
-    let mut n = target;
-    // (Each step moves to a node reached earlier, so this ends at a root.)
-    while let Some(&step) = parents.get(&n) {
-        steps.push((n, step));
-        match step {
-            Step::From(p) | Step::Indirect(p) => n = p,
-            Step::Root | Step::DataRoot => break,
-        }
-    }
-    for (n, step) in steps.into_iter().rev() {
+    for (n, step) in steps_to(parents, target) {
         let (name, section, file) = place(n);
         let why = match step {
             Step::Root if live.is_kernel(n) => "a kernel the link keeps".to_string(),
