@@ -235,6 +235,7 @@ impl<'data> InputObject<'data> {
             check_code_relocations(&name, &cubin, &kinds, s, relocs)?;
         }
         check_mercury_mirror(&name, &cubin)?;
+        check_mercury_twins(&name, &cubin)?;
         Ok(InputObject {
             id,
             name,
@@ -556,6 +557,29 @@ fn check_code_relocations(
                     ),
                 );
             }
+        }
+    }
+    Ok(())
+}
+
+/// sm_100+: each Mercury section `.nv.merc<X>` is the twin of the main half's `<X>` (but
+/// for the constant banks, which the Mercury half names its own way: `.nv.merc.nv.constant.
+/// user` for `.nv.constant3`), as in every toolkit object; one without its twin (a damaged
+/// name) would be linked as a section of its own.
+fn check_mercury_twins(name: &str, cubin: &Cubin<'_>) -> Result<()> {
+    let named: hashbrown::HashSet<&[u8]> = cubin.sections.iter().map(|s| s.name).collect();
+    for s in &cubin.sections {
+        let Some(twin) = s.name.strip_prefix(&b".nv.merc"[..]) else {
+            continue;
+        };
+        let own_name =
+            twin.starts_with(b".nv.constant.") || twin.starts_with(b".rela.nv.constant.");
+        if !own_name && !named.contains(twin) {
+            return Err(Error::new(format!(
+                "'{name}': Mercury section '{}' has no twin '{}' in the main half (damaged)",
+                s.name_str(),
+                String::from_utf8_lossy(twin)
+            )));
         }
     }
     Ok(())

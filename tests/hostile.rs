@@ -492,3 +492,60 @@ fn a_code_address_outside_its_function_is_damaged() {
     let e = code_relocation_with(16, (-16i64) as u64).unwrap_err();
     assert!(e.contains("'_Z8k_weak_bPiPf'-0x10 lies outside"), "{e}");
 }
+
+/// The object `rel` with the name of its section `from` changed to `to` (same length, in
+/// place in the section-name table).
+fn renamed_section(rel: &str, from: &[u8], to: &[u8]) -> Vec<u8> {
+    let mut b = seed(rel);
+    let cubin = Cubin::parse(&b).unwrap();
+    let names = cubin
+        .sections
+        .iter()
+        .find(|s| s.name == b".shstrtab")
+        .unwrap();
+    let bytes = names.bytes();
+    let at = (0..bytes.len())
+        .find(|&i| bytes[i..].starts_with(from) && bytes.get(i + from.len()) == Some(&0))
+        .filter(|&i| i == 0 || bytes[i - 1] == 0)
+        .expect("the name");
+    let at = names.offset as usize + at;
+    b[at..at + to.len()].copy_from_slice(to);
+    b
+}
+
+#[test]
+fn a_mercury_section_without_its_main_half_twin_is_damaged() {
+    let bad = renamed_section("xtu_call/sm_100/a.o", b".debug_frame", b".debug_frXme");
+    let id = cubin_ld::ids::ObjectId::new(0);
+    let e = cubin_ld::object::InputObject::new(id, "a.o".into(), &bad)
+        .err()
+        .expect("refused")
+        .to_string();
+    assert!(
+        e.contains("Mercury section '.nv.merc.debug_frame' has no twin '.debug_frame'"),
+        "{e}"
+    );
+}
+
+#[test]
+fn a_relocation_section_for_a_section_that_does_not_exist_is_damaged() {
+    let mut b = seed("xtu_call/sm_90/a.o");
+    let cubin = Cubin::parse(&b).unwrap();
+    let rela = cubin
+        .sections
+        .iter()
+        .find(|s| s.name.starts_with(b".rela.text."))
+        .unwrap();
+    let shoff = u64::from_le_bytes(b[40..48].try_into().unwrap()) as usize;
+    let info_at = shoff + rela.index as usize * 64 + 44;
+    b[info_at..info_at + 4].copy_from_slice(&528u32.to_le_bytes());
+    let id = cubin_ld::ids::ObjectId::new(0);
+    let e = cubin_ld::object::InputObject::new(id, "a.o".into(), &b)
+        .err()
+        .expect("refused")
+        .to_string();
+    assert!(
+        e.contains("it relocates section 528, which does not exist"),
+        "{e}"
+    );
+}

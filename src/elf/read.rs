@@ -464,6 +464,13 @@ impl<'data> Cubin<'data> {
         let ctx = || format!("relocation section '{}'", sec.name_str());
         let bytes = sec.bytes();
         let nsyms = self.symtab_for(sec).map(|t| t.symbols.len()).unwrap_or(0);
+        if sec.info as usize >= self.sections.len() {
+            return Err(Error::new(format!(
+                "it relocates section {}, which does not exist",
+                sec.info
+            )))
+            .with_context(ctx);
+        }
         let relocs = if type_is_rela(sec.sh_type) {
             if bytes.len() % 24 != 0 {
                 return Err(Error::new(format!(
