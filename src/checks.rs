@@ -94,6 +94,7 @@ pub fn undefined(
 /// (status 255, no output), as nvlink does. (-disable-infos silences the merge's warnings.)
 pub fn merged(
     args: &cli::Args,
+    objects: &[object::InputObject<'_>],
     mut built: merge::Built,
     option_warnings: Vec<String>,
 ) -> Result<merge::Built, Failure> {
@@ -101,13 +102,25 @@ pub fn merged(
         built.warnings.clear();
     }
     // Inputs' shared memory fits 32 bits each (the reader's rule); merged, it must still.
+    // (The input holding the most of it is named: a damaged size is the likely cause.)
     if let Some(s) =
         built.module.sections.iter().find(|s| {
             s.group == crate::output::Group::Shared && s.content.size() > u64::from(u32::MAX)
         })
     {
+        let largest = objects
+            .iter()
+            .flat_map(|o| o.cubin.sections.iter().map(move |x| (o, x)))
+            .filter(|(_, x)| x.name == &s.name[..])
+            .max_by_key(|(_, x)| x.size);
+        let part = largest.map_or(String::new(), |(o, x)| {
+            format!(
+                "; the largest part, {:#x} bytes, is in '{}'",
+                x.size, o.name
+            )
+        });
         let e = format!(
-            "shared memory '{}' adds up to {:#x} bytes, past its 32-bit addresses",
+            "shared memory '{}' adds up to {:#x} bytes, past its 32-bit addresses{part}",
             String::from_utf8_lossy(&s.name),
             s.content.size()
         );

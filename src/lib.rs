@@ -165,7 +165,7 @@ fn link_inner(args: &cli::Args, early: &mut Early) -> std::result::Result<LinkOu
         &opts,
         &input::files::Pages::of(&files),
     )?;
-    let built = checks::merged(args, built, option_warnings)?;
+    let built = checks::merged(args, objects, built, option_warnings)?;
     // The module holds what it needs of the inputs: their pages make room for the output's.
     files.iter().for_each(input::MappedFile::release_pages);
     // 7. Layout and write.

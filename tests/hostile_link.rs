@@ -192,7 +192,8 @@ fn shared_memory_adding_up_past_32_bit_addresses_fails_the_link() {
     std::fs::write(&b, with_debug_shared_size("static_shared/sm_90/b.o", size)).unwrap();
     let err = link(&[&a, &b], &out, &["-r"]).expect_err("the link must fail");
     assert!(
-        err.contains("shared memory '.nv_debug.shared' adds up to 0x180000000 bytes"),
+        err.contains("shared memory '.nv_debug.shared' adds up to 0x180000000 bytes")
+            && err.contains("the largest part, 0xc0000000 bytes, is in '"),
         "{err}"
     );
     assert!(!out.exists());
