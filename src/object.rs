@@ -562,11 +562,40 @@ fn check_code_relocations(
     Ok(())
 }
 
-/// sm_100+: each Mercury section `.nv.merc<X>` is the twin of the main half's `<X>` (but
-/// for the constant banks, which the Mercury half names its own way: `.nv.merc.nv.constant.
-/// user` for `.nv.constant3`), as in every toolkit object; one without its twin (a damaged
-/// name) would be linked as a section of its own.
+/// sm_100+: the Mercury half's sections are named and flagged as such (`.nv.merc.*`,
+/// `.nv.capmerc.*`, SHF_CUDA_MERCURY: the one goes with the other), its relocation sections
+/// relocate its own sections, and each `.nv.merc<X>` is the twin of the main half's `<X>`
+/// (but for the constant banks, which the Mercury half names its own way: `.nv.merc.nv.
+/// constant.user` for `.nv.constant3`) — as in every toolkit object and libcudadevrt. A
+/// damaged name would have a section linked as one of another half or kind.
 fn check_mercury_twins(name: &str, cubin: &Cubin<'_>) -> Result<()> {
+    use crate::elf::names::is_mercury_section;
+    let damaged = |what: String| Err(Error::new(format!("'{name}': {what} (damaged)")));
+    for s in &cubin.sections {
+        let flagged = s.flags & crate::elf::SHF_CUDA_MERCURY != 0;
+        if flagged != is_mercury_section(s.name) {
+            return damaged(format!(
+                "section '{}' is {} but {} named as one",
+                s.name_str(),
+                if flagged {
+                    "of the Mercury half"
+                } else {
+                    "not of the Mercury half"
+                },
+                if flagged { "not" } else { "is" }
+            ));
+        }
+        let target = cubin.sections.get(s.info as usize);
+        if s.name.starts_with(b".nv.merc.rel") {
+            if let Some(t) = target.filter(|t| !is_mercury_section(t.name)) {
+                return damaged(format!(
+                    "Mercury relocation section '{}' relocates '{}', not a Mercury section",
+                    s.name_str(),
+                    t.name_str()
+                ));
+            }
+        }
+    }
     let named: hashbrown::HashSet<&[u8]> = cubin.sections.iter().map(|s| s.name).collect();
     for s in &cubin.sections {
         let Some(twin) = s.name.strip_prefix(&b".nv.merc"[..]) else {
@@ -575,11 +604,11 @@ fn check_mercury_twins(name: &str, cubin: &Cubin<'_>) -> Result<()> {
         let own_name =
             twin.starts_with(b".nv.constant.") || twin.starts_with(b".rela.nv.constant.");
         if !own_name && !named.contains(twin) {
-            return Err(Error::new(format!(
-                "'{name}': Mercury section '{}' has no twin '{}' in the main half (damaged)",
+            return damaged(format!(
+                "Mercury section '{}' has no twin '{}' in the main half",
                 s.name_str(),
                 String::from_utf8_lossy(twin)
-            )));
+            ));
         }
     }
     Ok(())

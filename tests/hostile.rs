@@ -549,3 +549,21 @@ fn a_relocation_section_for_a_section_that_does_not_exist_is_damaged() {
         "{e}"
     );
 }
+
+#[test]
+fn a_mercury_section_named_as_another_kind_is_damaged() {
+    let bad = renamed_section(
+        "xtu_call/sm_100/a.o",
+        b".nv.merc.debug_frame",
+        b".nv.constantug_frame",
+    );
+    let id = cubin_ld::ids::ObjectId::new(0);
+    let e = cubin_ld::object::InputObject::new(id, "a.o".into(), &bad)
+        .err()
+        .expect("refused")
+        .to_string();
+    assert!(
+        e.contains("section '.nv.constantug_frame' is of the Mercury half but not named as one"),
+        "{e}"
+    );
+}
