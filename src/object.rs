@@ -596,6 +596,10 @@ fn check_mercury_twins(name: &str, cubin: &Cubin<'_>) -> Result<()> {
             }
         }
     }
+    // (Objects for sm_90 and older have no Mercury half: no table of names to make.)
+    if !cubin.sections.iter().any(|s| is_mercury_section(s.name)) {
+        return Ok(());
+    }
     let named: hashbrown::HashSet<&[u8]> = cubin.sections.iter().map(|s| s.name).collect();
     for s in &cubin.sections {
         let Some(twin) = s.name.strip_prefix(&b".nv.merc"[..]) else {
