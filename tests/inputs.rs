@@ -1,6 +1,9 @@
 //! How inputs are found and read, one behaviour per test, with the committed host objects of
 //! the xtu_call case (a.o calls b.o's and c.o's functions) and archives written here.
 
+mod common;
+
+use common::archive;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -35,34 +38,6 @@ fn assert_fails(o: &Output, code: i32, needles: &[&str]) {
     for n in needles {
         assert!(stderr(o).contains(n), "{}", stderr(o));
     }
-}
-
-/// A GNU archive of `members` (name, bytes), or a thin one naming them.
-fn archive(members: &[(&str, Vec<u8>)], thin: bool) -> Vec<u8> {
-    let mut out = if thin {
-        b"!<thin>\n".to_vec()
-    } else {
-        b"!<arch>\n".to_vec()
-    };
-    for (name, bytes) in members {
-        let header = format!(
-            "{:<16}{:<12}{:<6}{:<6}{:<8}{:<10}`\n",
-            format!("{name}/"),
-            0,
-            0,
-            0,
-            644,
-            bytes.len()
-        );
-        out.extend_from_slice(header.as_bytes());
-        if !thin {
-            out.extend_from_slice(bytes);
-            if bytes.len() % 2 == 1 {
-                out.push(b'\n');
-            }
-        }
-    }
-    out
 }
 
 /// Writes `d/path`, a GNU archive of the named files of `d`.

@@ -81,7 +81,17 @@ pub fn report_skipped(test: &str, count: usize, why: &str) {
 /// A GNU archive of `members` (no symbol table: nvlink reads every member anyway).
 #[allow(dead_code)]
 pub fn gnu_archive(members: &[(&str, Vec<u8>)]) -> Vec<u8> {
-    let mut out = b"!<arch>\n".to_vec();
+    archive(members, false)
+}
+
+/// A GNU archive of `members` (name, bytes), or a thin one naming them.
+#[allow(dead_code)]
+pub fn archive(members: &[(&str, Vec<u8>)], thin: bool) -> Vec<u8> {
+    let mut out = if thin {
+        b"!<thin>\n".to_vec()
+    } else {
+        b"!<arch>\n".to_vec()
+    };
     for (name, data) in members {
         let header = format!(
             "{:<16}{:<12}{:<6}{:<6}{:<8}{:<10}`\n",
@@ -93,9 +103,11 @@ pub fn gnu_archive(members: &[(&str, Vec<u8>)]) -> Vec<u8> {
             data.len()
         );
         out.extend_from_slice(header.as_bytes());
-        out.extend_from_slice(data);
-        if data.len() % 2 == 1 {
-            out.push(b'\n');
+        if !thin {
+            out.extend_from_slice(data);
+            if data.len() % 2 == 1 {
+                out.push(b'\n');
+            }
         }
     }
     out
