@@ -270,6 +270,26 @@ fn parse_error(bytes: &[u8]) -> String {
     Cubin::parse(bytes).unwrap_err().to_string()
 }
 
+/// The object checks' verdict on `bytes`, read as the input `name`.
+fn read_object(name: &str, bytes: &[u8]) -> Result<(), String> {
+    let id = cubin_ld::ids::ObjectId::new(0);
+    cubin_ld::object::InputObject::new(id, name.into(), bytes)
+        .map(drop)
+        .map_err(|e| e.to_string())
+}
+
+/// Why the object checks refuse `bytes`, read as the input `name`.
+fn object_error(name: &str, bytes: &[u8]) -> String {
+    read_object(name, bytes).expect_err("refused")
+}
+
+/// Overwrites the field `field` bytes into section `index`'s header with `value`.
+fn set_header_field(b: &mut [u8], index: usize, field: usize, value: &[u8]) {
+    let shoff = u64::from_le_bytes(b[40..48].try_into().unwrap()) as usize;
+    let at = shoff + index * 64 + field;
+    b[at..at + value.len()].copy_from_slice(value);
+}
+
 #[test]
 fn a_well_formed_function_symbol_parses() {
     assert!(Cubin::parse(&one_function(b"\0f\0", sym_at(1, 3, 0, 16))).is_ok());
@@ -322,11 +342,9 @@ fn shared_memory_past_32_bit_addresses_is_damaged() {
         ],
     }
     .build(false, false);
-    let shoff = u64::from_le_bytes(b[40..48].try_into().unwrap()) as usize;
-    let size_at = shoff + 3 * 64 + 32;
-    b[size_at..size_at + 8].copy_from_slice(&0xffff_ffffu64.to_le_bytes());
+    set_header_field(&mut b, 3, 32, &0xffff_ffffu64.to_le_bytes());
     assert!(Cubin::parse(&b).is_ok(), "4 GiB less a byte is addressable");
-    b[size_at..size_at + 8].copy_from_slice(&0x1_0000_0000u64.to_le_bytes());
+    set_header_field(&mut b, 3, 32, &0x1_0000_0000u64.to_le_bytes());
     let e = parse_error(&b);
     assert!(
         e.contains("'.nv.shared.k': size 0x100000000 is past shared memory's 32-bit addresses"),
@@ -358,12 +376,8 @@ fn a_mercury_function_away_from_its_capsule_is_damaged() {
     let value_at = merc.offset as usize + i * 24 + 8;
     let mut bad = good.clone();
     bad[value_at..value_at + 8].copy_from_slice(&0x10u64.to_le_bytes());
-    let id = cubin_ld::ids::ObjectId::new(0);
-    assert!(cubin_ld::object::InputObject::new(id, "b.o".into(), &good).is_ok());
-    let e = cubin_ld::object::InputObject::new(id, "b.o".into(), &bad)
-        .err()
-        .unwrap()
-        .to_string();
+    assert!(read_object("b.o", &good).is_ok());
+    let e = object_error("b.o", &bad);
     assert!(
         e.contains("function")
             && e.contains("at 0x10 in '.nv.capmerc.text._Z4tsumIfET_S0_S0_', not at 0x0"),
@@ -389,11 +403,7 @@ fn param_bank_record_as(attr: u8) -> String {
         })
         .expect("a parameter-bank record");
     b[at + 1] = attr;
-    let id = cubin_ld::ids::ObjectId::new(0);
-    cubin_ld::object::InputObject::new(id, "b.o".into(), &b)
-        .err()
-        .expect("refused")
-        .to_string()
+    object_error("b.o", &b)
 }
 
 #[test]
@@ -460,10 +470,7 @@ fn code_relocation_with(field: usize, value: u64) -> Result<(), String> {
         .expect("the relocation");
     let at = rela.offset as usize + i * 24 + field;
     b[at..at + 8].copy_from_slice(&value.to_le_bytes());
-    let id = cubin_ld::ids::ObjectId::new(0);
-    cubin_ld::object::InputObject::new(id, "b.o".into(), &b)
-        .map(drop)
-        .map_err(|e| e.to_string())
+    read_object("b.o", &b)
 }
 
 /// Every code relocation a toolkit writes (sm_75 on) lies at the start of a 16-byte
@@ -516,11 +523,7 @@ fn renamed_section(rel: &str, from: &[u8], to: &[u8]) -> Vec<u8> {
 #[test]
 fn a_mercury_section_without_its_main_half_twin_is_damaged() {
     let bad = renamed_section("xtu_call/sm_100/a.o", b".debug_frame", b".debug_frXme");
-    let id = cubin_ld::ids::ObjectId::new(0);
-    let e = cubin_ld::object::InputObject::new(id, "a.o".into(), &bad)
-        .err()
-        .expect("refused")
-        .to_string();
+    let e = object_error("a.o", &bad);
     assert!(
         e.contains("Mercury section '.nv.merc.debug_frame' has no twin '.debug_frame'"),
         "{e}"
@@ -536,14 +539,9 @@ fn a_relocation_section_for_a_section_that_does_not_exist_is_damaged() {
         .iter()
         .find(|s| s.name.starts_with(b".rela.text."))
         .unwrap();
-    let shoff = u64::from_le_bytes(b[40..48].try_into().unwrap()) as usize;
-    let info_at = shoff + rela.index as usize * 64 + 44;
-    b[info_at..info_at + 4].copy_from_slice(&528u32.to_le_bytes());
-    let id = cubin_ld::ids::ObjectId::new(0);
-    let e = cubin_ld::object::InputObject::new(id, "a.o".into(), &b)
-        .err()
-        .expect("refused")
-        .to_string();
+    let index = rela.index as usize;
+    set_header_field(&mut b, index, 44, &528u32.to_le_bytes());
+    let e = object_error("a.o", &b);
     assert!(
         e.contains("it relocates section 528, which does not exist"),
         "{e}"
@@ -557,11 +555,7 @@ fn a_mercury_section_named_as_another_kind_is_damaged() {
         b".nv.merc.debug_frame",
         b".nv.constantug_frame",
     );
-    let id = cubin_ld::ids::ObjectId::new(0);
-    let e = cubin_ld::object::InputObject::new(id, "a.o".into(), &bad)
-        .err()
-        .expect("refused")
-        .to_string();
+    let e = object_error("a.o", &bad);
     assert!(
         e.contains("section '.nv.constantug_frame' is of the Mercury half but not named as one"),
         "{e}"
