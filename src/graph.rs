@@ -7,13 +7,53 @@
 //! variables, a handful of kernels): the tables here are flat arrays of u32, with no
 //! allocation per node or per component.
 
-/// Successor lists of nodes `0..n`, in one table.
+/// Lists of indices one after another in one table (a graph's successor lists, its
+/// components' members): list i is `items[start[i]..start[i + 1]]`.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Succ {
-    /// Node v's successors are `to[start[v]..start[v + 1]]`.
+struct Lists {
     start: Vec<u32>,
-    to: Vec<u32>,
+    items: Vec<u32>,
 }
+
+impl Lists {
+    fn with_capacity(lists: usize, items: usize) -> Lists {
+        let mut start = Vec::with_capacity(lists + 1);
+        start.push(0);
+        Lists {
+            start,
+            items: Vec::with_capacity(items),
+        }
+    }
+
+    /// Adds `item` to the list being made.
+    fn push(&mut self, item: usize) {
+        self.items.push(node(item));
+    }
+
+    /// Ends the list being made; the next item begins the next list.
+    fn end_list(&mut self) {
+        self.start.push(node(self.items.len()));
+    }
+
+    fn len(&self) -> usize {
+        self.start.len() - 1
+    }
+
+    fn get(&self, i: usize) -> impl ExactSizeIterator<Item = usize> + Clone + '_ {
+        self.items[self.start[i] as usize..self.start[i + 1] as usize]
+            .iter()
+            .map(|&x| x as usize)
+    }
+
+    fn nth(&self, i: usize, k: usize) -> Option<usize> {
+        let at = self.start[i] as usize + k;
+        (at < self.start[i + 1] as usize).then(|| self.items[at] as usize)
+    }
+}
+
+/// Successor lists of nodes `0..n`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Succ(Lists);
 
 impl Succ {
     /// The graph over `0..n` where `succ_of(v)` lists v's successors, in order.
@@ -21,19 +61,17 @@ impl Succ {
         n: usize,
         mut succ_of: impl FnMut(usize) -> I,
     ) -> Succ {
-        let mut start = Vec::with_capacity(n + 1);
-        let mut to = Vec::new();
-        start.push(0);
+        let mut lists = Lists::with_capacity(n, 0);
         for v in 0..n {
-            to.extend(succ_of(v).into_iter().map(node));
-            start.push(node(to.len()));
+            succ_of(v).into_iter().for_each(|w| lists.push(w));
+            lists.end_list();
         }
-        Succ { start, to }
+        Succ(lists)
     }
 
     /// The number of nodes.
     pub fn len(&self) -> usize {
-        self.start.len() - 1
+        self.0.len()
     }
 
     pub fn is_empty(&self) -> bool {
@@ -42,17 +80,12 @@ impl Succ {
 
     /// Node v's successors, in order.
     pub fn of(&self, v: usize) -> impl ExactSizeIterator<Item = usize> + Clone + '_ {
-        self.to[self.start[v] as usize..self.start[v + 1] as usize]
-            .iter()
-            .map(|&w| w as usize)
+        self.0.get(v)
     }
-}
 
-impl Succ {
     /// Node v's i-th successor.
     pub fn nth_of(&self, v: usize, i: usize) -> Option<usize> {
-        let at = self.start[v] as usize + i;
-        (at < self.start[v + 1] as usize).then(|| self.to[at] as usize)
+        self.0.nth(v, i)
     }
 }
 
@@ -69,16 +102,15 @@ fn node(i: usize) -> u32 {
 /// The SCCs of a graph, sinks first (every SCC comes after all SCCs it reaches), and the
 /// SCC of each node.
 pub struct Sccs {
-    /// Component c's nodes are `members[start[c]..start[c + 1]]`.
-    members: Vec<u32>,
-    start: Vec<u32>,
+    /// Each component's nodes.
+    comps: Lists,
     comp_of: Vec<u32>,
 }
 
 impl Sccs {
     /// The number of components.
     pub fn len(&self) -> usize {
-        self.start.len() - 1
+        self.comps.len()
     }
 
     pub fn is_empty(&self) -> bool {
@@ -87,9 +119,7 @@ impl Sccs {
 
     /// Component c's nodes.
     pub fn comp(&self, c: usize) -> impl ExactSizeIterator<Item = usize> + Clone + '_ {
-        self.members[self.start[c] as usize..self.start[c + 1] as usize]
-            .iter()
-            .map(|&v| v as usize)
+        self.comps.get(c)
     }
 
     /// The component of node v.
@@ -118,8 +148,7 @@ pub fn sccs(succ: &Succ) -> Sccs {
     let mut low = vec![0u32; n];
     let mut on_stack = vec![false; n];
     let mut stack: Vec<u32> = Vec::new();
-    let mut members: Vec<u32> = Vec::with_capacity(n);
-    let mut start: Vec<u32> = vec![0];
+    let mut comps = Lists::with_capacity(0, n);
     let mut comp_of = vec![UNSEEN; n];
     let mut next = 0u32;
     // (node, position in its successor list)
@@ -154,24 +183,20 @@ pub fn sccs(succ: &Succ) -> Sccs {
                 low[parent] = low[parent].min(low[v]);
             }
             if low[v] == index[v] {
-                let c = node(start.len() - 1);
+                let c = node(comps.len());
                 while let Some(w) = stack.pop() {
                     on_stack[w as usize] = false;
                     comp_of[w as usize] = c;
-                    members.push(w);
+                    comps.push(w as usize);
                     if w as usize == v {
                         break;
                     }
                 }
-                start.push(node(members.len()));
+                comps.end_list();
             }
         }
     }
-    Sccs {
-        members,
-        start,
-        comp_of,
-    }
+    Sccs { comps, comp_of }
 }
 
 #[cfg(test)]
