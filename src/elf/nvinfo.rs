@@ -222,7 +222,7 @@ pub const SHAPES: &[(u8, Shape)] = &[
 impl Record<'_> {
     /// What is wrong with this record's shape, if anything (for the attributes in `SHAPES`).
     pub fn misshapen(&self) -> Option<String> {
-        let &(_, want) = SHAPES.iter().find(|&&(a, _)| a == self.attr)?;
+        let want = by_attr(SHAPES, self.attr)?;
         let got = format_name(self.format);
         match (want, self.value) {
             (Shape::Format(f), _) if self.format != f => {
@@ -245,18 +245,17 @@ impl Record<'_> {
 
 /// Why cubin-ld refuses a record of `attr`, if it does (`NOT_REPRODUCED`).
 pub fn not_reproduced(attr: u8) -> Option<&'static str> {
-    NOT_REPRODUCED
-        .iter()
-        .find(|&&(a, _)| a == attr)
-        .map(|&(_, why)| why)
+    by_attr(NOT_REPRODUCED, attr)
 }
 
 /// Why a function's `.nv.info.<fn>` may not hold a record of `attr`, if it may not.
 pub fn not_in_function_info(attr: u8) -> Option<&'static str> {
-    NOT_IN_FUNCTION_INFO
-        .iter()
-        .find(|&&(a, _)| a == attr)
-        .map(|&(_, why)| why)
+    by_attr(NOT_IN_FUNCTION_INFO, attr)
+}
+
+/// What a table of attributes says of `attr`.
+fn by_attr<T: Copy>(table: &[(u8, T)], attr: u8) -> Option<T> {
+    table.iter().find(|&&(a, _)| a == attr).map(|&(_, t)| t)
 }
 
 pub fn format_name(f: u8) -> &'static str {
