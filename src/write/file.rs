@@ -41,18 +41,6 @@ impl Contents for [u8] {
     }
 }
 
-impl Contents for super::Image<'_> {
-    fn size(&self) -> u64 {
-        self.file_size()
-    }
-    fn fill(&self, out: &mut [u8]) {
-        super::Image::fill(self, out)
-    }
-    fn write_to(&self, f: &File) -> std::io::Result<()> {
-        super::Image::write_to(self, f)
-    }
-}
-
 /// Writes `slices`, one after the other, at `offset` of `f` (a positional, vectored write:
 /// `pwritev`), whatever the calls take at a time.
 pub(super) fn write_all_vectored_at(

@@ -71,63 +71,6 @@ impl<'a> Image<'a> {
         }
     }
 
-    pub fn file_size(&self) -> u64 {
-        self.l.file_size
-    }
-
-    /// Writes the file into `out` (`l.file_size` zeroed bytes), the sections in parallel.
-    pub fn fill(&self, out: &mut [u8]) {
-        use rayon::prelude::*;
-        let mut slices: Vec<(OutSec, &mut [u8])> = Vec::with_capacity(self.sections.len());
-        let mut rest: &mut [u8] = out;
-        let mut at = 0u64;
-        for &sid in &self.sections {
-            let (off, size) = (self.l.offset[sid], self.l.size[sid]);
-            let skipped = std::mem::take(&mut rest)
-                .split_at_mut((off - at) as usize)
-                .1;
-            let (mine, after) = skipped.split_at_mut(size as usize);
-            slices.push((sid, mine));
-            rest = after;
-            at = off + size;
-        }
-        slices
-            .into_par_iter()
-            .with_min_len(16)
-            .for_each(|(sid, dst)| dst.copy_from_slice(&self.section(sid)));
-        for (off, bytes) in self.headers() {
-            out[off as usize..off as usize + bytes.len()].copy_from_slice(&bytes);
-        }
-    }
-
-    /// Writes the file into `f` (`l.file_size` bytes long, zero) at offsets, in parallel:
-    /// runs of neighbouring sections, one system call each (a call per section would be
-    /// 200,000 calls in a large link, each taking the file's lock), straight from the
-    /// module's bytes; no copy on the way, and nothing mapped.
-    pub fn write_to(&self, f: &std::fs::File) -> std::io::Result<()> {
-        use rayon::prelude::*;
-        use std::io::IoSlice;
-        self.runs().par_iter().try_for_each(|run| {
-            let sections = &self.sections[run.clone()];
-            let pieces: Vec<Cow<'_, [u8]>> = sections.iter().map(|&s| self.section(s)).collect();
-            let start = self.l.offset[sections[0]];
-            let mut slices = Vec::with_capacity(2 * pieces.len());
-            let mut at = start;
-            for (&sid, bytes) in sections.iter().zip(&pieces) {
-                let off = self.l.offset[sid];
-                if off > at {
-                    slices.push(IoSlice::new(&ZEROS[..(off - at) as usize]));
-                }
-                slices.push(IoSlice::new(bytes));
-                at = off + bytes.len() as u64;
-            }
-            file::write_all_vectored_at(f, &mut slices, start)
-        })?;
-        self.headers().iter().try_for_each(|(off, bytes)| {
-            file::write_all_vectored_at(f, &mut [IoSlice::new(bytes)], *off)
-        })
-    }
-
     /// The sections grouped into runs written by one call: neighbours (a gap no larger than
     /// `ZEROS`), at most `RUN_SLICES` slices and about `RUN_BYTES` bytes each.
     fn runs(&self) -> Vec<std::ops::Range<usize>> {
@@ -193,6 +136,65 @@ impl<'a> Image<'a> {
             Some(fields) => Cow::Owned(with_prototypes(bytes.into_owned(), fields, l)),
             None => bytes,
         }
+    }
+}
+
+impl Contents for Image<'_> {
+    fn size(&self) -> u64 {
+        self.l.file_size
+    }
+
+    /// Writes the file into `out` (`l.file_size` zeroed bytes), the sections in parallel.
+    fn fill(&self, out: &mut [u8]) {
+        use rayon::prelude::*;
+        let mut slices: Vec<(OutSec, &mut [u8])> = Vec::with_capacity(self.sections.len());
+        let mut rest: &mut [u8] = out;
+        let mut at = 0u64;
+        for &sid in &self.sections {
+            let (off, size) = (self.l.offset[sid], self.l.size[sid]);
+            let skipped = std::mem::take(&mut rest)
+                .split_at_mut((off - at) as usize)
+                .1;
+            let (mine, after) = skipped.split_at_mut(size as usize);
+            slices.push((sid, mine));
+            rest = after;
+            at = off + size;
+        }
+        slices
+            .into_par_iter()
+            .with_min_len(16)
+            .for_each(|(sid, dst)| dst.copy_from_slice(&self.section(sid)));
+        for (off, bytes) in self.headers() {
+            out[off as usize..off as usize + bytes.len()].copy_from_slice(&bytes);
+        }
+    }
+
+    /// Writes the file into `f` (`l.file_size` bytes long, zero) at offsets, in parallel:
+    /// runs of neighbouring sections, one system call each (a call per section would be
+    /// 200,000 calls in a large link, each taking the file's lock), straight from the
+    /// module's bytes; no copy on the way, and nothing mapped.
+    fn write_to(&self, f: &std::fs::File) -> std::io::Result<()> {
+        use rayon::prelude::*;
+        use std::io::IoSlice;
+        self.runs().par_iter().try_for_each(|run| {
+            let sections = &self.sections[run.clone()];
+            let pieces: Vec<Cow<'_, [u8]>> = sections.iter().map(|&s| self.section(s)).collect();
+            let start = self.l.offset[sections[0]];
+            let mut slices = Vec::with_capacity(2 * pieces.len());
+            let mut at = start;
+            for (&sid, bytes) in sections.iter().zip(&pieces) {
+                let off = self.l.offset[sid];
+                if off > at {
+                    slices.push(IoSlice::new(&ZEROS[..(off - at) as usize]));
+                }
+                slices.push(IoSlice::new(bytes));
+                at = off + bytes.len() as u64;
+            }
+            file::write_all_vectored_at(f, &mut slices, start)
+        })?;
+        self.headers().iter().try_for_each(|(off, bytes)| {
+            file::write_all_vectored_at(f, &mut [IoSlice::new(bytes)], *off)
+        })
     }
 }
 
