@@ -640,26 +640,20 @@ fn check_record_contents(
         return Ok(());
     }
     let nsyms = cubin.symtab_for(s).map_or(0, |t| t.symbols.len());
-    let damaged = |what: String| {
-        Err(Error::new(format!(
-            "'{name}': section '{}': {what} (damaged)",
-            s.name_str()
-        )))
-    };
     let refused = |what: String| {
         Err(Error::new(format!(
             "'{name}': section '{}': {what}",
             s.name_str()
         )))
     };
+    let damaged = |what: String| refused(format!("{what} (damaged)"));
     for r in nvinfo::records(s.bytes()).flatten() {
-        let attr = nvinfo::attr_name(r.attr).map_or(format!("{:#x}", r.attr), str::to_string);
-        if nvinfo::attr_name(r.attr).is_none() {
+        let Some(attr) = nvinfo::attr_name(r.attr) else {
             return refused(format!(
-                "record at {:#x} has attribute {attr}, which cubin-ld does not know",
-                r.offset
+                "record at {:#x} has attribute {:#x}, which cubin-ld does not know",
+                r.offset, r.attr
             ));
-        }
+        };
         if let Some(why) = nvinfo::not_reproduced(r.attr) {
             return refused(format!(
                 "record at {:#x} is {attr}, which cubin-ld does not link as nvlink does \
