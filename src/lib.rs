@@ -167,7 +167,7 @@ fn link_inner(args: &cli::Args, early: &mut Early) -> std::result::Result<LinkOu
     )?;
     let built = checks::merged(args, objects, built, option_warnings)?;
     // The module holds what it needs of the inputs: their pages make room for the output's.
-    files.iter().for_each(input::MappedFile::release_pages);
+    input::files::release_pages(&files);
     // 7. Layout and write.
     emit(args, built, &removed)
 }

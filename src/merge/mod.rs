@@ -800,6 +800,7 @@ impl<'a, 'data> Builder<'a, 'data> {
         opts: &Options,
         pages: &crate::input::files::Pages<'_>,
     ) -> Result<()> {
+        let _sp = tracing::info_span!("passes").entered();
         for oi in crate::object::ids(self.p.objects) {
             self.debug_sections(oi);
             for pass in [
@@ -816,12 +817,17 @@ impl<'a, 'data> Builder<'a, 'data> {
             }
             self.reserve_relocation_sections(oi);
         }
-        self.p.line_rewrites = self.line_table_rewrites()?;
+        drop(_sp);
+        self.p.line_rewrites =
+            tracing::info_span!("lines").in_scope(|| self.line_table_rewrites())?;
         let mut pending = sections::Pending::default();
+        let _sp = tracing::info_span!("place").entered();
         for oi in crate::object::ids(self.p.objects) {
             self.place_sections(oi, &mut pending)?;
         }
-        self.copy_placed(pending, pages);
+        drop(_sp);
+        tracing::info_span!("copy").in_scope(|| self.copy_placed(pending, pages));
+        let _sp = tracing::info_span!("rest").entered();
         self.patch_line_string_bases()?;
         self.clear_removed_reg_sass()?;
         self.finish_symbols();

@@ -62,7 +62,7 @@ impl Builder<'_, '_> {
                 }
             }
         });
-        copied.par_iter().for_each(|&(a, e)| pages.give_back(a, e));
+        pages.give_back(&copied);
     }
 
     /// The address ranges of the input bytes `pending` copies, joined where no more than a
