@@ -15,7 +15,11 @@ pub fn header_order_with_empty(m: &Module) -> Vec<OutSec> {
 }
 
 fn ordered(m: &Module, with_empty: bool) -> Vec<OutSec> {
-    let mut order: Vec<OutSec> = m
+    // sm_100+ writes the parameter banks in their kernels' code order (not in the order the
+    // link made them: a library's static kernels can list theirs the other way round).
+    // (Keys made once per section: a sort makes a key per comparison, each a trip to a
+    // section's header, and a module has a hundred thousand.)
+    let mut keyed: Vec<(u8, OutSec, OutSec)> = m
         .sections
         .ids()
         .filter(|&i| {
@@ -24,16 +28,17 @@ fn ordered(m: &Module, with_empty: bool) -> Vec<OutSec> {
                 || !matches!(&m.sections[i].content,
                     Content::Relocs { entries, .. } if entries.is_empty())
         })
+        .map(|i| {
+            let late = late_param_bank(m, i);
+            let sub = match m.sections[i].info {
+                crate::output::Info::Section(t) if late => t,
+                _ => i,
+            };
+            (group_rank(&m.sections[i], m.mercury, late), sub, i)
+        })
         .collect();
-    // sm_100+ writes the parameter banks in their kernels' code order (not in the order the
-    // link made them: a library's static kernels can list theirs the other way round).
-    let sub = |i: OutSec| match m.sections[i].info {
-        crate::output::Info::Section(t) if late_param_bank(m, i) => t,
-        _ => i,
-    };
-    let rank = |i: OutSec| group_rank(&m.sections[i], m.mercury, late_param_bank(m, i));
-    order.sort_by_key(|&i| (rank(i), sub(i), i));
-    order
+    keyed.sort_unstable();
+    keyed.into_iter().map(|(_, _, i)| i).collect()
 }
 
 /// sm_100+: a kernel's parameter bank written after everything else of the main half (one
