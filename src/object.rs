@@ -205,10 +205,7 @@ impl<'data> InputObject<'data> {
                 k,
                 SectionKind::Compat | SectionKind::Info | SectionKind::InfoFn
             ) {
-                crate::elf::nvinfo::check_records(s.bytes()).map_err(|e| {
-                    e.context(format!("'{name}': section '{}' (damaged)", s.name_str()))
-                })?;
-                check_record_contents(&name, &cubin, s, *k)?;
+                check_records(&name, &cubin, s, *k)?;
             }
         }
         // A relocation type outside the vocabulary is damage or a newer toolkit's: neither
@@ -627,63 +624,71 @@ fn bind_name(bind: u8) -> String {
     }
 }
 
-/// A `.nv.info` section's records name symbols that exist, and a function's own hold only
-/// what a function's may.
-fn check_record_contents(
-    name: &str,
-    cubin: &Cubin<'_>,
-    s: &Section<'_>,
-    kind: SectionKind,
-) -> Result<()> {
-    use crate::elf::nvinfo::{self, Payload, Value};
-    if kind == SectionKind::Compat {
-        return Ok(());
-    }
+/// A `.nv.info` section's records all parse, name symbols that exist, and (a function's own)
+/// hold only what a function's may. One pass over the records; a record that does not parse
+/// is the error, wherever it is, before any refusal of one that does.
+fn check_records(name: &str, cubin: &Cubin<'_>, s: &Section<'_>, kind: SectionKind) -> Result<()> {
     let nsyms = cubin.symtab_for(s).map_or(0, |t| t.symbols.len());
-    let refused = |what: String| {
-        Err(Error::new(format!(
+    let mut refusal = None;
+    for r in crate::elf::nvinfo::records(s.bytes()) {
+        let r =
+            r.map_err(|e| e.context(format!("'{name}': section '{}' (damaged)", s.name_str())))?;
+        if refusal.is_none() && kind != SectionKind::Compat {
+            refusal = check_record_contents(kind, nsyms, &r).err();
+        }
+    }
+    match refusal {
+        Some(what) => Err(Error::new(format!(
             "'{name}': section '{}': {what}",
             s.name_str()
-        )))
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// What is wrong with one record of a `.nv.info` section of kind `kind` whose symbol table
+/// has `nsyms` entries, if anything.
+fn check_record_contents(
+    kind: SectionKind,
+    nsyms: usize,
+    r: &crate::elf::nvinfo::Record<'_>,
+) -> std::result::Result<(), String> {
+    use crate::elf::nvinfo::{self, Payload, Value};
+    let Some(attr) = nvinfo::attr_name(r.attr) else {
+        return Err(format!(
+            "record at {:#x} has attribute {:#x}, which cubin-ld does not know",
+            r.offset, r.attr
+        ));
     };
-    let damaged = |what: String| refused(format!("{what} (damaged)"));
-    for r in nvinfo::records(s.bytes()).flatten() {
-        let Some(attr) = nvinfo::attr_name(r.attr) else {
-            return refused(format!(
-                "record at {:#x} has attribute {:#x}, which cubin-ld does not know",
-                r.offset, r.attr
-            ));
-        };
-        if let Some(why) = nvinfo::not_reproduced(r.attr) {
-            return refused(format!(
-                "record at {:#x} is {attr}, which cubin-ld does not link as nvlink does \
-                 ({why})",
-                r.offset
-            ));
-        }
-        if kind == SectionKind::InfoFn {
-            if let Some(why) = nvinfo::not_in_function_info(r.attr) {
-                return damaged(format!("record at {:#x} is {attr}: {why}", r.offset));
-            }
-        }
-        if let Some(what) = r.misshapen() {
-            return damaged(format!("record at {:#x} ({attr}): {what}", r.offset));
-        }
-        let Value::Bytes(p) = r.value else {
-            continue;
-        };
-        let word = |k: usize| u32::from_le_bytes(p[4 * k..4 * k + 4].try_into().unwrap());
-        let symbols: Vec<u32> = match nvinfo::payload_kind(r.attr, p.len()) {
-            Payload::SymbolValue | Payload::ParamCbank => vec![word(0)],
-            Payload::Symbols => (0..p.len() / 4).map(word).collect(),
-            Payload::Words => Vec::new(),
-        };
-        if let Some(bad) = symbols.into_iter().find(|&i| i as usize >= nsyms) {
-            return damaged(format!(
-                "record at {:#x} ({attr}) names symbol {bad}, which does not exist",
-                r.offset
-            ));
+    if let Some(why) = nvinfo::not_reproduced(r.attr) {
+        return Err(format!(
+            "record at {:#x} is {attr}, which cubin-ld does not link as nvlink does ({why})",
+            r.offset
+        ));
+    }
+    let damaged = |what: String| Err(format!("{what} (damaged)"));
+    if kind == SectionKind::InfoFn {
+        if let Some(why) = nvinfo::not_in_function_info(r.attr) {
+            return damaged(format!("record at {:#x} is {attr}: {why}", r.offset));
         }
     }
-    Ok(())
+    if let Some(what) = r.misshapen() {
+        return damaged(format!("record at {:#x} ({attr}): {what}", r.offset));
+    }
+    let Value::Bytes(p) = r.value else {
+        return Ok(());
+    };
+    let word = |k: usize| u32::from_le_bytes(p[4 * k..4 * k + 4].try_into().unwrap());
+    let named = match nvinfo::payload_kind(r.attr, p.len()) {
+        Payload::SymbolValue | Payload::ParamCbank => 0..1,
+        Payload::Symbols => 0..p.len() / 4,
+        Payload::Words => 0..0,
+    };
+    match named.map(word).find(|&i| i as usize >= nsyms) {
+        Some(bad) => damaged(format!(
+            "record at {:#x} ({attr}) names symbol {bad}, which does not exist",
+            r.offset
+        )),
+        None => Ok(()),
+    }
 }
