@@ -800,34 +800,35 @@ impl<'a, 'data> Builder<'a, 'data> {
         opts: &Options,
         pages: &crate::input::files::Pages<'_>,
     ) -> Result<()> {
-        let _sp = tracing::info_span!("passes").entered();
-        for oi in crate::object::ids(self.p.objects) {
-            self.debug_sections(oi);
-            for pass in [
-                Pass::Code,
-                Pass::Locals,
-                Pass::SectionSymbols,
-                Pass::Globals,
-            ] {
-                self.symbols_pass(oi, pass);
-                if pass == Pass::SectionSymbols {
-                    self.frame_section_symbol(oi);
-                    self.unified_table_symbols(oi);
+        tracing::info_span!("made").in_scope(|| {
+            for oi in crate::object::ids(self.p.objects) {
+                self.debug_sections(oi);
+                for pass in [
+                    Pass::Code,
+                    Pass::Locals,
+                    Pass::SectionSymbols,
+                    Pass::Globals,
+                ] {
+                    self.symbols_pass(oi, pass);
+                    if pass == Pass::SectionSymbols {
+                        self.frame_section_symbol(oi);
+                        self.unified_table_symbols(oi);
+                    }
                 }
+                self.reserve_relocation_sections(oi);
             }
-            self.reserve_relocation_sections(oi);
-        }
-        drop(_sp);
+        });
         self.p.line_rewrites =
-            tracing::info_span!("lines").in_scope(|| self.line_table_rewrites())?;
-        let mut pending = sections::Pending::default();
-        let _sp = tracing::info_span!("place").entered();
-        for oi in crate::object::ids(self.p.objects) {
-            self.place_sections(oi, &mut pending)?;
-        }
-        drop(_sp);
+            tracing::info_span!("line_tables").in_scope(|| self.line_table_rewrites())?;
+        let pending = tracing::info_span!("place").in_scope(|| -> Result<_> {
+            let mut pending = sections::Pending::default();
+            for oi in crate::object::ids(self.p.objects) {
+                self.place_sections(oi, &mut pending)?;
+            }
+            Ok(pending)
+        })?;
         tracing::info_span!("copy").in_scope(|| self.copy_placed(pending, pages));
-        let _sp = tracing::info_span!("rest").entered();
+        let _finish = tracing::info_span!("finish").entered();
         self.patch_line_string_bases()?;
         self.clear_removed_reg_sass()?;
         self.finish_symbols();

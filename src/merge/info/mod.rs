@@ -37,13 +37,13 @@ pub(crate) struct InfoOutput {
 }
 
 pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<InfoOutput> {
-    let global = facts::global_facts(b)?;
-    let graph = callgraph::read(b);
+    let global = tracing::info_span!("global_facts").in_scope(|| facts::global_facts(b))?;
+    let graph = tracing::info_span!("call_graph").in_scope(|| callgraph::read(b));
     let kernels = facts::kernels_in_symbol_order(b);
     // What each kept function's own `.nv.info.<fn>` says, read once.
-    let facts = facts::function_facts(b)?;
-    let (prop, kernel_facts, usage) =
-        propagate::propagate(b, opts, &global, &graph, &facts, &kernels);
+    let facts = tracing::info_span!("function_facts").in_scope(|| facts::function_facts(b))?;
+    let (prop, kernel_facts, usage) = tracing::info_span!("propagate")
+        .in_scope(|| propagate::propagate(b, opts, &global, &graph, &facts, &kernels));
     global::emit_global_info(b, opts, &global, &prop, &kernels);
     compat::emit_compat(b, opts);
     if let (Some(&ci), Some(&cp)) = (
@@ -52,23 +52,27 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<Info
     ) {
         b.m.sections[ci].info = Info::Section(cp);
     }
-    let (externs, closure) = externs::externs(b, &graph, &facts);
-    let merc_function_info = function::emit_function_infos(
-        b,
-        &function::Context {
-            opts,
-            graph: &graph,
-            facts: &facts,
-            prop: &prop,
-            externs: &externs,
-            closure: &closure,
-            kernel_set: kernels.iter().copied().collect(),
-            sole_kernel: match kernels.as_slice() {
-                [k] => Some(*k),
-                _ => None,
+    let (externs, closure) =
+        tracing::info_span!("externs").in_scope(|| externs::externs(b, &graph, &facts));
+    let merc_function_info = tracing::info_span!("function_info").in_scope(|| {
+        function::emit_function_infos(
+            b,
+            &function::Context {
+                opts,
+                graph: &graph,
+                facts: &facts,
+                prop: &prop,
+                externs: &externs,
+                closure: &closure,
+                kernel_set: kernels.iter().copied().collect(),
+                sole_kernel: match kernels.as_slice() {
+                    [k] => Some(*k),
+                    _ => None,
+                },
             },
-        },
-    )?;
+        )
+    })?;
+    let _emit = tracing::info_span!("call_graph_out").entered();
     let cg_id = callgraph::emit_callgraph(b, &graph);
     let callgraph_report = if opts.dump_callgraph {
         report::callgraph_report(b, opts, &graph.blocks, &global.regs, &kernels)
