@@ -48,11 +48,10 @@ impl OutRelocs {
             if entries.is_empty() {
                 return;
             }
-            let (name, sh_type) = match recorded_section {
-                true => (&site.resolved_name[..], SHT_CUDA_RESOLVED_RELA),
-                false => (site.s.name, site.s.sh_type),
+            let all = match recorded_section {
+                true => self.entries(&site.resolved_name(), site.tp.sec, SHT_CUDA_RESOLVED_RELA),
+                false => self.entries(site.s.name, site.tp.sec, site.s.sh_type),
             };
-            let all = self.entries(name, site.tp.sec, sh_type);
             if all.is_empty() {
                 *all = entries;
             } else {
@@ -92,11 +91,14 @@ struct Site<'a, 'data> {
     target: usize,
     tsec: &'a Section<'data>,
     tp: Placed,
-    /// -preserve-relocs records what it applies in `.nv.resolvedrela<target>`.
-    resolved_name: Vec<u8>,
 }
 
 impl Site<'_, '_> {
+    /// -preserve-relocs records what it applies in `.nv.resolvedrela<target>`.
+    fn resolved_name(&self) -> Vec<u8> {
+        [b".nv.resolvedrela", local_names::real_name(self.tsec.name)].concat()
+    }
+
     fn alloc(&self) -> bool {
         self.tsec.flags & SHF_ALLOC != 0
     }
@@ -231,7 +233,6 @@ fn sites<'a, 'data>(p: &'a Placement<'_, 'data>) -> Vec<Site<'a, 'data>> {
                 target,
                 tsec,
                 tp,
-                resolved_name: [b".nv.resolvedrela", local_names::real_name(tsec.name)].concat(),
             });
         }
     }
