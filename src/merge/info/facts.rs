@@ -10,64 +10,45 @@ use crate::object::SectionKind;
 use crate::output::*;
 use hashbrown::HashMap;
 
-/// The inputs' global `.nv.info`.
-pub(super) struct GlobalFacts<'data> {
-    /// Each kept function's FRAME_SIZE and REGCOUNT, by output symbol.
+/// What the inputs' global `.nv.info` says of each kept function: FRAME_SIZE and REGCOUNT,
+/// by output symbol. (The records themselves are read again where they are written,
+/// `global::emit_global_info`: kept here, they were a fifth of the pass's memory.)
+pub(super) struct GlobalFacts {
     pub frame: HashMap<OutSym, u32>,
     pub regs: HashMap<OutSym, u32>,
-    /// Every record with its object, in reading order.
-    pub records: Vec<(ObjectId, nvinfo::Record<'data>)>,
 }
 
 const MAX_REGISTERS: u32 = 255;
 
 /// Reads the inputs' global `.nv.info` sections (each object's in parallel, gathered in
 /// input order).
-pub(super) fn global_facts<'data>(b: &Builder<'_, 'data>) -> Result<GlobalFacts<'data>> {
+pub(super) fn global_facts(b: &Builder<'_, '_>) -> Result<GlobalFacts> {
     use rayon::prelude::*;
     let objects = b.p.objects();
     // Per-function facts from the inputs' global .nv.info, by output function symbol.
     let mut frame: HashMap<OutSym, u32> = HashMap::new();
     let mut regs: HashMap<OutSym, u32> = HashMap::new();
-    let mut global_recs: Vec<(ObjectId, nvinfo::Record<'_>)> = Vec::new();
-    let per_object: Vec<Result<ObjectGlobalFacts<'data>>> = crate::object::ids(objects)
+    let per_object: Vec<Result<Vec<(u8, OutSym, u32)>>> = crate::object::ids(objects)
         .collect::<Vec<_>>()
         .into_par_iter()
         .map(|oi| object_global_facts(b, oi))
         .collect();
-    for (oi, facts) in crate::object::ids(objects).zip(per_object) {
-        let facts = facts?;
-        for (attr, out, v) in facts.values {
+    for values in per_object {
+        for (attr, out, v) in values? {
             match attr {
                 nvinfo::EIATTR_FRAME_SIZE => frame.insert(out, v),
                 _ => regs.insert(out, v),
             };
         }
-        global_recs.extend(facts.records.into_iter().map(|r| (oi, r)));
     }
-    Ok(GlobalFacts {
-        frame,
-        regs,
-        records: global_recs,
-    })
+    Ok(GlobalFacts { frame, regs })
 }
 
-/// One object's global `.nv.info`: its FRAME_SIZE and REGCOUNT values (attribute, function,
-/// value) and every record, in reading order.
-struct ObjectGlobalFacts<'data> {
-    values: Vec<(u8, OutSym, u32)>,
-    records: Vec<nvinfo::Record<'data>>,
-}
-
-fn object_global_facts<'data>(
-    b: &Builder<'_, 'data>,
-    oi: ObjectId,
-) -> Result<ObjectGlobalFacts<'data>> {
+/// One object's FRAME_SIZE and REGCOUNT values of kept functions (attribute, function,
+/// value), in reading order.
+fn object_global_facts(b: &Builder<'_, '_>, oi: ObjectId) -> Result<Vec<(u8, OutSym, u32)>> {
     let o = &b.p.objects()[oi];
-    let mut facts = ObjectGlobalFacts {
-        values: Vec::new(),
-        records: Vec::new(),
-    };
+    let mut values = Vec::new();
     for s in &o.cubin.sections {
         if o.kind(s) != SectionKind::Info {
             continue;
@@ -98,14 +79,13 @@ fn object_global_facts<'data>(
                                 )
                             )));
                         }
-                        facts.values.push((r.attr, out, v));
+                        values.push((r.attr, out, v));
                     }
                 }
             }
-            facts.records.push(r);
         }
     }
-    Ok(facts)
+    Ok(values)
 }
 
 /// Kernels in symbol-table order: local ones (static kernels) first.

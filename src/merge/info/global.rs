@@ -2,7 +2,6 @@
 //! dropped, kernels' REGCOUNT raised; then MIN_STACK_SIZE per kernel. -r keeps the inputs'
 //! MAX_STACK_SIZE records and computes nothing over the call graph.
 
-use super::facts::GlobalFacts;
 use super::propagate::Propagated;
 use super::records::*;
 use crate::elf::nvinfo::{self, Payload, Value};
@@ -10,12 +9,12 @@ use crate::elf::*;
 use crate::ids::ObjectId;
 use crate::liveness::named_by;
 use crate::merge::{Builder, Options};
+use crate::object::SectionKind;
 use crate::output::*;
 
 pub(super) fn emit_global_info(
     b: &mut Builder<'_, '_>,
     opts: &Options,
-    global: &GlobalFacts<'_>,
     prop: &Propagated,
     kernels: &[OutSym],
 ) {
@@ -23,12 +22,11 @@ pub(super) fn emit_global_info(
     let named = |k: OutSym| named_by(opts.kernels_used.as_deref(), &b.m.symbols[k].name);
     // Each object's records are made on their own (in parallel), then laid down in reverse
     // reading order: the objects last to first, each one's records last to first.
-    let per_object: Vec<&[(ObjectId, nvinfo::Record<'_>)]> =
-        global.records.chunk_by(|x, y| x.0 == y.0).collect();
     let bb: &Builder<'_, '_> = b;
-    let chunks: Vec<RecordBytes> = per_object
-        .par_iter()
-        .map(|recs| object_records(bb, opts, prop, recs))
+    let chunks: Vec<RecordBytes> = crate::object::ids(b.p.objects())
+        .collect::<Vec<_>>()
+        .into_par_iter()
+        .map(|oi| object_records(bb, opts, prop, oi))
         .collect();
     let mut out = RecordBytes::default();
     for c in chunks.into_iter().rev() {
@@ -67,20 +65,29 @@ fn object_records(
     b: &Builder<'_, '_>,
     opts: &Options,
     prop: &Propagated,
-    recs: &[(ObjectId, nvinfo::Record<'_>)],
+    oi: ObjectId,
 ) -> RecordBytes {
+    let o = &b.p.objects()[oi];
+    // (Every record parses: `facts::global_facts` read them all first.)
+    let recs: Vec<nvinfo::Record<'_>> = o
+        .cubin
+        .sections
+        .iter()
+        .filter(|s| o.kind(s) == SectionKind::Info)
+        .flat_map(|s| nvinfo::records(s.bytes()).filter_map(|r| r.ok()))
+        .collect();
     let mut out = RecordBytes::default();
-    for (oi, r) in recs.iter().rev() {
+    for r in recs.iter().rev() {
         if r.attr == nvinfo::EIATTR_MAX_STACK_SIZE && opts.policy.propagates_over_call_graph() {
             continue;
         }
         if let Value::Bytes(p) = r.value {
             if nvinfo::payload_kind(r.attr, p.len()) == Payload::SymbolValue {
                 let sym = u32_at(p, 0);
-                let Some(sym_out) = b.p.out_sym(*oi, sym) else {
+                let Some(sym_out) = b.p.out_sym(oi, sym) else {
                     continue;
                 };
-                if !def_is_live(b, *oi, sym) {
+                if !def_is_live(b, oi, sym) {
                     continue;
                 }
                 let mut v = u32_at(p, 4);
@@ -93,7 +100,7 @@ fn object_records(
                 continue;
             }
         }
-        if let Some(rec) = map_record(b, *oi, r) {
+        if let Some(rec) = map_record(b, oi, r) {
             out.push(rec);
         }
     }

@@ -44,7 +44,7 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<Info
     let facts = tracing::info_span!("function_facts").in_scope(|| facts::function_facts(b))?;
     let (prop, kernel_facts, usage) = tracing::info_span!("propagate")
         .in_scope(|| propagate::propagate(b, opts, &global, &graph, &facts, &kernels));
-    global::emit_global_info(b, opts, &global, &prop, &kernels);
+    global::emit_global_info(b, opts, &prop, &kernels);
     compat::emit_compat(b, opts);
     if let (Some(&ci), Some(&cp)) = (
         b.section_id(b".note.nv.cuinfo"),

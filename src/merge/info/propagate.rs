@@ -54,7 +54,7 @@ struct Components {
 pub(super) fn propagate(
     b: &mut Builder<'_, '_>,
     opts: &Options,
-    global: &GlobalFacts<'_>,
+    global: &GlobalFacts,
     graph: &CallGraph,
     facts: &HashMap<OutSym, FunctionFacts>,
     kernels: &[OutSym],
