@@ -135,6 +135,21 @@ struct SiteOut {
     values: Vec<(OutSym, u64)>,
 }
 
+impl SiteOut {
+    fn is_empty(&self) -> bool {
+        self.kept.is_empty()
+            && self.recorded.is_empty()
+            && self.cleared.is_empty()
+            && self.capsule_values.is_empty()
+            && self.values.is_empty()
+    }
+}
+
+/// One site's products as gathered. Most sites produce nothing but the bytes they patch,
+/// and a large link has a hundred thousand: kept inline, their empty products were a tenth
+/// of the link's memory while the pass ran.
+type Outcome = std::result::Result<Option<Box<SiteOut>>, Box<Error>>;
+
 /// A value the link wrote: what the field held, what was added, and the addend.
 struct Applied {
     old: u64,
@@ -172,12 +187,16 @@ pub(crate) fn relocate(p: &Placement<'_, '_>, m: &mut Module) -> Result<Relocate
         groups[g].2.push(k);
     }
     let r = Relocator { p, m, const3_size };
-    let results: Vec<Vec<(usize, Result<SiteOut>)>> = groups
+    let results: Vec<Vec<(usize, Outcome)>> = groups
         .par_iter_mut()
         .map(|(_, bytes, members)| {
             let mut results = Vec::with_capacity(members.len());
             for &k in members.iter() {
-                let res = r.relocate_section(&sites[k], bytes.as_mut());
+                let res = match r.relocate_section(&sites[k], bytes.as_mut()) {
+                    Ok(o) if o.is_empty() => Ok(None),
+                    Ok(o) => Ok(Some(Box::new(o))),
+                    Err(e) => Err(Box::new(e)),
+                };
                 let failed = res.is_err();
                 results.push((k, res));
                 if failed {
@@ -187,7 +206,7 @@ pub(crate) fn relocate(p: &Placement<'_, '_>, m: &mut Module) -> Result<Relocate
             results
         })
         .collect();
-    let mut by_site: Vec<Option<Result<SiteOut>>> = (0..sites.len()).map(|_| None).collect();
+    let mut by_site: Vec<Option<Outcome>> = (0..sites.len()).map(|_| None).collect();
     for (k, res) in results.into_iter().flatten() {
         by_site[k] = Some(res);
     }
@@ -201,7 +220,9 @@ pub(crate) fn relocate(p: &Placement<'_, '_>, m: &mut Module) -> Result<Relocate
     for (site, res) in sites.iter().zip(by_site) {
         // (A group stops at its first error; an earlier site's error is the one reported.)
         let Some(res) = res else { continue };
-        let mut o = res?;
+        let Some(mut o) = res.map_err(|e| *e)? else {
+            continue;
+        };
         out.add_site(site, &mut o);
         done.cleared.extend(o.cleared);
         done.capsule_values.extend(o.capsule_values);
