@@ -203,6 +203,17 @@ pub struct Cubin<'data> {
     relocs: Vec<(u32, Result<Relocs<'data>>)>,
 }
 
+impl<'data> Cubin<'data> {
+    /// The raw section header table (64 bytes a section), as the file holds it.
+    pub fn section_header_table(&self) -> Option<&'data [u8]> {
+        slice(
+            self.data,
+            self.header.e_shoff,
+            64 * self.sections.len() as u64,
+        )
+    }
+}
+
 fn slice(data: &[u8], offset: u64, size: u64) -> Option<&[u8]> {
     let start = usize::try_from(offset).ok()?;
     let len = usize::try_from(size).ok()?;

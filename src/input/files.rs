@@ -120,7 +120,13 @@ impl<'f> Pages<'f> {
                 let at = self.spans.partition_point(|&(s, _)| s <= start);
                 let &(s, len) = self.spans.get(at.checked_sub(1)?)?;
                 let first = start.next_multiple_of(self.page);
-                let last = end - end % self.page;
+                // (A range to the end of its file takes the file's last page, which the map
+                // holds whole: past the end it reads as zeros, from the file or not.)
+                let last = if end == s + len {
+                    end.next_multiple_of(self.page)
+                } else {
+                    end - end % self.page
+                };
                 (end <= s + len && first < last).then_some((first, last - first))
             })
             .collect();
@@ -226,7 +232,8 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("cubin-ld-pages-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("input.o");
-        let bytes: Vec<u8> = (0..5 * 4096u32).map(|i| (i % 251) as u8).collect();
+        // (Not a whole number of pages: the last range runs to the file's end.)
+        let bytes: Vec<u8> = (0..5 * 4096u32 + 100).map(|i| (i % 251) as u8).collect();
         std::fs::write(&path, &bytes).unwrap();
         let files = [MappedFile::open(&path).unwrap()];
         assert_eq!(files[0].bytes(), &bytes[..]);
@@ -235,7 +242,7 @@ mod tests {
         // (Two ranges: the batched call.)
         pages.give_back(&[
             (start + 100, start + 8192),
-            (start + 12288, start + bytes.len() - 100),
+            (start + 12288, start + bytes.len()),
         ]);
         assert_eq!(files[0].bytes(), &bytes[..]);
         release_pages(&files);

@@ -67,17 +67,25 @@ impl Builder<'_, '_> {
 
     /// The address ranges of the input bytes `pending` copies, joined where no more than a
     /// page lies between them (each object's code is one run of sections in nvcc's files):
-    /// a few ranges per object, not one per section.
+    /// a few ranges per object, not one per section. With them, each object's section header
+    /// table: read once, into `Cubin::sections`, and at the end of nvcc's files, after the
+    /// code (an eighth of a file of small functions).
     fn copied_spans(&self, pending: &[PendingCopy], page: usize) -> Vec<(usize, usize)> {
-        let spans = pending
+        let copied = pending
             .iter()
             .filter(|c| !self.p.line_rewrites.contains_key(&c.from))
             .map(|c| {
                 let b = self.p.objects[c.from.0].cubin.sections[c.from.1].bytes();
                 (b.as_ptr() as usize, b.as_ptr() as usize + b.len())
-            })
-            .collect();
-        joined(spans, page)
+            });
+        let headers = self.p.objects.iter().filter_map(|o| {
+            let table = o.cubin.section_header_table()?;
+            Some((
+                table.as_ptr() as usize,
+                table.as_ptr() as usize + table.len(),
+            ))
+        });
+        joined(copied.chain(headers).collect(), page)
     }
 
     /// Gives each output section the length placement decided for it so far.
