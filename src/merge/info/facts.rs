@@ -12,7 +12,8 @@ use hashbrown::HashMap;
 
 /// What the inputs' global `.nv.info` says of each kept function: FRAME_SIZE and REGCOUNT,
 /// by output symbol. (The records themselves are read again where they are written,
-/// `global::emit_global_info`: kept here, they were a fifth of the pass's memory.)
+/// `global::emit_global_info`, rather than held through the pass: 180,000 of them, with
+/// their objects, on a link of 1600 small-function objects.)
 pub(super) struct GlobalFacts {
     pub frame: HashMap<OutSym, u32>,
     pub regs: HashMap<OutSym, u32>,
