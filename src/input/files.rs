@@ -127,7 +127,7 @@ impl<'f> Pages<'f> {
                 } else {
                     end - end % self.page
                 };
-                (end <= s + len && first < last).then_some((first, last - first))
+                (end <= s + len && first < last).then(|| (first, last - first))
             })
             .collect();
         // SAFETY: whole pages of read-only file mappings that the borrowed files keep alive.
