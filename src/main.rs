@@ -11,7 +11,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 /// then zeroes a whole 2 MiB page. For a small link that was a third of its time (the first
 /// allocation, before `main`); for a large one it saves page faults but not time (the kernel
 /// zeroes, and may compact memory for, pages the link half uses) and costs memory (wide-1600:
-/// 27 MB more peak RSS, median time 5-10% longer).
+/// 27 MB more peak RSS, median time 5-20% longer).
 #[cfg(target_os = "linux")]
 #[used]
 #[link_section = ".init_array"]

@@ -204,12 +204,13 @@ pub struct Cubin<'data> {
 }
 
 impl<'data> Cubin<'data> {
-    /// The raw section header table (64 bytes a section), as the file holds it.
+    /// The raw section header table, as the file holds it.
     pub fn section_header_table(&self) -> Option<&'data [u8]> {
+        let entry = std::mem::size_of::<object::elf::SectionHeader64<LE>>() as u64;
         slice(
             self.data,
             self.header.e_shoff,
-            64 * self.sections.len() as u64,
+            entry * self.sections.len() as u64,
         )
     }
 }
