@@ -1,6 +1,7 @@
 //! The call graph: read from the inputs' `.nv.callgraph` sections over output symbols, and
 //! written back as the output's `.nv.callgraph` and `.nv.prototype`.
 
+use super::lists::SymLists;
 use super::records::*;
 use crate::elf::*;
 use crate::ids::ObjectId;
@@ -28,42 +29,34 @@ pub(super) struct CallGraph {
     /// The inputs' four blocks, merged.
     pub blocks: Blocks,
     /// Where each function's `.nv.info.<fn>` is among the inputs (object, section).
-    pub info_place: HashMap<OutSym, (ObjectId, usize)>,
+    pub info_place: InfoPlaces,
     /// The address-taken functions in the order of their `.nv.info.<fn>` sections among the
     /// inputs: the order nvlink gathers their externs in (whatever the call graph's order).
     pub taken_by_info: Vec<OutSym>,
     /// The address-taken functions of each prototype, in that order.
     pub by_prototype: HashMap<u32, Vec<OutSym>>,
     /// Each indirect call site of a function, as the prototype it calls through.
-    pub indirect_sites: HashMap<OutSym, Vec<u32>>,
+    pub indirect_sites: SymLists<u32>,
     /// The possible targets of each function's indirect calls.
     pub indirect_targets: Adjacency,
     /// What each function calls: directly, and through pointers (the possible targets).
-    pub callees: HashMap<OutSym, Vec<OutSym>>,
+    pub callees: Adjacency,
     /// What each function calls directly.
-    pub direct_callees: HashMap<OutSym, Vec<OutSym>>,
+    pub direct_callees: Adjacency,
 }
+
+/// Where each function's `.nv.info.<fn>` is among the inputs (object, section), by symbol.
+pub(super) type InfoPlaces = crate::ids::IdVec<OutSym, Option<(ObjectId, usize)>>;
 
 /// Reads the inputs' call graphs (and registers the prototypes they name).
 pub(super) fn read(b: &mut Builder<'_, '_>) -> CallGraph {
-    let objects = b.p.objects();
+    let n = b.m.symbols.len();
     let graph_blocks = read_blocks(b);
-    let mut calls: Vec<(OutSym, OutSym)> = graph_blocks.calls.clone();
-    // Where each function's `.nv.info.<fn>` is among the inputs.
-    let mut info_place: HashMap<OutSym, (ObjectId, usize)> = HashMap::new();
-    for (oi, o) in crate::object::enumerated(objects) {
-        for (si, s) in o.cubin.sections.iter().enumerate() {
-            if o.kind(s) == SectionKind::InfoFn && b.p.is_live(oi, si) {
-                if let Some(f) = o.info_function(s).and_then(|f| b.p.out_sym(oi, f)) {
-                    info_place.entry(f).or_insert((oi, si));
-                }
-            }
-        }
-    }
+    let info_place = info_places(b, n);
     // The address-taken functions in the order of their `.nv.info.<fn>` sections among the
     // inputs: the order nvlink gathers their externs in (whatever the call graph's order).
     let mut taken_by_info: Vec<OutSym> = graph_blocks.address_taken.iter().map(|e| e.0).collect();
-    taken_by_info.sort_by_key(|f| info_place.get(f).copied().unwrap_or((ObjectId::MAX, 0)));
+    taken_by_info.sort_by_key(|&f| place_of(&info_place, f).unwrap_or((ObjectId::MAX, 0)));
     let mut taken_seen: HashSet<OutSym> = HashSet::new();
     taken_by_info.retain(|&f| taken_seen.insert(f));
     // The possible targets of an indirect call, for registers, stack and externs, are every
@@ -80,49 +73,69 @@ pub(super) fn read(b: &mut Builder<'_, '_>) -> CallGraph {
             by_prototype.entry(id).or_default().push(f);
         }
     }
+    let targets_of = |id: &u32| by_prototype.get(id).map(Vec::as_slice).unwrap_or(&[]);
     // Each indirect call site of a function, as the prototype it calls through.
-    let mut indirect_sites: HashMap<OutSym, Vec<u32>> = HashMap::new();
+    let indirect_sites = SymLists::grouped(n, &graph_blocks.indirect_sites);
+    let mut calls: Vec<(OutSym, OutSym)> = graph_blocks.calls.clone();
     for &(f, id) in &graph_blocks.indirect_sites {
-        indirect_sites.entry(f).or_default().push(id);
-        for &t in by_prototype.get(&id).map(Vec::as_slice).unwrap_or(&[]) {
-            calls.push((f, t));
-        }
+        calls.extend(targets_of(&id).iter().map(|&t| (f, t)));
     }
-    let mut indirect_targets: Adjacency = HashMap::new();
-    for (&f, sites) in &indirect_sites {
-        let v = indirect_targets.entry(f).or_default();
-        for id in sites {
-            for &t in by_prototype.get(id).map(Vec::as_slice).unwrap_or(&[]) {
-                if !v.contains(&t) {
-                    v.push(t);
-                }
+    let target_pairs: Vec<(OutSym, OutSym)> = indirect_sites
+        .iter()
+        .flat_map(|(f, sites)| {
+            sites
+                .iter()
+                .flat_map(move |id| targets_of(id).iter().map(move |&t| (f, t)))
+        })
+        .collect();
+    CallGraph {
+        info_place,
+        taken_by_info,
+        indirect_sites,
+        indirect_targets: SymLists::grouped_unique(n, &target_pairs),
+        callees: SymLists::grouped_unique(n, &calls),
+        direct_callees: SymLists::grouped_unique(n, &graph_blocks.calls),
+        by_prototype,
+        blocks: graph_blocks,
+    }
+}
+
+/// Where function `f`'s `.nv.info.<fn>` is among the inputs.
+pub(super) fn place_of(places: &InfoPlaces, f: OutSym) -> Option<(ObjectId, usize)> {
+    places.get(f).copied().flatten()
+}
+
+/// Where each function's `.nv.info.<fn>` is among the inputs: the first one, in input order
+/// (each object's read in parallel).
+fn info_places(b: &Builder<'_, '_>, n: usize) -> InfoPlaces {
+    use rayon::prelude::*;
+    let objects = b.p.objects();
+    let per_object: Vec<Vec<(OutSym, usize)>> = crate::object::ids(objects)
+        .collect::<Vec<_>>()
+        .into_par_iter()
+        .map(|oi| {
+            let o = &objects[oi];
+            o.cubin
+                .sections
+                .iter()
+                .enumerate()
+                .filter(|&(si, s)| o.kind(s) == SectionKind::InfoFn && b.p.is_live(oi, si))
+                .filter_map(|(si, s)| {
+                    Some((o.info_function(s).and_then(|f| b.p.out_sym(oi, f))?, si))
+                })
+                .collect()
+        })
+        .collect();
+    let mut places = InfoPlaces::filled(None, n);
+    for (oi, list) in crate::object::ids(objects).zip(per_object) {
+        for (f, si) in list {
+            let p = &mut places[f];
+            if p.is_none() {
+                *p = Some((oi, si));
             }
         }
     }
-    let mut callees: HashMap<OutSym, Vec<OutSym>> = HashMap::new();
-    for &(a, c) in &calls {
-        let v = callees.entry(a).or_default();
-        if !v.contains(&c) {
-            v.push(c);
-        }
-    }
-    let mut direct_callees: HashMap<OutSym, Vec<OutSym>> = HashMap::new();
-    for &(a, c) in &graph_blocks.calls {
-        let v = direct_callees.entry(a).or_default();
-        if !v.contains(&c) {
-            v.push(c);
-        }
-    }
-    CallGraph {
-        blocks: graph_blocks,
-        info_place,
-        taken_by_info,
-        by_prototype,
-        indirect_sites,
-        indirect_targets,
-        callees,
-        direct_callees,
-    }
+    places
 }
 
 /// The inputs' call-graph blocks over output function symbols, entries of removed functions
@@ -215,9 +228,10 @@ pub(super) fn emit_callgraph(b: &mut Builder<'_, '_>, graph: &CallGraph) -> OutS
     // grouped by caller in symbol order, each caller's entries newest first; address-taken
     // functions keep their input order.
     let marker = |k: u32| (0xffff_ffff - k, None);
+    let n = b.m.symbols.len();
     push_pair(&mut cg, &mut slots, None, marker(0));
-    for (a, list) in grouped(&graph_blocks.calls, true) {
-        for v in list {
+    for (a, list) in SymLists::grouped_unique(n, &graph_blocks.calls).iter() {
+        for &v in list.iter().rev() {
             push_pair(&mut cg, &mut slots, Some(a), (0, Some(v)));
         }
     }
@@ -227,15 +241,15 @@ pub(super) fn emit_callgraph(b: &mut Builder<'_, '_>, graph: &CallGraph) -> OutS
         push_pair(&mut cg, &mut slots, Some(a), (v, None));
     }
     push_pair(&mut cg, &mut slots, None, marker(2));
-    for (a, list) in grouped(&graph_blocks.indirect_sites, false) {
-        for v in list {
+    for (a, list) in SymLists::grouped(n, &graph_blocks.indirect_sites).iter() {
+        for &v in list.iter().rev() {
             cg_protos.push(cg.len() + 4);
             push_pair(&mut cg, &mut slots, Some(a), (v, None));
         }
     }
     push_pair(&mut cg, &mut slots, None, marker(3));
-    for (a, list) in grouped(&graph_blocks.indirect_targets, false) {
-        for v in list {
+    for (a, list) in SymLists::grouped(n, &graph_blocks.indirect_targets).iter() {
+        for &v in list.iter().rev() {
             push_pair(&mut cg, &mut slots, Some(a), (0, Some(v)));
         }
     }
@@ -260,11 +274,19 @@ pub(super) fn emit_prototypes(
 ) -> Option<OutSec> {
     let objects = b.p.objects();
     let graph_blocks = &graph.blocks;
-    let direct_callees: HashSet<OutSym> = graph_blocks.calls.iter().map(|e| e.1).collect();
-    let address_taken: HashSet<OutSym> = graph_blocks.address_taken.iter().map(|e| e.0).collect();
+    // (by symbol: called directly, address taken, has its entry)
+    let n = b.m.symbols.len();
+    let mut direct_callees = vec![false; n];
+    for e in &graph_blocks.calls {
+        direct_callees[e.1.index()] = true;
+    }
+    let mut address_taken = vec![false; n];
+    for e in &graph_blocks.address_taken {
+        address_taken[e.0.index()] = true;
+    }
     // .nv.prototype: one entry per function that has one, first seen wins.
     let mut proto: Vec<(OutSym, u32)> = Vec::new();
-    let mut proto_seen: HashSet<OutSym> = HashSet::new();
+    let mut proto_seen = vec![false; n];
     for (oi, o) in crate::object::enumerated(objects) {
         for s in &o.cubin.sections {
             if o.kind(s) != SectionKind::Prototype {
@@ -279,11 +301,11 @@ pub(super) fn emit_prototypes(
                     // address-taken block holds their prototype), called directly or not.
                     // Under -preserve-relocs every other function keeps its entry,
                     // reachable or not.
-                    let wanted = !address_taken.contains(&out)
+                    let wanted = !address_taken[out.index()]
                         && (b.m.symbols[out].section.is_none()
-                            || direct_callees.contains(&out)
+                            || direct_callees[out.index()]
                             || !opts.policy.removes_dead_code());
-                    if wanted && proto_seen.insert(out) {
+                    if wanted && !std::mem::replace(&mut proto_seen[out.index()], true) {
                         let id = b.prototype_id(oi, id);
                         proto.push((out, id));
                     }
@@ -316,25 +338,4 @@ pub(super) fn emit_prototypes(
             .extend(fields.into_iter().map(|p| (id, p)));
         Some(id)
     }
-}
-
-/// Entries grouped by their first symbol (in symbol order), each group newest first.
-pub(super) fn grouped<T: Copy + Eq + std::hash::Hash>(
-    entries: &[(OutSym, T)],
-    dedup: bool,
-) -> Vec<(OutSym, Vec<T>)> {
-    let mut by_caller: HashMap<OutSym, Vec<T>> = HashMap::new();
-    let mut seen: HashSet<(OutSym, T)> = HashSet::new();
-    for &(a, v) in entries {
-        if dedup && !seen.insert((a, v)) {
-            continue;
-        }
-        by_caller.entry(a).or_default().push(v);
-    }
-    let mut out: Vec<(OutSym, Vec<T>)> = by_caller.into_iter().collect();
-    out.sort_by_key(|e| e.0);
-    for (_, list) in out.iter_mut() {
-        list.reverse();
-    }
-    out
 }

@@ -1,10 +1,11 @@
 //! EXTERNS: the still-undefined names (and launched kernels) each function reaches.
 
-use super::callgraph::CallGraph;
+use super::callgraph::{place_of, CallGraph, InfoPlaces};
 use super::facts::FunctionFacts;
+use super::lists::SymLists;
 use super::records::*;
 use crate::ids::ObjectId;
-use crate::merge::{list, Builder};
+use crate::merge::Builder;
 use crate::output::*;
 use hashbrown::{HashMap, HashSet};
 
@@ -20,58 +21,47 @@ pub(super) fn externs(
     // (A defined function an EXTERNS record names but the function does not call — ptxas
     // names one whose address only the object's data holds — leads nowhere: nvlink follows
     // calls.)
-    let mut externs: Adjacency = facts
+    let n = b.m.symbols.len();
+    let listed: Vec<(OutSym, OutSym)> = facts
         .iter()
-        .filter(|(_, x)| !x.externs.is_empty())
-        .map(|(&f, x)| {
-            let l: Vec<OutSym> = x
-                .externs
+        .flat_map(|(&f, x)| {
+            x.externs
                 .iter()
                 .copied()
-                .filter(|&c| {
+                .filter(move |&c| {
                     let s = &b.m.symbols[c];
-                    s.section.is_none()
-                        || is_kernel(s)
-                        || list(&graph.direct_callees, &f).contains(&c)
+                    s.section.is_none() || is_kernel(s) || graph.direct_callees.get(f).contains(&c)
                 })
-                .collect();
-            (f, l)
+                .map(move |c| (f, c))
         })
         .collect();
-    for &(f, c) in &graph.blocks.calls {
-        if b.m.symbols[c].section.is_some() && !list(&externs, &f).contains(&c) {
-            externs.entry(f).or_default().push(c);
-        }
-    }
+    let called: Vec<(OutSym, OutSym)> = graph
+        .blocks
+        .calls
+        .iter()
+        .copied()
+        .filter(|&(_, c)| b.m.symbols[c].section.is_some())
+        .collect();
+    let externs = SymLists::grouped(n, &listed).extended(&SymLists::grouped_unique(n, &called));
 
     // The still-undefined externs each function reaches, the possible targets of its indirect
     // calls included.
     // A kernel among the possible targets of an indirect call is a launch (the compiler
     // marks the child of a dynamic-parallelism launch so): its externs stay its own.
-    let mut indirect_callees: Adjacency = graph
-        .indirect_targets
-        .iter()
-        .map(|(&f, l)| {
-            let l: Vec<OutSym> = l
-                .iter()
-                .copied()
-                .filter(|&t| !is_kernel(&b.m.symbols[t]))
-                .collect();
-            (f, l)
-        })
-        .collect();
     // A function with no indirect call site of its own (its calls were devirtualized) may
     // still list indirect targets in the call graph: nvlink gathers their externs too
     // (black-box, sm_75: a `delete` through a known type; testdata indirect_listed_targets).
-    for &(f, t) in &graph.blocks.indirect_targets {
-        if is_kernel(&b.m.symbols[t]) || graph.indirect_sites.contains_key(&f) {
-            continue;
-        }
-        let v = indirect_callees.entry(f).or_default();
-        if !v.contains(&t) {
-            v.push(t);
-        }
-    }
+    let listed_targets: Vec<(OutSym, OutSym)> = graph
+        .blocks
+        .indirect_targets
+        .iter()
+        .copied()
+        .filter(|&(f, t)| !is_kernel(&b.m.symbols[t]) && !graph.indirect_sites.has(f))
+        .collect();
+    let indirect_callees = graph
+        .indirect_targets
+        .filtered(|t| !is_kernel(&b.m.symbols[t]))
+        .extended(&SymLists::grouped_unique(n, &listed_targets));
     let externs_all = ExternClosure::new(b, &externs, &indirect_callees, &graph.info_place);
     (externs, externs_all)
 }
@@ -104,17 +94,14 @@ impl ExternClosure {
         b: &Builder<'_, '_>,
         externs: &Adjacency,
         indirect: &Adjacency,
-        info_place: &HashMap<OutSym, (ObjectId, usize)>,
+        info_place: &InfoPlaces,
     ) -> Self {
         // Kernels stay in EXTERNS as they are named (a dynamic-parallelism launch needs the
         // child's handle), like undefined names; other defined functions are walked through.
-        let defined: HashSet<OutSym> =
+        let defined: Vec<bool> =
             b.m.symbols
-                .ids()
-                .filter(|&i| {
-                    let s = &b.m.symbols[i];
-                    s.section.is_some() && !is_kernel(s)
-                })
+                .iter()
+                .map(|s| s.section.is_some() && !is_kernel(s))
                 .collect();
         Self::build(b.m.symbols.len(), externs, indirect, &defined, info_place)
     }
@@ -123,14 +110,16 @@ impl ExternClosure {
         n: usize,
         externs: &Adjacency,
         indirect: &Adjacency,
-        defined: &HashSet<OutSym>,
-        info_place: &HashMap<OutSym, (ObjectId, usize)>,
+        defined: &[bool],
+        info_place: &InfoPlaces,
     ) -> Self {
+        let is_defined = |x: &OutSym| defined.get(x.index()).copied().unwrap_or(false);
         let succ = crate::graph::Succ::new(n, |i| {
             let f = OutSym::from_index(i);
-            list(indirect, &f)
+            indirect
+                .get(f)
                 .iter()
-                .chain(list(externs, &f).iter().filter(|x| defined.contains(*x)))
+                .chain(externs.get(f).iter().filter(|x| is_defined(x)))
                 .map(|&x| x.index())
         });
         let g = crate::graph::sccs(&succ);
@@ -146,12 +135,10 @@ impl ExternClosure {
                     .or_insert(key);
             };
             for f in g.comp(c) {
-                let (o, s) = info_place
-                    .get(&OutSym::from_index(f))
-                    .copied()
-                    .unwrap_or((ObjectId::MAX, f));
-                let own = list(externs, &OutSym::from_index(f)).iter();
-                for (i, &x) in own.filter(|x| !defined.contains(*x)).enumerate() {
+                let (o, s) =
+                    place_of(info_place, OutSym::from_index(f)).unwrap_or((ObjectId::MAX, f));
+                let own = externs.get(OutSym::from_index(f)).iter();
+                for (i, &x) in own.filter(|x| !is_defined(x)).enumerate() {
                     merge(x, (o, s, i));
                 }
                 for t in succ.of(f) {
@@ -189,9 +176,10 @@ fn externs_by_info(
     f: OutSym,
     externs: &Adjacency,
     indirect: &Adjacency,
-    defined: &HashSet<OutSym>,
-    info_place: &HashMap<OutSym, (ObjectId, usize)>,
+    defined: &[bool],
+    info_place: &InfoPlaces,
 ) -> Vec<OutSym> {
+    let is_defined = |x: &OutSym| defined.get(x.index()).copied().unwrap_or(false);
     let mut seen: HashSet<OutSym> = HashSet::new();
     let mut stack = vec![f];
     let mut reached = Vec::new();
@@ -200,20 +188,15 @@ fn externs_by_info(
             continue;
         }
         reached.push(g);
-        stack.extend(list(indirect, &g).iter().copied());
-        stack.extend(list(externs, &g).iter().filter(|x| defined.contains(*x)));
+        stack.extend(indirect.get(g).iter().copied());
+        stack.extend(externs.get(g).iter().filter(|x| is_defined(x)));
     }
-    reached.sort_by_key(|g| {
-        info_place
-            .get(g)
-            .copied()
-            .unwrap_or((ObjectId::MAX, g.index()))
-    });
+    reached.sort_by_key(|&g| place_of(info_place, g).unwrap_or((ObjectId::MAX, g.index())));
     let mut out = Vec::new();
     let mut listed: HashSet<OutSym> = HashSet::new();
     for g in reached {
-        for &x in list(externs, &g) {
-            if !defined.contains(&x) && listed.insert(x) {
+        for &x in externs.get(g) {
+            if !is_defined(&x) && listed.insert(x) {
                 out.push(x);
             }
         }
@@ -228,18 +211,28 @@ mod tests {
     fn syms<const N: usize>(v: [u32; N]) -> Vec<OutSym> {
         v.into_iter().map(OutSym::new).collect()
     }
-    fn set<const N: usize>(v: [u32; N]) -> HashSet<OutSym> {
-        v.into_iter().map(OutSym::new).collect()
+    /// (symbols 0..32)
+    const N: usize = 32;
+    fn set<const K: usize>(v: [u32; K]) -> Vec<bool> {
+        let mut d = vec![false; N];
+        for i in v {
+            d[i as usize] = true;
+        }
+        d
     }
-    fn adj<const N: usize>(v: [(u32, Vec<u32>); N]) -> Adjacency {
-        v.into_iter()
-            .map(|(f, l)| (OutSym::new(f), l.into_iter().map(OutSym::new).collect()))
-            .collect()
+    fn adj<const K: usize>(v: [(u32, Vec<u32>); K]) -> Adjacency {
+        let pairs: Vec<(OutSym, OutSym)> = v
+            .into_iter()
+            .flat_map(|(f, l)| l.into_iter().map(move |x| (OutSym::new(f), OutSym::new(x))))
+            .collect();
+        Adjacency::grouped(N, &pairs)
     }
-    fn places<const N: usize>(v: [(u32, (usize, usize)); N]) -> HashMap<OutSym, (ObjectId, usize)> {
-        v.into_iter()
-            .map(|(f, (o, s))| (OutSym::new(f), (ObjectId::from_index(o), s)))
-            .collect()
+    fn places<const K: usize>(v: [(u32, (usize, usize)); K]) -> InfoPlaces {
+        let mut p = InfoPlaces::filled(None, N);
+        for (f, (o, s)) in v {
+            p[OutSym::new(f)] = Some((ObjectId::from_index(o), s));
+        }
+        p
     }
 
     #[test]
@@ -299,7 +292,7 @@ mod tests {
         let defined = set([0]);
         let none = Adjacency::default();
         assert_eq!(
-            externs_by_info(OutSym::new(0), &externs, &none, &defined, &HashMap::new()),
+            externs_by_info(OutSym::new(0), &externs, &none, &defined, &places([])),
             syms([5, 10])
         );
     }

@@ -9,6 +9,7 @@ mod externs;
 mod facts;
 mod function;
 mod global;
+mod lists;
 pub(crate) mod propagate;
 mod records;
 mod report;

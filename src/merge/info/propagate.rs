@@ -7,7 +7,7 @@ use super::callgraph::CallGraph;
 use super::facts::{FunctionFacts, GlobalFacts};
 use crate::graph::Succ;
 use crate::liveness::named_by;
-use crate::merge::{list, Builder, Options};
+use crate::merge::{Builder, Options};
 use crate::output::*;
 use hashbrown::HashMap;
 
@@ -75,7 +75,9 @@ pub(super) fn propagate(
         .collect();
     let n = b.m.symbols.len();
     let succ = Succ::new(n, |f| {
-        list(&graph.callees, &OutSym::from_index(f))
+        graph
+            .callees
+            .get(OutSym::from_index(f))
             .iter()
             .map(|c| c.index())
     });
@@ -124,11 +126,15 @@ pub(super) fn propagate(
             // Once for each callee through which the stack is unbounded, and at each indirect
             // call site once for each such possible target.
             let unbounded = |g: OutSym| comps.depth[comps.graph.comp_of(g.index())].is_none();
-            let direct = list(&graph.direct_callees, &k)
+            let direct = graph
+                .direct_callees
+                .get(k)
                 .iter()
                 .filter(|&&g| unbounded(g))
                 .count();
-            let indirect: usize = list(&graph.indirect_sites, &k)
+            let indirect: usize = graph
+                .indirect_sites
+                .get(k)
                 .iter()
                 .map(|id| {
                     graph

@@ -6,7 +6,6 @@ use crate::elf::*;
 use crate::ids::ObjectId;
 use crate::merge::Builder;
 use crate::output::*;
-use hashbrown::HashMap;
 
 /// Encodes one record with symbol slots.
 pub(super) struct Rec {
@@ -144,12 +143,13 @@ pub(super) fn function_info_section(name: &[u8], info: Info, content: Content) -
     }
 }
 
-pub(super) type Adjacency = HashMap<OutSym, Vec<OutSym>>;
+/// Per function, a list of functions or names (callees, EXTERNS).
+pub(super) type Adjacency = super::lists::SymLists<OutSym>;
 
 pub(super) fn is_kernel(s: &OutSymbol) -> bool {
     s.st_type == STT_FUNC && s.other & STO_CUDA_ENTRY != 0
 }
 
 pub(super) fn list_of(adj: &Adjacency, f: OutSym) -> Vec<OutSym> {
-    adj.get(&f).cloned().unwrap_or_default()
+    adj.get(f).to_vec()
 }

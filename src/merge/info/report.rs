@@ -1,6 +1,5 @@
 //! `--dump-callgraph`.
 
-use super::callgraph::grouped;
 use crate::elf::*;
 use crate::merge::{list, Builder, Options};
 use crate::output::*;
@@ -30,7 +29,12 @@ pub(super) fn callgraph_report(
         .collect();
     let address_taken = &blocks.address_taken;
     let taken: HashSet<OutSym> = address_taken.iter().map(|e| e.0).collect();
-    let direct: HashMap<OutSym, Vec<OutSym>> = grouped(&blocks.calls, true).into_iter().collect();
+    // (each caller's callees newest first, as `.nv.callgraph` lists them)
+    let direct: HashMap<OutSym, Vec<OutSym>> =
+        super::lists::SymLists::grouped_unique(b.m.symbols.len(), &blocks.calls)
+            .iter()
+            .map(|(f, l)| (f, l.iter().rev().copied().collect()))
+            .collect();
     let mut out = vec![
         // (the SM, without an 'a' or 'f' suffix)
         format!("callgraph for sm_{}:", opts.policy.sm()),
