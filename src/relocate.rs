@@ -169,9 +169,8 @@ pub(crate) fn relocate(p: &Placement<'_, '_>, m: &mut Module) -> Result<Relocate
     use rayon::prelude::*;
     let sites = sites(p);
     let const3_size = m
-        .by_name
-        .get(&b".nv.constant3"[..])
-        .map(|&c| m.sections[c].content.size());
+        .section_named(b".nv.constant3")
+        .map(|c| m.sections[c].content.size());
     let mut groups: Vec<(OutSec, Option<Vec<u8>>, Vec<usize>)> = Vec::new();
     let mut group_of: HashMap<OutSec, usize> = HashMap::new();
     for (k, site) in sites.iter().enumerate() {
@@ -765,7 +764,7 @@ fn finish_sections(m: &mut Module, out: OutRelocs) {
         } else {
             entries.reverse();
         }
-        if let Some(&id) = m.by_name.get(&name) {
+        if let Some(id) = m.section_named(&name) {
             let sec = &mut m.sections[id];
             sec.content = Content::Relocs {
                 rela: type_is_rela(sh_type),

@@ -107,7 +107,7 @@ impl Mercury<'_, '_, '_> {
     /// The Mercury twin of kernel `k`'s output bank, where the link made both.
     fn kernel_bank_twin(&self, k: Node, twin: &[Option<OutSec>]) -> Option<OutSec> {
         let kt = self.p.objects[k.0].cubin.sections[k.1].name;
-        let &main_out = self.m.by_name.get(&kernel_bank_name(kt))?;
+        let main_out = self.m.section_named(&kernel_bank_name(kt))?;
         twin.get(main_out.index()).copied().flatten()
     }
 

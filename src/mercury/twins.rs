@@ -312,9 +312,8 @@ impl Mercury<'_, '_, '_> {
     pub(super) fn merc_debug_frame(&mut self, twin: &Twins) {
         if let Some(Some(df)) = self
             .m
-            .by_name
-            .get(&b".debug_frame"[..])
-            .map(|&d| twin.get(d).copied().flatten())
+            .section_named(b".debug_frame")
+            .map(|d| twin.get(d).copied().flatten())
         {
             if let Content::Bytes(bytes) = &mut self.m.sections[df].content {
                 crate::merge::debug_frame::point_fdes_at_preceding_cie(bytes);
@@ -342,7 +341,7 @@ impl Mercury<'_, '_, '_> {
                     continue;
                 }
                 let main_name = main_name(s.name);
-                let Some(&main_out) = self.m.by_name.get(&main_name) else {
+                let Some(main_out) = self.m.section_named(&main_name) else {
                     continue;
                 };
                 // Only what the main half kept: the main twin's input section is live.

@@ -8,7 +8,7 @@ use crate::output::*;
 /// sm_100+: `.debug_frame` without the entries of removed functions (`cleared`: the fields
 /// the relocation pass cleared), each FDE pointing at the CIE before it.
 pub(crate) fn cut_dead_frames(m: &mut Module, cleared: &[(OutSec, u64)]) {
-    if let Some(&df) = m.by_name.get(&b".debug_frame"[..]) {
+    if let Some(df) = m.section_named(b".debug_frame") {
         drop_dead_frames(m, df, cleared);
         if let Content::Bytes(bytes) = &mut m.sections[df].content {
             point_fdes_at_preceding_cie(bytes);

@@ -136,7 +136,7 @@ impl Builder<'_, '_> {
         let kt = self.p.objects[k.0].cubin.sections.get(k.1)?;
         let name = kernel_bank_name(kt.name);
         let text = self.out_section_for(k.0, k.1)?;
-        if let Some(&id) = self.m.by_name.get(&name) {
+        if let Some(id) = self.m.section_named(&name) {
             // (a kernel's own bank: its sh_info names the kernel's code)
             let sec = &mut self.m.sections[id];
             sec.info = Info::Section(text);

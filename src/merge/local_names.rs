@@ -228,6 +228,10 @@ pub(crate) fn restore_names(m: &mut crate::output::Module) {
         let len = real_name(n).len();
         n.truncate(len);
     };
+    // (Only the link's own passes look sections up by an alias.)
+    let sections = &m.sections;
+    m.by_name
+        .forget(|id| real_name(&sections[id].name).len() != sections[id].name.len());
     m.sections.iter_mut().for_each(|s| fix(&mut s.name));
     m.symbols.iter_mut().for_each(|s| fix(&mut s.name));
     m.merc_symbols

@@ -130,7 +130,8 @@ pub(crate) struct Builder<'a, 'data> {
     /// Every function in the order the link met it (removed ones included): the nodes of
     /// `--dump-callgraph`, numbered from 1.
     pub(crate) func_nodes: Vec<FuncNode>,
-    func_node_seen: hashbrown::HashSet<GlobalId>,
+    /// (by global: its node is numbered)
+    func_node_seen: crate::ids::IdVec<GlobalId, bool>,
 }
 
 fn is_text(o: &InputObject<'_>, s: &Section<'_>) -> bool {
@@ -197,10 +198,6 @@ impl<'a, 'data> Builder<'a, 'data> {
             }
             _ => return None,
         };
-        // (Met again: a weak copy, a section merged by name, a later pass asking.)
-        if let Some(&id) = self.m.by_name.get(s.name) {
-            return Some(id);
-        }
         let (sh_type, flags) = self.lower_type(s.sh_type, s.flags);
         let info = match kind {
             SectionKind::Text => Info::None, // set when the function symbol exists
@@ -211,7 +208,6 @@ impl<'a, 'data> Builder<'a, 'data> {
         } else {
             Link::None
         };
-        let name = s.name.to_vec();
         let content = if type_has_no_file_data(s.sh_type) {
             Content::NoBits(0)
         } else {
@@ -219,8 +215,13 @@ impl<'a, 'data> Builder<'a, 'data> {
         };
         let align = s.align;
         let entsize = s.entsize;
+        // (Met again: a weak copy, a section merged by name, a later pass asking.)
+        let mut made = false;
         let id = self.m.named_section(s.name, || OutSection {
-            name,
+            name: {
+                made = true;
+                s.name.to_vec()
+            },
             sh_type,
             flags,
             align,
@@ -234,7 +235,7 @@ impl<'a, 'data> Builder<'a, 'data> {
         // Texture/surface references get slots in every kernel's parameter bank, with a
         // relocation section created along with the bank (filled once symbols exist; sm_100+
         // makes it, RELA, when it adds the slots).
-        if kind == SectionKind::KernelConstant && self.p.resources.wanted {
+        if made && kind == SectionKind::KernelConstant && self.p.resources.wanted {
             let rel = (!self.m.mercury).then(|| self.slot_relocations(id));
             self.p.resources.banks.push((rel, id));
         }
@@ -433,11 +434,11 @@ impl Builder<'_, '_> {
         }
         let align = shared::alignment(s.value);
         let out = if in_name.starts_with(b".nv.shared.") {
-            *self.m.by_name.get(in_name)?
+            self.m.section_named(in_name)?
         } else if let Some(&(koi, ksi)) = self.p.shared.home.get(&k) {
             let tail = crate::elf::names::text_tail(self.p.objects[koi].cubin.sections[ksi].name);
-            match self.m.by_name.get(&[b".nv.shared.", tail].concat()[..]) {
-                Some(&sec) => sec,
+            match self.m.section_named(&[b".nv.shared.", tail].concat()) {
+                Some(sec) => sec,
                 None => {
                     // (The kernel comes in a later object: the symbol stays here, naming
                     // the kernel's section once it is made, as nvlink's does.)
@@ -642,7 +643,7 @@ const USER_CONSTANT_MAX: u64 = 0x10000;
 impl<'a, 'data> Builder<'a, 'data> {
     /// The link's `__constant__` data must fit its bank, in every mode (nvlink's error).
     fn check_user_constant_size(&mut self) {
-        let Some(&c) = self.m.by_name.get(&b".nv.constant3"[..]) else {
+        let Some(c) = self.m.section_named(b".nv.constant3") else {
             return;
         };
         let size = self.m.sections[c].content.size();
@@ -713,7 +714,7 @@ impl<'a, 'data> Builder<'a, 'data> {
             warnings: Vec::new(),
             errors: Vec::new(),
             func_nodes: Vec::new(),
-            func_node_seen: hashbrown::HashSet::new(),
+            func_node_seen: crate::ids::IdVec::filled(false, res.globals.len()),
         }
     }
 
@@ -844,7 +845,7 @@ impl<'a, 'data> Builder<'a, 'data> {
     fn note_function_node(&mut self, oi: ObjectId, i: usize) {
         match self.p.res.sym_global[oi][i] {
             Some(g) => {
-                if self.func_node_seen.insert(g) {
+                if !std::mem::replace(&mut self.func_node_seen[g], true) {
                     self.func_nodes.push(FuncNode::Global(g));
                 }
             }
@@ -875,8 +876,8 @@ impl<'a, 'data> Builder<'a, 'data> {
         })
     }
 
-    pub(crate) fn section_id(&self, name: &[u8]) -> Option<&OutSec> {
-        self.m.by_name.get(name)
+    pub(crate) fn section_id(&self, name: &[u8]) -> Option<OutSec> {
+        self.m.section_named(name)
     }
 
     /// Maps an input prototype id (an offset into the object's `.strtab`, where the prototype
@@ -904,7 +905,7 @@ impl<'a, 'data> Builder<'a, 'data> {
 
     /// Adds a metadata section, or fills the slot an earlier object reserved under its name.
     pub(crate) fn add_info_section(&mut self, s: OutSection) -> OutSec {
-        if let Some(&id) = self.m.by_name.get(&s.name) {
+        if let Some(id) = self.m.section_named(&s.name) {
             let slot = &mut self.m.sections[id];
             slot.content = s.content;
             slot.info = s.info;

@@ -211,7 +211,7 @@ impl Builder<'_, '_> {
     /// kernel that does not refer to extern arrays itself has D bytes added below its
     /// objects when its input's are no more than D.
     pub(crate) fn align_partial_kernel_shared(&mut self) {
-        let Some(&debug) = self.m.by_name.get(&b".nv_debug.shared"[..]) else {
+        let Some(debug) = self.m.section_named(b".nv_debug.shared") else {
             return;
         };
         let align = self.m.sections[debug].align;

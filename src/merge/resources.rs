@@ -192,6 +192,6 @@ impl super::Placement<'_, '_> {
             crate::elf::names::text_tail(o.cubin.sections[target].name),
         ]
         .concat();
-        m.by_name.get(&bank_name).copied()
+        m.section_named(&bank_name)
     }
 }

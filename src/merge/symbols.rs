@@ -349,7 +349,10 @@ impl Builder<'_, '_> {
             SectionKind::Callgraph | SectionKind::Prototype | SectionKind::Note
         ) {
             if sec.name == b".note.nv.tkinfo" || sec.name == b".note.nv.cuinfo" {
-                let id = self.m.by_name[sec.name];
+                let id = self
+                    .m
+                    .section_named(sec.name)
+                    .expect("the notes are made first");
                 self.p.sym_map[oi][i] = self.m.sections[id].section_symbol;
             }
             return;
@@ -529,7 +532,7 @@ impl Builder<'_, '_> {
             let Some(t) = o.cubin.sections.get(s.info as usize) else {
                 continue;
             };
-            let Some(&target) = self.m.by_name.get(t.name) else {
+            let Some(target) = self.m.section_named(t.name) else {
                 continue;
             };
             let (name, sh_type) = (s.name.to_vec(), s.sh_type);

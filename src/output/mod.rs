@@ -168,27 +168,77 @@ pub struct Module {
     pub slotted_param_banks: hashbrown::HashSet<OutSec>,
     /// The sections made by name (tables, sections merged by name, relocation sections), by
     /// name: later uses of the name find the same section.
-    pub by_name: hashbrown::HashMap<Vec<u8>, OutSec>,
+    pub by_name: SectionNames,
+}
+
+/// The sections made by name, each found through its own name: the table holds ids only,
+/// not a second copy of every name (a large link makes a hundred thousand sections by name).
+/// A section's name must not change while the table lists it (`forget`).
+#[derive(Default)]
+pub struct SectionNames {
+    table: hashbrown::HashTable<OutSec>,
+    hasher: hashbrown::DefaultHashBuilder,
+}
+
+impl std::fmt::Debug for SectionNames {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "SectionNames({} sections)", self.table.len())
+    }
+}
+
+impl SectionNames {
+    fn hash(&self, name: &[u8]) -> u64 {
+        use std::hash::BuildHasher;
+        self.hasher.hash_one(name)
+    }
+
+    fn find(&self, sections: &IdVec<OutSec, OutSection>, hash: u64, name: &[u8]) -> Option<OutSec> {
+        self.table
+            .find(hash, |&id| sections[id].name == name)
+            .copied()
+    }
+
+    /// Lists section `id` under its name (not listed yet), whose hash is `hash`.
+    fn insert(&mut self, sections: &IdVec<OutSec, OutSection>, hash: u64, id: OutSec) {
+        let (table, hasher) = (&mut self.table, &self.hasher);
+        table.insert_unique(hash, id, |&i| {
+            use std::hash::BuildHasher;
+            hasher.hash_one(&sections[i].name[..])
+        });
+    }
+
+    /// Takes the sections `drop` picks out of the table (before their names change).
+    pub fn forget(&mut self, mut drop: impl FnMut(OutSec) -> bool) {
+        self.table.retain(|&mut id| !drop(id));
+    }
 }
 
 impl Module {
     /// The size of the section of this name (0 where there is none).
     pub fn section_size(&self, name: &[u8]) -> u64 {
-        self.by_name
-            .get(name)
-            .map_or(0, |&s| self.sections[s].content.size())
+        self.section_named(name)
+            .map_or(0, |s| self.sections[s].content.size())
     }
 
     pub fn add_section(&mut self, s: OutSection) -> OutSec {
         self.sections.push(s)
     }
-    /// The section of this name, made by `make` on first use.
+    /// The section made under this name, if any.
+    pub fn section_named(&self, name: &[u8]) -> Option<OutSec> {
+        self.by_name
+            .find(&self.sections, self.by_name.hash(name), name)
+    }
+
+    /// The section of this name, made by `make` (a section of that name) on first use.
     pub fn named_section(&mut self, name: &[u8], make: impl FnOnce() -> OutSection) -> OutSec {
-        if let Some(&s) = self.by_name.get(name) {
+        let hash = self.by_name.hash(name);
+        if let Some(s) = self.by_name.find(&self.sections, hash, name) {
             return s;
         }
-        let id = self.add_section(make());
-        self.by_name.insert(name.to_vec(), id);
+        let made = make();
+        debug_assert_eq!(made.name, name, "a section made by name has that name");
+        let id = self.add_section(made);
+        self.by_name.insert(&self.sections, hash, id);
         id
     }
 

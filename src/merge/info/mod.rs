@@ -47,7 +47,7 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<Info
         .in_scope(|| propagate::propagate(b, opts, &global, &graph, &facts, &kernels));
     global::emit_global_info(b, opts, &prop, &kernels);
     compat::emit_compat(b, opts);
-    if let (Some(&ci), Some(&cp)) = (
+    if let (Some(ci), Some(cp)) = (
         b.section_id(b".note.nv.cuinfo"),
         b.section_id(b".nv.compat"),
     ) {
