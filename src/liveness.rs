@@ -154,9 +154,17 @@ pub fn liveness(objects: &[InputObject<'_>], res: &Resolution<'_>, roots: &Roots
     } else {
         reached_from(&g.entry_roots, &g.edges, &indirect, &live_text)
     };
-    let live = crate::object::enumerated(objects)
-        .map(|(oi, o)| live_sections(oi, o, res, &live_text, &reached_text, roots.keep_shared))
-        .collect();
+    let live: Vec<Vec<bool>> = {
+        use rayon::prelude::*;
+        crate::object::ids(objects)
+            .collect::<Vec<_>>()
+            .into_par_iter()
+            .map(|oi| {
+                let o = &objects[oi];
+                live_sections(oi, o, res, &live_text, &reached_text, roots.keep_shared)
+            })
+            .collect()
+    };
     let undefined_from_live: HashSet<GlobalId> = g
         .undefined_refs
         .iter()
@@ -179,7 +187,7 @@ pub fn liveness(objects: &[InputObject<'_>], res: &Resolution<'_>, roots: &Roots
         .collect();
     let kernel_set = kernels.iter().copied().collect();
     Liveness {
-        live,
+        live: live.into(),
         edges: g.edges,
         indirect,
         kernels,
@@ -228,6 +236,8 @@ impl<'data> CodeGraph<'data> {
             .map(|oi| Self::scan_object(objects, res, wanted, keep_all, oi))
             .collect();
         let mut g = CodeGraph::default();
+        // (Each object's edges leave its own sections: the parts' keys are disjoint.)
+        g.edges.reserve(parts.iter().map(|p| p.edges.len()).sum());
         for part in parts {
             g.join(part);
         }
@@ -276,7 +286,8 @@ impl<'data> CodeGraph<'data> {
                 into.entry(k).or_default().extend(v);
             }
         }
-        extend(&mut self.edges, later.edges);
+        debug_assert!(later.edges.keys().all(|k| !self.edges.contains_key(k)));
+        self.edges.extend(later.edges);
         self.roots.extend(later.roots);
         self.data_roots.extend(later.data_roots);
         self.entry_roots.extend(later.entry_roots);
