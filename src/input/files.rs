@@ -26,16 +26,14 @@ impl MappedFile {
                 path.display()
             )),
         })?;
-        let len = file
-            .metadata()
-            .map_err(|e| {
-                Error::new(format!(
-                    "Could not open input file '{}': {e}",
-                    path.display()
-                ))
-            })?
-            .len();
-        if file.metadata().map(|m| m.is_dir()).unwrap_or(false) {
+        let meta = file.metadata().map_err(|e| {
+            Error::new(format!(
+                "Could not open input file '{}': {e}",
+                path.display()
+            ))
+        })?;
+        let len = meta.len();
+        if meta.is_dir() {
             return Err(Error::new(format!(
                 "Could not open input file '{}': it is a directory",
                 path.display()
