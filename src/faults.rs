@@ -17,7 +17,9 @@ use std::path::Path;
 use std::sync::atomic::{AtomicPtr, AtomicUsize, Ordering};
 
 const PENDING_SLOTS: usize = 64;
-const REGION_SLOTS: usize = 4096;
+/// (A link of more inputs maps the rest without a slot: a bus error in one of those is not
+/// caught, as without the handler.)
+const REGION_SLOTS: usize = 16384;
 
 /// Temporary output files, as C strings owned by their [`PendingFile`].
 static PENDING: [AtomicPtr<libc::c_char>; PENDING_SLOTS] =
@@ -34,6 +36,8 @@ struct Region {
 /// Where the search for a free region slot starts: past the last one taken, so that mapping
 /// n files takes n tries, not n²/2 (slots are taken and freed in about that order).
 static NEXT_REGION: AtomicUsize = AtomicUsize::new(0);
+/// How many region slots are taken: when all are, none is searched for.
+static REGIONS_TAKEN: AtomicUsize = AtomicUsize::new(0);
 
 static REGIONS: [Region; REGION_SLOTS] = [const {
     Region {
@@ -93,7 +97,8 @@ impl MappedRegion {
             };
         }
         let first = NEXT_REGION.fetch_add(1, Ordering::Relaxed);
-        let slot = (0..REGION_SLOTS)
+        let full = REGIONS_TAKEN.load(Ordering::Relaxed) >= REGION_SLOTS;
+        let slot = (0..if full { 0 } else { REGION_SLOTS })
             .map(|k| (first + k) % REGION_SLOTS)
             .find(|&i| {
                 REGIONS[i]
@@ -103,6 +108,7 @@ impl MappedRegion {
             });
         if let Some(i) = slot {
             NEXT_REGION.store(i + 1, Ordering::Relaxed);
+            REGIONS_TAKEN.fetch_add(1, Ordering::Relaxed);
         }
         if let Some(i) = slot {
             let r = &REGIONS[i];
@@ -121,6 +127,7 @@ impl Drop for MappedRegion {
             r.start.store(0, Ordering::Release);
             r.name.store(std::ptr::null_mut(), Ordering::Release);
             r.len.store(0, Ordering::Release);
+            REGIONS_TAKEN.fetch_sub(1, Ordering::Relaxed);
         }
     }
 }
