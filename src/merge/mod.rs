@@ -905,14 +905,13 @@ impl<'a, 'data> Builder<'a, 'data> {
 
     /// Adds a metadata section, or fills the slot an earlier object reserved under its name.
     pub(crate) fn add_info_section(&mut self, s: OutSection) -> OutSec {
-        if let Some(id) = self.m.section_named(&s.name) {
+        let (id, existing) = self.m.add_named_section(s);
+        if let Some(s) = existing {
             let slot = &mut self.m.sections[id];
             slot.content = s.content;
             slot.info = s.info;
-            return id;
         }
-        let name = s.name.clone();
-        self.m.named_section(&name, || s)
+        id
     }
 }
 

@@ -229,6 +229,18 @@ impl Module {
             .find(&self.sections, self.by_name.hash(name), name)
     }
 
+    /// Adds `s` under its name; or, where a section of that name was made before, gives
+    /// that section's id and `s` back.
+    pub fn add_named_section(&mut self, s: OutSection) -> (OutSec, Option<OutSection>) {
+        let hash = self.by_name.hash(&s.name);
+        if let Some(id) = self.by_name.find(&self.sections, hash, &s.name) {
+            return (id, Some(s));
+        }
+        let id = self.add_section(s);
+        self.by_name.insert(&self.sections, hash, id);
+        (id, None)
+    }
+
     /// The section of this name, made by `make` (a section of that name) on first use.
     pub fn named_section(&mut self, name: &[u8], make: impl FnOnce() -> OutSection) -> OutSec {
         let hash = self.by_name.hash(name);

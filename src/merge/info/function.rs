@@ -49,9 +49,14 @@ pub(super) fn emit_function_infos(
     cx: &Context<'_>,
 ) -> Result<Vec<(Vec<u8>, Content)>> {
     use rayon::prelude::*;
-    let orders: Vec<(ObjectId, Vec<InfoSlot>)> = crate::object::ids(b.p.objects())
-        .map(|oi| (oi, info_order(b, cx.opts, oi)))
-        .collect();
+    let orders: Vec<(ObjectId, Vec<InfoSlot>)> = {
+        let b: &Builder<'_, '_> = b;
+        crate::object::ids(b.p.objects())
+            .collect::<Vec<_>>()
+            .into_par_iter()
+            .map(|oi| (oi, info_order(b, cx.opts, oi)))
+            .collect()
+    };
     let made: Vec<Vec<Result<Made>>> = {
         let b: &Builder<'_, '_> = b;
         orders
