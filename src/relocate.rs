@@ -20,23 +20,50 @@ use hashbrown::HashMap;
 /// The output relocation sections, by name, with their entries in reading order.
 #[derive(Default)]
 struct OutRelocs {
-    sections: Vec<(Vec<u8>, OutSec, u32, Vec<OutReloc>)>,
-    index: HashMap<Vec<u8>, usize>,
+    sections: Vec<OutRelocSection>,
+    /// Where the module has a section of the name already (the merge reserved most): by that
+    /// section; the others by name.
+    by_section: HashMap<OutSec, usize>,
+    by_name: HashMap<Vec<u8>, usize>,
 }
 
+struct OutRelocSection {
+    /// The module's section of this name, or the name of the one to make.
+    out: std::result::Result<OutSec, Vec<u8>>,
+    target: OutSec,
+    sh_type: u32,
+    entries: Vec<OutReloc>,
+}
+
+/// Where a site's entries go: the module's section of that name (looked up while sites are
+/// worked through in parallel), else the name.
+type Dest<'s> = std::result::Result<OutSec, &'s [u8]>;
+
 impl OutRelocs {
-    /// The entries of the section of this name, made (empty) on first use.
-    fn entries(&mut self, name: &[u8], target: OutSec, sh_type: u32) -> &mut Vec<OutReloc> {
-        let k = match self.index.get(name) {
+    /// The entries of the section `dest` names, made (empty) on first use.
+    fn entries(&mut self, dest: Dest<'_>, target: OutSec, sh_type: u32) -> &mut Vec<OutReloc> {
+        let found = match dest {
+            Ok(id) => self.by_section.get(&id),
+            Err(name) => self.by_name.get(name),
+        };
+        let k = match found {
             Some(&k) => k,
             None => {
-                self.sections
-                    .push((name.to_vec(), target, sh_type, Vec::new()));
-                self.index.insert(name.to_vec(), self.sections.len() - 1);
-                self.sections.len() - 1
+                let k = self.sections.len();
+                match dest {
+                    Ok(id) => self.by_section.insert(id, k),
+                    Err(name) => self.by_name.insert(name.to_vec(), k),
+                };
+                self.sections.push(OutRelocSection {
+                    out: dest.map_err(|name| name.to_vec()),
+                    target,
+                    sh_type,
+                    entries: Vec::new(),
+                });
+                k
             }
         };
-        &mut self.sections[k].3
+        &mut self.sections[k].entries
     }
 
     /// One input relocation section's output entries. Each output section is made where its
@@ -44,13 +71,21 @@ impl OutRelocs {
     /// section's own (a large link's entries are not copied again).
     fn add_site(&mut self, site: &Site<'_, '_>, o: &mut SiteOut) {
         let (kept, recorded) = (std::mem::take(&mut o.kept), std::mem::take(&mut o.recorded));
+        let (kept_in, recorded_in) = (o.kept_in, o.recorded_in);
         let mut add = |recorded_section: bool, entries: Vec<OutReloc>| {
             if entries.is_empty() {
                 return;
             }
             let all = match recorded_section {
-                true => self.entries(&site.resolved_name(), site.tp.sec, SHT_CUDA_RESOLVED_RELA),
-                false => self.entries(site.s.name, site.tp.sec, site.s.sh_type),
+                true => {
+                    let name = site.resolved_name();
+                    let dest = recorded_in.ok_or(&name[..]);
+                    self.entries(dest, site.tp.sec, SHT_CUDA_RESOLVED_RELA)
+                }
+                false => {
+                    let dest = kept_in.ok_or(site.s.name);
+                    self.entries(dest, site.tp.sec, site.s.sh_type)
+                }
             };
             if all.is_empty() {
                 *all = entries;
@@ -133,6 +168,9 @@ struct SiteOut {
     capsule_values: Vec<CapsuleValue>,
     /// Symbols that get a value (`.nv.ptx.const0.size`).
     values: Vec<(OutSym, u64)>,
+    /// The module's sections for `kept` and `recorded`, where it has them already.
+    kept_in: Option<OutSec>,
+    recorded_in: Option<OutSec>,
 }
 
 impl SiteOut {
@@ -172,18 +210,19 @@ pub(crate) fn relocate(p: &Placement<'_, '_>, m: &mut Module) -> Result<Relocate
         .section_named(b".nv.constant3")
         .map(|c| m.sections[c].content.size());
     let mut groups: Vec<(OutSec, Option<Vec<u8>>, Vec<usize>)> = Vec::new();
-    let mut group_of: HashMap<OutSec, usize> = HashMap::new();
+    // (by output section: its group, plus one)
+    let mut group_of = crate::ids::IdVec::<OutSec, u32>::filled(0, m.sections.len());
     for (k, site) in sites.iter().enumerate() {
         let sec = site.tp.sec;
-        let g = *group_of.entry(sec).or_insert_with(|| {
+        if group_of[sec] == 0 {
             let bytes = match &mut m.sections[sec].content {
                 Content::Bytes(b) => Some(std::mem::take(b)),
                 _ => None,
             };
             groups.push((sec, bytes, Vec::new()));
-            groups.len() - 1
-        });
-        groups[g].2.push(k);
+            group_of[sec] = groups.len() as u32;
+        }
+        groups[group_of[sec] as usize - 1].2.push(k);
     }
     let r = Relocator { p, m, const3_size };
     let results: Vec<Vec<(usize, Outcome)>> = groups
@@ -193,7 +232,16 @@ pub(crate) fn relocate(p: &Placement<'_, '_>, m: &mut Module) -> Result<Relocate
             for &k in members.iter() {
                 let res = match r.relocate_section(&sites[k], bytes.as_mut()) {
                     Ok(o) if o.is_empty() => Ok(None),
-                    Ok(o) => Ok(Some(Box::new(o))),
+                    Ok(mut o) => {
+                        let site = &sites[k];
+                        if !o.kept.is_empty() {
+                            o.kept_in = r.m.section_named(site.s.name);
+                        }
+                        if !o.recorded.is_empty() {
+                            o.recorded_in = r.m.section_named(&site.resolved_name());
+                        }
+                        Ok(Some(Box::new(o)))
+                    }
                     Err(e) => Err(Box::new(e)),
                 };
                 let failed = res.is_err();
@@ -753,7 +801,13 @@ impl Relocator<'_, '_, '_> {
 /// The output relocation sections: entries newest first (sm_100+ line tables: by offset),
 /// into the sections made earlier in nvlink's order, or new ones after them.
 fn finish_sections(m: &mut Module, out: OutRelocs) {
-    for (name, target, sh_type, mut entries) in out.sections {
+    for OutRelocSection {
+        out,
+        target,
+        sh_type,
+        mut entries,
+    } in out.sections
+    {
         // sm_100+ keeps the line tables' relocations in reading order.
         let line_table = matches!(
             &m.sections[target].name[..],
@@ -764,7 +818,11 @@ fn finish_sections(m: &mut Module, out: OutRelocs) {
         } else {
             entries.reverse();
         }
-        if let Some(id) = m.section_named(&name) {
+        let name = match out {
+            Ok(id) => Ok(id),
+            Err(name) => m.section_named(&name).ok_or(name),
+        };
+        if let Ok(id) = name {
             let sec = &mut m.sections[id];
             sec.content = Content::Relocs {
                 rela: type_is_rela(sh_type),
@@ -773,6 +831,7 @@ fn finish_sections(m: &mut Module, out: OutRelocs) {
             sec.info = Info::Section(target);
             continue;
         }
+        let Err(name) = name else { continue };
         if entries.is_empty() {
             continue;
         }
