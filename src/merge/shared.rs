@@ -212,63 +212,96 @@ pub struct CodeRefs {
     pub extern_align_of: HashMap<Node, u64>,
 }
 
-/// Scans the relocations of live code for shared-memory references.
+/// Scans the relocations of live code for shared-memory references: each object's in
+/// parallel, joined in input order.
 pub fn code_refs(
     objects: &[InputObject<'_>],
     res: &Resolution<'_>,
     live: &crate::ids::IdVec<ObjectId, Vec<bool>>,
+) -> CodeRefs {
+    use rayon::prelude::*;
+    let parts: Vec<CodeRefs> = crate::object::ids(objects)
+        .collect::<Vec<_>>()
+        .into_par_iter()
+        .map(|oi| object_code_refs(objects, res, live, oi))
+        .collect();
+    // (Each object's functions are its own: only the per-array lists gather several.)
+    let mut all = CodeRefs {
+        uses: HashMap::new(),
+        extern_users: HashSet::new(),
+        extern_users_of: HashMap::new(),
+        extern_align: 1,
+        extern_align_of: HashMap::new(),
+    };
+    for part in parts {
+        all.uses.extend(part.uses);
+        all.extern_users.extend(part.extern_users);
+        for (g, users) in part.extern_users_of {
+            all.extern_users_of.entry(g).or_default().extend(users);
+        }
+        all.extern_align = all.extern_align.max(part.extern_align);
+        all.extern_align_of.extend(part.extern_align_of);
+    }
+    all
+}
+
+/// One object's part of `code_refs`.
+fn object_code_refs(
+    objects: &[InputObject<'_>],
+    res: &Resolution<'_>,
+    live: &crate::ids::IdVec<ObjectId, Vec<bool>>,
+    oi: ObjectId,
 ) -> CodeRefs {
     let mut uses: HashMap<Node, Vec<ObjKey>> = HashMap::new();
     let mut extern_users: HashSet<Node> = HashSet::new();
     let mut extern_users_of: HashMap<GlobalId, Vec<Node>> = HashMap::new();
     let mut extern_align = 1u64;
     let mut extern_align_of: HashMap<Node, u64> = HashMap::new();
-    for (oi, o) in crate::object::enumerated(objects) {
-        for (si, s) in o.cubin.sections.iter().enumerate() {
-            if o.kind(s) != SectionKind::Reloc || !live[oi][si] {
-                continue;
-            }
-            let target = s.info as usize;
-            if o.cubin.sections.get(target).map(|t| o.kind(t)) != Some(SectionKind::Text) {
-                continue;
-            }
-            let Ok(relocs) = o.cubin.relocations(s) else {
-                continue;
-            };
-            for r in relocs {
-                match classify(objects, res, oi, r.sym) {
-                    Some(SharedRef::Object(k)) => {
-                        let v = uses.entry((oi, target)).or_default();
-                        if !v.contains(&k) {
-                            v.push(k);
-                        }
+    let o = &objects[oi];
+    for (si, s) in o.cubin.sections.iter().enumerate() {
+        if o.kind(s) != SectionKind::Reloc || !live[oi][si] {
+            continue;
+        }
+        let target = s.info as usize;
+        if o.cubin.sections.get(target).map(|t| o.kind(t)) != Some(SectionKind::Text) {
+            continue;
+        }
+        let Ok(relocs) = o.cubin.relocations(s) else {
+            continue;
+        };
+        for r in relocs {
+            match classify(objects, res, oi, r.sym) {
+                Some(SharedRef::Object(k)) => {
+                    let v = uses.entry((oi, target)).or_default();
+                    if !v.contains(&k) {
+                        v.push(k);
                     }
-                    Some(SharedRef::Extern) => {
-                        extern_users.insert((oi, target));
-                        if let Some(g) = res.global_of(oi, r.sym) {
-                            let v = extern_users_of.entry(g).or_default();
-                            if !v.contains(&(oi, target)) {
-                                v.push((oi, target));
-                            }
-                        }
-                        // (A partial link's per-kernel instance symbol holds an offset,
-                        // not an alignment: max(alignA(static), A) for arrays aligned A, so
-                        // its lowest set bit bounds A, and is A for a kernel without static
-                        // objects. Taken as their alignment, at least 16 and at most that of
-                        // the arrays the partial link defines.)
-                        let sym = &o.symbols()[r.sym as usize];
-                        let align = if sym.name.starts_with(INSTANCE) {
-                            let low = sym.value & sym.value.wrapping_neg();
-                            alignment(low).min(partial_array_align(o)).max(16)
-                        } else {
-                            alignment(sym.value)
-                        };
-                        extern_align = extern_align.max(align);
-                        let a = extern_align_of.entry((oi, target)).or_insert(1);
-                        *a = (*a).max(align);
-                    }
-                    None => {}
                 }
+                Some(SharedRef::Extern) => {
+                    extern_users.insert((oi, target));
+                    if let Some(g) = res.global_of(oi, r.sym) {
+                        let v = extern_users_of.entry(g).or_default();
+                        if !v.contains(&(oi, target)) {
+                            v.push((oi, target));
+                        }
+                    }
+                    // (A partial link's per-kernel instance symbol holds an offset,
+                    // not an alignment: max(alignA(static), A) for arrays aligned A, so
+                    // its lowest set bit bounds A, and is A for a kernel without static
+                    // objects. Taken as their alignment, at least 16 and at most that of
+                    // the arrays the partial link defines.)
+                    let sym = &o.symbols()[r.sym as usize];
+                    let align = if sym.name.starts_with(INSTANCE) {
+                        let low = sym.value & sym.value.wrapping_neg();
+                        alignment(low).min(partial_array_align(o)).max(16)
+                    } else {
+                        alignment(sym.value)
+                    };
+                    extern_align = extern_align.max(align);
+                    let a = extern_align_of.entry((oi, target)).or_insert(1);
+                    *a = (*a).max(align);
+                }
+                None => {}
             }
         }
     }
