@@ -196,11 +196,6 @@ impl Builder<'_, '_> {
         };
         for i in order {
             let s = &syms[i];
-            let sec = match s.section {
-                SymSection::Index(si) => Some(&o.cubin.sections[si as usize]),
-                _ => None,
-            };
-            let in_text = sec.is_some_and(|x| is_text(o, x));
             let this = if s.st_type == STT_FUNC {
                 Pass::Code
             } else if s.st_type == STT_SECTION {
@@ -213,6 +208,11 @@ impl Builder<'_, '_> {
             if this != pass {
                 continue;
             }
+            let sec = match s.section {
+                SymSection::Index(si) => Some(&o.cubin.sections[si as usize]),
+                _ => None,
+            };
+            let in_text = sec.is_some_and(|x| is_text(o, x));
             if s.st_type == STT_FUNC && self.function_symbol(oi, i, in_text) {
                 continue;
             }

@@ -302,7 +302,8 @@ impl FunctionRecords<'_> {
         recs: &[nvinfo::Record<'_>],
     ) -> Vec<Rec> {
         let (opts, oi, list) = (cx.opts, self.oi, self.externs);
-        let mut out = Vec::new();
+        // (a few more than the input's: the link may add EXTERNS and inherited records)
+        let mut out = Vec::with_capacity(recs.len() + 4);
         // sm_100+ moves the parameter-bank and workaround records to the end, in input
         // order, after the records the link adds.
         let moved_last = |attr: u8| opts.policy.mercury() && MOVED_LAST_ON_SM100.contains(&attr);

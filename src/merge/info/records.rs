@@ -14,7 +14,12 @@ pub(super) struct Rec {
 }
 
 pub(super) fn encode(format: u8, attr: u8, value: &Value<'_>) -> Vec<u8> {
-    let mut b = vec![format, attr];
+    let payload = match value {
+        Value::Bytes(p) => p.len(),
+        _ => 0,
+    };
+    let mut b = Vec::with_capacity(4 + payload);
+    b.extend_from_slice(&[format, attr]);
     match value {
         Value::None => b.extend_from_slice(&[0, 0]),
         Value::Byte(x) => b.extend_from_slice(&[*x, 0]),
@@ -37,7 +42,6 @@ pub(super) fn map_record(
     oi: ObjectId,
     r: &nvinfo::Record<'_>,
 ) -> Option<Rec> {
-    let bytes = encode(r.format, r.attr, &r.value);
     let mut slots = Vec::new();
     if let Value::Bytes(p) = r.value {
         match nvinfo::payload_kind(r.attr, p.len()) {
@@ -45,7 +49,8 @@ pub(super) fn map_record(
                 slots.push((4, bld.p.out_sym(oi, u32_at(p, 0))?));
             }
             Payload::Symbols => {
-                let mut out = vec![r.format, r.attr, 0, 0];
+                let mut out = Vec::with_capacity(p.len() + 4);
+                out.extend_from_slice(&[r.format, r.attr, 0, 0]);
                 for k in 0..p.len() / 4 {
                     if let Some(s) = bld.p.out_sym(oi, u32_at(p, 4 * k)) {
                         slots.push((out.len(), s));
@@ -59,7 +64,10 @@ pub(super) fn map_record(
             Payload::Words => {}
         }
     }
-    Some(Rec { bytes, slots })
+    Some(Rec {
+        bytes: encode(r.format, r.attr, &r.value),
+        slots,
+    })
 }
 
 /// Records laid end to end as the output holds them, appended one by one (no allocation per
@@ -102,8 +110,8 @@ impl RecordBytes {
 }
 
 pub(super) fn concat(recs: Vec<Rec>) -> Content {
-    let mut bytes = Vec::new();
-    let mut slots = Vec::new();
+    let mut bytes = Vec::with_capacity(recs.iter().map(|r| r.bytes.len()).sum());
+    let mut slots = Vec::with_capacity(recs.iter().map(|r| r.slots.len()).sum());
     for r in recs {
         let base = bytes.len();
         slots.extend(r.slots.into_iter().map(|(at, s)| (base + at, s)));
