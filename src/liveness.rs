@@ -154,17 +154,10 @@ pub fn liveness(objects: &[InputObject<'_>], res: &Resolution<'_>, roots: &Roots
     } else {
         reached_from(&g.entry_roots, &g.edges, &indirect, &live_text)
     };
-    let live: Vec<Vec<bool>> = {
-        use rayon::prelude::*;
-        crate::object::ids(objects)
-            .collect::<Vec<_>>()
-            .into_par_iter()
-            .map(|oi| {
-                let o = &objects[oi];
-                live_sections(oi, o, res, &live_text, &reached_text, roots.keep_shared)
-            })
-            .collect()
-    };
+    let live = crate::object::par_map(objects, |oi| {
+        let o = &objects[oi];
+        live_sections(oi, o, res, &live_text, &reached_text, roots.keep_shared)
+    });
     let undefined_from_live: HashSet<GlobalId> = g
         .undefined_refs
         .iter()
@@ -229,12 +222,9 @@ impl<'data> CodeGraph<'data> {
         wanted: &(dyn Fn(ObjectId, &[u8]) -> bool + Sync),
         keep_all: bool,
     ) -> Self {
-        use rayon::prelude::*;
-        let parts: Vec<CodeGraph<'data>> = crate::object::ids(objects)
-            .collect::<Vec<_>>()
-            .into_par_iter()
-            .map(|oi| Self::scan_object(objects, res, wanted, keep_all, oi))
-            .collect();
+        let parts: Vec<CodeGraph<'data>> = crate::object::par_map(objects, |oi| {
+            Self::scan_object(objects, res, wanted, keep_all, oi)
+        });
         let mut g = CodeGraph::default();
         // (Each object's edges leave its own sections: the parts' keys are disjoint.)
         g.edges.reserve(parts.iter().map(|p| p.edges.len()).sum());

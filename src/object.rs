@@ -413,6 +413,18 @@ pub fn ids(objects: &[InputObject<'_>]) -> impl DoubleEndedIterator<Item = Objec
     (0..objects.len()).map(ObjectId::from_index)
 }
 
+/// `f` of each object's id, run in parallel, the results in input order.
+pub fn par_map<T: Send>(
+    objects: &[InputObject<'_>],
+    f: impl Fn(ObjectId) -> T + Sync + Send,
+) -> Vec<T> {
+    use rayon::prelude::*;
+    (0..objects.len())
+        .into_par_iter()
+        .map(|i| f(ObjectId::from_index(i)))
+        .collect()
+}
+
 /// The objects with their ids, in input order.
 pub fn enumerated<'a, 'data>(
     objects: &'a [InputObject<'data>],

@@ -219,12 +219,7 @@ pub fn code_refs(
     res: &Resolution<'_>,
     live: &crate::ids::IdVec<ObjectId, Vec<bool>>,
 ) -> CodeRefs {
-    use rayon::prelude::*;
-    let parts: Vec<CodeRefs> = crate::object::ids(objects)
-        .collect::<Vec<_>>()
-        .into_par_iter()
-        .map(|oi| object_code_refs(objects, res, live, oi))
-        .collect();
+    let parts = crate::object::par_map(objects, |oi| object_code_refs(objects, res, live, oi));
     // (Each object's functions are its own: only the per-array lists gather several.)
     let mut all = CodeRefs {
         uses: HashMap::new(),

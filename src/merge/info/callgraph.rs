@@ -108,24 +108,17 @@ pub(super) fn place_of(places: &InfoPlaces, f: OutSym) -> Option<(ObjectId, usiz
 /// Where each function's `.nv.info.<fn>` is among the inputs: the first one, in input order
 /// (each object's read in parallel).
 fn info_places(b: &Builder<'_, '_>, n: usize) -> InfoPlaces {
-    use rayon::prelude::*;
     let objects = b.p.objects();
-    let per_object: Vec<Vec<(OutSym, usize)>> = crate::object::ids(objects)
-        .collect::<Vec<_>>()
-        .into_par_iter()
-        .map(|oi| {
-            let o = &objects[oi];
-            o.cubin
-                .sections
-                .iter()
-                .enumerate()
-                .filter(|&(si, s)| o.kind(s) == SectionKind::InfoFn && b.p.is_live(oi, si))
-                .filter_map(|(si, s)| {
-                    Some((o.info_function(s).and_then(|f| b.p.out_sym(oi, f))?, si))
-                })
-                .collect()
-        })
-        .collect();
+    let per_object: Vec<Vec<(OutSym, usize)>> = crate::object::par_map(objects, |oi| {
+        let o = &objects[oi];
+        o.cubin
+            .sections
+            .iter()
+            .enumerate()
+            .filter(|&(si, s)| o.kind(s) == SectionKind::InfoFn && b.p.is_live(oi, si))
+            .filter_map(|(si, s)| Some((o.info_function(s).and_then(|f| b.p.out_sym(oi, f))?, si)))
+            .collect()
+    });
     let mut places = InfoPlaces::filled(None, n);
     for (oi, list) in crate::object::ids(objects).zip(per_object) {
         for (f, si) in list {

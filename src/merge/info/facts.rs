@@ -24,16 +24,12 @@ const MAX_REGISTERS: u32 = 255;
 /// Reads the inputs' global `.nv.info` sections (each object's in parallel, gathered in
 /// input order).
 pub(super) fn global_facts(b: &Builder<'_, '_>) -> Result<GlobalFacts> {
-    use rayon::prelude::*;
     let objects = b.p.objects();
     // Per-function facts from the inputs' global .nv.info, by output function symbol.
     let mut frame: HashMap<OutSym, u32> = HashMap::new();
     let mut regs: HashMap<OutSym, u32> = HashMap::new();
-    let per_object: Vec<Result<Vec<(u8, OutSym, u32)>>> = crate::object::ids(objects)
-        .collect::<Vec<_>>()
-        .into_par_iter()
-        .map(|oi| object_global_facts(b, oi))
-        .collect();
+    let per_object: Vec<Result<Vec<(u8, OutSym, u32)>>> =
+        crate::object::par_map(objects, |oi| object_global_facts(b, oi));
     for values in per_object {
         for (attr, out, v) in values? {
             match attr {
@@ -122,13 +118,9 @@ pub(super) struct FunctionFacts {
 /// Reads the `.nv.info.<fn>` records of every kept function once (each object's in
 /// parallel, gathered in input order).
 pub(super) fn function_facts(b: &Builder<'_, '_>) -> Result<HashMap<OutSym, FunctionFacts>> {
-    use rayon::prelude::*;
     let objects = b.p.objects();
-    let per_object: Vec<Result<Vec<(OutSym, FunctionFacts)>>> = crate::object::ids(objects)
-        .collect::<Vec<_>>()
-        .into_par_iter()
-        .map(|oi| object_function_facts(b, oi))
-        .collect();
+    let per_object: Vec<Result<Vec<(OutSym, FunctionFacts)>>> =
+        crate::object::par_map(objects, |oi| object_function_facts(b, oi));
     let mut out: HashMap<OutSym, FunctionFacts> = HashMap::new();
     for facts in per_object {
         for (f, x) in facts? {

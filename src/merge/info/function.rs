@@ -51,11 +51,7 @@ pub(super) fn emit_function_infos(
     use rayon::prelude::*;
     let orders: Vec<(ObjectId, Vec<InfoSlot>)> = {
         let b: &Builder<'_, '_> = b;
-        crate::object::ids(b.p.objects())
-            .collect::<Vec<_>>()
-            .into_par_iter()
-            .map(|oi| (oi, info_order(b, cx.opts, oi)))
-            .collect()
+        crate::object::par_map(b.p.objects(), |oi| (oi, info_order(b, cx.opts, oi)))
     };
     let made: Vec<Vec<Result<Made>>> = {
         let b: &Builder<'_, '_> = b;

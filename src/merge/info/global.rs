@@ -18,16 +18,12 @@ pub(super) fn emit_global_info(
     prop: &Propagated,
     kernels: &[OutSym],
 ) {
-    use rayon::prelude::*;
     let named = |k: OutSym| named_by(opts.kernels_used.as_deref(), &b.m.symbols[k].name);
     // Each object's records are made on their own (in parallel), then laid down in reverse
     // reading order: the objects last to first, each one's records last to first.
     let bb: &Builder<'_, '_> = b;
-    let chunks: Vec<RecordBytes> = crate::object::ids(b.p.objects())
-        .collect::<Vec<_>>()
-        .into_par_iter()
-        .map(|oi| object_records(bb, opts, prop, oi))
-        .collect();
+    let chunks: Vec<RecordBytes> =
+        crate::object::par_map(b.p.objects(), |oi| object_records(bb, opts, prop, oi));
     let mut out = RecordBytes::default();
     for c in chunks.into_iter().rev() {
         out.append(c);
