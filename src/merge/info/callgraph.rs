@@ -223,7 +223,7 @@ pub(super) fn emit_callgraph(b: &mut Builder<'_, '_>, graph: &CallGraph) -> OutS
     let marker = |k: u32| (0xffff_ffff - k, None);
     let n = b.m.symbols.len();
     push_pair(&mut cg, &mut slots, None, marker(0));
-    for (a, list) in SymLists::grouped_unique(n, &graph_blocks.calls).iter() {
+    for (a, list) in graph.direct_callees.iter() {
         for &v in list.iter().rev() {
             push_pair(&mut cg, &mut slots, Some(a), (0, Some(v)));
         }

@@ -76,7 +76,7 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<Info
     let _emit = tracing::info_span!("call_graph_out").entered();
     let cg_id = callgraph::emit_callgraph(b, &graph);
     let callgraph_report = if opts.dump_callgraph {
-        report::callgraph_report(b, opts, &graph.blocks, &global.regs, &kernels)
+        report::callgraph_report(b, opts, &graph, &global.regs, &kernels)
     } else {
         Vec::new()
     };

@@ -1,7 +1,7 @@
 //! `--dump-callgraph`.
 
 use crate::elf::*;
-use crate::merge::{list, Builder, Options};
+use crate::merge::{Builder, Options};
 use crate::output::*;
 use hashbrown::{HashMap, HashSet};
 
@@ -15,7 +15,7 @@ use hashbrown::{HashMap, HashSet};
 pub(super) fn callgraph_report(
     b: &Builder<'_, '_>,
     opts: &Options,
-    blocks: &super::callgraph::Blocks,
+    graph: &super::callgraph::CallGraph,
     regs: &HashMap<OutSym, u32>,
     kernels: &[OutSym],
 ) -> Vec<String> {
@@ -27,14 +27,11 @@ pub(super) fn callgraph_report(
         .enumerate()
         .filter_map(|(k, s)| s.map(|s| (s, k + 1)))
         .collect();
+    let blocks = &graph.blocks;
     let address_taken = &blocks.address_taken;
     let taken: HashSet<OutSym> = address_taken.iter().map(|e| e.0).collect();
     // (each caller's callees newest first, as `.nv.callgraph` lists them)
-    let direct: HashMap<OutSym, Vec<OutSym>> =
-        super::lists::SymLists::grouped_unique(b.m.symbols.len(), &blocks.calls)
-            .iter()
-            .map(|(f, l)| (f, l.iter().rev().copied().collect()))
-            .collect();
+    let direct = |f: OutSym| graph.direct_callees.get(f).iter().rev().copied();
     let mut out = vec![
         // (the SM, without an 'a' or 'f' suffix)
         format!("callgraph for sm_{}:", opts.policy.sm()),
@@ -71,8 +68,8 @@ pub(super) fn callgraph_report(
                 }
             }
         }
-        for t in list(&direct, &s) {
-            if let Some(n) = number.get(t) {
+        for t in direct(s) {
+            if let Some(n) = number.get(&t) {
                 line.push_str(&format!(" {n}"));
             }
         }
@@ -82,7 +79,7 @@ pub(super) fn callgraph_report(
     // propagates register counts: direct callees (newest first), then the possible targets of
     // each indirect call site (address-taken functions of its prototype, oldest first).
     let children = |f: OutSym| -> Vec<OutSym> {
-        let mut v: Vec<OutSym> = direct.get(&f).cloned().unwrap_or_default();
+        let mut v: Vec<OutSym> = direct(f).collect();
         for &(_, proto) in blocks.indirect_sites.iter().filter(|e| e.0 == f) {
             v.extend(address_taken.iter().filter(|e| e.1 == proto).map(|e| e.0));
         }
