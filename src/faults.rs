@@ -98,19 +98,22 @@ impl MappedRegion {
         }
         let first = NEXT_REGION.fetch_add(1, Ordering::Relaxed);
         let full = REGIONS_TAKEN.load(Ordering::Relaxed) >= REGION_SLOTS;
-        let slot = (0..if full { 0 } else { REGION_SLOTS })
-            .map(|k| (first + k) % REGION_SLOTS)
-            .find(|&i| {
-                REGIONS[i]
-                    .len
-                    .compare_exchange(0, bytes.len(), Ordering::AcqRel, Ordering::Relaxed)
-                    .is_ok()
-            });
+        let take_if_free = |i: &usize| {
+            REGIONS[*i]
+                .len
+                .compare_exchange(0, bytes.len(), Ordering::AcqRel, Ordering::Relaxed)
+                .is_ok()
+        };
+        let slot = if full {
+            None
+        } else {
+            (0..REGION_SLOTS)
+                .map(|k| (first + k) % REGION_SLOTS)
+                .find(take_if_free)
+        };
         if let Some(i) = slot {
             NEXT_REGION.store(i + 1, Ordering::Relaxed);
             REGIONS_TAKEN.fetch_add(1, Ordering::Relaxed);
-        }
-        if let Some(i) = slot {
             let r = &REGIONS[i];
             r.name
                 .store(name.as_ptr() as *mut libc::c_char, Ordering::Release);

@@ -818,25 +818,21 @@ fn finish_sections(m: &mut Module, out: OutRelocs) {
         } else {
             entries.reverse();
         }
-        let name = match out {
-            Ok(id) => Ok(id),
-            Err(name) => m.section_named(&name).ok_or(name),
+        let existing = match &out {
+            Ok(id) => Some(*id),
+            Err(name) => m.section_named(name),
         };
-        if let Ok(id) = name {
+        if let Some(id) = existing {
             let sec = &mut m.sections[id];
             sec.content = Content::Relocs {
                 rela: type_is_rela(sh_type),
                 entries,
             };
             sec.info = Info::Section(target);
-            continue;
+        } else if let Err(name) = out {
+            if !entries.is_empty() {
+                m.add_named_section(reloc_section(name, sh_type, target, entries));
+            }
         }
-        let Err(name) = name else { continue };
-        if entries.is_empty() {
-            continue;
-        }
-        m.named_section(&name.clone(), || {
-            reloc_section(name, sh_type, target, entries)
-        });
     }
 }
