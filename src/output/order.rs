@@ -17,28 +17,39 @@ pub fn header_order_with_empty(m: &Module) -> Vec<OutSec> {
 fn ordered(m: &Module, with_empty: bool) -> Vec<OutSec> {
     // sm_100+ writes the parameter banks in their kernels' code order (not in the order the
     // link made them: a library's static kernels can list theirs the other way round).
-    // (Keys made once per section: a sort makes a key per comparison, each a trip to a
-    // section's header, and a module has a hundred thousand.)
-    let mut keyed: Vec<(u8, OutSec, OutSec)> = m
-        .sections
-        .ids()
-        .filter(|&i| {
-            with_empty
-                || m.empty_relocs_kept.contains(&i)
-                || !matches!(&m.sections[i].content,
-                    Content::Relocs { entries, .. } if entries.is_empty())
-        })
-        .map(|i| {
-            let late = late_param_bank(m, i);
-            let sub = match m.sections[i].info {
-                crate::output::Info::Section(t) if late => t,
-                _ => i,
-            };
-            (group_rank(&m.sections[i], m.mercury, late), sub, i)
-        })
-        .collect();
-    keyed.sort_unstable();
-    keyed.into_iter().map(|(_, _, i)| i).collect()
+    // The key is (rank, kernel or self, self). Sections are met in id order, so a rank's
+    // bucket is already in key order unless a late parameter bank sorts by its kernel: only
+    // those buckets are sorted (a module has a hundred thousand sections and a dozen ranks).
+    let mut buckets: Vec<Vec<(OutSec, OutSec)>> = Vec::new();
+    let mut unsorted: Vec<bool> = Vec::new();
+    for i in m.sections.ids() {
+        let s = &m.sections[i];
+        let empty_relocs =
+            matches!(&s.content, Content::Relocs { entries, .. } if entries.is_empty());
+        if empty_relocs && !with_empty && !m.empty_relocs_kept.contains(&i) {
+            continue;
+        }
+        let late = late_param_bank(m, i);
+        let sub = match s.info {
+            crate::output::Info::Section(t) if late => t,
+            _ => i,
+        };
+        let rank = group_rank(s, m.mercury, late) as usize;
+        if rank >= buckets.len() {
+            buckets.resize_with(rank + 1, Vec::new);
+            unsorted.resize(rank + 1, false);
+        }
+        unsorted[rank] |= sub != i;
+        buckets[rank].push((sub, i));
+    }
+    let mut order = Vec::with_capacity(buckets.iter().map(Vec::len).sum());
+    for (mut bucket, unsorted) in buckets.into_iter().zip(unsorted) {
+        if unsorted {
+            bucket.sort_unstable();
+        }
+        order.extend(bucket.into_iter().map(|(_, i)| i));
+    }
+    order
 }
 
 /// sm_100+: a kernel's parameter bank written after everything else of the main half (one
@@ -189,6 +200,27 @@ mod tests {
                 ".nv.constant0.k",
                 ".nv.merc.text.k"
             ]
+        );
+    }
+
+    #[test]
+    fn sm100_parameter_banks_follow_their_kernels_code_order() {
+        let bank = |name: &str, kernel: u32| OutSection {
+            info: Info::Section(OutSec::new(kernel)),
+            ..section(name, Group::Constants, bytes())
+        };
+        let m = module(
+            true,
+            vec![
+                section(".text.b", Group::Text, bytes()),
+                section(".text.a", Group::Text, bytes()),
+                bank(".nv.constant0.a", 1),
+                bank(".nv.constant0.b", 0),
+            ],
+        );
+        assert_eq!(
+            names(&m, &header_order(&m)),
+            [".text.b", ".text.a", ".nv.constant0.b", ".nv.constant0.a"]
         );
     }
 }
