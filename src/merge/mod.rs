@@ -47,6 +47,7 @@ pub(crate) use placement::{Placed, Placement};
 /// functions); then local data symbols, each bringing its section's symbol along; then the
 /// remaining section symbols; then the other globals.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
 enum Pass {
     Code,
     Locals,
@@ -801,6 +802,16 @@ impl<'a, 'data> Builder<'a, 'data> {
         opts: &Options,
         pages: &crate::input::files::Pages<'_>,
     ) -> Result<()> {
+        let orders = tracing::info_span!("pass_orders").in_scope(|| {
+            let (policy, objects) = (self.p.policy, self.p.objects);
+            crate::object::par_map(objects, |oi| {
+                symbols::PassOrders::of(
+                    &objects[oi],
+                    policy.param_banks_after_debug(),
+                    policy.relocatable(),
+                )
+            })
+        });
         tracing::info_span!("made").in_scope(|| {
             for oi in crate::object::ids(self.p.objects) {
                 self.debug_sections(oi);
@@ -810,7 +821,7 @@ impl<'a, 'data> Builder<'a, 'data> {
                     Pass::SectionSymbols,
                     Pass::Globals,
                 ] {
-                    self.symbols_pass(oi, pass);
+                    self.symbols_pass(oi, pass, &orders[oi.index()]);
                     if pass == Pass::SectionSymbols {
                         self.frame_section_symbol(oi);
                         self.unified_table_symbols(oi);

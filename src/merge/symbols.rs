@@ -53,9 +53,54 @@ fn section_symbol_order(o: &InputObject, param_banks_last: bool, relocatable: bo
         _ => (0, *i),
     };
     let mut order: Vec<usize> = (1..lead).collect();
-    order.sort_by_key(rank);
+    // (Each key made once: making one looks at the section and its kind.)
+    order.sort_by_cached_key(rank);
     order.extend(lead..syms.len());
     order
+}
+
+impl Pass {
+    /// The pass that turns symbol `s` into output symbols and sections.
+    fn of(s: &crate::elf::read::Symbol<'_>) -> Pass {
+        if s.st_type == STT_FUNC {
+            Pass::Code
+        } else if s.st_type == STT_SECTION {
+            Pass::SectionSymbols
+        } else if s.bind == STB_LOCAL {
+            Pass::Locals
+        } else {
+            Pass::Globals
+        }
+    }
+}
+
+/// An object's symbols in the order each [`Pass`] meets them. Worked out for every object in
+/// parallel before the passes, which run on one thread in object order, so that each pass
+/// visits only its own symbols and sorts nothing.
+pub(super) struct PassOrders([Vec<u32>; 4]);
+
+impl PassOrders {
+    pub(super) fn of(o: &InputObject, param_banks_last: bool, relocatable: bool) -> PassOrders {
+        let syms = o.symbols();
+        let mut lists: [Vec<u32>; 4] = Default::default();
+        for (i, s) in syms.iter().enumerate().skip(1) {
+            let pass = Pass::of(s);
+            if pass != Pass::SectionSymbols {
+                lists[pass as usize].push(i as u32);
+            }
+        }
+        lists[Pass::SectionSymbols as usize] =
+            section_symbol_order(o, param_banks_last, relocatable)
+                .into_iter()
+                .filter(|&i| Pass::of(&syms[i]) == Pass::SectionSymbols)
+                .map(|i| i as u32)
+                .collect();
+        PassOrders(lists)
+    }
+
+    fn of_pass(&self, pass: Pass) -> &[u32] {
+        &self.0[pass as usize]
+    }
 }
 
 impl Builder<'_, '_> {
@@ -177,37 +222,15 @@ impl Builder<'_, '_> {
         }
     }
 
-    /// One pass over an object's symbol table: `code` = text section symbols and functions;
-    /// otherwise everything else.
-    /// One pass over an object's symbol table (see [`Pass`]).
-    pub(super) fn symbols_pass(&mut self, oi: ObjectId, pass: Pass) {
+    /// One pass over an object's symbols (see [`Pass`]), in the order `orders` gives.
+    pub(super) fn symbols_pass(&mut self, oi: ObjectId, pass: Pass, orders: &PassOrders) {
         let o = &self.p.objects[oi];
         let mut debug_shared_due = false;
         let mut undefined_locals: Vec<usize> = Vec::new();
         let syms = o.symbols();
-        let order: Vec<usize> = if pass == Pass::SectionSymbols {
-            section_symbol_order(
-                o,
-                self.p.policy.param_banks_after_debug(),
-                self.p.policy.relocatable(),
-            )
-        } else {
-            (1..syms.len()).collect()
-        };
-        for i in order {
+        for &i in orders.of_pass(pass) {
+            let i = i as usize;
             let s = &syms[i];
-            let this = if s.st_type == STT_FUNC {
-                Pass::Code
-            } else if s.st_type == STT_SECTION {
-                Pass::SectionSymbols
-            } else if s.bind == STB_LOCAL {
-                Pass::Locals
-            } else {
-                Pass::Globals
-            };
-            if this != pass {
-                continue;
-            }
             let sec = match s.section {
                 SymSection::Index(si) => Some(&o.cubin.sections[si as usize]),
                 _ => None,
