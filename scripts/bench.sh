@@ -18,7 +18,9 @@
 # the registration files must be equal too (simple).
 # -N skips nvlink (for sizes where it takes minutes).
 #
-# Prints, per N: nvlink's and cubin-ld's best wall time over REPEATS runs and their ratio;
+# Prints, per N: nvlink's and cubin-ld's best wall time over REPEATS runs and their ratio (as
+# the caller waits: a large link's caller ends once the output is written, see
+# src/early_exit.rs);
 # cubin-ld's time per object; with one thread (RAYON_NUM_THREADS=1: its output must be the same
 # bytes) and the speed-up of the default thread count over it; its peak RSS against the inputs' and output's sizes; `cat`
 # of the inputs (the floor: reading what the link reads) and cubin-ld's multiple of it; and
@@ -86,7 +88,9 @@ gen_shape() { # deep/wide: PTX from bench-gen.py, assembled by ptxas
 }
 
 peak_rss_mb() { # peak resident set of "$@", in MB
-  /usr/bin/time -f '%M' "$@" 2>&1 >/dev/null | tail -1 | awk '{printf "%.0f", $1 / 1024}'
+  # (In one process: a large link's caller ends before the link's own process, whose memory
+  # /usr/bin/time would then not see; see src/early_exit.rs.)
+  CUBIN_LD_FORK=0 /usr/bin/time -f '%M' "$@" 2>&1 >/dev/null | tail -1 | awk '{printf "%.0f", $1 / 1024}'
 }
 
 best() { # best wall time in seconds of "$@" over $reps runs

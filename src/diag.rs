@@ -163,6 +163,31 @@ pub struct Early {
 }
 
 impl Early {
+    /// `r` with what was said early put before what it says. What is put there is taken from
+    /// here, so completing a result twice adds nothing the second time.
+    pub fn complete(
+        &mut self,
+        r: std::result::Result<LinkOutcome, Failure>,
+    ) -> std::result::Result<LinkOutcome, Failure> {
+        let load_messages = self.messages();
+        let warnings = std::mem::take(&mut self.warnings);
+        let stdout = std::mem::take(&mut self.stdout);
+        match r {
+            Ok(o) => Ok(LinkOutcome {
+                load_messages: [load_messages, o.load_messages].concat(),
+                warnings: [warnings, o.warnings].concat(),
+                stdout: stdout + &o.stdout,
+                ..o
+            }),
+            Err(f) => Err(Failure {
+                load_messages: [load_messages, f.load_messages].concat(),
+                warnings: [warnings, f.warnings].concat(),
+                stdout: (stdout + &f.stdout).into_boxed_str(),
+                ..f
+            }),
+        }
+    }
+
     /// Tools' messages first, then the infos, as nvlink prints them.
     pub fn messages(&mut self) -> Vec<LoadMessage> {
         let tools = std::mem::take(&mut self.tool_messages).into_iter();

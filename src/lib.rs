@@ -11,6 +11,7 @@ pub mod compare;
 pub mod demangle;
 pub mod diag;
 pub mod dump;
+pub mod early_exit;
 pub mod elf;
 pub mod explain;
 pub mod faults;
@@ -42,21 +43,26 @@ pub use diag::{Failure, LinkOutcome, LoadMessage};
 /// Runs a link. Nothing is written unless every pass succeeded; what loading reported comes
 /// first, whatever happens later.
 pub fn link(args: &cli::Args) -> std::result::Result<LinkOutcome, Failure> {
+    link_and_then(args, |_| {})
+}
+
+/// What is told the link's result as soon as it is known: on success, before the inputs are
+/// unmapped and the link's tables freed (the binary reports, then ends for its caller).
+pub type Then<'a> = Box<dyn FnOnce(&std::result::Result<LinkOutcome, Failure>) + Send + 'a>;
+
+/// [`link`], telling `then` the result (the one returned) as soon as it is known.
+pub fn link_and_then<'a>(
+    args: &cli::Args,
+    then: impl FnOnce(&std::result::Result<LinkOutcome, Failure>) + Send + 'a,
+) -> std::result::Result<LinkOutcome, Failure> {
     let mut early = Early::default();
-    match on_threads(args, || link_inner(args, &mut early)) {
-        Ok(o) => Ok(LinkOutcome {
-            load_messages: early.messages(),
-            warnings: [early.warnings, o.warnings].concat(),
-            stdout: early.stdout + &o.stdout,
-            ..o
-        }),
-        Err(f) => Err(Failure {
-            load_messages: early.messages(),
-            warnings: [early.warnings, f.warnings].concat(),
-            stdout: (early.stdout + &f.stdout).into_boxed_str(),
-            ..f
-        }),
+    let mut then: Option<Then<'a>> = Some(Box::new(then));
+    let r = on_threads(args, || link_inner(args, &mut early, &mut then));
+    let r = early.complete(r);
+    if let Some(then) = then.take() {
+        then(&r);
     }
+    r
 }
 
 /// Runs `f` on `--threads` threads (without it, on the global pool: one per core).
@@ -79,7 +85,11 @@ fn on_threads<T: Send>(
 
 /// The pass list. Each pass returns one product that later passes only read; `checks::*` are
 /// the points where nvlink stops, in its order.
-fn link_inner(args: &cli::Args, early: &mut Early) -> std::result::Result<LinkOutcome, Failure> {
+fn link_inner(
+    args: &cli::Args,
+    early: &mut Early,
+    then: &mut Option<Then<'_>>,
+) -> std::result::Result<LinkOutcome, Failure> {
     // -ghls writes a host linker script and links nothing.
     if let Some(kind) = &args.ghls {
         let stdout = host_script::generate(kind, args)?;
@@ -169,7 +179,12 @@ fn link_inner(args: &cli::Args, early: &mut Early) -> std::result::Result<LinkOu
     // The module holds what it needs of the inputs: their pages make room for the output's.
     input::files::release_pages(&files);
     // 7. Layout and write.
-    emit(args, built, &removed)
+    let r = early.complete(emit(args, built, &removed));
+    // (Told before the inputs and tables above are freed, on the way out.)
+    if let Some(then) = then.take() {
+        then(&r);
+    }
+    r
 }
 
 /// Passes 4 to 6, over the objects as the merge sees them: local functions that share a

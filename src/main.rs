@@ -54,6 +54,14 @@ fn main() -> ExitCode {
             return ExitCode::from(1);
         }
     };
+    // A large link ends for its caller once its output is written; freeing its memory is
+    // left to a process nobody waits for (`early_exit`). (Before any thread starts.)
+    let input_bytes = input_bytes(&args);
+    let finished = if args.help || args.version {
+        None
+    } else {
+        cubin_ld::early_exit::fork(input_bytes >= SMALL_LINK_BYTES)
+    };
     let trace = args
         .time_trace
         .as_ref()
@@ -68,16 +76,34 @@ fn main() -> ExitCode {
         && !args.version)
         .then(|| cubin_ld::progress::Progress::start(args.inputs.len()));
     start_tracing(trace.clone(), progress.as_ref().map(|p| p.layer()));
-    let code = run(&args, progress);
-    if let (Some(t), Some(path)) = (trace, &args.time_trace) {
-        if let Err(e) = std::fs::write(path, t.json()) {
-            eprintln!(
-                "cubin-ld warning : --time-trace: cannot write {}: {e}",
-                path.display()
-            );
+    let time_trace = args.time_trace.clone();
+    let code = run(&args, input_bytes, progress, move |code| {
+        if let (Some(t), Some(path)) = (trace, &time_trace) {
+            if let Err(e) = std::fs::write(path, t.json()) {
+                eprintln!(
+                    "cubin-ld warning : --time-trace: cannot write {}: {e}",
+                    path.display()
+                );
+            }
         }
-    }
-    code
+        if let Some(f) = finished {
+            f.done(code);
+        }
+    });
+    ExitCode::from(code)
+}
+
+/// Below this many bytes of inputs a link runs on one thread, and in one process: starting
+/// threads, or a second process, costs more than they save.
+const SMALL_LINK_BYTES: u64 = 1 << 20;
+
+/// The size of the files named on the command line.
+fn input_bytes(args: &cubin_ld::cli::Args) -> u64 {
+    args.inputs
+        .iter()
+        .filter_map(|p| std::fs::metadata(p).ok())
+        .map(|m| m.len())
+        .sum()
 }
 
 /// RUST_LOG=cubin_ld=info prints each pass with its time; `--time-trace` records the passes'
@@ -101,21 +127,30 @@ fn start_tracing(
         .try_init();
 }
 
-fn run(args: &cubin_ld::cli::Args, progress: Option<cubin_ld::progress::Progress>) -> ExitCode {
+/// Runs the link and says how it went; `finish` is told the exit status once everything is
+/// printed, before the link's memory is freed.
+fn run(
+    args: &cubin_ld::cli::Args,
+    input_bytes: u64,
+    progress: Option<cubin_ld::progress::Progress>,
+    finish: impl FnOnce(u8) + Send,
+) -> u8 {
     // The parser's own warnings (a value given twice) come first and stay warnings.
     for w in &args.parse_warnings {
         eprintln!("cubin-ld warning : {w}");
     }
     if args.help {
         print!("{}", cubin_ld::cli::help_text());
-        return ExitCode::SUCCESS;
+        finish(0);
+        return 0;
     }
     if args.version {
         println!(
             "cubin-ld {} (nvlink 13.5 compatible)",
             env!("CARGO_PKG_VERSION")
         );
-        return ExitCode::SUCCESS;
+        finish(0);
+        return 0;
     }
     // -report-arch names the target after every message, as nvlink does.
     let suffix = match (&args.arch, args.report_arch) {
@@ -123,12 +158,23 @@ fn run(args: &cubin_ld::cli::Args, progress: Option<cubin_ld::progress::Progress
         _ => String::new(),
     };
     let out = Diagnostics::new(args, suffix);
-    let say = |level: &str, msg: &str| out.say(level, msg);
     cubin_ld::faults::install();
-    start_threads(args);
-    let linked = cubin_ld::link(args);
-    // (The line goes before any message is printed.)
-    drop(progress);
+    start_threads(args, input_bytes);
+    let mut code = 0;
+    let linked = cubin_ld::link_and_then(args, |r| {
+        // (The line goes before any message is printed.)
+        drop(progress);
+        code = report(r, &out);
+        finish(code);
+    });
+    // (Freed after the caller was told.)
+    drop(linked);
+    code
+}
+
+/// Prints what the link said, as nvlink would; its exit status.
+fn report(linked: &Result<cubin_ld::LinkOutcome, cubin_ld::Failure>, out: &Diagnostics) -> u8 {
+    let say = |level: &str, msg: &str| out.say(level, msg);
     match linked {
         Ok(outcome) => {
             print!("{}", outcome.stdout);
@@ -143,7 +189,7 @@ fn run(args: &cubin_ld::cli::Args, progress: Option<cubin_ld::progress::Progress
             for i in &outcome.infos {
                 say("info    ", i);
             }
-            ExitCode::SUCCESS
+            0
         }
         Err(f) => {
             print!("{}", f.stdout);
@@ -154,10 +200,10 @@ fn run(args: &cubin_ld::cli::Args, progress: Option<cubin_ld::progress::Progress
             for e in &f.errors {
                 say("error   ", e);
             }
-            if let Some(fatal) = f.fatal {
-                out.say("fatal   ", &fatal);
+            if let Some(fatal) = &f.fatal {
+                out.say("fatal   ", fatal);
             }
-            ExitCode::from(f.code)
+            f.code
         }
     }
 }
@@ -165,25 +211,13 @@ fn run(args: &cubin_ld::cli::Args, progress: Option<cubin_ld::progress::Progress
 /// Makes the link's threads, this one among them (the passes then start their parallel
 /// work without handing it to another thread): `--threads`, else one per core, but one for a
 /// small link, where starting threads costs more than they save. The output is the same.
-fn start_threads(args: &cubin_ld::cli::Args) {
-    const SMALL_LINK_BYTES: u64 = 1 << 20;
+fn start_threads(args: &cubin_ld::cli::Args, input_bytes: u64) {
     let n = match args.thread_count() {
         Some(Ok(n)) => n,
         Some(Err(_)) => return, // (the link says what is wrong with it)
-        None => {
-            let input_bytes: u64 = args
-                .inputs
-                .iter()
-                .filter_map(|p| std::fs::metadata(p).ok())
-                .map(|m| m.len())
-                .sum();
-            // (0: rayon's default, RAYON_NUM_THREADS or one per core)
-            if input_bytes < SMALL_LINK_BYTES {
-                1
-            } else {
-                0
-            }
-        }
+        // (0: rayon's default, RAYON_NUM_THREADS or one per core)
+        None if input_bytes < SMALL_LINK_BYTES => 1,
+        None => 0,
     };
     let _ = rayon::ThreadPoolBuilder::new()
         .num_threads(n)

@@ -424,28 +424,77 @@ fn a_fifo_input_reads_as_empty_as_nvlink_reads_it() {
 
 #[test]
 fn an_interrupted_link_leaves_the_old_output_or_the_new_one_never_a_temporary() {
+    use std::os::unix::process::ExitStatusExt;
     let d = scratch("interrupted");
     let out = d.join("out.cubin");
-    for delay_us in (0..30).map(|k| k * 150) {
-        std::fs::write(&out, b"old").unwrap();
-        let mut child = Command::new(env!("CARGO_BIN_EXE_cubin-ld"))
-            .current_dir(&d)
-            .args(["-arch", "sm_90", "-o", "out.cubin"])
-            .args(INPUTS)
-            .stderr(std::process::Stdio::null())
-            .spawn()
-            .unwrap();
-        std::thread::sleep(std::time::Duration::from_micros(delay_us));
-        // SAFETY: signalling our own child.
-        unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
-        let _ = child.wait().unwrap();
-        let now = std::fs::read(&out).unwrap();
-        assert!(now == b"old" || now == plain_output(), "a partial output");
+    // (In one process, and in two: the caller's, which passes the signal on, and the link.)
+    for fork in ["0", "1"] {
+        for delay_us in (0..30).map(|k| k * 150) {
+            std::fs::write(&out, b"old").unwrap();
+            let mut child = Command::new(env!("CARGO_BIN_EXE_cubin-ld"))
+                .current_dir(&d)
+                .env("CUBIN_LD_FORK", fork)
+                .args(["-arch", "sm_90", "-o", "out.cubin"])
+                .args(INPUTS)
+                .stderr(std::process::Stdio::null())
+                .spawn()
+                .unwrap();
+            std::thread::sleep(std::time::Duration::from_micros(delay_us));
+            // SAFETY: signalling our own child.
+            unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
+            let status = child.wait().unwrap();
+            let now = std::fs::read(&out).unwrap();
+            assert!(now == b"old" || now == plain_output(), "a partial output");
+            assert!(
+                status.signal() == Some(libc::SIGTERM) || status.success(),
+                "{status:?}"
+            );
+            assert_eq!(
+                names(&d),
+                ["a.o", "b.o", "c.o", "out.cubin"],
+                "a temporary was left"
+            );
+        }
+    }
+}
+
+/// A link run as two processes, the caller's ending once the output is written
+/// (`CUBIN_LD_FORK=1`, as a large link is run), or as one (`0`).
+fn link_forked(dir: &Path, fork: &str, extra: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_cubin-ld"))
+        .current_dir(dir)
+        .env("CUBIN_LD_FORK", fork)
+        .args(["-arch", "sm_90", "-o", "out.cubin"])
+        .args(INPUTS)
+        .args(extra)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn a_link_that_ends_early_for_its_caller_writes_says_and_exits_as_one_process_does() {
+    let d = scratch("forked");
+    let out = d.join("out.cubin");
+    let cases: [&[&str]; 5] = [
+        &[],
+        &["-v", "--print-gc-sections"],
+        &["--dump-callgraph"],
+        &["missing.o"],
+        &["-arch=sm_75"],
+    ];
+    for extra in cases {
+        let _ = std::fs::remove_file(&out);
+        let one = link_forked(&d, "0", extra);
+        let one_out = std::fs::read(&out).ok();
+        let _ = std::fs::remove_file(&out);
+        let two = link_forked(&d, "1", extra);
+        let two_out = std::fs::read(&out).ok();
         assert_eq!(
-            names(&d),
-            ["a.o", "b.o", "c.o", "out.cubin"],
-            "a temporary was left"
+            (one.status.code(), &one.stdout, stderr(&one)),
+            (two.status.code(), &two.stdout, stderr(&two)),
+            "{extra:?}"
         );
+        assert!(one_out == two_out, "{extra:?}: not the same output");
     }
 }
 

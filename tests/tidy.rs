@@ -16,6 +16,7 @@ const LAYERS: &[&str] = &[
     "trace",
     "progress",
     "faults",
+    "early_exit",
     "ids",
     // vocabulary: targets, the CUDA ELF format, relocation types and bit fields
     "arch",
