@@ -133,6 +133,8 @@ pub(crate) struct Builder<'a, 'data> {
     pub(crate) func_nodes: Vec<FuncNode>,
     /// (by global: its node is numbered)
     func_node_seen: crate::ids::IdVec<GlobalId, bool>,
+    /// `out_section_for`'s answers, by object and input section (`None`: not asked yet).
+    out_of: crate::ids::IdVec<ObjectId, Vec<Option<Option<OutSec>>>>,
 }
 
 fn is_text(o: &InputObject<'_>, s: &Section<'_>) -> bool {
@@ -162,8 +164,21 @@ impl<'a, 'data> Builder<'a, 'data> {
         })
     }
 
-    /// The output section an input section goes to (created on first use).
+    /// The output section an input section goes to (created on first use). Remembered per
+    /// input section: the creation passes and the placing ask for most sections again, and
+    /// the answer does not change (a section of that name, once made, stays that section).
     fn out_section_for(&mut self, oi: ObjectId, si: usize) -> Option<OutSec> {
+        if let Some(&Some(known)) = self.out_of[oi].get(si) {
+            return known;
+        }
+        let found = self.find_or_make_out_section(oi, si);
+        if let Some(slot) = self.out_of[oi].get_mut(si) {
+            *slot = Some(found);
+        }
+        found
+    }
+
+    fn find_or_make_out_section(&mut self, oi: ObjectId, si: usize) -> Option<OutSec> {
         let o = &self.p.objects[oi];
         let s = o.cubin.sections.get(si)?;
         // (A function's literal bank goes into its kernels' banks: `place_literal_bank`.)
@@ -716,6 +731,10 @@ impl<'a, 'data> Builder<'a, 'data> {
             errors: Vec::new(),
             func_nodes: Vec::new(),
             func_node_seen: crate::ids::IdVec::filled(false, res.globals.len()),
+            out_of: objects
+                .iter()
+                .map(|o| vec![None; o.cubin.sections.len()])
+                .collect(),
         }
     }
 
