@@ -1,6 +1,6 @@
 //! The caller stops waiting once the output is written: what follows (the inputs unmapped,
 //! the tables freed, the old output's pages dropped, the process's memory handed back) is
-//! done by a process nobody waits for. mold does the same. On a large link that tail is a
+//! done for a process nobody waits for. mold does the same. On a large link that tail is a
 //! tenth of the time: freeing 67 MB of an overwritten output's page cache alone takes 16 ms
 //! (in `rename`), and the process's own teardown about as much again.
 //!
@@ -8,8 +8,13 @@
 //! on a pipe, which the link sends once it has printed everything, or for the link to end
 //! without sending one (a crash, a signal), in which case it ends the same way. Interrupts
 //! the parent receives go to the link, which removes its temporary file and ends by the
-//! signal (see `faults`); the parent then does too. If the parent is killed, the link is
-//! killed with it, as one process would be.
+//! signal (see `faults`); the parent then does too. If the parent ends, the link is killed
+//! with it (`PR_SET_PDEATHSIG`): before the status, as one process would be; after it, the
+//! kernel frees what the link still holds, sooner than the link would itself.
+//!
+//! Not passed on: job control aimed at the parent's pid alone (`kill -STOP`), or a
+//! background link stopped for printing under `stty tostop`, which the shell sees only as
+//! the parent waiting. Ctrl-Z and `fg` reach both (the terminal signals the process group).
 //!
 //! The binary forks for a large link only (a small one would wait longer for the fork than
 //! for its teardown). `CUBIN_LD_FORK=0` keeps one process (for measuring its peak memory,
@@ -44,13 +49,18 @@ pub fn fork(large: bool) -> Option<Finished> {
             return None;
         }
         let parent = libc::getpid();
+        // The parent must be able to wait for the link: with SIGCHLD ignored (inherited from
+        // the caller) the kernel would reap it unseen. The link keeps what it was.
+        let chld = libc::signal(libc::SIGCHLD, libc::SIG_DFL);
         match libc::fork() {
             -1 => {
+                libc::signal(libc::SIGCHLD, chld);
                 libc::close(fds[0]);
                 libc::close(fds[1]);
                 None
             }
             0 => {
+                libc::signal(libc::SIGCHLD, chld);
                 libc::close(fds[0]);
                 // Killed with the parent; and if it is already gone, end now.
                 libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
@@ -91,7 +101,7 @@ impl Finished {
 /// The parent: ends as the link tells it to, or as the link ended.
 unsafe fn wait_for(child: libc::pid_t, pipe: libc::c_int) -> ! {
     LINK.store(child, Ordering::Release);
-    for sig in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP, libc::SIGQUIT] {
+    for sig in FORWARDED {
         let mut old: libc::sigaction = std::mem::zeroed();
         // (A signal ignored here, `nohup`, is ignored by the link too.)
         if libc::sigaction(sig, std::ptr::null(), &mut old) == 0
@@ -113,6 +123,13 @@ unsafe fn wait_for(child: libc::pid_t, pipe: libc::c_int) -> ! {
         }
     }
     // No status: the link ended on its own (a crash, a signal, an exit before the end).
+    // (Nothing is passed on from here: once reaped, its pid may be another process's.)
+    let mut forwarded: libc::sigset_t = std::mem::zeroed();
+    libc::sigemptyset(&mut forwarded);
+    for sig in FORWARDED {
+        libc::sigaddset(&mut forwarded, sig);
+    }
+    libc::sigprocmask(libc::SIG_BLOCK, &forwarded, std::ptr::null_mut());
     let mut status = 0;
     while libc::waitpid(child, &mut status, 0) == -1 {
         if *libc::__errno_location() != libc::EINTR {
@@ -120,15 +137,32 @@ unsafe fn wait_for(child: libc::pid_t, pipe: libc::c_int) -> ! {
         }
     }
     if libc::WIFSIGNALED(status) {
+        // Ended by the link's signal, without a core of its own (the link's is the one).
         let sig = libc::WTERMSIG(status);
+        let none = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: 0,
+        };
+        libc::setrlimit(libc::RLIMIT_CORE, &none);
         libc::signal(sig, libc::SIG_DFL);
+        let mut only: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut only);
+        libc::sigaddset(&mut only, sig);
+        libc::sigprocmask(libc::SIG_UNBLOCK, &only, std::ptr::null_mut());
         libc::raise(sig);
         libc::_exit(128 + sig);
     }
     libc::_exit(libc::WEXITSTATUS(status))
 }
 
+/// The interrupts the parent passes on to the link.
+const FORWARDED: [libc::c_int; 4] = [libc::SIGINT, libc::SIGTERM, libc::SIGHUP, libc::SIGQUIT];
+
 extern "C" fn forward(sig: libc::c_int) {
-    // SAFETY: kill is async-signal-safe.
-    unsafe { libc::kill(LINK.load(Ordering::Acquire), sig) };
+    // SAFETY: async-signal-safe calls; errno is kept for the code interrupted.
+    unsafe {
+        let errno = *libc::__errno_location();
+        libc::kill(LINK.load(Ordering::Acquire), sig);
+        *libc::__errno_location() = errno;
+    }
 }

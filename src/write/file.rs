@@ -210,15 +210,21 @@ fn replace(
     };
     fill_file(&mut f, size, reserved, fill)?;
     drop(f);
-    let replaced = old.and_then(|_| hold(dest));
+    let replaced = old
+        .filter(|m| m.len() >= HELD_BYTES)
+        .and_then(|_| hold(dest));
     std::fs::rename(&tmp, dest)?;
     std::mem::forget(failed);
-    // (The old file's pages are dropped when the last hold on it goes: off this thread.)
+    // (The old file's pages are dropped when the last hold on it goes: off this thread, or
+    // on it if no thread can be started.)
     if let Some(h) = replaced {
-        std::thread::spawn(move || drop(h));
+        let _ = std::thread::Builder::new().spawn(move || drop(h));
     }
     Ok(())
 }
+
+/// An old file this large is held across the rename (see `hold`).
+const HELD_BYTES: u64 = 1 << 20;
 
 /// A hold on the file at `path` (which reads nothing), so that renaming over it does not
 /// also free it there and then: dropping the pages of a large output took `rename` 16 ms.
