@@ -32,7 +32,8 @@ struct OutRelocSection {
     out: std::result::Result<OutSec, Vec<u8>>,
     target: OutSec,
     sh_type: u32,
-    entries: Vec<OutReloc>,
+    /// Each site's entries, in reading order (joined by `finish_sections`, in parallel).
+    entries: Vec<Vec<OutReloc>>,
 }
 
 /// Where a site's entries go: the module's section of that name (looked up while sites are
@@ -41,7 +42,7 @@ type Dest<'s> = std::result::Result<OutSec, &'s [u8]>;
 
 impl OutRelocs {
     /// The entries of the section `dest` names, made (empty) on first use.
-    fn entries(&mut self, dest: Dest<'_>, target: OutSec, sh_type: u32) -> &mut Vec<OutReloc> {
+    fn entries(&mut self, dest: Dest<'_>, target: OutSec, sh_type: u32) -> &mut Vec<Vec<OutReloc>> {
         let found = match dest {
             Ok(id) => self.by_section.get(&id),
             Err(name) => self.by_name.get(name),
@@ -67,8 +68,7 @@ impl OutRelocs {
     }
 
     /// One input relocation section's output entries. Each output section is made where its
-    /// first entry comes, as one thread meets them; the first site's entries become the
-    /// section's own (a large link's entries are not copied again).
+    /// first entry comes, as one thread meets them; the entries are moved, not copied.
     fn add_site(&mut self, site: &Site<'_, '_>, o: &mut SiteOut) {
         let (kept, recorded) = (std::mem::take(&mut o.kept), std::mem::take(&mut o.recorded));
         let (kept_in, recorded_in) = (o.kept_in, o.recorded_in);
@@ -87,11 +87,7 @@ impl OutRelocs {
                     self.entries(dest, site.tp.sec, site.s.sh_type)
                 }
             };
-            if all.is_empty() {
-                *all = entries;
-            } else {
-                all.extend(entries);
-            }
+            all.push(entries);
         };
         if o.recorded_first {
             add(true, recorded);
@@ -281,10 +277,12 @@ pub(crate) fn relocate(p: &Placement<'_, '_>, m: &mut Module) -> Result<Relocate
     Ok(done)
 }
 
-/// The input relocation sections of kept sections whose targets were placed, in input order.
+/// The input relocation sections of kept sections whose targets were placed, in input order
+/// (each object's found in parallel).
 fn sites<'a, 'data>(p: &'a Placement<'_, 'data>) -> Vec<Site<'a, 'data>> {
-    let mut sites = Vec::new();
-    for (oi, o) in crate::object::enumerated(p.objects) {
+    let per_object = crate::object::par_map(p.objects, |oi| {
+        let o = &p.objects[oi];
+        let mut sites = Vec::new();
         for (si, s) in o.cubin.sections.iter().enumerate() {
             if o.kind(s) != SectionKind::Reloc || !p.live[oi][si] {
                 continue;
@@ -303,8 +301,9 @@ fn sites<'a, 'data>(p: &'a Placement<'_, 'data>) -> Vec<Site<'a, 'data>> {
                 tp,
             });
         }
-    }
-    sites
+        sites
+    });
+    per_object.into_iter().flatten().collect()
 }
 
 /// Reads the placement and the module; writes only the bytes of the section it is given.
@@ -800,24 +799,43 @@ impl Relocator<'_, '_, '_> {
 
 /// The output relocation sections: entries newest first (sm_100+ line tables: by offset),
 /// into the sections made earlier in nvlink's order, or new ones after them.
-fn finish_sections(m: &mut Module, out: OutRelocs) {
-    for OutRelocSection {
-        out,
-        target,
-        sh_type,
-        mut entries,
-    } in out.sections
+fn finish_sections(m: &mut Module, mut out: OutRelocs) {
+    use rayon::prelude::*;
+    // (Each section's entries joined on its own, in parallel: a large link has millions.)
+    let joined: Vec<Vec<OutReloc>> = out
+        .sections
+        .par_iter_mut()
+        .map(|s| {
+            let parts = std::mem::take(&mut s.entries);
+            let mut all = Vec::with_capacity(parts.iter().map(Vec::len).sum());
+            // sm_100+ keeps the line tables' relocations in reading order.
+            let line_table = matches!(
+                &m.sections[s.target].name[..],
+                b".debug_line" | b".nv_debug_line_sass"
+            );
+            if m.mercury && line_table {
+                parts.into_iter().for_each(|e| all.extend(e));
+                all.sort_by_key(|r| r.offset);
+            } else {
+                // (newest first)
+                parts
+                    .into_iter()
+                    .rev()
+                    .for_each(|e| all.extend(e.into_iter().rev()));
+            }
+            all
+        })
+        .collect();
+    for (
+        OutRelocSection {
+            out,
+            target,
+            sh_type,
+            ..
+        },
+        entries,
+    ) in out.sections.into_iter().zip(joined)
     {
-        // sm_100+ keeps the line tables' relocations in reading order.
-        let line_table = matches!(
-            &m.sections[target].name[..],
-            b".debug_line" | b".nv_debug_line_sass"
-        );
-        if m.mercury && line_table {
-            entries.sort_by_key(|r| r.offset);
-        } else {
-            entries.reverse();
-        }
         let existing = match &out {
             Ok(id) => Some(*id),
             Err(name) => m.section_named(name),
