@@ -31,37 +31,39 @@ impl Builder<'_, '_> {
         use rayon::prelude::*;
         let (pending, len) = (pending.copies, pending.len);
         let copied = self.copied_spans(&pending, pages.page_size());
-        let mut by_sec: HashMap<OutSec, Vec<PendingCopy>> = HashMap::new();
+        let sections = self.m.sections.as_mut_slice();
+        let mut by_sec: Vec<Vec<PendingCopy>> = (0..sections.len()).map(|_| Vec::new()).collect();
         for c in pending {
-            by_sec.entry(c.sec).or_default().push(c);
+            by_sec[c.sec.index()].push(c);
         }
         let p = &self.p;
-        let sections = self.m.sections.as_mut_slice();
-        sections.par_iter_mut().enumerate().for_each(|(i, sec)| {
-            // (Each section's room is made here, on the thread that fills it.)
-            if let Some(&n) = len.get(&OutSec::from_index(i)) {
-                make_room(&mut sec.content, n);
-            }
-            let (Some(copies), Content::Bytes(bytes)) =
-                (by_sec.get(&OutSec::from_index(i)), &mut sec.content)
-            else {
-                return;
-            };
-            for c in copies {
-                let (oi, si) = c.from;
-                let o = &p.objects[oi];
-                let s = &o.cubin.sections[si];
-                let src = match p.line_rewrites.get(&(oi, si)) {
-                    Some(rw) => &rw.bytes[..],
-                    None => s.bytes(),
-                };
-                let dst = &mut bytes[c.at..c.at + src.len()];
-                dst.copy_from_slice(src);
-                if s.name == b".debug_frame" && c.at > 0 {
-                    debug_frame::rebase_unrelocated_cie_pointers(o, si, dst, c.at as u64);
+        sections
+            .par_iter_mut()
+            .zip(by_sec)
+            .enumerate()
+            .for_each(|(i, (sec, copies))| {
+                // (Each section's room is made here, on the thread that fills it.)
+                if let Some(&n) = len.get(&OutSec::from_index(i)) {
+                    make_room(&mut sec.content, n);
                 }
-            }
-        });
+                let Content::Bytes(bytes) = &mut sec.content else {
+                    return;
+                };
+                for c in copies {
+                    let (oi, si) = c.from;
+                    let o = &p.objects[oi];
+                    let s = &o.cubin.sections[si];
+                    let src = match p.line_rewrites.get(&(oi, si)) {
+                        Some(rw) => &rw.bytes[..],
+                        None => s.bytes(),
+                    };
+                    let dst = &mut bytes[c.at..c.at + src.len()];
+                    dst.copy_from_slice(src);
+                    if s.name == b".debug_frame" && c.at > 0 {
+                        debug_frame::rebase_unrelocated_cie_pointers(o, si, dst, c.at as u64);
+                    }
+                }
+            });
         pages.give_back(&copied);
     }
 
@@ -71,21 +73,24 @@ impl Builder<'_, '_> {
     /// table: read once, into `Cubin::sections`, and at the end of nvcc's files, after the
     /// code (an eighth of a file of small functions).
     fn copied_spans(&self, pending: &[PendingCopy], page: usize) -> Vec<(usize, usize)> {
-        let copied = pending
-            .iter()
-            .filter(|c| !self.p.line_rewrites.contains_key(&c.from))
+        use rayon::prelude::*;
+        let rewritten = &self.p.line_rewrites;
+        let mut spans: Vec<(usize, usize)> = pending
+            .par_iter()
+            .filter(|c| rewritten.is_empty() || !rewritten.contains_key(&c.from))
             .map(|c| {
                 let b = self.p.objects[c.from.0].cubin.sections[c.from.1].bytes();
                 (b.as_ptr() as usize, b.as_ptr() as usize + b.len())
-            });
-        let headers = self.p.objects.iter().filter_map(|o| {
+            })
+            .collect();
+        spans.extend(self.p.objects.iter().filter_map(|o| {
             let table = o.cubin.section_header_table()?;
             Some((
                 table.as_ptr() as usize,
                 table.as_ptr() as usize + table.len(),
             ))
-        });
-        joined(copied.chain(headers).collect(), page)
+        }));
+        joined(spans, page)
     }
 
     /// Gives each output section the length placement decided for it so far.
@@ -220,8 +225,9 @@ fn make_room(c: &mut Content, n: usize) {
 
 /// Non-empty ranges, sorted, with those no more than `gap` apart made one.
 fn joined(mut spans: Vec<(usize, usize)>, gap: usize) -> Vec<(usize, usize)> {
+    use rayon::slice::ParallelSliceMut;
     spans.retain(|(a, e)| a < e);
-    spans.sort_unstable();
+    spans.par_sort_unstable();
     let mut out: Vec<(usize, usize)> = Vec::new();
     for (a, e) in spans {
         match out.last_mut() {
