@@ -43,8 +43,22 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<Info
     let kernels = facts::kernels_in_symbol_order(b);
     // What each kept function's own `.nv.info.<fn>` says, read once.
     let facts = tracing::info_span!("function_facts").in_scope(|| facts::function_facts(b))?;
-    let (prop, kernel_facts, usage) = tracing::info_span!("propagate")
-        .in_scope(|| propagate::propagate(b, opts, &global, &graph, &facts, &kernels));
+    // Propagation and the EXTERNS lists only read the builder: they run side by side (each
+    // is one thread's work over the whole call graph).
+    let here = tracing::Span::current();
+    let shared: &Builder<'_, '_> = b;
+    let ((prop, kernel_facts, usage, said), (externs, closure)) = rayon::join(
+        || {
+            tracing::info_span!(parent: &here, "propagate")
+                .in_scope(|| propagate::propagate(shared, opts, &global, &graph, &facts, &kernels))
+        },
+        || {
+            tracing::info_span!(parent: &here, "externs")
+                .in_scope(|| externs::externs(shared, &graph, &facts))
+        },
+    );
+    b.warnings.extend(said.warnings);
+    b.errors.extend(said.errors);
     global::emit_global_info(b, opts, &prop, &kernels);
     compat::emit_compat(b, opts);
     if let (Some(ci), Some(cp)) = (
@@ -53,8 +67,6 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<Info
     ) {
         b.m.sections[ci].info = Info::Section(cp);
     }
-    let (externs, closure) =
-        tracing::info_span!("externs").in_scope(|| externs::externs(b, &graph, &facts));
     let merc_function_info = tracing::info_span!("function_info").in_scope(|| {
         function::emit_function_infos(
             b,

@@ -51,14 +51,24 @@ struct Components {
     below_attrs: Vec<(u8, bool)>,
 }
 
+/// What `propagate` says: warnings, and link errors (the caller adds them to the link's, in
+/// this order, where the pass stands among the others; it reads the builder, so it can run
+/// beside another pass that does).
+#[derive(Default)]
+pub(super) struct Said {
+    pub warnings: Vec<String>,
+    pub errors: Vec<String>,
+}
+
 pub(super) fn propagate(
-    b: &mut Builder<'_, '_>,
+    b: &Builder<'_, '_>,
     opts: &Options,
     global: &GlobalFacts,
     graph: &CallGraph,
     facts: &HashMap<OutSym, FunctionFacts>,
     kernels: &[OutSym],
-) -> (Propagated, Vec<super::KernelFacts>, Vec<KernelUsage>) {
+) -> (Propagated, Vec<super::KernelFacts>, Vec<KernelUsage>, Said) {
+    let mut said = Said::default();
     let (regs, frame) = (&global.regs, &global.frame);
     let mut kernel_facts = Vec::new();
     let mut usage = Vec::new();
@@ -144,7 +154,7 @@ pub(super) fn propagate(
                 })
                 .sum();
             for _ in 0..(direct + indirect).max(1) {
-                b.warnings.push(format!(
+                said.warnings.push(format!(
                     "Stack size for entry function '{}' cannot be statically determined",
                     String::from_utf8_lossy(&b.m.symbols[k].name)
                 ));
@@ -182,7 +192,7 @@ pub(super) fn propagate(
         ));
     }
     if let Some(e) = over_limit {
-        b.errors.push(e);
+        said.errors.push(e);
     }
     let prop = Propagated {
         succ,
@@ -190,7 +200,7 @@ pub(super) fn propagate(
         reg_max,
         inherited,
     };
-    (prop, kernel_facts, usage)
+    (prop, kernel_facts, usage, said)
 }
 
 /// A shortest call path from `from` to `to` (breadth first, callees in order).
