@@ -78,7 +78,9 @@ PY
 measure() { # LABEL OUT CMD...: runs CMD, prints status, seconds and peak RSS
   local label=$1 out=$2; shift 2
   rm -f "$out"
-  /usr/bin/time -f "%e %M" -o "$label.time" "$@" >"$label.log" 2>&1 && rc=0 || rc=$?
+  # (cubin-ld in one process: a large link's caller ends before the link's own process,
+  # whose memory /usr/bin/time would not see; see src/early_exit.rs.)
+  CUBIN_LD_FORK=0 /usr/bin/time -f "%e %M" -o "$label.time" "$@" >"$label.log" 2>&1 && rc=0 || rc=$?
   read -r secs kb <"$label.time" || true
   printf '  %-8s status %-3s %7s s  %6d MB peak\n' "$label" "$rc" "$secs" $((kb / 1024))
   echo "$rc" >"$label.rc"
