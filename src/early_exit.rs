@@ -20,6 +20,7 @@
 //! for its teardown). `CUBIN_LD_FORK=0` keeps one process (for measuring its peak memory,
 //! or a debugger); `CUBIN_LD_FORK=1` forks for any link.
 
+use crate::faults::INTERRUPTS;
 use std::sync::atomic::{AtomicI32, Ordering};
 
 /// The link's process id, for the parent's signal handlers.
@@ -101,19 +102,8 @@ impl Finished {
 /// The parent: ends as the link tells it to, or as the link ended.
 unsafe fn wait_for(child: libc::pid_t, pipe: libc::c_int) -> ! {
     LINK.store(child, Ordering::Release);
-    for sig in FORWARDED {
-        let mut old: libc::sigaction = std::mem::zeroed();
-        // (A signal ignored here, `nohup`, is ignored by the link too.)
-        if libc::sigaction(sig, std::ptr::null(), &mut old) == 0
-            && old.sa_sigaction == libc::SIG_IGN
-        {
-            continue;
-        }
-        let mut sa: libc::sigaction = std::mem::zeroed();
-        sa.sa_sigaction = forward as extern "C" fn(libc::c_int) as usize;
-        libc::sigemptyset(&mut sa.sa_mask);
-        libc::sigaction(sig, &sa, std::ptr::null_mut());
-    }
+    // (A signal ignored here, `nohup`, is ignored by the link too.)
+    crate::faults::on_interrupts(forward);
     let mut code = 0u8;
     loop {
         match libc::read(pipe, (&mut code as *mut u8).cast(), 1) {
@@ -126,7 +116,7 @@ unsafe fn wait_for(child: libc::pid_t, pipe: libc::c_int) -> ! {
     // (Nothing is passed on from here: once reaped, its pid may be another process's.)
     let mut forwarded: libc::sigset_t = std::mem::zeroed();
     libc::sigemptyset(&mut forwarded);
-    for sig in FORWARDED {
+    for sig in INTERRUPTS {
         libc::sigaddset(&mut forwarded, sig);
     }
     libc::sigprocmask(libc::SIG_BLOCK, &forwarded, std::ptr::null_mut());
@@ -155,9 +145,7 @@ unsafe fn wait_for(child: libc::pid_t, pipe: libc::c_int) -> ! {
     libc::_exit(libc::WEXITSTATUS(status))
 }
 
-/// The interrupts the parent passes on to the link.
-const FORWARDED: [libc::c_int; 4] = [libc::SIGINT, libc::SIGTERM, libc::SIGHUP, libc::SIGQUIT];
-
+/// The parent's handler for [`INTERRUPTS`]: passes the signal on to the link.
 extern "C" fn forward(sig: libc::c_int) {
     // SAFETY: async-signal-safe calls; errno is kept for the code interrupted.
     unsafe {

@@ -139,8 +139,28 @@ impl Drop for MappedRegion {
 /// mapped input is reported as a changed input. A signal the parent set to be ignored
 /// (`nohup`) stays ignored.
 pub fn install() {
-    for sig in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP, libc::SIGQUIT] {
-        // SAFETY: querying, then setting, a handler that only makes async-signal-safe calls.
+    // SAFETY: the handler only makes async-signal-safe calls.
+    unsafe { on_interrupts(on_interrupt) };
+    // SAFETY: as above; SA_SIGINFO gives the faulting address.
+    unsafe {
+        let handler: extern "C" fn(libc::c_int, *mut libc::siginfo_t, *mut libc::c_void) =
+            on_bus_error;
+        set_handler(libc::SIGBUS, handler as usize, libc::SA_SIGINFO)
+    };
+}
+
+/// The signals that interrupt a link (a terminal's, a build system's, a hangup).
+pub(crate) const INTERRUPTS: [libc::c_int; 4] =
+    [libc::SIGINT, libc::SIGTERM, libc::SIGHUP, libc::SIGQUIT];
+
+/// Sets `handler` for each of [`INTERRUPTS`] the process does not ignore: one the parent set
+/// to be ignored (`nohup`) stays ignored.
+///
+/// # Safety
+/// `handler` makes only async-signal-safe calls.
+pub(crate) unsafe fn on_interrupts(handler: extern "C" fn(libc::c_int)) {
+    for sig in INTERRUPTS {
+        // SAFETY: querying, then setting, a handler the caller vouches for.
         unsafe {
             let mut old: libc::sigaction = std::mem::zeroed();
             if libc::sigaction(sig, std::ptr::null(), &mut old) == 0
@@ -148,15 +168,9 @@ pub fn install() {
             {
                 continue;
             }
-            set_handler(sig, on_interrupt as extern "C" fn(libc::c_int) as usize, 0);
+            set_handler(sig, handler as usize, 0);
         }
     }
-    // SAFETY: as above; SA_SIGINFO gives the faulting address.
-    unsafe {
-        let handler: extern "C" fn(libc::c_int, *mut libc::siginfo_t, *mut libc::c_void) =
-            on_bus_error;
-        set_handler(libc::SIGBUS, handler as usize, libc::SA_SIGINFO)
-    };
 }
 
 unsafe fn set_handler(sig: libc::c_int, handler: usize, flags: libc::c_int) {
