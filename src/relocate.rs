@@ -799,43 +799,41 @@ impl Relocator<'_, '_, '_> {
 
 /// The output relocation sections: entries newest first (sm_100+ line tables: by offset),
 /// into the sections made earlier in nvlink's order, or new ones after them.
-fn finish_sections(m: &mut Module, mut out: OutRelocs) {
+fn finish_sections(m: &mut Module, out: OutRelocs) {
     use rayon::prelude::*;
     // (Each section's entries joined on its own, in parallel: a large link has millions.)
-    let joined: Vec<Vec<OutReloc>> = out
+    let module: &Module = m;
+    let joined: Vec<_> = out
         .sections
-        .par_iter_mut()
-        .map(|s| {
-            let parts = std::mem::take(&mut s.entries);
-            let mut all = Vec::with_capacity(parts.iter().map(Vec::len).sum());
-            // sm_100+ keeps the line tables' relocations in reading order.
-            let line_table = matches!(
-                &m.sections[s.target].name[..],
-                b".debug_line" | b".nv_debug_line_sass"
-            );
-            if m.mercury && line_table {
-                parts.into_iter().for_each(|e| all.extend(e));
-                all.sort_by_key(|r| r.offset);
-            } else {
-                // (newest first)
-                parts
-                    .into_iter()
-                    .rev()
-                    .for_each(|e| all.extend(e.into_iter().rev()));
-            }
-            all
-        })
+        .into_par_iter()
+        .map(
+            |OutRelocSection {
+                 out,
+                 target,
+                 sh_type,
+                 entries,
+             }| {
+                let mut all = Vec::with_capacity(entries.iter().map(Vec::len).sum());
+                // sm_100+ keeps the line tables' relocations in reading order.
+                let line_table = matches!(
+                    &module.sections[target].name[..],
+                    b".debug_line" | b".nv_debug_line_sass"
+                );
+                if module.mercury && line_table {
+                    entries.into_iter().for_each(|e| all.extend(e));
+                    all.sort_by_key(|r| r.offset);
+                } else {
+                    // (newest first)
+                    entries
+                        .into_iter()
+                        .rev()
+                        .for_each(|e| all.extend(e.into_iter().rev()));
+                }
+                (out, target, sh_type, all)
+            },
+        )
         .collect();
-    for (
-        OutRelocSection {
-            out,
-            target,
-            sh_type,
-            ..
-        },
-        entries,
-    ) in out.sections.into_iter().zip(joined)
-    {
+    for (out, target, sh_type, entries) in joined {
         let existing = match &out {
             Ok(id) => Some(*id),
             Err(name) => m.section_named(name),
