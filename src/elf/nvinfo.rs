@@ -77,6 +77,7 @@ pub struct Records<'a> {
 impl<'a> Iterator for Records<'a> {
     type Item = Result<Record<'a>>;
 
+    #[inline]
     fn next(&mut self) -> Option<Result<Record<'a>>> {
         let (bytes, i) = (self.bytes, self.at);
         if i >= bytes.len() {
@@ -91,14 +92,13 @@ impl<'a> Iterator for Records<'a> {
     }
 }
 
-/// The record at `i` and the next one's offset.
+/// The record at `i` and the next one's offset. (Every record of a link passes here, several
+/// times: the damaged cases are kept out of the way, in `damaged`.)
+#[inline]
 fn record_at(bytes: &[u8], i: usize) -> Result<(Record<'_>, usize)> {
-    let head = bytes.get(i..i + 4).ok_or_else(|| {
-        Error::new(format!(
-            "record at {i:#x}: truncated header ({} bytes left)",
-            bytes.len() - i
-        ))
-    })?;
+    let Some(head) = bytes.get(i..i + 4) else {
+        return Err(damaged(bytes, i, None));
+    };
     let (format, attr) = (head[0], head[1]);
     let half = u16::from_le_bytes([head[2], head[3]]);
     let (value, next) = match format {
@@ -107,19 +107,12 @@ fn record_at(bytes: &[u8], i: usize) -> Result<(Record<'_>, usize)> {
         EIFMT_HVAL => (Value::Half(half), i + 4),
         EIFMT_SVAL => {
             let end = i + 4 + half as usize;
-            let payload = bytes.get(i + 4..end).ok_or_else(|| {
-                Error::new(format!(
-                    "record at {i:#x}: payload of {half:#x} bytes runs past the end of the \
-                     section"
-                ))
-            })?;
+            let Some(payload) = bytes.get(i + 4..end) else {
+                return Err(damaged(bytes, i, Some(format)));
+            };
             (Value::Bytes(payload), end)
         }
-        f => {
-            return Err(Error::new(format!(
-                "record at {i:#x}: unknown format {f:#x}"
-            )))
-        }
+        _ => return Err(damaged(bytes, i, Some(format))),
     };
     Ok((
         Record {
@@ -130,6 +123,26 @@ fn record_at(bytes: &[u8], i: usize) -> Result<(Record<'_>, usize)> {
         },
         next,
     ))
+}
+
+/// What is wrong with the record at `i` (`format`: `None` where its header is cut short).
+#[cold]
+#[inline(never)]
+fn damaged(bytes: &[u8], i: usize, format: Option<u8>) -> Error {
+    match format {
+        None => Error::new(format!(
+            "record at {i:#x}: truncated header ({} bytes left)",
+            bytes.len() - i
+        )),
+        Some(EIFMT_SVAL) => {
+            let half = u16::from_le_bytes([bytes[i + 2], bytes[i + 3]]);
+            Error::new(format!(
+                "record at {i:#x}: payload of {half:#x} bytes runs past the end of the \
+                 section"
+            ))
+        }
+        Some(f) => Error::new(format!("record at {i:#x}: unknown format {f:#x}")),
+    }
 }
 
 /// Attributes a function's own `.nv.info.<fn>` never holds, with why: no toolkit writes
@@ -217,7 +230,7 @@ pub const SHAPES: &[(u8, Shape)] = &[
 impl Record<'_> {
     /// What is wrong with this record's shape, if anything (for the attributes in `SHAPES`).
     pub fn misshapen(&self) -> Option<String> {
-        let want = by_attr(SHAPES, self.attr)?;
+        let want = by_attr(SHAPES, &SHAPE_OF, self.attr)?;
         let got = format_name(self.format);
         match (want, self.value) {
             (Shape::Format(f), _) if self.format != f => {
@@ -240,18 +253,37 @@ impl Record<'_> {
 
 /// Why cubin-ld refuses a record of `attr`, if it does (`NOT_REPRODUCED`).
 pub fn not_reproduced(attr: u8) -> Option<&'static str> {
-    by_attr(NOT_REPRODUCED, attr)
+    by_attr(NOT_REPRODUCED, &NOT_REPRODUCED_AT, attr)
 }
 
 /// Why a function's `.nv.info.<fn>` may not hold a record of `attr`, if it may not.
 pub fn not_in_function_info(attr: u8) -> Option<&'static str> {
-    by_attr(NOT_IN_FUNCTION_INFO, attr)
+    by_attr(NOT_IN_FUNCTION_INFO, &NOT_IN_FUNCTION_INFO_AT, attr)
 }
 
-/// What a table of attributes says of `attr`.
-fn by_attr<T: Copy>(table: &[(u8, T)], attr: u8) -> Option<T> {
-    table.iter().find(|&&(a, _)| a == attr).map(|&(_, t)| t)
+/// What a table of attributes says of `attr`, found through the table's index (`at`). Every
+/// record of a link is checked against these tables as it is loaded.
+fn by_attr<T: Copy>(table: &[(u8, T)], at: &[u8; 256], attr: u8) -> Option<T> {
+    table.get(at[attr as usize] as usize).map(|&(_, t)| t)
 }
+
+/// A table of attributes' index: by attribute code, the position of its first entry
+/// (`u8::MAX`: none).
+const fn index_by_attr<T>(table: &[(u8, T)]) -> [u8; 256] {
+    assert!(table.len() < u8::MAX as usize);
+    let mut at = [u8::MAX; 256];
+    let mut i = table.len();
+    // (Backwards, so that the first entry of an attribute is the one kept.)
+    while i > 0 {
+        i -= 1;
+        at[table[i].0 as usize] = i as u8;
+    }
+    at
+}
+
+static SHAPE_OF: [u8; 256] = index_by_attr(SHAPES);
+static NOT_REPRODUCED_AT: [u8; 256] = index_by_attr(NOT_REPRODUCED);
+static NOT_IN_FUNCTION_INFO_AT: [u8; 256] = index_by_attr(NOT_IN_FUNCTION_INFO);
 
 pub fn format_name(f: u8) -> &'static str {
     match f {
@@ -414,6 +446,18 @@ pub fn compat_name(a: u8) -> Option<&'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_attribute_table_looked_up_by_index_says_what_its_first_entry_says() {
+        fn first<T: Copy>(table: &[(u8, T)], a: u8) -> Option<T> {
+            table.iter().find(|e| e.0 == a).map(|e| e.1)
+        }
+        for a in 0..=u8::MAX {
+            assert_eq!(by_attr(SHAPES, &SHAPE_OF, a), first(SHAPES, a));
+            assert_eq!(not_reproduced(a), first(NOT_REPRODUCED, a));
+            assert_eq!(not_in_function_info(a), first(NOT_IN_FUNCTION_INFO, a));
+        }
+    }
 
     #[test]
     fn the_attributes_the_link_names_have_their_names() {
