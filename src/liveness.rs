@@ -16,11 +16,58 @@ use hashbrown::{HashMap, HashSet};
 /// A function's code: (object, text section index).
 pub type Node = (ObjectId, usize);
 
+/// Calls and address references from code, kept by the object whose code makes them: an
+/// object's part is its own, read in parallel and never joined into one table.
+#[derive(Default)]
+pub struct CodeEdges {
+    by_object: crate::ids::IdVec<ObjectId, HashMap<usize, Vec<Node>>>,
+}
+
+impl CodeEdges {
+    /// What function `n`'s code refers to, in the order its relocations do.
+    pub fn get(&self, n: &Node) -> Option<&Vec<Node>> {
+        self.by_object.get(n.0)?.get(&n.1)
+    }
+}
+
+/// A set of functions' code sections: a flag per input section, by object (the walks over
+/// the code graph test and mark each function many times).
+#[derive(Clone)]
+struct NodeSet {
+    by_object: crate::ids::IdVec<ObjectId, Vec<bool>>,
+}
+
+impl NodeSet {
+    fn new(objects: &[InputObject<'_>]) -> NodeSet {
+        Self::with_sections(objects.iter().map(|o| o.cubin.sections.len()))
+    }
+
+    /// Empty, for objects with these numbers of sections.
+    fn with_sections(counts: impl Iterator<Item = usize>) -> NodeSet {
+        NodeSet {
+            by_object: counts.map(|n| vec![false; n]).collect(),
+        }
+    }
+
+    fn contains(&self, n: &Node) -> bool {
+        self.by_object[n.0].get(n.1).copied().unwrap_or(false)
+    }
+
+    /// Marks `n`; `true` when it was not marked before.
+    fn insert(&mut self, n: Node) -> bool {
+        match self.by_object[n.0].get_mut(n.1) {
+            Some(seen) => !std::mem::replace(seen, true),
+            // (Not a section of the object: the graph holds none such.)
+            None => false,
+        }
+    }
+}
+
 /// What liveness found: the kept sections, the code reference graph and the kernels.
 pub struct Liveness {
     pub live: crate::ids::IdVec<ObjectId, Vec<bool>>,
     /// Calls and address references from each function's code.
-    pub edges: HashMap<Node, Vec<Node>>,
+    pub edges: CodeEdges,
     /// The possible targets of each function's indirect calls: the address-taken functions
     /// with a prototype one of its call sites calls through (in input order).
     pub indirect: HashMap<Node, Vec<Node>>,
@@ -144,7 +191,7 @@ pub fn liveness(objects: &[InputObject<'_>], res: &Resolution<'_>, roots: &Roots
     let mut g = CodeGraph::scan(objects, res, &wanted, roots.keep_all);
     let kernels = kept_kernels(objects, res, &wanted);
     let (code_roots, data_roots) = (g.roots.clone(), g.data_roots.clone());
-    let live_text = g.reach();
+    let live_text = g.reach(objects);
     let indirect = g.indirect_targets();
     // A function's literal bank stays only when a kernel reaches the function, through calls
     // or calls through pointers (nvlink drops the bank of a dead function -preserve-relocs
@@ -152,7 +199,7 @@ pub fn liveness(objects: &[InputObject<'_>], res: &Resolution<'_>, roots: &Roots
     let reached_text = if roots.keep_shared {
         live_text.clone()
     } else {
-        reached_from(&g.entry_roots, &g.edges, &indirect, &live_text)
+        reached_from(objects, &g.entry_roots, &g.edges, &indirect, &live_text)
     };
     let live = crate::object::par_map(objects, |oi| {
         let o = &objects[oi];
@@ -198,7 +245,9 @@ pub fn liveness(objects: &[InputObject<'_>], res: &Resolution<'_>, roots: &Roots
 #[derive(Default)]
 struct CodeGraph<'data> {
     /// Calls and address references from code.
-    edges: HashMap<Node, Vec<Node>>,
+    edges: CodeEdges,
+    /// While one object is read: those from its code, by text section.
+    own_edges: HashMap<usize, Vec<Node>>,
     /// Kernels the link keeps, and every function when all are kept.
     roots: Vec<Node>,
     /// Functions whose address data holds: kept, but what they call only counts once a live
@@ -222,12 +271,15 @@ impl<'data> CodeGraph<'data> {
         wanted: &(dyn Fn(ObjectId, &[u8]) -> bool + Sync),
         keep_all: bool,
     ) -> Self {
-        let parts: Vec<CodeGraph<'data>> = crate::object::par_map(objects, |oi| {
+        let mut parts: Vec<CodeGraph<'data>> = crate::object::par_map(objects, |oi| {
             Self::scan_object(objects, res, wanted, keep_all, oi)
         });
         let mut g = CodeGraph::default();
-        // (Each object's edges leave its own sections: the parts' keys are disjoint.)
-        g.edges.reserve(parts.iter().map(|p| p.edges.len()).sum());
+        // (Each object's edges leave its own sections: they stay its own.)
+        g.edges.by_object = parts
+            .iter_mut()
+            .map(|p| std::mem::take(&mut p.own_edges))
+            .collect();
         for part in parts {
             g.join(part);
         }
@@ -276,8 +328,6 @@ impl<'data> CodeGraph<'data> {
                 into.entry(k).or_default().extend(v);
             }
         }
-        debug_assert!(later.edges.keys().all(|k| !self.edges.contains_key(k)));
-        self.edges.extend(later.edges);
         self.roots.extend(later.roots);
         self.data_roots.extend(later.data_roots);
         self.entry_roots.extend(later.entry_roots);
@@ -367,7 +417,7 @@ impl<'data> CodeGraph<'data> {
             };
             if from_code {
                 if callee != (oi, target) {
-                    self.edges.entry((oi, target)).or_default().push(callee);
+                    self.own_edges.entry(target).or_default().push(callee);
                 }
             } else {
                 self.data_roots.push(callee);
@@ -380,8 +430,8 @@ impl<'data> CodeGraph<'data> {
     /// function but drops what it calls when nothing could call it; a function the call
     /// graphs say nothing about counts as callable).
     /// (Takes the roots: nothing reads them after.)
-    fn reach(&mut self) -> HashSet<Node> {
-        let mut live_text: HashSet<Node> = HashSet::new();
+    fn reach(&mut self, objects: &[InputObject<'_>]) -> NodeSet {
+        let mut live_text = NodeSet::new(objects);
         let mut stack = std::mem::take(&mut self.roots);
         let mut data_roots = std::mem::take(&mut self.data_roots);
         let mut pending: Vec<Node> = Vec::new();
@@ -414,7 +464,9 @@ impl<'data> CodeGraph<'data> {
             stack.extend(now.into_iter().filter(|n| !live_text.contains(n)));
         }
         // (kept, not followed)
-        live_text.extend(pending);
+        for n in pending {
+            live_text.insert(n);
+        }
         live_text
     }
 
@@ -448,14 +500,15 @@ impl<'data> CodeGraph<'data> {
     }
 }
 
-/// The kernels the link keeps, in input order.
+/// The kernels the link keeps, in input order (each object's found in parallel).
 fn kept_kernels(
     objects: &[InputObject<'_>],
     res: &Resolution<'_>,
-    wanted: &dyn Fn(ObjectId, &[u8]) -> bool,
+    wanted: &(dyn Fn(ObjectId, &[u8]) -> bool + Sync),
 ) -> Vec<Node> {
-    let mut kernels = Vec::new();
-    for (oi, o) in crate::object::enumerated(objects) {
+    let per_object = crate::object::par_map(objects, |oi| {
+        let o = &objects[oi];
+        let mut kernels = Vec::new();
         for (si, s) in o.cubin.sections.iter().enumerate() {
             if let Some(f) = o
                 .text_function(s)
@@ -467,18 +520,20 @@ fn kept_kernels(
                 }
             }
         }
-    }
-    kernels
+        kernels
+    });
+    per_object.concat()
 }
 
 /// What the kernels reach through calls and live possible targets of calls through pointers.
 fn reached_from(
+    objects: &[InputObject<'_>],
     kernels: &[Node],
-    edges: &HashMap<Node, Vec<Node>>,
+    edges: &CodeEdges,
     indirect: &HashMap<Node, Vec<Node>>,
-    live_text: &HashSet<Node>,
-) -> HashSet<Node> {
-    let mut seen = HashSet::new();
+    live_text: &NodeSet,
+) -> NodeSet {
+    let mut seen = NodeSet::new(objects);
     let mut stack = kernels.to_vec();
     while let Some(n) = stack.pop() {
         if seen.insert(n) {
@@ -504,8 +559,8 @@ fn live_sections(
     oi: ObjectId,
     o: &InputObject<'_>,
     res: &Resolution<'_>,
-    live_text: &HashSet<Node>,
-    reached_text: &HashSet<Node>,
+    live_text: &NodeSet,
+    reached_text: &NodeSet,
     keep_shared: bool,
 ) -> Vec<bool> {
     let secs = &o.cubin.sections;
@@ -546,4 +601,42 @@ fn live_sections(
             }
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn node(o: usize, s: usize) -> Node {
+        (ObjectId::from_index(o), s)
+    }
+
+    #[test]
+    fn a_node_set_marks_each_function_once_and_only_in_its_own_object() {
+        let mut set = NodeSet::with_sections([3, 2].into_iter());
+        assert!(set.insert(node(1, 1)));
+        assert!(!set.insert(node(1, 1)));
+        assert!(set.contains(&node(1, 1)));
+        assert!(!set.contains(&node(0, 1)));
+        assert!(!set.contains(&node(1, 0)));
+    }
+
+    #[test]
+    fn a_node_set_holds_no_section_an_object_does_not_have() {
+        let mut set = NodeSet::with_sections([1].into_iter());
+        assert!(!set.insert(node(0, 5)));
+        assert!(!set.contains(&node(0, 5)));
+    }
+
+    #[test]
+    fn code_edges_are_found_under_the_object_that_makes_them() {
+        let edges = CodeEdges {
+            by_object: vec![HashMap::new(), HashMap::from([(4, vec![node(0, 2)])])]
+                .into_iter()
+                .collect(),
+        };
+        assert_eq!(edges.get(&node(1, 4)), Some(&vec![node(0, 2)]));
+        assert_eq!(edges.get(&node(0, 4)), None);
+        assert_eq!(edges.get(&node(7, 4)), None);
+    }
 }

@@ -64,7 +64,7 @@ pub(crate) fn kernel_uses(
     b: &Builder<'_, '_>,
     live: &crate::ids::IdVec<ObjectId, Vec<bool>>,
     kernels: &[Node],
-    edges: &HashMap<Node, Vec<Node>>,
+    edges: &crate::liveness::CodeEdges,
 ) -> HashMap<Node, Use> {
     let direct = shared::code_refs(b.p.objects(), b.p.res, live).extern_users;
     let mut out = HashMap::new();
