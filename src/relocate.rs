@@ -258,7 +258,11 @@ pub(crate) fn relocate(p: &Placement<'_, '_>, m: &mut Module) -> Result<Relocate
             m.sections[sec].content = Content::Bytes(bytes);
         }
     }
-    let mut out = OutRelocs::default();
+    // (Room made once: a site's section at most each.)
+    let mut out = OutRelocs {
+        by_section: HashMap::with_capacity(sites.len()),
+        ..OutRelocs::default()
+    };
     let mut done = Relocated::default();
     for (site, res) in sites.iter().zip(by_site) {
         // (A group stops at its first error; an earlier site's error is the one reported.)

@@ -115,7 +115,18 @@ fn owner(o: &InputObject<'_>, si: usize) -> Option<usize> {
 /// than once among the inputs. Refuses a copy's section that cannot be told apart from
 /// another copy's in the same object.
 pub(crate) fn aliases(objects: &[InputObject<'_>]) -> Result<Aliases> {
-    let mut count: HashMap<&[u8], u32> = HashMap::new();
+    // (Room made once, for every code section at most.)
+    let texts = objects
+        .iter()
+        .map(|o| {
+            o.cubin
+                .sections
+                .iter()
+                .filter(|s| o.kind(s) == SectionKind::Text)
+                .count()
+        })
+        .sum();
+    let mut count: HashMap<&[u8], u32> = HashMap::with_capacity(texts);
     for o in objects {
         for s in &o.cubin.sections {
             if o.kind(s) == SectionKind::Text && s.name.starts_with(b".text.") {

@@ -26,10 +26,15 @@ const MAX_REGISTERS: u32 = 255;
 pub(super) fn global_facts(b: &Builder<'_, '_>) -> Result<GlobalFacts> {
     let objects = b.p.objects();
     // Per-function facts from the inputs' global .nv.info, by output function symbol.
-    let mut frame: HashMap<OutSym, u32> = HashMap::new();
-    let mut regs: HashMap<OutSym, u32> = HashMap::new();
     let per_object: Vec<Result<Vec<(u8, OutSym, u32)>>> =
         crate::object::par_map(objects, |oi| object_global_facts(b, oi));
+    // (Room made once, for every value at most.)
+    let values = per_object
+        .iter()
+        .map(|r| r.as_ref().map_or(0, Vec::len))
+        .sum();
+    let mut frame: HashMap<OutSym, u32> = HashMap::with_capacity(values);
+    let mut regs: HashMap<OutSym, u32> = HashMap::with_capacity(values);
     for values in per_object {
         for (attr, out, v) in values? {
             match attr {
@@ -121,7 +126,13 @@ pub(super) fn function_facts(b: &Builder<'_, '_>) -> Result<HashMap<OutSym, Func
     let objects = b.p.objects();
     let per_object: Vec<Result<Vec<(OutSym, FunctionFacts)>>> =
         crate::object::par_map(objects, |oi| object_function_facts(b, oi));
-    let mut out: HashMap<OutSym, FunctionFacts> = HashMap::new();
+    // (Room made once: growing, the table hashed its entries over and over.)
+    let mut out: HashMap<OutSym, FunctionFacts> = HashMap::with_capacity(
+        per_object
+            .iter()
+            .map(|r| r.as_ref().map_or(0, Vec::len))
+            .sum(),
+    );
     for facts in per_object {
         for (f, x) in facts? {
             match out.entry(f) {
