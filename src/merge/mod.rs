@@ -913,19 +913,35 @@ impl<'a, 'data> Builder<'a, 'data> {
     /// Maps an input prototype id (an offset into the object's `.strtab`, where the prototype
     /// string lives) to the output one (the same string's offset in the output `.strtab`).
     pub(crate) fn prototype_id(&mut self, oi: ObjectId, id: u32) -> u32 {
+        let p = self.prototype(oi, id);
+        self.intern_prototype(p)
+    }
+
+    /// What input prototype id `id` of object `oi` stands for (read only: worked out for
+    /// many objects in parallel, then interned in input order by `intern_prototype`).
+    pub(crate) fn prototype(&self, oi: ObjectId, id: u32) -> Prototype<'data> {
         // 0: no prototype (a kernel's address taken for a launch). sm_100+ writes 0; up to
         // sm_90 it is the empty string's offset among the prototypes, like any other.
         if id == 0 && self.m.mercury {
-            return 0;
+            return Prototype::None;
         }
         let o = &self.p.objects[oi];
         let strtab_idx = o.cubin.sections[o.symtab_index() as usize].link;
         let Some(st) = o.cubin.section(strtab_idx) else {
-            return id;
+            return Prototype::Unnamed(id);
         };
         match crate::elf::read::cstr_at(st.bytes(), id) {
-            Some(s) => self.m.prefix_string(s),
-            None => id,
+            Some(s) => Prototype::Named(s),
+            None => Prototype::Unnamed(id),
+        }
+    }
+
+    /// The output id of a prototype (its string added to the `.strtab` prefix the first time).
+    pub(crate) fn intern_prototype(&mut self, p: Prototype<'_>) -> u32 {
+        match p {
+            Prototype::None => 0,
+            Prototype::Named(s) => self.m.prefix_string(s),
+            Prototype::Unnamed(id) => id,
         }
     }
 
@@ -943,6 +959,17 @@ impl<'a, 'data> Builder<'a, 'data> {
         }
         id
     }
+}
+
+/// An input prototype id, read.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Prototype<'data> {
+    /// sm_100+'s 0: none.
+    None,
+    /// The prototype string.
+    Named(&'data [u8]),
+    /// An id naming no string of its object: passed on as it is.
+    Unnamed(u32),
 }
 
 /// A named local symbol no section defines (libcudadevrt's `.nv.ptx.const0.size`).

@@ -5,7 +5,7 @@ use super::lists::SymLists;
 use super::records::*;
 use crate::elf::*;
 use crate::ids::ObjectId;
-use crate::merge::{Builder, Options};
+use crate::merge::{Builder, Options, Prototype};
 use crate::object::SectionKind;
 use crate::output::*;
 use hashbrown::{HashMap, HashSet};
@@ -131,48 +131,82 @@ fn info_places(b: &Builder<'_, '_>, n: usize) -> InfoPlaces {
     places
 }
 
-/// The inputs' call-graph blocks over output function symbols, entries of removed functions
-/// dropped, address-taken functions once each.
-fn read_blocks(b: &mut Builder<'_, '_>) -> Blocks {
-    let objects = b.p.objects();
-    let mut address_taken_seen: HashSet<(OutSym, u32)> = HashSet::new();
-    let mut graph_blocks = Blocks::default();
-    for (oi, o) in crate::object::enumerated(objects) {
-        for s in &o.cubin.sections {
-            if o.kind(s) != SectionKind::Callgraph {
+/// One input `.nv.callgraph` over output symbols, its prototypes read but not yet interned.
+#[derive(Default)]
+struct SectionBlocks<'data> {
+    calls: Vec<(OutSym, OutSym)>,
+    indirect_targets: Vec<(OutSym, OutSym)>,
+    indirect_sites: Vec<(OutSym, Prototype<'data>)>,
+    address_taken: Vec<(OutSym, Prototype<'data>)>,
+}
+
+/// An object's `.nv.callgraph` sections over output symbols, entries of removed functions
+/// dropped (only reads: each object's in parallel).
+fn object_blocks<'data>(b: &Builder<'_, 'data>, oi: ObjectId) -> Vec<SectionBlocks<'data>> {
+    let o = &b.p.objects()[oi];
+    let mut out = Vec::new();
+    for s in &o.cubin.sections {
+        if o.kind(s) != SectionKind::Callgraph {
+            continue;
+        }
+        let mut blocks = SectionBlocks::default();
+        let live_sym = |sym: u32| b.p.out_sym(oi, sym).filter(|_| def_is_live(b, oi, sym));
+        let mut taken_in: Vec<(u32, u32)> = Vec::new();
+        for (block, first, second) in crate::elf::callgraph_entries(s.bytes()) {
+            if block == 1 {
+                taken_in.push((first, second));
                 continue;
             }
-            let mut taken_in: Vec<(u32, u32)> = Vec::new();
-            for (block, first, second) in crate::elf::callgraph_entries(s.bytes()) {
-                if block == 1 {
-                    taken_in.push((first, second));
-                    continue;
-                }
-                let Some(a) = b.p.out_sym(oi, first).filter(|_| def_is_live(b, oi, first)) else {
-                    continue;
-                };
-                match block {
-                    0 | 3 => {
-                        let Some(c) = b.p.out_sym(oi, second) else {
-                            continue;
-                        };
-                        if block == 0 {
-                            graph_blocks.calls.push((a, c));
-                        } else {
-                            graph_blocks.indirect_targets.push((a, c));
-                        }
-                    }
-                    _ => {
-                        let id = b.prototype_id(oi, second);
-                        graph_blocks.indirect_sites.push((a, id))
+            let Some(a) = live_sym(first) else {
+                continue;
+            };
+            match block {
+                0 | 3 => {
+                    let Some(c) = b.p.out_sym(oi, second) else {
+                        continue;
+                    };
+                    if block == 0 {
+                        blocks.calls.push((a, c));
+                    } else {
+                        blocks.indirect_targets.push((a, c));
                     }
                 }
+                _ => blocks.indirect_sites.push((a, b.prototype(oi, second))),
             }
-            for (sym, proto) in taken_in {
-                let Some(a) = b.p.out_sym(oi, sym).filter(|_| def_is_live(b, oi, sym)) else {
-                    continue;
-                };
-                let id = b.prototype_id(oi, proto);
+        }
+        for (sym, proto) in taken_in {
+            if let Some(a) = live_sym(sym) {
+                blocks.address_taken.push((a, b.prototype(oi, proto)));
+            }
+        }
+        out.push(blocks);
+    }
+    out
+}
+
+/// The inputs' call-graph blocks over output function symbols, entries of removed functions
+/// dropped, address-taken functions once each. Read per object in parallel; the prototypes
+/// then interned in input order (their ids are their order of first use), each section's
+/// indirect call sites' before its address-taken functions'.
+fn read_blocks(b: &mut Builder<'_, '_>) -> Blocks {
+    let per_object = {
+        let b: &Builder<'_, '_> = b;
+        crate::object::par_map(b.p.objects(), |oi| object_blocks(b, oi))
+    };
+    let mut address_taken_seen: HashSet<(OutSym, u32)> = HashSet::new();
+    let mut graph_blocks = Blocks::default();
+    for sections in per_object {
+        for blocks in sections {
+            graph_blocks.calls.extend(blocks.calls);
+            graph_blocks
+                .indirect_targets
+                .extend(blocks.indirect_targets);
+            for (a, p) in blocks.indirect_sites {
+                let id = b.intern_prototype(p);
+                graph_blocks.indirect_sites.push((a, id));
+            }
+            for (a, p) in blocks.address_taken {
+                let id = b.intern_prototype(p);
                 if address_taken_seen.insert((a, id)) {
                     graph_blocks.address_taken.push((a, id));
                 }
