@@ -176,10 +176,13 @@ fn link_inner(
         &input::files::Pages::of(&files),
     )?;
     let built = checks::merged(args, objects, built, option_warnings)?;
-    // The module holds what it needs of the inputs: their pages make room for the output's.
-    input::files::release_pages(&files);
-    // 7. Layout and write.
-    let r = early.complete(emit(args, built, &removed));
+    // 7. Layout and write. The module holds what it needs of the inputs: their pages make
+    // room for the output's, given back beside the layout (which runs on one thread).
+    let (_, emitted) = rayon::join(
+        || input::files::release_pages(&files),
+        || emit(args, built, &removed),
+    );
+    let r = early.complete(emitted);
     // (Told before the inputs and tables above are freed, on the way out.)
     if let Some(then) = then.take() {
         then(&r);
