@@ -68,33 +68,46 @@ fn push_prototypes(m: &Module, strtab: &mut Vec<u8>) {
     }
 }
 
+/// The name symbol `s` has in `.strtab`.
+fn symbol_name(m: &Module, s: OutSym) -> &[u8] {
+    let sym = &m.symbols[s];
+    match (&sym.name[..], sym.section) {
+        // Section symbols are named after their section (nvlink finds a partial link's
+        // sections by these names when it finishes it).
+        (b"", Some(sec)) if sym.st_type == STT_SECTION => &m.sections[sec].name[..],
+        (n, _) => n,
+    }
+}
+
 /// `.symtab`'s names, in symbol order. `seen` collects them for sm_100+, which stores each
-/// name once (and shares them with `.nv.merc.symtab`).
+/// name once (and shares them with `.nv.merc.symtab`); up to sm_90 each is written where it
+/// comes, in parallel.
 fn symbol_names<'a>(
     m: &'a Module,
     sym_order: &[OutSym],
     strtab: &mut Vec<u8>,
     seen: &mut HashMap<&'a [u8], u32>,
 ) -> IdVec<OutSym, u32> {
+    use rayon::prelude::*;
     let mut sym_name_offset = IdVec::filled(0u32, m.symbols.len());
+    if !m.mercury {
+        let names: Vec<&[u8]> = sym_order.par_iter().map(|&s| symbol_name(m, s)).collect();
+        let offsets = append_all(strtab, &names, Empty::Skipped);
+        for (&s, at) in sym_order.iter().zip(offsets) {
+            sym_name_offset[s] = at;
+        }
+        return sym_name_offset;
+    }
     for &s in sym_order {
-        let sym = &m.symbols[s];
-        let name = match (&sym.name[..], sym.section) {
-            // Section symbols are named after their section (nvlink finds a partial link's
-            // sections by these names when it finishes it).
-            (b"", Some(sec)) if sym.st_type == STT_SECTION => &m.sections[sec].name[..],
-            (n, _) => n,
-        };
+        let name = symbol_name(m, s);
         if name.is_empty() {
             continue;
         }
-        if m.mercury {
-            if let Some(&at) = seen.get(name) {
-                sym_name_offset[s] = at;
-                continue;
-            }
-            seen.insert(name, strtab.len() as u32);
+        if let Some(&at) = seen.get(name) {
+            sym_name_offset[s] = at;
+            continue;
         }
+        seen.insert(name, strtab.len() as u32);
         sym_name_offset[s] = append(strtab, name);
     }
     sym_name_offset
@@ -142,12 +155,119 @@ fn merc_names<'a>(
     (merc_count, merc_sym_name_offset, merc_first_global)
 }
 
-/// `.shstrtab` and each written section's name offset (by OutSec), in header order.
+/// `.shstrtab` and each written section's name offset (by OutSec), in header order (an
+/// empty name too gets its terminator).
 fn section_names(m: &Module, order: &[OutSec]) -> (Vec<u8>, IdVec<OutSec, u32>) {
+    use rayon::prelude::*;
     let mut shstrtab = vec![0u8];
     let mut sec_name_offset = IdVec::filled(0u32, m.sections.len());
-    for &s in order {
-        sec_name_offset[s] = append(&mut shstrtab, &m.sections[s].name);
+    let names: Vec<&[u8]> = order.par_iter().map(|&s| &m.sections[s].name[..]).collect();
+    let offsets = append_all(&mut shstrtab, &names, Empty::Written);
+    for (&s, at) in order.iter().zip(offsets) {
+        sec_name_offset[s] = at;
     }
     (shstrtab, sec_name_offset)
+}
+
+/// What `append_all` does with an empty name.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Empty {
+    /// Not written; its offset is 0 (the table's leading terminator).
+    Skipped,
+    /// Written as its terminator alone, like any other.
+    Written,
+}
+
+/// Names appended in this many a task.
+const NAMES_PER_TASK: usize = 4096;
+
+/// Appends each of `names` and its terminator to `table`, in order; returns where each
+/// starts. The same bytes as appending them one by one, made in parallel: each task's share
+/// of the table is measured first, then filled (a large link has 200,000 names a table).
+fn append_all(table: &mut Vec<u8>, names: &[&[u8]], empty: Empty) -> Vec<u32> {
+    use rayon::prelude::*;
+    let written = |n: &&[u8]| !n.is_empty() || empty == Empty::Written;
+    let shares: Vec<usize> = names
+        .par_chunks(NAMES_PER_TASK)
+        .map(|c| c.iter().filter(|n| written(n)).map(|n| n.len() + 1).sum())
+        .collect();
+    let base = table.len();
+    table.resize(base + shares.iter().sum::<usize>(), 0);
+    let mut parts: Vec<(usize, &mut [u8])> = Vec::with_capacity(shares.len());
+    let (mut rest, mut at) = (&mut table[base..], base);
+    for &n in &shares {
+        let (mine, after) = std::mem::take(&mut rest).split_at_mut(n);
+        parts.push((at, mine));
+        (rest, at) = (after, at + n);
+    }
+    let mut offsets = vec![0u32; names.len()];
+    offsets
+        .par_chunks_mut(NAMES_PER_TASK)
+        .zip(names.par_chunks(NAMES_PER_TASK))
+        .zip(parts)
+        .for_each(|((offsets, names), (start, dst))| {
+            let mut pos = 0;
+            for (o, n) in offsets.iter_mut().zip(names) {
+                if !written(n) {
+                    continue;
+                }
+                *o = (start + pos) as u32;
+                // (The terminator is there already: the table grew by zeros.)
+                dst[pos..pos + n.len()].copy_from_slice(n);
+                pos += n.len() + 1;
+            }
+        });
+    offsets
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What appending `names` one by one gives (`skip`: empty names are not written).
+    fn one_by_one(names: &[&[u8]], skip: bool) -> (Vec<u8>, Vec<u32>) {
+        let mut table = vec![0u8];
+        let offsets = names
+            .iter()
+            .map(|n| {
+                if skip && n.is_empty() {
+                    0
+                } else {
+                    append(&mut table, n)
+                }
+            })
+            .collect();
+        (table, offsets)
+    }
+
+    fn names(n: usize) -> Vec<Vec<u8>> {
+        (0..n)
+            .map(|i| match i % 5 {
+                0 => Vec::new(),
+                k => format!("name{i}").repeat(k).into_bytes(),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn names_appended_together_are_the_bytes_and_offsets_of_appending_them_one_by_one() {
+        // (More names than one task takes, and a few.)
+        for n in [0, 3, NAMES_PER_TASK + 7, 3 * NAMES_PER_TASK] {
+            let owned = names(n);
+            let names: Vec<&[u8]> = owned.iter().map(|v| &v[..]).collect();
+            for (empty, skip) in [(Empty::Skipped, true), (Empty::Written, false)] {
+                let mut table = vec![0u8];
+                let offsets = append_all(&mut table, &names, empty);
+                assert_eq!((table, offsets), one_by_one(&names, skip), "{n} names");
+            }
+        }
+    }
+
+    #[test]
+    fn a_skipped_empty_name_points_at_the_leading_terminator() {
+        let mut table = vec![0u8];
+        let offsets = append_all(&mut table, &[b"a", b"", b"b"], Empty::Skipped);
+        assert_eq!(offsets, [1, 0, 3]);
+        assert_eq!(table, b"\0a\0b\0");
+    }
 }

@@ -174,8 +174,7 @@ impl Contents for Image<'_> {
     /// calls in a large link, each taking the file's lock), straight from the module's
     /// bytes; no copy on the way, and nothing mapped. The runs' bytes are made in parallel,
     /// but one call writes at a time: a buffered write holds the file's lock in the kernel,
-    /// and two threads writing one file spin there (on ext4, 2 threads took twice as long
-    /// as one).
+    /// and two threads writing one file spun there (`perf`, on ext4).
     fn write_to(&self, f: &std::fs::File) -> std::io::Result<()> {
         use rayon::prelude::*;
         use std::io::IoSlice;
