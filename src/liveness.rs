@@ -189,7 +189,8 @@ pub fn liveness(objects: &[InputObject<'_>], res: &Resolution<'_>, roots: &Roots
             && roots.host_kernels.is_none_or(|h| h.launched(oi, name))
     };
     let mut g = CodeGraph::scan(objects, res, &wanted, roots.keep_all);
-    let kernels = kept_kernels(objects, res, &wanted);
+    // (The scan met the kept kernels: its entry roots, in input order.)
+    let kernels = g.entry_roots.clone();
     let (code_roots, data_roots) = (g.roots.clone(), g.data_roots.clone());
     let live_text = g.reach(objects);
     let indirect = g.indirect_targets();
@@ -253,7 +254,8 @@ struct CodeGraph<'data> {
     /// Functions whose address data holds: kept, but what they call only counts once a live
     /// indirect call could reach them (see `reach`).
     data_roots: Vec<Node>,
-    /// The kernels alone (what -preserve-relocs would keep if it removed dead code).
+    /// The kernels alone, in input order: the kernels the link keeps (and what
+    /// -preserve-relocs would keep if it removed dead code).
     entry_roots: Vec<Node>,
     /// From the call graphs: each address-taken function's prototypes, and each function's
     /// indirect call sites' prototypes (the prototype strings).
@@ -498,31 +500,6 @@ impl<'data> CodeGraph<'data> {
             })
             .collect()
     }
-}
-
-/// The kernels the link keeps, in input order (each object's found in parallel).
-fn kept_kernels(
-    objects: &[InputObject<'_>],
-    res: &Resolution<'_>,
-    wanted: &(dyn Fn(ObjectId, &[u8]) -> bool + Sync),
-) -> Vec<Node> {
-    let per_object = crate::object::par_map(objects, |oi| {
-        let o = &objects[oi];
-        let mut kernels = Vec::new();
-        for (si, s) in o.cubin.sections.iter().enumerate() {
-            if let Some(f) = o
-                .text_function(s)
-                .filter(|_| o.kind(s) == SectionKind::Text)
-            {
-                let sym = &o.symbols()[f as usize];
-                if InputObject::is_entry(sym) && res.is_winner(oi, f) && wanted(oi, sym.name) {
-                    kernels.push((oi, si));
-                }
-            }
-        }
-        kernels
-    });
-    per_object.concat()
 }
 
 /// What the kernels reach through calls and live possible targets of calls through pointers.
