@@ -29,10 +29,7 @@ pub(super) fn global_facts(b: &Builder<'_, '_>) -> Result<GlobalFacts> {
     let per_object: Vec<Result<Vec<(u8, OutSym, u32)>>> =
         crate::object::par_map(objects, |oi| object_global_facts(b, oi));
     // (Room made once, for every value at most.)
-    let values = per_object
-        .iter()
-        .map(|r| r.as_ref().map_or(0, Vec::len))
-        .sum();
+    let values = entries(&per_object);
     let mut frame: HashMap<OutSym, u32> = HashMap::with_capacity(values);
     let mut regs: HashMap<OutSym, u32> = HashMap::with_capacity(values);
     for values in per_object {
@@ -44,6 +41,14 @@ pub(super) fn global_facts(b: &Builder<'_, '_>) -> Result<GlobalFacts> {
         }
     }
     Ok(GlobalFacts { frame, regs })
+}
+
+/// How many entries the objects' lists hold (those read without error).
+fn entries<T>(per_object: &[Result<Vec<T>>]) -> usize {
+    per_object
+        .iter()
+        .map(|r| r.as_ref().map_or(0, Vec::len))
+        .sum()
 }
 
 /// One object's FRAME_SIZE and REGCOUNT values of kept functions (attribute, function,
@@ -127,12 +132,7 @@ pub(super) fn function_facts(b: &Builder<'_, '_>) -> Result<HashMap<OutSym, Func
     let per_object: Vec<Result<Vec<(OutSym, FunctionFacts)>>> =
         crate::object::par_map(objects, |oi| object_function_facts(b, oi));
     // (Room made once: growing, the table hashed its entries over and over.)
-    let mut out: HashMap<OutSym, FunctionFacts> = HashMap::with_capacity(
-        per_object
-            .iter()
-            .map(|r| r.as_ref().map_or(0, Vec::len))
-            .sum(),
-    );
+    let mut out: HashMap<OutSym, FunctionFacts> = HashMap::with_capacity(entries(&per_object));
     for facts in per_object {
         for (f, x) in facts? {
             match out.entry(f) {
