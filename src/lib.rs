@@ -176,11 +176,20 @@ fn link_inner(
         &input::files::Pages::of(&files),
     )?;
     let built = checks::merged(args, objects, built, option_warnings)?;
-    // 7. Layout and write. The module holds what it needs of the inputs: their pages make
-    // room for the output's, given back beside the layout (which runs on one thread).
+    // 7. Layout and write. The module holds what it needs of the inputs but the code it
+    // names (`Content::Input`), which the writer reads again: their pages make room for the
+    // output's, given back beside the layout (which runs on one thread).
     let (_, emitted) = rayon::join(
         || input::files::release_pages(&files),
-        || emit(args, built, &removed),
+        || {
+            emit(
+                args,
+                objects,
+                &input::files::Pages::of(&files),
+                built,
+                &removed,
+            )
+        },
     );
     let r = early.complete(emitted);
     // (Told before the inputs and tables above are freed, on the way out.)
@@ -224,7 +233,7 @@ fn module_passes(
     }
     // 5. Relocations: applied where the link resolves them, kept for the driver otherwise.
     let relocated = tracing::info_span!("relocate")
-        .in_scope(|| relocate::relocate(&merged.placement, &mut merged.module))?;
+        .in_scope(|| relocate::relocate(&merged.placement, &mut merged.module, pages))?;
     // 6. sm_100+: the Mercury half mirrors the finished main half; then `.debug_frame`
     // loses the entries of removed functions.
     if opts.policy.mercury() {
@@ -309,6 +318,8 @@ const FREE_LATER_BYTES: u64 = 8 << 20;
 /// Lays the module out and writes it.
 fn emit(
     args: &cli::Args,
+    objects: &[object::InputObject<'_>],
+    pages: &input::files::Pages<'_>,
     built: merge::Built,
     removed: &str,
 ) -> std::result::Result<LinkOutcome, Failure> {
@@ -325,8 +336,12 @@ fn emit(
     }
     // (cli::check made sure there is an output file.)
     let out = args.output.clone().unwrap_or_default();
-    tracing::info_span!("write")
-        .in_scope(|| write::write_with(&out, &write::Image::new(&module, &lay)))?;
+    tracing::info_span!("write").in_scope(|| {
+        write::write_with(
+            &out,
+            &write::Image::new(&module, &lay, objects).giving_back(pages),
+        )
+    })?;
     let mut stdout = built.resource_usage;
     if args.wants_map() {
         let input = map::MapInput {

@@ -4,7 +4,8 @@
 //! merge's `Placement` and writes only the `Module`. Where a relocation goes is decided by
 //! its kind first (`reloc::table::kind`), then by `Relocator::fate` from its symbol; its value
 //! by what the symbol is (`Relocator::value`); the bits it writes by `reloc::patch`; the order
-//! of the output relocation sections by `finish_sections`.
+//! of the output relocation sections by `finish_sections`. Code the module names rather than
+//! holds (`Content::Input`) is patched in a copy, and keeps the words that changed.
 
 use crate::diag::{Error, Result};
 use crate::elf::read::{Reloc, Section, SymSection, Symbol};
@@ -112,6 +113,14 @@ pub(crate) struct Relocated {
     pub capsule_values: Vec<CapsuleValue>,
 }
 
+/// The bytes a group of relocation sections patches: taken out of the module while they
+/// are patched, or code written from its input (`Content::Input`).
+enum Target<'i> {
+    None,
+    Bytes(Vec<u8>),
+    Input(&'i [u8]),
+}
+
 /// One input relocation section, and the section it relocates.
 struct Site<'a, 'data> {
     oi: ObjectId,
@@ -184,6 +193,9 @@ impl SiteOut {
 /// of the link's memory while the pass ran.
 type Outcome = std::result::Result<Option<Box<SiteOut>>, Box<Error>>;
 
+/// One group's sites' outcomes, and the words it changed in code written from its input.
+type GroupDone = (Vec<(usize, Outcome)>, Option<Vec<(u32, [u8; 8])>>);
+
 /// A value the link wrote: what the field held, what was added, and the addend.
 struct Applied {
     old: u64,
@@ -199,63 +211,92 @@ struct Applied {
 /// sections are worked through in parallel, grouped by the output section they patch (each
 /// group in input order, over bytes taken out of the module meanwhile); what else they
 /// produce is gathered in input order, as one thread would.
-pub(crate) fn relocate(p: &Placement<'_, '_>, m: &mut Module) -> Result<Relocated> {
+pub(crate) fn relocate(
+    p: &Placement<'_, '_>,
+    m: &mut Module,
+    pages: &crate::input::files::Pages<'_>,
+) -> Result<Relocated> {
     use rayon::prelude::*;
     let sites = sites(p);
     let const3_size = m
         .section_named(b".nv.constant3")
         .map(|c| m.sections[c].content.size());
-    let mut groups: Vec<(OutSec, Option<Vec<u8>>, Vec<usize>)> = Vec::new();
+    let mut groups: Vec<(OutSec, Target<'_>, Vec<usize>)> = Vec::new();
     // (by output section: its group, plus one)
     let mut group_of = crate::ids::IdVec::<OutSec, u32>::filled(0, m.sections.len());
     for (k, site) in sites.iter().enumerate() {
         let sec = site.tp.sec;
         if group_of[sec] == 0 {
-            let bytes = match &mut m.sections[sec].content {
-                Content::Bytes(b) => Some(std::mem::take(b)),
-                _ => None,
+            let target = match &mut m.sections[sec].content {
+                Content::Bytes(b) => Target::Bytes(std::mem::take(b)),
+                Content::Input(i) => {
+                    Target::Input(p.objects[i.object].cubin.sections[i.section as usize].bytes())
+                }
+                _ => Target::None,
             };
-            groups.push((sec, bytes, Vec::new()));
+            groups.push((sec, target, Vec::new()));
             group_of[sec] = groups.len() as u32;
         }
         groups[group_of[sec] as usize - 1].2.push(k);
     }
     let r = Relocator { p, m, const3_size };
-    let results: Vec<Vec<(usize, Outcome)>> = groups
-        .par_iter_mut()
-        .map(|(_, bytes, members)| {
-            let mut results = Vec::with_capacity(members.len());
-            for &k in members.iter() {
-                let res = match r.relocate_section(&sites[k], bytes.as_mut()) {
-                    Ok(o) if o.is_empty() => Ok(None),
-                    Ok(mut o) => {
-                        let site = &sites[k];
-                        if !o.kept.is_empty() {
-                            o.kept_in = r.m.section_named(site.s.name);
-                        }
-                        if !o.recorded.is_empty() {
-                            o.recorded_in = r.m.section_named(&site.resolved_name());
-                        }
-                        Ok(Some(Box::new(o)))
-                    }
-                    Err(e) => Err(Box::new(e)),
+    // (Code written from its input is patched in a copy each thread reuses, and keeps only
+    // the words that changed.)
+    let mut results: Vec<GroupDone> = Vec::with_capacity(groups.len());
+    for chunk in groups.chunks_mut(GROUPS_PER_RELEASE) {
+        let done = chunk.par_iter_mut().map_init(
+            Vec::new,
+            |scratch: &mut Vec<u8>, (_, target, members)| {
+                let input = match target {
+                    Target::Input(input) => Some(*input),
+                    _ => None,
                 };
-                let failed = res.is_err();
-                results.push((k, res));
-                if failed {
-                    break;
+                let mut bytes = match target {
+                    Target::Bytes(b) => Some(b),
+                    Target::Input(input) => {
+                        scratch.clear();
+                        scratch.extend_from_slice(input);
+                        Some(&mut *scratch)
+                    }
+                    Target::None => None,
+                };
+                let mut results = Vec::with_capacity(members.len());
+                for &k in members.iter() {
+                    let res = match r.relocate_section(&sites[k], bytes.as_deref_mut()) {
+                        Ok(o) if o.is_empty() => Ok(None),
+                        Ok(mut o) => {
+                            let site = &sites[k];
+                            if !o.kept.is_empty() {
+                                o.kept_in = r.m.section_named(site.s.name);
+                            }
+                            if !o.recorded.is_empty() {
+                                o.recorded_in = r.m.section_named(&site.resolved_name());
+                            }
+                            Ok(Some(Box::new(o)))
+                        }
+                        Err(e) => Err(Box::new(e)),
+                    };
+                    let failed = res.is_err();
+                    results.push((k, res));
+                    if failed {
+                        break;
+                    }
                 }
-            }
-            results
-        })
-        .collect();
-    let mut by_site: Vec<Option<Outcome>> = (0..sites.len()).map(|_| None).collect();
-    for (k, res) in results.into_iter().flatten() {
-        by_site[k] = Some(res);
+                (results, input.map(|input| changed_words(input, scratch)))
+            },
+        );
+        results.par_extend(done);
+        pages.give_back_files(&input_code(chunk));
     }
-    for (sec, bytes, _) in groups {
-        if let Some(bytes) = bytes {
-            m.sections[sec].content = Content::Bytes(bytes);
+    let mut by_site: Vec<Option<Outcome>> = (0..sites.len()).map(|_| None).collect();
+    for ((sec, target, _), (results, changed)) in groups.into_iter().zip(results) {
+        for (k, res) in results {
+            by_site[k] = Some(res);
+        }
+        match (target, &mut m.sections[sec].content) {
+            (Target::Bytes(bytes), content) => *content = Content::Bytes(bytes),
+            (Target::Input(_), Content::Input(i)) => i.changed = changed.unwrap_or_default(),
+            _ => {}
         }
     }
     // (Room made once: a site's section at most each.)
@@ -279,6 +320,24 @@ pub(crate) fn relocate(p: &Placement<'_, '_>, m: &mut Module) -> Result<Relocate
     }
     finish_sections(m, out);
     Ok(done)
+}
+
+/// Relocation groups worked through between two givings-back of the input files whose code
+/// they patched (code written from its input: `Content::Input`). The pages read meanwhile
+/// are the files' whole (the kernel maps the pages around each one read, and an object
+/// file is a few of those windows): keeping them all to the end of the pass was a large
+/// link's peak of memory. The writer reads the code again.
+const GROUPS_PER_RELEASE: usize = 4096;
+
+/// Where the code of `groups` written from its input lies (an address in it each).
+fn input_code(groups: &[(OutSec, Target<'_>, Vec<usize>)]) -> Vec<usize> {
+    groups
+        .iter()
+        .filter_map(|(_, target, _)| match target {
+            Target::Input(input) => Some(input.as_ptr() as usize),
+            _ => None,
+        })
+        .collect()
 }
 
 /// The input relocation sections of kept sections whose targets were placed, in input order

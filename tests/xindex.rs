@@ -86,7 +86,7 @@ fn module(texts: u32) -> Module {
 }
 
 fn written(m: &Module) -> Vec<u8> {
-    cubin_ld::write::to_bytes(m, &cubin_ld::layout::layout(m))
+    cubin_ld::write::to_bytes(m, &cubin_ld::layout::layout(m), &[])
 }
 
 #[test]

@@ -109,6 +109,24 @@ impl<'f> Pages<'f> {
         self.page
     }
 
+    /// Gives back every page of the mapped files holding these addresses.
+    pub fn give_back_files(&self, at: &[usize]) {
+        let mut files: Vec<(usize, usize)> = at
+            .iter()
+            .filter_map(|&a| {
+                let k = self
+                    .spans
+                    .partition_point(|&(s, _)| s <= a)
+                    .checked_sub(1)?;
+                let (s, len) = self.spans[k];
+                (a < s + len).then_some((s, s + len))
+            })
+            .collect();
+        files.sort_unstable();
+        files.dedup();
+        self.give_back(&files);
+    }
+
     /// Gives back the whole pages inside each `start..end` (addresses) that a mapped file
     /// holds.
     pub fn give_back(&self, ranges: &[(usize, usize)]) {
@@ -131,6 +149,21 @@ impl<'f> Pages<'f> {
         // SAFETY: whole pages of read-only file mappings that the borrowed files keep alive.
         unsafe { drop_pages(&pages) };
     }
+}
+
+/// Non-empty ranges, sorted, with those no more than `gap` apart made one.
+pub fn joined(mut spans: Vec<(usize, usize)>, gap: usize) -> Vec<(usize, usize)> {
+    use rayon::slice::ParallelSliceMut;
+    spans.retain(|(a, e)| a < e);
+    spans.par_sort_unstable();
+    let mut out: Vec<(usize, usize)> = Vec::new();
+    for (a, e) in spans {
+        match out.last_mut() {
+            Some(last) if a <= last.1 + gap => last.1 = last.1.max(e),
+            _ => out.push((a, e)),
+        }
+    }
+    out
 }
 
 /// Gives the pages of the mapped files read so far back to the system: what is read again
@@ -257,5 +290,19 @@ mod tests {
         let start = heap.as_ptr() as usize;
         pages.give_back(&[(start, start + heap.len()), (start, start + 65536)]);
         assert!(heap.iter().all(|&b| b == 7));
+    }
+
+    #[test]
+    fn copied_ranges_a_page_or_less_apart_are_given_back_as_one() {
+        let spans = vec![
+            (9200, 9300),
+            (0, 100),
+            (4200, 5000),
+            (200, 4100),
+            (300, 400),
+            (7, 7),
+        ];
+        assert_eq!(joined(spans, 4096), [(0, 5000), (9200, 9300)]);
+        assert_eq!(joined(vec![(0, 10), (20, 30)], 5), [(0, 10), (20, 30)]);
     }
 }

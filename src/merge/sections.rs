@@ -1,7 +1,8 @@
 //! Placement: each live input section's bytes appended to its output section, aligned, with
 //! where it went recorded (`Placed`) for the passes that follow. Where each section goes is
 //! decided in input order (`place_sections`); the bytes are copied after, in parallel over
-//! the output sections (`copy_placed`).
+//! the output sections (`copy_placed`), except code placed whole in a section of its own,
+//! which the module names instead (`Content::Input`, written from the input).
 
 use super::*;
 use crate::ids::ObjectId;
@@ -42,8 +43,13 @@ impl Builder<'_, '_> {
             .zip(by_sec)
             .enumerate()
             .for_each(|(i, (sec, copies))| {
+                let n = len.get(&OutSec::from_index(i)).copied();
+                if let Some(whole) = p.written_from_input(&sec.content, n, &copies) {
+                    sec.content = Content::Input(whole);
+                    return;
+                }
                 // (Each section's room is made here, on the thread that fills it.)
-                if let Some(&n) = len.get(&OutSec::from_index(i)) {
+                if let Some(n) = n {
                     make_room(&mut sec.content, n);
                 }
                 let Content::Bytes(bytes) = &mut sec.content else {
@@ -51,6 +57,7 @@ impl Builder<'_, '_> {
                 };
                 for c in copies {
                     let (oi, si) = c.from;
+
                     let o = &p.objects[oi];
                     let s = &o.cubin.sections[si];
                     let src = match p.line_rewrites.get(&(oi, si)) {
@@ -90,7 +97,7 @@ impl Builder<'_, '_> {
                 table.as_ptr() as usize + table.len(),
             ))
         }));
-        joined(spans, page)
+        crate::input::files::joined(spans, page)
     }
 
     /// Gives each output section the length placement decided for it so far.
@@ -211,6 +218,38 @@ impl Builder<'_, '_> {
     }
 }
 
+impl Placement<'_, '_> {
+    /// Code placed whole, alone in its output section, is written from its input (with the
+    /// words relocation changes) rather than copied into the module: the copy was a large
+    /// link's largest table. (sm_100+ keeps its copy: the Mercury half reads and rewrites
+    /// the code. Sections with room made already, or not whole 8-byte words, keep theirs.)
+    fn written_from_input(
+        &self,
+        content: &Content,
+        len: Option<usize>,
+        copies: &[PendingCopy],
+    ) -> Option<InputBytes> {
+        let [c] = copies else { return None };
+        let (oi, si) = c.from;
+        let s = &self.objects[oi].cubin.sections[si];
+        let whole = c.at == 0
+            && len == Some(s.bytes().len())
+            && s.bytes().len() % 8 == 0
+            && u32::try_from(s.bytes().len()).is_ok()
+            && s.sh_type == SHT_PROGBITS
+            && s.flags & SHF_EXECINSTR != 0
+            && !self.policy.mercury()
+            && matches!(content, Content::Bytes(b) if b.is_empty())
+            && !self.line_rewrites.contains_key(&c.from);
+        whole.then(|| InputBytes {
+            object: oi,
+            section: si as u32,
+            len: s.bytes().len() as u64,
+            changed: Vec::new(),
+        })
+    }
+}
+
 /// Gives a section's bytes length `n`, zeroed (a new one comes zeroed from the allocator,
 /// with no pass over it).
 fn make_room(c: &mut Content, n: usize) {
@@ -220,40 +259,5 @@ fn make_room(c: &mut Content, n: usize) {
         } else {
             b.resize(n, 0);
         }
-    }
-}
-
-/// Non-empty ranges, sorted, with those no more than `gap` apart made one.
-fn joined(mut spans: Vec<(usize, usize)>, gap: usize) -> Vec<(usize, usize)> {
-    use rayon::slice::ParallelSliceMut;
-    spans.retain(|(a, e)| a < e);
-    spans.par_sort_unstable();
-    let mut out: Vec<(usize, usize)> = Vec::new();
-    for (a, e) in spans {
-        match out.last_mut() {
-            Some(last) if a <= last.1 + gap => last.1 = last.1.max(e),
-            _ => out.push((a, e)),
-        }
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn copied_ranges_a_page_or_less_apart_are_given_back_as_one() {
-        let spans = vec![
-            (9200, 9300),
-            (0, 100),
-            (4200, 5000),
-            (200, 4100),
-            (300, 400),
-            (7, 7),
-        ];
-        assert_eq!(super::joined(spans, 4096), [(0, 5000), (9200, 9300)]);
-        assert_eq!(
-            super::joined(vec![(0, 10), (20, 30)], 5),
-            [(0, 10), (20, 30)]
-        );
     }
 }

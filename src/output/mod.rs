@@ -64,6 +64,60 @@ pub enum Content {
     },
     /// Shares the file bytes of another section (`.nv.merc.nv.global.init`).
     Alias(OutSec),
+    /// An input section's bytes, written from the input itself: code placed whole in a
+    /// section of its own is not copied into the module (`merge::sections`), only the words
+    /// the link changed in it are kept (`relocate`).
+    Input(InputBytes),
+}
+
+/// The bytes of input section `section` of object `object` (`len` of them, a multiple of 8),
+/// with the 8-byte words at the offsets `changed` lists (increasing) replaced.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InputBytes {
+    pub object: crate::ids::ObjectId,
+    pub section: u32,
+    pub len: u64,
+    pub changed: Vec<(u32, [u8; 8])>,
+}
+
+impl InputBytes {
+    /// The bytes as the output has them, given the input section's bytes.
+    pub fn with_changes<'a>(&self, input: &'a [u8]) -> std::borrow::Cow<'a, [u8]> {
+        if self.changed.is_empty() {
+            return std::borrow::Cow::Borrowed(input);
+        }
+        let mut b = input.to_vec();
+        apply_changes(&mut b, &self.changed);
+        std::borrow::Cow::Owned(b)
+    }
+}
+
+/// Writes each changed word (`InputBytes::changed`) into `bytes`.
+pub fn apply_changes(bytes: &mut [u8], changed: &[(u32, [u8; 8])]) {
+    for &(at, word) in changed {
+        bytes[at as usize..at as usize + 8].copy_from_slice(&word);
+    }
+}
+
+/// The 8-byte words in which `new` differs from `old` (of one length, a multiple of 8), at
+/// increasing offsets, as `InputBytes::changed` lists them.
+pub fn changed_words(old: &[u8], new: &[u8]) -> Vec<(u32, [u8; 8])> {
+    debug_assert!(old.len() == new.len() && old.len() % 8 == 0);
+    // (Most of the code is as it was: blocks compared whole first.)
+    const BLOCK: usize = 64;
+    let word = |w: &[u8]| -> [u8; 8] { w.try_into().expect("8-byte chunks") };
+    let mut out = Vec::new();
+    for (b, (old, new)) in old.chunks(BLOCK).zip(new.chunks(BLOCK)).enumerate() {
+        if old == new {
+            continue;
+        }
+        for (k, (o, n)) in old.chunks_exact(8).zip(new.chunks_exact(8)).enumerate() {
+            if word(o) != word(n) {
+                out.push(((b * BLOCK + k * 8) as u32, word(n)));
+            }
+        }
+    }
+    out
 }
 
 impl Content {
@@ -73,6 +127,7 @@ impl Content {
             | Content::WithSymbols { bytes: b, .. }
             | Content::MercCode { bytes: b, .. } => b.len() as u64,
             Content::NoBits(n) => *n,
+            Content::Input(i) => i.len,
             Content::Relocs { rela, entries } => entries.len() as u64 * if *rela { 24 } else { 16 },
             Content::Symtab
             | Content::SymtabShndx
@@ -328,5 +383,59 @@ pub fn align_up(v: u64, a: u64) -> u64 {
         v
     } else {
         v.div_ceil(a).saturating_mul(a)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(n: usize) -> Vec<u8> {
+        (0..n as u8).collect()
+    }
+
+    #[test]
+    fn unchanged_code_has_no_changed_words_and_is_written_as_it_is() {
+        let old = words(128);
+        assert!(changed_words(&old, &old).is_empty());
+        let i = InputBytes {
+            object: crate::ids::ObjectId::from_index(0),
+            section: 1,
+            len: 128,
+            changed: Vec::new(),
+        };
+        assert!(matches!(
+            i.with_changes(&old),
+            std::borrow::Cow::Borrowed(_)
+        ));
+    }
+
+    #[test]
+    fn changed_words_are_the_whole_words_that_differ_in_order() {
+        let old = words(136);
+        let mut new = old.clone();
+        new[3] = 0xff; // word 0
+        new[70] = 0xee; // word 64, in the second block
+        new[71] = 0xdd;
+        new[135] = 0xcc; // the last word, alone in the third block
+        let changed = changed_words(&old, &new);
+        let at: Vec<u32> = changed.iter().map(|c| c.0).collect();
+        assert_eq!(at, [0, 64, 128]);
+        assert_eq!(changed[1].1, new[64..72]);
+    }
+
+    #[test]
+    fn the_changed_words_put_back_give_the_patched_bytes() {
+        let old = words(96);
+        let mut new = old.clone();
+        new[8..16].fill(0);
+        new[90] = 1;
+        let i = InputBytes {
+            object: crate::ids::ObjectId::from_index(0),
+            section: 1,
+            len: 96,
+            changed: changed_words(&old, &new),
+        };
+        assert_eq!(&i.with_changes(&old)[..], &new[..]);
     }
 }

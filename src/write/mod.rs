@@ -7,8 +7,10 @@ mod symtab;
 
 pub use file::{write_file, write_with, Contents};
 
+use crate::input::files::Pages;
 use crate::layout::Layout;
-use crate::output::{Content, Module, OutReloc, OutSec};
+use crate::object::InputObject;
+use crate::output::{Content, InputBytes, Module, OutReloc, OutSec};
 use std::borrow::Cow;
 
 fn put16(b: &mut Vec<u8>, v: u16) {
@@ -28,10 +30,11 @@ const RUN_SLICES: usize = 1000;
 /// Runs end after this many bytes, so that large outputs are written by every thread.
 const RUN_BYTES: u64 = 1 << 20;
 
-/// The ELF file as bytes.
-pub fn to_bytes(m: &Module, l: &Layout) -> Vec<u8> {
+/// The ELF file as bytes (`inputs`: the link's objects, whose code the module may name
+/// rather than hold).
+pub fn to_bytes(m: &Module, l: &Layout, inputs: &[InputObject<'_>]) -> Vec<u8> {
     let mut out = vec![0u8; l.file_size as usize];
-    Image::new(m, l).fill(&mut out);
+    Image::new(m, l, inputs).fill(&mut out);
     out
 }
 
@@ -42,6 +45,10 @@ pub fn to_bytes(m: &Module, l: &Layout) -> Vec<u8> {
 pub struct Image<'a> {
     m: &'a Module,
     l: &'a Layout,
+    /// The objects whose sections `Content::Input` names.
+    inputs: &'a [InputObject<'a>],
+    /// Where their files' pages are given back as they are written (`giving_back`).
+    pages: Option<&'a Pages<'a>>,
     /// The sections with bytes in the file, in file order.
     sections: Vec<OutSec>,
     /// sm_100+: where prototype ids sit in each section holding some (see `with_prototypes`).
@@ -49,7 +56,7 @@ pub struct Image<'a> {
 }
 
 impl<'a> Image<'a> {
-    pub fn new(m: &'a Module, l: &'a Layout) -> Image<'a> {
+    pub fn new(m: &'a Module, l: &'a Layout, inputs: &'a [InputObject<'a>]) -> Image<'a> {
         // (Header order is file order; empty sections have nothing to write.)
         let sections = l
             .order
@@ -66,9 +73,26 @@ impl<'a> Image<'a> {
         Image {
             m,
             l,
+            inputs,
+            pages: None,
             sections,
             prototypes,
         }
+    }
+
+    /// Gives back the pages of the files whose code each run wrote, once it is written: the
+    /// code is read from the inputs again here, and holding all of it to the end was a
+    /// large link's peak of memory.
+    pub fn giving_back(self, pages: &'a Pages<'a>) -> Image<'a> {
+        Image {
+            pages: Some(pages),
+            ..self
+        }
+    }
+
+    /// The input bytes of a `Content::Input` section.
+    fn input_bytes(&self, i: &InputBytes) -> &'a [u8] {
+        self.inputs[i.object].cubin.sections[i.section as usize].bytes()
     }
 
     /// The sections grouped into runs written by one call: neighbours (a gap no larger than
@@ -124,6 +148,7 @@ impl<'a> Image<'a> {
                 }
                 Cow::Owned(b)
             }
+            Content::Input(i) => i.with_changes(self.input_bytes(i)),
             Content::NoBits(_) | Content::Alias(_) => Cow::Borrowed(&[][..]),
             Content::MercSymtab => Cow::Owned(symtab::merc_symtab(m, l)),
             Content::Relocs { rela, entries } => Cow::Owned(relocs(l, *rela, entries)),
@@ -217,8 +242,23 @@ impl Image<'_> {
             slices.push(IoSlice::new(bytes));
             at = off + bytes.len() as u64;
         }
-        let _mine = turn.lock().unwrap_or_else(|p| p.into_inner());
-        file::write_all_vectored_at(f, &mut slices, start)
+        {
+            let _mine = turn.lock().unwrap_or_else(|p| p.into_inner());
+            file::write_all_vectored_at(f, &mut slices, start)?;
+        }
+        // (Code written from its input: its files' pages, which writing it read again, are
+        // given back as the runs are written, not held to the end.)
+        if let Some(pages) = self.pages {
+            let code: Vec<usize> = sections
+                .iter()
+                .filter_map(|&s| match &self.m.sections[s].content {
+                    Content::Input(i) => Some(self.input_bytes(i).as_ptr() as usize),
+                    _ => None,
+                })
+                .collect();
+            pages.give_back_files(&code);
+        }
+        Ok(())
     }
 }
 
