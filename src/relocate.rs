@@ -193,6 +193,10 @@ impl SiteOut {
 /// of the link's memory while the pass ran.
 type Outcome = std::result::Result<Option<Box<SiteOut>>, Box<Error>>;
 
+/// The input relocation sections that patch one output section (by their index among the
+/// sites, in input order), and its bytes.
+type Group<'i> = (OutSec, Target<'i>, Vec<usize>);
+
 /// One group's sites' outcomes, and the words it changed in code written from its input.
 type GroupDone = (Vec<(usize, Outcome)>, Option<Vec<(u32, [u8; 8])>>);
 
@@ -221,7 +225,7 @@ pub(crate) fn relocate(
     let const3_size = m
         .section_named(b".nv.constant3")
         .map(|c| m.sections[c].content.size());
-    let mut groups: Vec<(OutSec, Target<'_>, Vec<usize>)> = Vec::new();
+    let mut groups: Vec<Group<'_>> = Vec::new();
     // (by output section: its group, plus one)
     let mut group_of = crate::ids::IdVec::<OutSec, u32>::filled(0, m.sections.len());
     for (k, site) in sites.iter().enumerate() {
@@ -242,54 +246,65 @@ pub(crate) fn relocate(
     let r = Relocator { p, m, const3_size };
     // (Code written from its input is patched in a copy each thread reuses, and keeps only
     // the words that changed.)
-    let mut results: Vec<GroupDone> = Vec::with_capacity(groups.len());
-    for chunk in groups.chunks_mut(GROUPS_PER_RELEASE) {
-        let done = chunk.par_iter_mut().map_init(
-            Vec::new,
-            |scratch: &mut Vec<u8>, (_, target, members)| {
-                let input = match target {
-                    Target::Input(input) => Some(*input),
-                    _ => None,
-                };
-                let mut bytes = match target {
-                    Target::Bytes(b) => Some(b),
-                    Target::Input(input) => {
-                        scratch.clear();
-                        scratch.extend_from_slice(input);
-                        Some(&mut *scratch)
+    let work = |scratch: &mut Vec<u8>, (_, target, members): &mut Group<'_>| -> GroupDone {
+        let input = match target {
+            Target::Input(input) => Some(*input),
+            _ => None,
+        };
+        let mut bytes = match target {
+            Target::Bytes(b) => Some(b),
+            Target::Input(input) => {
+                scratch.clear();
+                scratch.extend_from_slice(input);
+                Some(&mut *scratch)
+            }
+            Target::None => None,
+        };
+        let mut results = Vec::with_capacity(members.len());
+        for &k in members.iter() {
+            let res = match r.relocate_section(&sites[k], bytes.as_deref_mut()) {
+                Ok(o) if o.is_empty() => Ok(None),
+                Ok(mut o) => {
+                    let site = &sites[k];
+                    if !o.kept.is_empty() {
+                        o.kept_in = r.m.section_named(site.s.name);
                     }
-                    Target::None => None,
-                };
-                let mut results = Vec::with_capacity(members.len());
-                for &k in members.iter() {
-                    let res = match r.relocate_section(&sites[k], bytes.as_deref_mut()) {
-                        Ok(o) if o.is_empty() => Ok(None),
-                        Ok(mut o) => {
-                            let site = &sites[k];
-                            if !o.kept.is_empty() {
-                                o.kept_in = r.m.section_named(site.s.name);
-                            }
-                            if !o.recorded.is_empty() {
-                                o.recorded_in = r.m.section_named(&site.resolved_name());
-                            }
-                            Ok(Some(Box::new(o)))
-                        }
-                        Err(e) => Err(Box::new(e)),
-                    };
-                    let failed = res.is_err();
-                    results.push((k, res));
-                    if failed {
-                        break;
+                    if !o.recorded.is_empty() {
+                        o.recorded_in = r.m.section_named(&site.resolved_name());
                     }
+                    Ok(Some(Box::new(o)))
                 }
-                (results, input.map(|input| changed_words(input, scratch)))
-            },
-        );
-        results.par_extend(done);
-        pages.give_back_files(&input_code(chunk));
-    }
+                Err(e) => Err(Box::new(e)),
+            };
+            let failed = res.is_err();
+            results.push((k, res));
+            if failed {
+                break;
+            }
+        }
+        (results, input.map(|input| changed_words(input, scratch)))
+    };
+    // The code written from its input goes a chunk at a time, its files given back after
+    // each; the other groups (a `.debug_frame` gathered from every object is one, and long)
+    // meanwhile, not between two chunks.
+    let (mut code, mut other): (Vec<Group<'_>>, Vec<Group<'_>>) = groups
+        .into_iter()
+        .partition(|(_, target, _)| matches!(target, Target::Input(_)));
+    let (code_done, other_done) = rayon::join(
+        || {
+            let mut done: Vec<GroupDone> = Vec::with_capacity(code.len());
+            for chunk in code.chunks_mut(GROUPS_PER_RELEASE) {
+                done.par_extend(chunk.par_iter_mut().map_init(Vec::new, work));
+                pages.give_back_files(&input_code(chunk));
+            }
+            done
+        },
+        || -> Vec<GroupDone> { other.par_iter_mut().map_init(Vec::new, work).collect() },
+    );
+    let groups = code.into_iter().chain(other);
+    let results = code_done.into_iter().chain(other_done);
     let mut by_site: Vec<Option<Outcome>> = (0..sites.len()).map(|_| None).collect();
-    for ((sec, target, _), (results, changed)) in groups.into_iter().zip(results) {
+    for ((sec, target, _), (results, changed)) in groups.zip(results) {
         for (k, res) in results {
             by_site[k] = Some(res);
         }
@@ -330,7 +345,7 @@ pub(crate) fn relocate(
 const GROUPS_PER_RELEASE: usize = 4096;
 
 /// Where the code of `groups` written from its input lies (an address in it each).
-fn input_code(groups: &[(OutSec, Target<'_>, Vec<usize>)]) -> Vec<usize> {
+fn input_code(groups: &[Group<'_>]) -> Vec<usize> {
     groups
         .iter()
         .filter_map(|(_, target, _)| match target {

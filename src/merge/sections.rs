@@ -55,21 +55,25 @@ impl Builder<'_, '_> {
                 let Content::Bytes(bytes) = &mut sec.content else {
                     return;
                 };
-                for c in copies {
+                // (A section gathered from every object, `.debug_frame`, is most of what is
+                // copied: its pieces are copied in parallel too, each into its own part.)
+                let mut parts = Vec::with_capacity(copies.len());
+                let (mut rest, mut at): (&mut [u8], usize) = (bytes, 0);
+                for c in &copies {
+                    let len = p.copy_source(c).len();
+                    let (_, from_here) = std::mem::take(&mut rest).split_at_mut(c.at - at);
+                    let (dst, after) = from_here.split_at_mut(len);
+                    parts.push((c, dst));
+                    (rest, at) = (after, c.at + len);
+                }
+                parts.into_par_iter().with_min_len(64).for_each(|(c, dst)| {
+                    dst.copy_from_slice(p.copy_source(c));
                     let (oi, si) = c.from;
-
                     let o = &p.objects[oi];
-                    let s = &o.cubin.sections[si];
-                    let src = match p.line_rewrites.get(&(oi, si)) {
-                        Some(rw) => &rw.bytes[..],
-                        None => s.bytes(),
-                    };
-                    let dst = &mut bytes[c.at..c.at + src.len()];
-                    dst.copy_from_slice(src);
-                    if s.name == b".debug_frame" && c.at > 0 {
+                    if o.cubin.sections[si].name == b".debug_frame" && c.at > 0 {
                         debug_frame::rebase_unrelocated_cie_pointers(o, si, dst, c.at as u64);
                     }
-                }
+                });
             });
         pages.give_back(&copied);
     }
@@ -219,6 +223,15 @@ impl Builder<'_, '_> {
 }
 
 impl Placement<'_, '_> {
+    /// The bytes a pending copy copies: its input section's (its line table as the link
+    /// rewrote it, where it did).
+    fn copy_source(&self, c: &PendingCopy) -> &[u8] {
+        match self.line_rewrites.get(&c.from) {
+            Some(rw) => &rw.bytes[..],
+            None => self.objects[c.from.0].cubin.sections[c.from.1].bytes(),
+        }
+    }
+
     /// Code placed whole, alone in its output section, is written from its input (with the
     /// words relocation changes) rather than copied into the module: the copy was a large
     /// link's largest table. (sm_100+ keeps its copy: the Mercury half reads and rewrites
