@@ -263,6 +263,25 @@ impl Placement<'_, '_> {
     }
 }
 
+/// The address ranges of the objects' code, joined where no more than `page` apart.
+pub(super) fn code_spans(objects: &[InputObject<'_>], page: usize) -> Vec<(usize, usize)> {
+    use rayon::prelude::*;
+    let spans = objects
+        .par_iter()
+        .flat_map_iter(|o| {
+            o.cubin
+                .sections
+                .iter()
+                .filter(|s| s.sh_type == SHT_PROGBITS && s.flags & SHF_EXECINSTR != 0)
+                .map(|s| {
+                    let b = s.bytes();
+                    (b.as_ptr() as usize, b.as_ptr() as usize + b.len())
+                })
+        })
+        .collect();
+    crate::input::files::joined(spans, page)
+}
+
 /// Gives a section's bytes length `n`, zeroed (a new one comes zeroed from the allocator,
 /// with no pass over it).
 fn make_room(c: &mut Content, n: usize) {
