@@ -290,7 +290,10 @@ pub(crate) fn relocate(
     let (mut code, mut other): (Vec<Group<'_>>, Vec<Group<'_>>) = groups
         .into_iter()
         .partition(|(_, target, _)| matches!(target, Target::Input(_)));
-    let (code_done, other_done) = rayon::join(
+    // (On one thread the other groups go first: they read every file, which the code's
+    // chunks then give back as they go, not before.)
+    let (other_done, code_done) = rayon::join(
+        || -> Vec<GroupDone> { other.par_iter_mut().map_init(Vec::new, work).collect() },
         || {
             let mut done: Vec<GroupDone> = Vec::with_capacity(code.len());
             for chunk in code.chunks_mut(GROUPS_PER_RELEASE) {
@@ -299,7 +302,6 @@ pub(crate) fn relocate(
             }
             done
         },
-        || -> Vec<GroupDone> { other.par_iter_mut().map_init(Vec::new, work).collect() },
     );
     let groups = code.into_iter().chain(other);
     let results = code_done.into_iter().chain(other_done);
