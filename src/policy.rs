@@ -102,6 +102,13 @@ impl Policy {
         !self.relocatable && self.sm >= 90
     }
 
+    /// Code placed whole in a section of its own is written from its input, not copied into
+    /// the module (`Content::Input`). Not from sm_100: the Mercury half reads and rewrites
+    /// the code.
+    pub fn writes_code_from_input(&self) -> bool {
+        !self.mercury()
+    }
+
     /// The shared memory sm_90 and later reserve at the start of every kernel's.
     pub fn shared_reserve(&self) -> u64 {
         if self.sm >= 90 {
@@ -129,6 +136,13 @@ mod tests {
         assert!(!Policy::new(90, false, false, false).mercury());
         assert!(Policy::new(100, false, false, false).mercury());
         assert!(Policy::new(120, true, false, false).mercury());
+    }
+
+    #[test]
+    fn code_is_written_from_its_input_up_to_sm_90_in_every_mode() {
+        assert!(Policy::new(90, false, false, false).writes_code_from_input());
+        assert!(Policy::new(75, true, true, true).writes_code_from_input());
+        assert!(!Policy::new(100, false, false, false).writes_code_from_input());
     }
 
     #[test]

@@ -276,6 +276,9 @@ mod tests {
             (start + 12288, start + bytes.len()),
         ]);
         assert_eq!(files[0].bytes(), &bytes[..]);
+        // (Any address in the file gives back all of it.)
+        pages.give_back_files(&[start + 5000, start + 9000]);
+        assert_eq!(files[0].bytes(), &bytes[..]);
         release_pages(&files);
         assert_eq!(files[0].bytes(), &bytes[..]);
         std::fs::remove_dir_all(&dir).unwrap();
@@ -289,6 +292,7 @@ mod tests {
         let heap = vec![7u8; 3 * 65536];
         let start = heap.as_ptr() as usize;
         pages.give_back(&[(start, start + heap.len()), (start, start + 65536)]);
+        pages.give_back_files(&[start, start + 4096]);
         assert!(heap.iter().all(|&b| b == 7));
     }
 

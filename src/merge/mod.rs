@@ -618,10 +618,10 @@ pub fn build<'a, 'data>(
     opts: &Options,
     pages: &crate::input::files::Pages<'_>,
 ) -> Result<Merged<'a, 'data>> {
-    // Code is read again only by relocation: up to sm_90 the module names it rather than
-    // copies it (`Content::Input`), and its pages, which the kernel mapped with the rest of
+    // Code is read again only by relocation: the module names it rather than copies it
+    // (`Content::Input`, up to sm_90), and its pages, which the kernel mapped with the rest of
     // each file as the file was read, are given back now, not held through the merge.
-    if !opts.policy.mercury() {
+    if opts.policy.writes_code_from_input() {
         pages.give_back(&sections::code_spans(objects, pages.page_size()));
     }
     let mut b = Builder::new(objects, res, liveness, opts);

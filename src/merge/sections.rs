@@ -5,6 +5,7 @@
 //! which the module names instead (`Content::Input`, written from the input).
 
 use super::*;
+use crate::elf::read::Section;
 use crate::ids::ObjectId;
 
 /// What `place_sections` decided: the bytes to copy, and each output section's length so far
@@ -234,8 +235,8 @@ impl Placement<'_, '_> {
 
     /// Code placed whole, alone in its output section, is written from its input (with the
     /// words relocation changes) rather than copied into the module: the copy was a large
-    /// link's largest table. (sm_100+ keeps its copy: the Mercury half reads and rewrites
-    /// the code. Sections with room made already, or not whole 8-byte words, keep theirs.)
+    /// link's largest table. (Not where the policy says no; sections with room made
+    /// already, or their bytes rewritten, keep their copy.)
     fn written_from_input(
         &self,
         content: &Content,
@@ -247,11 +248,8 @@ impl Placement<'_, '_> {
         let s = &self.objects[oi].cubin.sections[si];
         let whole = c.at == 0
             && len == Some(s.bytes().len())
-            && s.bytes().len() % 8 == 0
-            && u32::try_from(s.bytes().len()).is_ok()
-            && s.sh_type == SHT_PROGBITS
-            && s.flags & SHF_EXECINSTR != 0
-            && !self.policy.mercury()
+            && nameable_code(s)
+            && self.policy.writes_code_from_input()
             && matches!(content, Content::Bytes(b) if b.is_empty())
             && !self.line_rewrites.contains_key(&c.from);
         whole.then(|| InputBytes {
@@ -263,6 +261,15 @@ impl Placement<'_, '_> {
     }
 }
 
+/// Whether an input section is code the module can name rather than hold: its changed words
+/// are 8-byte words at 32-bit offsets (`InputBytes::changed`).
+pub(super) fn nameable_code(s: &Section<'_>) -> bool {
+    s.sh_type == SHT_PROGBITS
+        && s.flags & SHF_EXECINSTR != 0
+        && s.bytes().len() % 8 == 0
+        && u32::try_from(s.bytes().len()).is_ok()
+}
+
 /// The address ranges of the objects' code, joined where no more than `page` apart.
 pub(super) fn code_spans(objects: &[InputObject<'_>], page: usize) -> Vec<(usize, usize)> {
     use rayon::prelude::*;
@@ -272,7 +279,7 @@ pub(super) fn code_spans(objects: &[InputObject<'_>], page: usize) -> Vec<(usize
             o.cubin
                 .sections
                 .iter()
-                .filter(|s| s.sh_type == SHT_PROGBITS && s.flags & SHF_EXECINSTR != 0)
+                .filter(|s| nameable_code(s))
                 .map(|s| {
                     let b = s.bytes();
                     (b.as_ptr() as usize, b.as_ptr() as usize + b.len())
@@ -291,5 +298,58 @@ fn make_room(c: &mut Content, n: usize) {
         } else {
             b.resize(n, 0);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn section(sh_type: u32, flags: u64, data: &[u8]) -> Section<'_> {
+        Section {
+            index: 1,
+            name: b".text.f",
+            sh_type,
+            flags,
+            addr: 0,
+            offset: 0,
+            size: data.len() as u64,
+            link: 0,
+            info: 0,
+            align: 128,
+            entsize: 0,
+            data: Some(data),
+        }
+    }
+
+    #[test]
+    fn code_of_whole_words_can_be_named_rather_than_copied() {
+        let code = [0u8; 32];
+        assert!(nameable_code(&section(
+            SHT_PROGBITS,
+            SHF_ALLOC | SHF_EXECINSTR,
+            &code
+        )));
+        assert!(nameable_code(&section(SHT_PROGBITS, SHF_EXECINSTR, &[])));
+    }
+
+    #[test]
+    fn data_and_code_of_part_words_are_copied() {
+        let bytes = [0u8; 36];
+        assert!(!nameable_code(&section(
+            SHT_PROGBITS,
+            SHF_ALLOC,
+            &bytes[..32]
+        )));
+        assert!(!nameable_code(&section(
+            SHT_PROGBITS,
+            SHF_ALLOC | SHF_EXECINSTR,
+            &bytes
+        )));
+        assert!(!nameable_code(&section(
+            SHT_CUDA_CONSTANT_B0,
+            SHF_EXECINSTR,
+            &bytes[..32]
+        )));
     }
 }
