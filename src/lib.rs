@@ -168,28 +168,16 @@ fn link_inner(
     // 4.–6. Merge, relocations, the sm_100+ Mercury half: the output module, frozen from
     // here on.
     let opts = merge_options(args, &arch, policy, kernels);
-    let built = build_module(
-        objects,
-        &res,
-        &live,
-        &opts,
-        &input::files::Pages::of(&files),
-    )?;
+    // (The input files' pages, given back by the passes as they are done with them.)
+    let pages = input::files::Pages::of(&files);
+    let built = build_module(objects, &res, &live, &opts, &pages)?;
     let built = checks::merged(args, objects, built, option_warnings)?;
     // 7. Layout and write. The module holds what it needs of the inputs but the code it
     // names (`Content::Input`), which the writer reads again: their pages make room for the
     // output's, given back beside the layout (which runs on one thread).
     let (_, emitted) = rayon::join(
         || input::files::release_pages(&files),
-        || {
-            emit(
-                args,
-                objects,
-                &input::files::Pages::of(&files),
-                built,
-                &removed,
-            )
-        },
+        || emit(args, objects, &pages, built, &removed),
     );
     let r = early.complete(emitted);
     // (Told before the inputs and tables above are freed, on the way out.)

@@ -93,7 +93,7 @@ impl InputBytes {
 }
 
 /// Writes each changed word (`InputBytes::changed`) into `bytes`.
-pub fn apply_changes(bytes: &mut [u8], changed: &[(u32, [u8; 8])]) {
+fn apply_changes(bytes: &mut [u8], changed: &[(u32, [u8; 8])]) {
     for &(at, word) in changed {
         bytes[at as usize..at as usize + 8].copy_from_slice(&word);
     }

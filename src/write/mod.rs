@@ -41,7 +41,8 @@ pub fn to_bytes(m: &Module, l: &Layout, inputs: &[InputObject<'_>]) -> Vec<u8> {
 /// The output file to be: each section's bytes and the headers, at their offsets (disjoint
 /// ranges; what lies between them is zero). Sections the merge made are written from the
 /// module as they are; only the few with fields that name output indices are copied to be
-/// patched.
+/// patched, and code the module names (`Content::Input`) is its input's bytes, copied with
+/// the words the link changed put back where it changed any.
 pub struct Image<'a> {
     m: &'a Module,
     l: &'a Layout,
@@ -196,8 +197,8 @@ impl Contents for Image<'_> {
 
     /// Writes the file into `f` (`l.file_size` bytes long, zero) at offsets: runs of
     /// neighbouring sections, one system call each (a call per section would be 200,000
-    /// calls in a large link, each taking the file's lock), straight from the module's
-    /// bytes; no copy on the way, and nothing mapped. The runs' bytes are made in parallel,
+    /// calls in a large link, each taking the file's lock), from the module's bytes and the
+    /// inputs' code (`section`), and nothing mapped. The runs' bytes are made in parallel,
     /// but one call writes at a time: a buffered write holds the file's lock in the kernel,
     /// and two threads writing one file spun there (`perf`, on ext4).
     fn write_to(&self, f: &std::fs::File) -> std::io::Result<()> {
