@@ -8,7 +8,8 @@
 //! on a pipe, which the link sends once it has printed everything, or for the link to end
 //! without sending one (a crash, a signal), in which case it ends the same way. Interrupts
 //! the parent receives go to the link, which removes its temporary file and ends by the
-//! signal (see `faults`); the parent then does too. If the parent ends, the link is killed
+//! signal (see `faults`); the parent then does too (interrupts wait from the fork until the
+//! parent can pass them on). If the parent ends, the link is killed
 //! with it (`PR_SET_PDEATHSIG`): before the status, as one process would be; after it, the
 //! kernel frees what the link still holds, sooner than the link would itself.
 //!
@@ -53,14 +54,21 @@ pub fn fork(large: bool) -> Option<Finished> {
         // The parent must be able to wait for the link: with SIGCHLD ignored (inherited from
         // the caller) the kernel would reap it unseen. The link keeps what it was.
         let chld = libc::signal(libc::SIGCHLD, libc::SIG_DFL);
+        // Interrupts are held off across the fork until the parent passes them on: one that
+        // reached the parent before it could would end it there and then, and the link with
+        // it (`PR_SET_PDEATHSIG`'s SIGKILL), its temporary file left behind.
+        let mut before: libc::sigset_t = std::mem::zeroed();
+        libc::sigprocmask(libc::SIG_BLOCK, &interrupts(), &mut before);
         match libc::fork() {
             -1 => {
+                libc::sigprocmask(libc::SIG_SETMASK, &before, std::ptr::null_mut());
                 libc::signal(libc::SIGCHLD, chld);
                 libc::close(fds[0]);
                 libc::close(fds[1]);
                 None
             }
             0 => {
+                libc::sigprocmask(libc::SIG_SETMASK, &before, std::ptr::null_mut());
                 libc::signal(libc::SIGCHLD, chld);
                 libc::close(fds[0]);
                 // Killed with the parent; and if it is already gone, end now.
@@ -72,7 +80,7 @@ pub fn fork(large: bool) -> Option<Finished> {
             }
             child => {
                 libc::close(fds[1]);
-                wait_for(child, fds[0])
+                wait_for(child, fds[0], &before)
             }
         }
     }
@@ -100,10 +108,12 @@ impl Finished {
 }
 
 /// The parent: ends as the link tells it to, or as the link ended.
-unsafe fn wait_for(child: libc::pid_t, pipe: libc::c_int) -> ! {
+unsafe fn wait_for(child: libc::pid_t, pipe: libc::c_int, mask: &libc::sigset_t) -> ! {
     LINK.store(child, Ordering::Release);
     // (A signal ignored here, `nohup`, is ignored by the link too.)
     crate::faults::on_interrupts(forward);
+    // (What arrived since the fork is passed on now.)
+    libc::sigprocmask(libc::SIG_SETMASK, mask, std::ptr::null_mut());
     let mut code = 0u8;
     loop {
         match libc::read(pipe, (&mut code as *mut u8).cast(), 1) {
@@ -114,12 +124,7 @@ unsafe fn wait_for(child: libc::pid_t, pipe: libc::c_int) -> ! {
     }
     // No status: the link ended on its own (a crash, a signal, an exit before the end).
     // (Nothing is passed on from here: once reaped, its pid may be another process's.)
-    let mut forwarded: libc::sigset_t = std::mem::zeroed();
-    libc::sigemptyset(&mut forwarded);
-    for sig in INTERRUPTS {
-        libc::sigaddset(&mut forwarded, sig);
-    }
-    libc::sigprocmask(libc::SIG_BLOCK, &forwarded, std::ptr::null_mut());
+    libc::sigprocmask(libc::SIG_BLOCK, &interrupts(), std::ptr::null_mut());
     let mut status = 0;
     while libc::waitpid(child, &mut status, 0) == -1 {
         if *libc::__errno_location() != libc::EINTR {
@@ -143,6 +148,19 @@ unsafe fn wait_for(child: libc::pid_t, pipe: libc::c_int) -> ! {
         libc::_exit(128 + sig);
     }
     libc::_exit(libc::WEXITSTATUS(status))
+}
+
+/// The set of [`INTERRUPTS`].
+fn interrupts() -> libc::sigset_t {
+    // SAFETY: a set made and filled here.
+    unsafe {
+        let mut set: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut set);
+        for sig in INTERRUPTS {
+            libc::sigaddset(&mut set, sig);
+        }
+        set
+    }
 }
 
 /// The parent's handler for [`INTERRUPTS`]: passes the signal on to the link.

@@ -14,7 +14,7 @@
 
 use std::ffi::CString;
 use std::path::Path;
-use std::sync::atomic::{AtomicPtr, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicUsize, Ordering};
 
 const PENDING_SLOTS: usize = 64;
 /// (A link of more inputs maps the rest without a slot: a bus error in one of those is not
@@ -47,6 +47,67 @@ static REGIONS: [Region; REGION_SLOTS] = [const {
     }
 }; REGION_SLOTS];
 
+/// Set by the first interrupt: no temporary file is made after it.
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+/// Threads making a temporary file at this moment ([`make_pending`]). The handler waits for
+/// them before it removes the files listed: a file made just after it looked would be left.
+static MAKING: AtomicUsize = AtomicUsize::new(0);
+
+/// Makes the temporary file `path` by `make` (which creates it), listed as a
+/// [`PendingFile`], so that no interrupt, on whichever thread it lands, can leave it behind:
+/// either the handler waits for `make` to finish and removes the file, or `make` is not
+/// called (after an interrupt: the link is ending). Interrupts are held off this thread
+/// meanwhile (the handler, waiting for it, must run on another).
+pub fn make_pending<T>(
+    path: &Path,
+    make: impl FnOnce() -> std::io::Result<T>,
+) -> (PendingFile, std::io::Result<T>) {
+    let _held = HeldInterrupts::new();
+    // (Sequentially consistent with the handler's store then load: either this sees the
+    // interrupt, or the handler sees this thread making.)
+    MAKING.fetch_add(1, Ordering::SeqCst);
+    let made = if INTERRUPTED.load(Ordering::SeqCst) {
+        (
+            PendingFile::unlisted(path),
+            Err(std::io::Error::new(
+                std::io::ErrorKind::Interrupted,
+                "interrupted",
+            )),
+        )
+    } else {
+        let listed = PendingFile::new(path);
+        (listed, make())
+    };
+    MAKING.fetch_sub(1, Ordering::SeqCst);
+    made
+}
+
+/// The interrupts blocked on this thread while it lives.
+struct HeldInterrupts(libc::sigset_t);
+
+impl HeldInterrupts {
+    fn new() -> HeldInterrupts {
+        // SAFETY: plain signal-mask calls on sets made here.
+        unsafe {
+            let mut set: libc::sigset_t = std::mem::zeroed();
+            let mut old: libc::sigset_t = std::mem::zeroed();
+            libc::sigemptyset(&mut set);
+            for sig in INTERRUPTS {
+                libc::sigaddset(&mut set, sig);
+            }
+            libc::pthread_sigmask(libc::SIG_BLOCK, &set, &mut old);
+            HeldInterrupts(old)
+        }
+    }
+}
+
+impl Drop for HeldInterrupts {
+    fn drop(&mut self) {
+        // SAFETY: restores the mask `new` saved.
+        unsafe { libc::pthread_sigmask(libc::SIG_SETMASK, &self.0, std::ptr::null_mut()) };
+    }
+}
+
 /// A file to remove if the process is interrupted before [`PendingFile`] is dropped.
 pub struct PendingFile {
     slot: Option<usize>,
@@ -69,6 +130,15 @@ impl PendingFile {
             .is_ok()
         });
         PendingFile { slot, _path: path }
+    }
+
+    /// One not listed (not made).
+    fn unlisted(path: &Path) -> PendingFile {
+        use std::os::unix::ffi::OsStrExt;
+        PendingFile {
+            slot: None,
+            _path: CString::new(path.as_os_str().as_bytes()).unwrap_or_default(),
+        }
     }
 }
 
@@ -182,6 +252,12 @@ unsafe fn set_handler(sig: libc::c_int, handler: usize, flags: libc::c_int) {
 }
 
 fn remove_pending_files() {
+    // No file is made from here on; one being made now is waited for (its thread holds
+    // interrupts off, so it is not this one).
+    INTERRUPTED.store(true, Ordering::SeqCst);
+    while MAKING.load(Ordering::SeqCst) != 0 {
+        std::hint::spin_loop();
+    }
     for s in &PENDING {
         let p = s.swap(std::ptr::null_mut(), Ordering::AcqRel);
         if !p.is_null() {

@@ -452,7 +452,7 @@ fn an_interrupted_link_leaves_the_old_output_or_the_new_one_never_a_temporary() 
             assert_eq!(
                 names(&d),
                 ["a.o", "b.o", "c.o", "out.cubin"],
-                "a temporary was left"
+                "a temporary was left (CUBIN_LD_FORK={fork}, {delay_us} µs, {status:?})"
             );
         }
     }

@@ -14,7 +14,6 @@
 //! opening it for writing would be.
 
 use crate::diag::{Error, Result};
-use crate::faults::PendingFile;
 use std::fs::{File, Metadata};
 use std::io::Write;
 use std::os::unix::fs::MetadataExt;
@@ -178,13 +177,14 @@ fn replace(
     fill: &(impl Contents + ?Sized),
 ) -> std::result::Result<(), Failed> {
     let tmp = temporary_name(dest);
-    // (Listed before it exists: an interrupt between making and listing it would leave it.)
-    let _interrupted = PendingFile::new(&tmp);
-    let made = std::fs::OpenOptions::new()
-        .write(true)
-        .create(true)
-        .truncate(true)
-        .open(&tmp);
+    // (Listed as it is made: an interrupt at any moment, on any thread, removes it.)
+    let (_interrupted, made) = crate::faults::make_pending(&tmp, || {
+        std::fs::OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .open(&tmp)
+    });
     let mut f = match (made, old) {
         (Ok(f), _) => f,
         // A folder this user may not write, holding a file they may: nvlink writes the file
