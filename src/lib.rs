@@ -197,7 +197,7 @@ fn build_module(
     pages: &input::files::Pages<'_>,
 ) -> diag::Result<merge::Built> {
     use merge::local_names;
-    let aliases = local_names::aliases(objects)?;
+    let aliases = tracing::info_span!("local_names").in_scope(|| local_names::aliases(objects))?;
     if aliases.iter().all(|a| a.is_empty()) {
         return module_passes(objects, res, live, opts, pages);
     }

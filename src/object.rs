@@ -257,10 +257,22 @@ impl<'data> InputObject<'data> {
 
     /// Whether the object holds any function's code.
     pub fn has_code(&self) -> bool {
-        self.cubin
-            .sections
+        self.kinds.contains(&SectionKind::Text)
+    }
+
+    /// This object's sections of one kind, with their indices, in table order. (The passes
+    /// that look for one kind scan the kinds, a byte a section, and read only the headers
+    /// they want: a hundred bytes each, two hundred thousand in a large link, read from all
+    /// over memory by every pass that looked at each one's kind.)
+    pub fn sections_of(
+        &self,
+        kind: SectionKind,
+    ) -> impl Iterator<Item = (usize, &Section<'data>)> + '_ {
+        self.kinds
             .iter()
-            .any(|s| self.kind(s) == SectionKind::Text)
+            .enumerate()
+            .filter(move |&(_, &k)| k == kind)
+            .map(|(si, _)| (si, &self.cubin.sections[si]))
     }
 
     /// Whether the object has a section of this name (`.debug_info`: compiled with -G).

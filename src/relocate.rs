@@ -363,8 +363,8 @@ fn sites<'a, 'data>(p: &'a Placement<'_, 'data>) -> Vec<Site<'a, 'data>> {
     let per_object = crate::object::par_map(p.objects, |oi| {
         let o = &p.objects[oi];
         let mut sites = Vec::new();
-        for (si, s) in o.cubin.sections.iter().enumerate() {
-            if o.kind(s) != SectionKind::Reloc || !p.live[oi][si] {
+        for (si, s) in o.sections_of(SectionKind::Reloc) {
+            if !p.live[oi][si] {
                 continue;
             }
             let target = s.info as usize;
@@ -569,7 +569,12 @@ impl Relocator<'_, '_, '_> {
             return Ok(None);
         }
         let shared_ref = (self.p.policy.lays_out_shared_memory())
-            .then(|| shared::classify(self.p.objects, self.p.res, oi, r.sym))
+            .then(|| {
+                self.p
+                    .shared
+                    .definitions
+                    .classify(self.p.objects, self.p.res, oi, r.sym)
+            })
             .flatten();
         let addend = self.line_table_addend(site, i, r, isym)?;
         let fate = self.value(site, r, isym, addend, shared_ref, values);

@@ -309,10 +309,7 @@ fn undefined_references(
 
 /// The first function of `o` whose code refers to the global `name` (error reports only).
 fn referencing_function<'data>(o: &InputObject<'data>, name: &[u8]) -> Option<&'data [u8]> {
-    for s in &o.cubin.sections {
-        if o.kind(s) != crate::object::SectionKind::Reloc {
-            continue;
-        }
+    for (_, s) in o.sections_of(crate::object::SectionKind::Reloc) {
         let Some(f) = o.info_function(s) else {
             continue;
         };

@@ -322,7 +322,12 @@ impl Mercury<'_, '_, '_> {
         // (-r resolves constant-bank references too, but leaves shared memory and
         // texture references to the final link.)
         let shared_ref = (self.p.policy.lays_out_shared_memory())
-            .then(|| shared::classify(self.p.objects, self.p.res, site.oi, r.sym))
+            .then(|| {
+                self.p
+                    .shared
+                    .definitions
+                    .classify(self.p.objects, self.p.res, site.oi, r.sym)
+            })
             .flatten();
         // Debug information's shared-memory addresses are applied as in the main half.
         if let (Some(sr), true) = (shared_ref, site.debug) {

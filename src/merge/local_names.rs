@@ -111,30 +111,42 @@ fn owner(o: &InputObject<'_>, si: usize) -> Option<usize> {
     (o.kind(ts) == SectionKind::Text && function_of(ts.name) == function_of(s.name)).then_some(t)
 }
 
+/// Whether code section `si` is a local function's.
+fn is_local_code(o: &InputObject<'_>, si: usize, s: &crate::elf::read::Section<'_>) -> bool {
+    o.text_function(s)
+        .and_then(|f| o.symbols().get(f as usize))
+        .is_some_and(|f| f.bind == STB_LOCAL && f.section == SymSection::Index(si as u32))
+}
+
 /// The sections to rename: those of each local function whose `.text.<fn>` name occurs more
 /// than once among the inputs. Refuses a copy's section that cannot be told apart from
 /// another copy's in the same object.
 pub(crate) fn aliases(objects: &[InputObject<'_>]) -> Result<Aliases> {
-    // (Room made once, for every code section at most.)
-    let texts = objects
-        .iter()
+    use rayon::prelude::*;
+    let mut out: Aliases = crate::ids::IdVec::filled(Vec::new(), objects.len());
+    // Only local functions' code is renamed, and most links have none: the names are counted
+    // only where some object has local code (each object looked at in parallel), and only
+    // the names local code has.
+    let local_names: Vec<Vec<&[u8]>> = objects
+        .par_iter()
         .map(|o| {
-            o.cubin
-                .sections
-                .iter()
-                .filter(|s| o.kind(s) == SectionKind::Text)
-                .count()
+            o.sections_of(SectionKind::Text)
+                .filter(|&(si, s)| is_local_code(o, si, s))
+                .map(|(_, s)| s.name)
+                .collect()
         })
-        .sum();
-    let mut count: HashMap<&[u8], u32> = HashMap::with_capacity(texts);
+        .collect();
+    if local_names.iter().all(Vec::is_empty) {
+        return Ok(out);
+    }
+    let mut count: HashMap<&[u8], u32> = local_names.iter().flatten().map(|&n| (n, 0)).collect();
     for o in objects {
-        for s in &o.cubin.sections {
-            if o.kind(s) == SectionKind::Text && s.name.starts_with(b".text.") {
-                *count.entry(s.name).or_insert(0) += 1;
+        for (_, s) in o.sections_of(SectionKind::Text) {
+            if let Some(n) = count.get_mut(s.name) {
+                *n += u32::from(s.name.starts_with(b".text."));
             }
         }
     }
-    let mut out: Aliases = crate::ids::IdVec::filled(Vec::new(), objects.len());
     if count.values().all(|&n| n < 2) {
         return Ok(out);
     }
@@ -142,15 +154,11 @@ pub(crate) fn aliases(objects: &[InputObject<'_>]) -> Result<Aliases> {
     for (oi, o) in crate::object::enumerated(objects) {
         // This object's renamed code sections: index → number.
         let mut texts: HashMap<usize, usize> = HashMap::new();
-        for (si, s) in o.cubin.sections.iter().enumerate() {
-            if o.kind(s) != SectionKind::Text || count.get(s.name).is_none_or(|&n| n < 2) {
+        for (si, s) in o.sections_of(SectionKind::Text) {
+            if count.get(s.name).is_none_or(|&n| n < 2) {
                 continue;
             }
-            let local = o
-                .text_function(s)
-                .and_then(|f| o.symbols().get(f as usize))
-                .is_some_and(|f| f.bind == STB_LOCAL && f.section == SymSection::Index(si as u32));
-            if local {
+            if is_local_code(o, si, s) {
                 next += 1;
                 texts.insert(si, next);
                 out[oi].push((si, alias(s.name, next)));

@@ -66,7 +66,8 @@ pub(crate) fn kernel_uses(
     kernels: &[Node],
     edges: &crate::liveness::CodeEdges,
 ) -> HashMap<Node, Use> {
-    let direct = shared::code_refs(b.p.objects(), b.p.res, live).extern_users;
+    let direct =
+        shared::code_refs(b.p.objects(), b.p.res, &b.p.shared.definitions, live).extern_users;
     let mut out = HashMap::new();
     for &k in kernels {
         if direct.contains(&k) {
@@ -108,7 +109,7 @@ pub(crate) fn alignments(
     let (extern_align, of) = if b.p.partial.uses.is_empty() {
         (0, HashMap::new())
     } else {
-        let refs = shared::code_refs(b.p.objects(), b.p.res, live);
+        let refs = shared::code_refs(b.p.objects(), b.p.res, &b.p.shared.definitions, live);
         (refs.extern_align.max(16), refs.extern_align_of)
     };
     let debug =

@@ -55,6 +55,8 @@ pub struct SharedLayout {
     pub unreached_users: Vec<Node>,
     /// A kernel whose partial link's area without objects meets other static objects.
     pub mixed_partial_area: Option<Node>,
+    /// What each global's definition is for shared memory (see [`Definitions`]).
+    pub definitions: Definitions,
 }
 
 pub use crate::elf::names::EXTERN_SHARED_INSTANCE as INSTANCE;
@@ -93,22 +95,79 @@ pub fn classify(
 ) -> Option<SharedRef> {
     let o = &objects[oi];
     let s = o.symbols().get(sym as usize)?;
-    let (do_, ds) = match res.global_of(oi, sym) {
+    match res.global_of(oi, sym) {
         Some(g) => match res.globals[g].def {
-            Some(d) => (d.obj, d.sym),
-            None => {
-                return (s.other & STO_CUDA_SHARED != 0 && s.st_type != STT_FUNC)
-                    .then_some(SharedRef::Extern);
-            }
+            Some(d) => of_definition(objects, d.obj, d.sym),
+            None => (s.other & STO_CUDA_SHARED != 0 && s.st_type != STT_FUNC)
+                .then_some(SharedRef::Extern),
         },
         // (a partial link's instance symbol, kept with its kernel)
         None if s.section == SymSection::Undefined => {
-            return (s.other & STO_CUDA_SHARED != 0 && s.st_type != STT_FUNC)
-                .then_some(SharedRef::Extern);
+            (s.other & STO_CUDA_SHARED != 0 && s.st_type != STT_FUNC).then_some(SharedRef::Extern)
         }
-        None => (oi, sym),
-    };
-    let def = &objects[do_].symbols()[ds as usize];
+        None => of_definition(objects, oi, sym),
+    }
+}
+
+/// What each defined global's definition is for shared memory, worked out once per global
+/// (in parallel): a relocation or symbol that names a global then costs one look-up in
+/// this table, not the walk from reference to definition to its section through tables
+/// spread over memory (a million relocations in a large link, and every symbol).
+#[derive(Debug, Default)]
+pub struct Definitions(crate::ids::IdVec<GlobalId, Defined>);
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Defined {
+    /// Not shared memory.
+    Other,
+    Extern,
+    /// A static object: the definition is the key.
+    Object,
+    /// No definition: each reference says what it is.
+    Undefined,
+}
+
+impl Definitions {
+    pub fn of(objects: &[InputObject<'_>], res: &Resolution<'_>) -> Definitions {
+        use rayon::prelude::*;
+        let v: Vec<Defined> = res
+            .globals
+            .par_iter()
+            .map(|g| match g.def {
+                None => Defined::Undefined,
+                Some(d) => match of_definition(objects, d.obj, d.sym) {
+                    None => Defined::Other,
+                    Some(SharedRef::Extern) => Defined::Extern,
+                    Some(SharedRef::Object(_)) => Defined::Object,
+                },
+            })
+            .collect();
+        Definitions(v.into())
+    }
+
+    /// [`classify`], the globals' definitions taken from the table (where it has them).
+    pub fn classify(
+        &self,
+        objects: &[InputObject<'_>],
+        res: &Resolution<'_>,
+        oi: ObjectId,
+        sym: u32,
+    ) -> Option<SharedRef> {
+        let g = res.global_of(oi, sym);
+        match g.and_then(|g| Some((g, *self.0.get(g)?))) {
+            Some((_, Defined::Other)) => None,
+            Some((_, Defined::Extern)) => Some(SharedRef::Extern),
+            Some((g, Defined::Object)) => res.globals[g]
+                .def
+                .map(|d| SharedRef::Object((d.obj, d.sym))),
+            Some((_, Defined::Undefined)) | None => classify(objects, res, oi, sym),
+        }
+    }
+}
+
+/// What the definition `(do_, ds)` is for shared memory.
+fn of_definition(objects: &[InputObject<'_>], do_: ObjectId, ds: u32) -> Option<SharedRef> {
+    let def = objects[do_].symbols().get(ds as usize)?;
     match def.section {
         SymSection::Index(si) if def.st_type != STT_SECTION => {
             let sec = &objects[do_].cubin.sections[si as usize];
@@ -217,9 +276,11 @@ pub struct CodeRefs {
 pub fn code_refs(
     objects: &[InputObject<'_>],
     res: &Resolution<'_>,
+    defs: &Definitions,
     live: &crate::ids::IdVec<ObjectId, Vec<bool>>,
 ) -> CodeRefs {
-    let parts = crate::object::par_map(objects, |oi| object_code_refs(objects, res, live, oi));
+    let parts =
+        crate::object::par_map(objects, |oi| object_code_refs(objects, res, defs, live, oi));
     // (Each object's functions are its own: only the per-array lists gather several.)
     let mut all = CodeRefs {
         uses: HashMap::new(),
@@ -244,6 +305,7 @@ pub fn code_refs(
 fn object_code_refs(
     objects: &[InputObject<'_>],
     res: &Resolution<'_>,
+    defs: &Definitions,
     live: &crate::ids::IdVec<ObjectId, Vec<bool>>,
     oi: ObjectId,
 ) -> CodeRefs {
@@ -253,8 +315,8 @@ fn object_code_refs(
     let mut extern_align = 1u64;
     let mut extern_align_of: HashMap<Node, u64> = HashMap::new();
     let o = &objects[oi];
-    for (si, s) in o.cubin.sections.iter().enumerate() {
-        if o.kind(s) != SectionKind::Reloc || !live[oi][si] {
+    for (si, s) in o.sections_of(SectionKind::Reloc) {
+        if !live[oi][si] {
             continue;
         }
         let target = s.info as usize;
@@ -265,7 +327,7 @@ fn object_code_refs(
             continue;
         };
         for r in relocs {
-            match classify(objects, res, oi, r.sym) {
+            match defs.classify(objects, res, oi, r.sym) {
                 Some(SharedRef::Object(k)) => {
                     let v = uses.entry((oi, target)).or_default();
                     if !v.contains(&k) {
@@ -330,7 +392,7 @@ pub fn kernel_objects(
     lv: &Liveness,
     layout: &SharedLayout,
 ) -> HashMap<Vec<u8>, (Vec<KernelObject>, Vec<String>)> {
-    let refs = code_refs(objects, res, &lv.live);
+    let refs = code_refs(objects, res, &layout.definitions, &lv.live);
     let fn_name = |(oi, si): Node| {
         let o = &objects[oi];
         let name = o
@@ -383,10 +445,16 @@ pub fn layout(
     debug: bool,
     arch_sm: u32,
 ) -> SharedLayout {
-    let mut refs = code_refs(objects, res, &lv.live);
+    let definitions = Definitions::of(objects, res);
+    let mut refs = code_refs(objects, res, &definitions, &lv.live);
     let mut blobs = partial_kernel_areas(objects, lv);
+    // (No shared memory in the module: the symbols and relocations still ask.)
+    let none = |definitions| SharedLayout {
+        definitions,
+        ..SharedLayout::default()
+    };
     if refs.uses.is_empty() && refs.extern_users.is_empty() && blobs.is_empty() {
-        return SharedLayout::default(); // no shared memory in the module
+        return none(definitions);
     }
     // What each kernel reaches (a kernel it launches keeps its shared memory to itself:
     // black-box, sm_75–sm_100, testdata shared_launch).
@@ -398,7 +466,7 @@ pub fn layout(
         .collect();
     adopt_partial_areas(&mut refs.uses, &refs.extern_users, &reach, &mut blobs);
     if refs.uses.is_empty() && refs.extern_users.is_empty() {
-        return SharedLayout::default(); // no shared memory in the module
+        return none(definitions);
     }
     let m = Measure::new(objects, &blobs);
     let mut out = SharedLayout {
@@ -409,6 +477,7 @@ pub fn layout(
             refs.extern_align
         },
         reserve,
+        definitions,
         ..static_layout(objects, &reach, &refs.uses, &m)
     };
     // (`refs.extern_align` is at least 1: this is it, or 1 when no array is in use.)

@@ -110,8 +110,8 @@ impl Builder<'_, '_> {
     pub(super) fn debug_sections(&mut self, oi: ObjectId) {
         let o = &self.p.objects[oi];
         let has_code = o.has_code();
-        for (si, s) in o.cubin.sections.iter().enumerate() {
-            if o.kind(s) == SectionKind::Merged && s.flags & SHF_ALLOC == 0 && self.p.live[oi][si] {
+        for (si, s) in o.sections_of(SectionKind::Merged) {
+            if s.flags & SHF_ALLOC == 0 && self.p.live[oi][si] {
                 if let Some(out) = self.out_section_for(oi, si) {
                     // (Those of an object without code bring their section symbols, in the
                     // same order, whether it has symbols for them or not.)
@@ -404,7 +404,10 @@ impl Builder<'_, '_> {
         let kind = if self.p.policy.relocatable() {
             None
         } else {
-            shared::classify(self.p.objects, self.p.res, oi, i as u32)
+            self.p
+                .shared
+                .definitions
+                .classify(self.p.objects, self.p.res, oi, i as u32)
         };
         match kind {
             Some(shared::SharedRef::Extern) => {
@@ -548,8 +551,8 @@ impl Builder<'_, '_> {
     /// fixes their order. Sections that end up with no entries are not written.
     pub(super) fn reserve_relocation_sections(&mut self, oi: ObjectId) {
         let o = &self.p.objects[oi];
-        for (si, s) in o.cubin.sections.iter().enumerate() {
-            if o.kind(s) != SectionKind::Reloc || !self.p.live[oi][si] {
+        for (si, s) in o.sections_of(SectionKind::Reloc) {
+            if !self.p.live[oi][si] {
                 continue;
             }
             let Some(t) = o.cubin.sections.get(s.info as usize) else {
@@ -558,17 +561,23 @@ impl Builder<'_, '_> {
             let Some(target) = self.m.section_named(t.name) else {
                 continue;
             };
-            let (name, sh_type) = (s.name.to_vec(), s.sh_type);
+            let (name, sh_type) = (s.name, s.sh_type);
             let tname = t.name;
-            self.m.named_section(&name.clone(), || {
-                crate::output::reloc_section(name, sh_type, target, Vec::new())
+            // (Most are met again, in later objects: the name is copied only when made.)
+            self.m.named_section(name, || {
+                crate::output::reloc_section(name.to_vec(), sh_type, target, Vec::new())
             });
             if self.p.policy.preserve_relocs() {
                 // (One per name: the records of local functions' copies share their first
                 // copy's, as in nvlink.)
                 let rname = [b".nv.resolvedrela", local_names::real_name(tname)].concat();
-                self.m.named_section(&rname.clone(), || {
-                    crate::output::reloc_section(rname, SHT_CUDA_RESOLVED_RELA, target, Vec::new())
+                self.m.named_section(&rname, || {
+                    crate::output::reloc_section(
+                        rname.clone(),
+                        SHT_CUDA_RESOLVED_RELA,
+                        target,
+                        Vec::new(),
+                    )
                 });
             }
         }

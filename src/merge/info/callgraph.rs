@@ -111,11 +111,8 @@ fn info_places(b: &Builder<'_, '_>, n: usize) -> InfoPlaces {
     let objects = b.p.objects();
     let per_object: Vec<Vec<(OutSym, usize)>> = crate::object::par_map(objects, |oi| {
         let o = &objects[oi];
-        o.cubin
-            .sections
-            .iter()
-            .enumerate()
-            .filter(|&(si, s)| o.kind(s) == SectionKind::InfoFn && b.p.is_live(oi, si))
+        o.sections_of(SectionKind::InfoFn)
+            .filter(|&(si, _)| b.p.is_live(oi, si))
             .filter_map(|(si, s)| Some((o.info_function(s).and_then(|f| b.p.out_sym(oi, f))?, si)))
             .collect()
     });
@@ -145,10 +142,7 @@ struct SectionBlocks<'data> {
 fn object_blocks<'data>(b: &Builder<'_, 'data>, oi: ObjectId) -> Vec<SectionBlocks<'data>> {
     let o = &b.p.objects()[oi];
     let mut out = Vec::new();
-    for s in &o.cubin.sections {
-        if o.kind(s) != SectionKind::Callgraph {
-            continue;
-        }
+    for (_, s) in o.sections_of(SectionKind::Callgraph) {
         let mut blocks = SectionBlocks::default();
         let live_sym = |sym: u32| b.p.out_sym(oi, sym).filter(|_| def_is_live(b, oi, sym));
         let mut taken_in: Vec<(u32, u32)> = Vec::new();
@@ -315,10 +309,7 @@ pub(super) fn emit_prototypes(
     let mut proto: Vec<(OutSym, u32)> = Vec::new();
     let mut proto_seen = vec![false; n];
     for (oi, o) in crate::object::enumerated(objects) {
-        for s in &o.cubin.sections {
-            if o.kind(s) != SectionKind::Prototype {
-                continue;
-            }
+        for (_, s) in o.sections_of(SectionKind::Prototype) {
             for p in s.bytes().chunks_exact(8) {
                 let sym = u32::from_le_bytes([p[0], p[1], p[2], p[3]]);
                 let id = u32::from_le_bytes([p[4], p[5], p[6], p[7]]);

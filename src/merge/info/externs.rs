@@ -1,7 +1,6 @@
 //! EXTERNS: the still-undefined names (and launched kernels) each function reaches.
 
 use super::callgraph::{place_of, CallGraph, InfoPlaces};
-use super::facts::FunctionFacts;
 use super::lists::SymLists;
 use super::records::*;
 use crate::ids::ObjectId;
@@ -16,7 +15,7 @@ use hashbrown::{HashMap, HashSet};
 pub(super) fn externs(
     b: &Builder<'_, '_>,
     graph: &CallGraph,
-    facts: &HashMap<OutSym, FunctionFacts>,
+    facts: &super::facts::Facts,
 ) -> (Adjacency, ExternClosure) {
     // (A defined function an EXTERNS record names but the function does not call — ptxas
     // names one whose address only the object's data holds — leads nowhere: nvlink follows
@@ -24,7 +23,7 @@ pub(super) fn externs(
     let n = b.m.symbols.len();
     let listed: Vec<(OutSym, OutSym)> = facts
         .iter()
-        .flat_map(|(&f, x)| {
+        .flat_map(|(f, x)| {
             x.externs
                 .iter()
                 .copied()

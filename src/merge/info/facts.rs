@@ -56,10 +56,7 @@ fn entries<T>(per_object: &[Result<Vec<T>>]) -> usize {
 fn object_global_facts(b: &Builder<'_, '_>, oi: ObjectId) -> Result<Vec<(u8, OutSym, u32)>> {
     let o = &b.p.objects()[oi];
     let mut values = Vec::new();
-    for s in &o.cubin.sections {
-        if o.kind(s) != SectionKind::Info {
-            continue;
-        }
+    for (_, s) in o.sections_of(SectionKind::Info) {
         let recs = nvinfo::parse_records(s.bytes())
             .map_err(|e| e.context(format!("'{}': section '.nv.info'", o.name)))?;
         for r in recs {
@@ -125,25 +122,48 @@ pub(super) struct FunctionFacts {
     pub inherited_order: Vec<u8>,
 }
 
+/// Each kept function's facts, by its output symbol: a dense table, filled in input order
+/// (a hash map took a serial tenth of the `.nv.info` merge at wide-1600 to fill, and every
+/// pass after it hashed to read it).
+pub(super) struct Facts(crate::ids::IdVec<OutSym, Option<FunctionFacts>>);
+
+impl Facts {
+    pub(super) fn get(&self, f: &OutSym) -> Option<&FunctionFacts> {
+        self.0.get(*f).and_then(Option::as_ref)
+    }
+
+    /// The functions with facts, in symbol order.
+    pub(super) fn iter(&self) -> impl Iterator<Item = (OutSym, &FunctionFacts)> + '_ {
+        self.0
+            .iter_enumerated()
+            .filter_map(|(f, x)| Some((f, x.as_ref()?)))
+    }
+}
+
+impl std::ops::Index<&OutSym> for Facts {
+    type Output = FunctionFacts;
+    fn index(&self, f: &OutSym) -> &FunctionFacts {
+        self.get(f).expect("a function with facts")
+    }
+}
+
 /// Reads the `.nv.info.<fn>` records of every kept function once (each object's in
 /// parallel, gathered in input order).
-pub(super) fn function_facts(b: &Builder<'_, '_>) -> Result<HashMap<OutSym, FunctionFacts>> {
+pub(super) fn function_facts(b: &Builder<'_, '_>) -> Result<Facts> {
     let objects = b.p.objects();
     let per_object: Vec<Result<Vec<(OutSym, FunctionFacts)>>> =
         crate::object::par_map(objects, |oi| object_function_facts(b, oi));
-    // (Room made once: growing, the table hashed its entries over and over.)
-    let mut out: HashMap<OutSym, FunctionFacts> = HashMap::with_capacity(entries(&per_object));
+    let mut out: crate::ids::IdVec<OutSym, Option<FunctionFacts>> =
+        (0..b.m.symbols.len()).map(|_| None).collect();
     for facts in per_object {
         for (f, x) in facts? {
-            match out.entry(f) {
-                hashbrown::hash_map::Entry::Occupied(mut e) => e.get_mut().add(x),
-                hashbrown::hash_map::Entry::Vacant(e) => {
-                    e.insert(x);
-                }
+            match &mut out[f] {
+                Some(known) => known.add(x),
+                slot => *slot = Some(x),
             }
         }
     }
-    Ok(out)
+    Ok(Facts(out))
 }
 
 impl FunctionFacts {
@@ -164,8 +184,8 @@ fn object_function_facts(
 ) -> Result<Vec<(OutSym, FunctionFacts)>> {
     let o = &b.p.objects()[oi];
     let mut out = Vec::new();
-    for (si, s) in o.cubin.sections.iter().enumerate() {
-        if o.kind(s) != SectionKind::InfoFn || !b.p.is_live(oi, si) {
+    for (si, s) in o.sections_of(SectionKind::InfoFn) {
+        if !b.p.is_live(oi, si) {
             continue;
         }
         let Some(f) = o.info_function(s) else {

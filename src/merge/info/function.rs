@@ -5,7 +5,6 @@
 
 use super::callgraph::CallGraph;
 use super::externs::ExternClosure;
-use super::facts::FunctionFacts;
 use super::propagate::Propagated;
 use super::records::*;
 use crate::diag::Result;
@@ -16,7 +15,7 @@ use crate::liveness::named_by;
 use crate::merge::{Builder, Options};
 use crate::object::{InputObject, SectionKind};
 use crate::output::*;
-use hashbrown::{HashMap, HashSet};
+use hashbrown::HashSet;
 
 /// Per-function records nvlink writes last on sm_100+ (in input order): CBANK_PARAM_SIZE,
 /// PARAM_CBANK, SW_WAR, NVSAL_SW_WAR, PREEXIT_USED.
@@ -32,7 +31,7 @@ const MOVED_LAST_ON_SM100: [u8; 5] = [
 pub(super) struct Context<'x> {
     pub opts: &'x Options,
     pub graph: &'x CallGraph,
-    pub facts: &'x HashMap<OutSym, FunctionFacts>,
+    pub facts: &'x super::facts::Facts,
     pub prop: &'x Propagated,
     pub externs: &'x Adjacency,
     pub closure: &'x ExternClosure,
@@ -103,10 +102,7 @@ type InfoSlot = (bool, usize, usize);
 fn info_order(b: &Builder<'_, '_>, opts: &Options, oi: ObjectId) -> Vec<InfoSlot> {
     let o = &b.p.objects()[oi];
     let mut order: Vec<InfoSlot> = Vec::new();
-    for (si, s) in o.cubin.sections.iter().enumerate() {
-        if o.kind(s) != SectionKind::InfoFn {
-            continue;
-        }
+    for (si, s) in o.sections_of(SectionKind::InfoFn) {
         if !b.p.is_live(oi, si) {
             // A function replaced by a later strong definition keeps its slot (created
             // with the object's other non-kernel functions): the winner's records land there.
@@ -448,7 +444,7 @@ fn inherit_record(out: &mut Vec<Rec>, attr: u8, bars: u8, externs: &[OutSym]) {
 fn inherited_events(
     f: OutSym,
     succ: &crate::graph::Succ,
-    facts: &HashMap<OutSym, FunctionFacts>,
+    facts: &super::facts::Facts,
 ) -> Vec<(u8, OutSym)> {
     let mut out = Vec::new();
     let mut seen: HashSet<usize> = HashSet::new();

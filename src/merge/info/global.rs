@@ -66,11 +66,8 @@ fn object_records(
     let o = &b.p.objects()[oi];
     // (Every record parses: `facts::global_facts` read them all first.)
     let recs: Vec<nvinfo::Record<'_>> = o
-        .cubin
-        .sections
-        .iter()
-        .filter(|s| o.kind(s) == SectionKind::Info)
-        .flat_map(|s| nvinfo::records(s.bytes()).filter_map(|r| r.ok()))
+        .sections_of(SectionKind::Info)
+        .flat_map(|(_, s)| nvinfo::records(s.bytes()).filter_map(|r| r.ok()))
         .collect();
     let mut out = RecordBytes::default();
     for r in recs.iter().rev() {

@@ -4,7 +4,7 @@
 //! (-r propagates nothing: callees may still be undefined.)
 
 use super::callgraph::CallGraph;
-use super::facts::{FunctionFacts, GlobalFacts};
+use super::facts::GlobalFacts;
 use crate::graph::Succ;
 use crate::liveness::named_by;
 use crate::merge::{Builder, Options};
@@ -65,7 +65,7 @@ pub(super) fn propagate(
     opts: &Options,
     global: &GlobalFacts,
     graph: &CallGraph,
-    facts: &HashMap<OutSym, FunctionFacts>,
+    facts: &super::facts::Facts,
     kernels: &[OutSym],
 ) -> (Propagated, Vec<super::KernelFacts>, Vec<KernelUsage>, Said) {
     let mut said = Said::default();
@@ -75,13 +75,13 @@ pub(super) fn propagate(
     // A kernel's register limit from its launch bounds (EIATTR_MAXREG_COUNT).
     let maxreg: HashMap<OutSym, u32> = facts
         .iter()
-        .filter_map(|(&f, x)| x.maxreg.map(|m| (f, m)))
+        .filter_map(|(f, x)| x.maxreg.map(|m| (f, m)))
         .collect();
 
     // Per function: its barrier count and whether it reads %ctaid.z.
     let own: HashMap<OutSym, (u8, bool)> = facts
         .iter()
-        .map(|(&f, x)| (f, (x.barriers, x.ctaidz)))
+        .map(|(f, x)| (f, (x.barriers, x.ctaidz)))
         .collect();
     let n = b.m.symbols.len();
     let succ = Succ::new(n, |f| {
