@@ -697,6 +697,7 @@ impl<'a, 'data> Builder<'a, 'data> {
                     .collect(),
                 global_sym: crate::ids::IdVec::filled(None, res.globals.len()),
                 live: &liveness.live,
+                dead_function: placement::dead_functions(objects, res, &liveness.live),
                 undefined_dead_only: &liveness.undefined_dead_only,
                 partial: partial_shared::PartialShared::default(),
                 shared: shared::SharedLayout::default(),
@@ -957,7 +958,13 @@ impl<'a, 'data> Builder<'a, 'data> {
 
     /// Adds a metadata section, or fills the slot an earlier object reserved under its name.
     pub(crate) fn add_info_section(&mut self, s: OutSection) -> OutSec {
-        let (id, existing) = self.m.add_named_section(s);
+        let hash = self.m.name_hash(&s.name);
+        self.add_info_section_hashed(s, hash)
+    }
+
+    /// [`Builder::add_info_section`], the name's hash known (`Module::name_hash`).
+    pub(crate) fn add_info_section_hashed(&mut self, s: OutSection, hash: u64) -> OutSec {
+        let (id, existing) = self.m.add_named_section_hashed(s, hash);
         if let Some(s) = existing {
             let slot = &mut self.m.sections[id];
             slot.content = s.content;

@@ -32,6 +32,8 @@ pub(crate) struct Placement<'a, 'data> {
     pub(crate) global_sym: crate::ids::IdVec<GlobalId, Option<OutSym>>,
     /// Per object, per input section: is it kept (`liveness`).
     pub(crate) live: &'a IdVec<ObjectId, Vec<bool>>,
+    /// Per global: a function whose definition this link does not keep (`dead_functions`).
+    pub(crate) dead_function: IdVec<GlobalId, bool>,
     /// -r: the kernels' extern-shared areas (`partial_shared`).
     pub(crate) partial: partial_shared::PartialShared,
     /// Undefined globals only removed code refers to (left out of the symbol table).
@@ -55,6 +57,32 @@ pub(crate) struct Placement<'a, 'data> {
     pub(crate) unified: unified::Tables,
     /// sm_100+: line tables as the output holds them, by (object, section) (`line_tables`).
     pub(crate) line_rewrites: HashMap<(ObjectId, usize), line_tables::Rewrite>,
+}
+
+/// Per global: whether it is a function whose definition the link does not keep. Worked out
+/// once, in parallel: asked for every mention of a global, the answer was a walk from the
+/// global to its defining object's symbol and section, through tables spread over memory.
+pub(crate) fn dead_functions(
+    objects: &[InputObject<'_>],
+    res: &Resolution<'_>,
+    live: &IdVec<ObjectId, Vec<bool>>,
+) -> IdVec<GlobalId, bool> {
+    use rayon::prelude::*;
+    let dead: Vec<bool> = res
+        .globals
+        .par_iter()
+        .map(|g| {
+            let Some(d) = g.def else {
+                return false;
+            };
+            let s = &objects[d.obj].symbols()[d.sym as usize];
+            match s.section {
+                SymSection::Index(si) if s.st_type == STT_FUNC => !live[d.obj][si as usize],
+                _ => false,
+            }
+        })
+        .collect();
+    dead.into()
 }
 
 impl<'a, 'data> Placement<'a, 'data> {
@@ -85,15 +113,7 @@ impl<'a, 'data> Placement<'a, 'data> {
 
     /// A global function whose definition this link does not keep.
     pub(crate) fn is_dead_function(&self, g: GlobalId) -> bool {
-        let Some(d) = self.res.globals[g].def else {
-            return false;
-        };
-        let o = &self.objects[d.obj];
-        let s = &o.symbols()[d.sym as usize];
-        match s.section {
-            SymSection::Index(si) if s.st_type == STT_FUNC => !self.live[d.obj][si as usize],
-            _ => false,
-        }
+        self.dead_function[g]
     }
 
     pub(crate) fn out_sym(&self, oi: ObjectId, sym: u32) -> Option<OutSym> {

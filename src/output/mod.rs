@@ -288,6 +288,23 @@ impl Module {
     /// that section's id and `s` back.
     pub fn add_named_section(&mut self, s: OutSection) -> (OutSec, Option<OutSection>) {
         let hash = self.by_name.hash(&s.name);
+        self.add_named_section_hashed(s, hash)
+    }
+
+    /// The hash the table of sections made by name gives `name` (worked out where sections
+    /// are made in parallel, then added one after another by `add_named_section_hashed`).
+    pub fn name_hash(&self, name: &[u8]) -> u64 {
+        self.by_name.hash(name)
+    }
+
+    /// [`Module::add_named_section`] of a section whose name's hash is `hash`
+    /// ([`Module::name_hash`]).
+    pub fn add_named_section_hashed(
+        &mut self,
+        s: OutSection,
+        hash: u64,
+    ) -> (OutSec, Option<OutSection>) {
+        debug_assert_eq!(hash, self.by_name.hash(&s.name));
         if let Some(id) = self.by_name.find(&self.sections, hash, &s.name) {
             return (id, Some(s));
         }

@@ -52,14 +52,21 @@ pub(super) fn emit_function_infos(
         let b: &Builder<'_, '_> = b;
         crate::object::par_map(b.p.objects(), |oi| (oi, info_order(b, cx.opts, oi)))
     };
-    let made: Vec<Vec<Result<Made>>> = {
+    // (Each with its name's hash: the names are long, and adding them is one thread's.)
+    let made: Vec<Vec<Result<Hashed>>> = {
         let b: &Builder<'_, '_> = b;
         orders
             .par_iter()
             .map(|(oi, order)| {
                 order
                     .iter()
-                    .map(|&(_, _, si)| function_info(b, cx, *oi, si))
+                    .map(|&(_, _, si)| {
+                        let made = function_info(b, cx, *oi, si)?;
+                        Ok(made.map(|m| {
+                            let hash = b.m.name_hash(&m.section.name);
+                            (m, hash)
+                        }))
+                    })
                     .collect()
             })
             .collect()
@@ -72,11 +79,11 @@ pub(super) fn emit_function_infos(
             if pos == first_function {
                 b.unified_tables(oi)?;
             }
-            let Some(made) = made? else { continue };
+            let Some((made, hash)) = made? else { continue };
             if let Some(twin) = made.merc {
                 merc.push((made.section.name.clone(), twin));
             }
-            b.add_info_section(made.section);
+            b.add_info_section_hashed(made.section, hash);
         }
         if first_function == order.len() {
             b.unified_tables(oi)?;
@@ -93,6 +100,9 @@ struct MadeInfo {
     section: OutSection,
     merc: Option<Content>,
 }
+
+/// A [`Made`], with its section name's hash.
+type Hashed = Option<(MadeInfo, u64)>;
 
 /// (is not a kernel, kernel symbol or section index, section index): sorted, the order of
 /// one object's `.nv.info.<fn>` sections.
