@@ -21,7 +21,6 @@
 //! for its teardown). `CUBIN_LD_FORK=0` keeps one process (for measuring its peak memory,
 //! or a debugger); `CUBIN_LD_FORK=1` forks for any link.
 
-use crate::faults::INTERRUPTS;
 use std::sync::atomic::{AtomicI32, Ordering};
 
 /// The link's process id, for the parent's signal handlers.
@@ -58,7 +57,11 @@ pub fn fork(large: bool) -> Option<Finished> {
         // reached the parent before it could would end it there and then, and the link with
         // it (`PR_SET_PDEATHSIG`'s SIGKILL), its temporary file left behind.
         let mut before: libc::sigset_t = std::mem::zeroed();
-        libc::sigprocmask(libc::SIG_BLOCK, &interrupts(), &mut before);
+        libc::sigprocmask(
+            libc::SIG_BLOCK,
+            &crate::faults::interrupt_set(),
+            &mut before,
+        );
         match libc::fork() {
             -1 => {
                 libc::sigprocmask(libc::SIG_SETMASK, &before, std::ptr::null_mut());
@@ -124,7 +127,11 @@ unsafe fn wait_for(child: libc::pid_t, pipe: libc::c_int, mask: &libc::sigset_t)
     }
     // No status: the link ended on its own (a crash, a signal, an exit before the end).
     // (Nothing is passed on from here: once reaped, its pid may be another process's.)
-    libc::sigprocmask(libc::SIG_BLOCK, &interrupts(), std::ptr::null_mut());
+    libc::sigprocmask(
+        libc::SIG_BLOCK,
+        &crate::faults::interrupt_set(),
+        std::ptr::null_mut(),
+    );
     let mut status = 0;
     while libc::waitpid(child, &mut status, 0) == -1 {
         if *libc::__errno_location() != libc::EINTR {
@@ -150,20 +157,7 @@ unsafe fn wait_for(child: libc::pid_t, pipe: libc::c_int, mask: &libc::sigset_t)
     libc::_exit(libc::WEXITSTATUS(status))
 }
 
-/// The set of [`INTERRUPTS`].
-fn interrupts() -> libc::sigset_t {
-    // SAFETY: a set made and filled here.
-    unsafe {
-        let mut set: libc::sigset_t = std::mem::zeroed();
-        libc::sigemptyset(&mut set);
-        for sig in INTERRUPTS {
-            libc::sigaddset(&mut set, sig);
-        }
-        set
-    }
-}
-
-/// The parent's handler for [`INTERRUPTS`]: passes the signal on to the link.
+/// The parent's handler for [`crate::faults::INTERRUPTS`]: passes the signal on to the link.
 extern "C" fn forward(sig: libc::c_int) {
     // SAFETY: async-signal-safe calls; errno is kept for the code interrupted.
     unsafe {

@@ -87,15 +87,10 @@ struct HeldInterrupts(libc::sigset_t);
 
 impl HeldInterrupts {
     fn new() -> HeldInterrupts {
-        // SAFETY: plain signal-mask calls on sets made here.
+        // SAFETY: a plain signal-mask call on sets made here.
         unsafe {
-            let mut set: libc::sigset_t = std::mem::zeroed();
             let mut old: libc::sigset_t = std::mem::zeroed();
-            libc::sigemptyset(&mut set);
-            for sig in INTERRUPTS {
-                libc::sigaddset(&mut set, sig);
-            }
-            libc::pthread_sigmask(libc::SIG_BLOCK, &set, &mut old);
+            libc::pthread_sigmask(libc::SIG_BLOCK, &interrupt_set(), &mut old);
             HeldInterrupts(old)
         }
     }
@@ -222,6 +217,19 @@ pub fn install() {
 /// The signals that interrupt a link (a terminal's, a build system's, a hangup).
 pub(crate) const INTERRUPTS: [libc::c_int; 4] =
     [libc::SIGINT, libc::SIGTERM, libc::SIGHUP, libc::SIGQUIT];
+
+/// The set of [`INTERRUPTS`], for signal masks.
+pub(crate) fn interrupt_set() -> libc::sigset_t {
+    // SAFETY: a set made and filled here.
+    unsafe {
+        let mut set: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut set);
+        for sig in INTERRUPTS {
+            libc::sigaddset(&mut set, sig);
+        }
+        set
+    }
+}
 
 /// Sets `handler` for each of [`INTERRUPTS`] the process does not ignore: one the parent set
 /// to be ignored (`nohup`) stays ignored.
