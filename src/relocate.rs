@@ -266,11 +266,18 @@ pub(crate) fn relocate(
                 Ok(o) if o.is_empty() => Ok(None),
                 Ok(mut o) => {
                     let site = &sites[k];
+                    // (Most were reserved by the creation pass; the others are looked up
+                    // by name.)
+                    let reserved = r.p.reserved_relocs(site.oi, site.s.index);
                     if !o.kept.is_empty() {
-                        o.kept_in = r.m.section_named(site.s.name);
+                        o.kept_in = reserved
+                            .map(|x| x.kept)
+                            .or_else(|| r.m.section_named(site.s.name));
                     }
                     if !o.recorded.is_empty() {
-                        o.recorded_in = r.m.section_named(&site.resolved_name());
+                        o.recorded_in = reserved
+                            .and_then(|x| x.recorded)
+                            .or_else(|| r.m.section_named(&site.resolved_name()));
                     }
                     Ok(Some(Box::new(o)))
                 }

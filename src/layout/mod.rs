@@ -52,11 +52,22 @@ pub struct Phdr {
 }
 
 pub fn layout(m: &Module) -> Layout {
-    let order = header_order(m);
-    let sec_index = elf_indices(&order, m.sections.len());
-    let (sym_order, first_global) = symbol_order(m, &sec_index);
-    let sym_index = elf_indices(&sym_order, m.symbols.len());
-    let names = strtab::names(m, &order, &sym_order);
+    // The sections' order and the symbols' are worked out side by side (only sm_100+ orders
+    // some symbols by their sections' indices), then the string tables beside the symbols'
+    // indices: a large link has two hundred thousand of each.
+    let ((order, sec_index), plain) = rayon::join(
+        || {
+            let order = header_order(m);
+            let sec_index = elf_indices(&order, m.sections.len());
+            (order, sec_index)
+        },
+        || (!m.mercury).then(|| plain_symbol_order(m)),
+    );
+    let (sym_order, first_global) = plain.unwrap_or_else(|| mercury_symbol_order(m, &sec_index));
+    let (sym_index, names) = rayon::join(
+        || elf_indices(&sym_order, m.symbols.len()),
+        || strtab::names(m, &order, &sym_order),
+    );
     let mut size = sizes(m, &names);
     let (offset, sections_end) = file_offsets(m, &order, &mut size);
     let shoff = align_up(sections_end, 8);
@@ -108,11 +119,9 @@ fn elf_indices<I: Id>(order: &[I], n: usize) -> IdVec<I, u32> {
     index
 }
 
-/// The symbol-table order and its sh_info (the index of the first global): locals first.
-fn symbol_order(m: &Module, sec_index: &IdVec<OutSec, u32>) -> (Vec<OutSym>, u32) {
-    if m.mercury {
-        return mercury_symbol_order(m, sec_index);
-    }
+/// The symbol-table order and its sh_info (the index of the first global) up to sm_90:
+/// locals first.
+fn plain_symbol_order(m: &Module) -> (Vec<OutSym>, u32) {
     let mut order: Vec<OutSym> = m.symbols.ids().filter(|&i| m.listed_as_local(i)).collect();
     let first_global = order.len() as u32 + 1;
     order.extend(m.symbols.ids().filter(|&i| !m.listed_as_local(i)));

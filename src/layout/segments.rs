@@ -16,9 +16,18 @@ pub(super) fn program_headers(
     size: &IdVec<OutSec, u64>,
     phoff: u64,
 ) -> Vec<Phdr> {
+    // (Each scan below reads the sections' groups: gathered once, in header order, rather
+    // than read from the sections five times over.)
+    let group = order.iter().map(|&s| m.sections[s].group).collect();
+    let nobits = order
+        .iter()
+        .map(|&s| matches!(m.sections[s].content, Content::NoBits(_)))
+        .collect();
     let placed = Placed {
         m,
         order,
+        group,
+        nobits,
         offset,
         size,
     };
@@ -62,6 +71,9 @@ fn read_only((offset, filesz, memsz): Span) -> Phdr {
 struct Placed<'a> {
     m: &'a Module,
     order: &'a [OutSec],
+    /// By position in `order`: each section's group, and whether it is zero-filled.
+    group: Vec<Group>,
+    nobits: Vec<bool>,
     offset: &'a IdVec<OutSec, u64>,
     size: &'a IdVec<OutSec, u64>,
 }
@@ -115,13 +127,9 @@ impl Placed<'_> {
         let bss_start = self
             .order
             .iter()
-            .filter(|&&s| {
-                matches!(
-                    m.sections[s].group,
-                    Group::Bss | Group::Shared | Group::ReservedShared
-                )
-            })
-            .map(|&s| self.offset[s])
+            .zip(&self.group)
+            .filter(|(_, g)| matches!(g, Group::Bss | Group::Shared | Group::ReservedShared))
+            .map(|(&s, _)| self.offset[s])
             .max();
         let f = match bss_start {
             Some(b) => b - o,
@@ -133,8 +141,10 @@ impl Placed<'_> {
         let memsz = self
             .order
             .iter()
-            .map(|&s| &m.sections[s])
-            .filter(|s| writable.contains(&s.group) && s.flags & SHF_ALLOC != 0)
+            .zip(&self.group)
+            .filter(|(_, g)| writable.contains(g))
+            .map(|(&s, _)| &m.sections[s])
+            .filter(|s| s.flags & SHF_ALLOC != 0)
             .filter_map(|s| match s.content {
                 Content::NoBits(n) => Some((s.align.max(1), n)),
                 _ => None,
@@ -152,24 +162,25 @@ impl Placed<'_> {
     /// sm_100+: the user constant banks (`params` false) or the kernels' parameter banks.
     fn constants(&self, params: bool) -> Option<Span> {
         let m = self.m;
-        self.span(|s| m.sections[s].group == Group::Constants && late_param_bank(m, s) == params)
+        self.span(|s, g| g == Group::Constants && late_param_bank(m, s) == params)
     }
 
     /// The sections of the given groups.
     fn range(&self, groups: &[Group]) -> Option<Span> {
-        self.span(|s| groups.contains(&self.m.sections[s].group))
+        self.span(|_, g| groups.contains(&g))
     }
 
     /// The sections `wanted` picks, from the first's offset to the furthest end.
-    fn span(&self, wanted: impl Fn(OutSec) -> bool) -> Option<Span> {
-        let secs: Vec<OutSec> = self.order.iter().copied().filter(|&s| wanted(s)).collect();
-        let first = *secs.first()?;
-        let start = self.offset[first];
+    fn span(&self, wanted: impl Fn(OutSec, Group) -> bool) -> Option<Span> {
+        let mut secs = (0..self.order.len()).filter(|&i| wanted(self.order[i], self.group[i]));
+        let first = secs.next()?;
+        let start = self.offset[self.order[first]];
         let mut file_end = start;
         let mut mem_end = start;
-        for &s in &secs {
+        for i in std::iter::once(first).chain(secs) {
+            let s = self.order[i];
             let end = self.offset[s] + self.size[s];
-            if !matches!(self.m.sections[s].content, Content::NoBits(_)) {
+            if !self.nobits[i] {
                 file_end = file_end.max(end);
             }
             mem_end = mem_end.max(end);

@@ -26,22 +26,29 @@ pub(super) struct Names {
 pub(super) fn names(m: &Module, order: &[OutSec], sym_order: &[OutSym]) -> Names {
     // Prototype strings come first up to sm_90 and after the symbol names from sm_100 on,
     // where section symbols are named too.
-    let mut strtab = vec![0u8];
-    if !m.mercury {
-        push_prototypes(m, &mut strtab);
-    }
-    let mut seen = HashMap::new();
-    let sym_name_offset = symbol_names(m, sym_order, &mut strtab, &mut seen);
-    let (merc_count, merc_sym_name_offset, merc_first_global) =
-        merc_names(m, sym_order, &sym_name_offset, &mut strtab, &mut seen);
-    let prototype_shift = if m.mercury {
-        let shift = strtab.len() as u32 - 1;
-        push_prototypes(m, &mut strtab);
-        shift
-    } else {
-        0
-    };
-    let (shstrtab, sec_name_offset) = section_names(m, order);
+    // (`.shstrtab` is made beside `.strtab`.)
+    let ((shstrtab, sec_name_offset), (strtab, sym_name_offset, merc, prototype_shift)) =
+        rayon::join(
+            || section_names(m, order),
+            || {
+                let mut strtab = vec![0u8];
+                if !m.mercury {
+                    push_prototypes(m, &mut strtab);
+                }
+                let mut seen = HashMap::new();
+                let sym_name_offset = symbol_names(m, sym_order, &mut strtab, &mut seen);
+                let merc = merc_names(m, sym_order, &sym_name_offset, &mut strtab, &mut seen);
+                let prototype_shift = if m.mercury {
+                    let shift = strtab.len() as u32 - 1;
+                    push_prototypes(m, &mut strtab);
+                    shift
+                } else {
+                    0
+                };
+                (strtab, sym_name_offset, merc, prototype_shift)
+            },
+        );
+    let (merc_count, merc_sym_name_offset, merc_first_global) = merc;
     Names {
         strtab,
         sym_name_offset,

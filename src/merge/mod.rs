@@ -706,6 +706,7 @@ impl<'a, 'data> Builder<'a, 'data> {
                 policy: opts.policy,
                 unified: unified::Tables::default(),
                 line_rewrites: HashMap::new(),
+                reserved_relocs: crate::ids::IdVec::filled(Vec::new(), objects.len()),
                 merc_sections: objects
                     .iter()
                     .map(|o| {

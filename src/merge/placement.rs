@@ -57,6 +57,21 @@ pub(crate) struct Placement<'a, 'data> {
     pub(crate) unified: unified::Tables,
     /// sm_100+: line tables as the output holds them, by (object, section) (`line_tables`).
     pub(crate) line_rewrites: HashMap<(ObjectId, usize), line_tables::Rewrite>,
+    /// Per object, the output relocation sections the creation pass made or found for its
+    /// input ones, by input section (ascending): relocation asks for one per input section
+    /// whose relocations stay, and hashing their long names again was most of that.
+    pub(crate) reserved_relocs: IdVec<ObjectId, Vec<ReservedRelocs>>,
+}
+
+/// The output sections one input relocation section's entries go to.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct ReservedRelocs {
+    /// The input relocation section's index.
+    pub(crate) input: u32,
+    /// The output relocation section of its name, and -preserve-relocs'
+    /// `.nv.resolvedrela<target>`.
+    pub(crate) kept: OutSec,
+    pub(crate) recorded: Option<OutSec>,
 }
 
 /// Per global: whether it is a function whose definition the link does not keep. Worked out
@@ -86,6 +101,13 @@ pub(crate) fn dead_functions(
 }
 
 impl<'a, 'data> Placement<'a, 'data> {
+    /// The output relocation sections the creation pass reserved for input relocation
+    /// section `si` of object `oi`, if it did.
+    pub(crate) fn reserved_relocs(&self, oi: ObjectId, si: u32) -> Option<ReservedRelocs> {
+        let r = &self.reserved_relocs[oi];
+        r.binary_search_by_key(&si, |x| x.input).ok().map(|i| r[i])
+    }
+
     /// True when the function in text section `si` of object `oi` lost to a strong definition
     /// in a later object that the link keeps (nvlink then keeps this object's section slot
     /// and references; when the winner is removed as dead code, the slot goes too).

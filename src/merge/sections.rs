@@ -14,7 +14,50 @@ use crate::ids::ObjectId;
 #[derive(Default)]
 pub(super) struct Pending {
     copies: Vec<PendingCopy>,
-    len: HashMap<OutSec, usize>,
+    len: Lengths,
+}
+
+/// Each output section's length so far, for those placement has put bytes in: dense by
+/// `OutSec` (two hundred thousand look-ups at a large link, on one thread), growing with the
+/// sections placement makes, and which have one, so that they can be taken back out.
+#[derive(Default)]
+pub(super) struct Lengths {
+    /// (`NONE`: no bytes placed yet.)
+    len: Vec<usize>,
+    met: Vec<OutSec>,
+}
+
+impl Lengths {
+    const NONE: usize = usize::MAX;
+
+    /// Section `sec`'s length so far, `start` if it has none yet.
+    fn entry(&mut self, sec: OutSec, start: usize) -> &mut usize {
+        let i = sec.index();
+        if i >= self.len.len() {
+            self.len.resize(i + 1, Self::NONE);
+        }
+        if self.len[i] == Self::NONE {
+            self.len[i] = start;
+            self.met.push(sec);
+        }
+        &mut self.len[i]
+    }
+
+    fn get(&self, sec: OutSec) -> Option<usize> {
+        self.len
+            .get(sec.index())
+            .copied()
+            .filter(|&n| n != Self::NONE)
+    }
+
+    /// Takes every length out, in the order the sections were first met.
+    fn drain(&mut self) -> Vec<(OutSec, usize)> {
+        let len = &mut self.len;
+        self.met
+            .drain(..)
+            .map(|s| (s, std::mem::replace(&mut len[s.index()], Self::NONE)))
+            .collect()
+    }
 }
 
 /// Bytes `place_sections` made room for, to be copied by `copy_placed`.
@@ -44,7 +87,7 @@ impl Builder<'_, '_> {
             .zip(by_sec)
             .enumerate()
             .for_each(|(i, (sec, copies))| {
-                let n = len.get(&OutSec::from_index(i)).copied();
+                let n = len.get(OutSec::from_index(i));
                 if let Some(whole) = p.written_from_input(&sec.content, n, &copies) {
                     sec.content = Content::Input(whole);
                     return;
@@ -106,7 +149,7 @@ impl Builder<'_, '_> {
     }
 
     /// Gives each output section the length placement decided for it so far.
-    fn make_room(&mut self, len: &mut HashMap<OutSec, usize>) {
+    fn make_room(&mut self, len: &mut Lengths) {
         for (out, n) in len.drain() {
             make_room(&mut self.m.sections[out].content, n);
         }
@@ -116,17 +159,22 @@ impl Builder<'_, '_> {
     /// lengths so far and what to copy).
     pub(super) fn place_sections(&mut self, oi: ObjectId, pending: &mut Pending) -> Result<()> {
         let o = &self.p.objects[oi];
+        // (Both rare: looked up only where the link has any.)
+        let literal_banks = !self.p.literal.place.is_empty();
+        let line_rewrites = !self.p.line_rewrites.is_empty();
         for (si, s) in o.cubin.sections.iter().enumerate() {
             if !self.p.live[oi][si] {
                 continue;
             }
             // (A literal bank writes into its kernels' banks at once: they get their room
             // first. Rare: only sm_100+ functions' literal banks.)
-            if self.p.literal.place.contains_key(&(oi, si)) {
-                self.make_room(&mut pending.len);
-            }
-            if self.place_literal_bank(oi, si)? {
-                continue;
+            if literal_banks {
+                if self.p.literal.place.contains_key(&(oi, si)) {
+                    self.make_room(&mut pending.len);
+                }
+                if self.place_literal_bank(oi, si)? {
+                    continue;
+                }
             }
             let Some(out) = self.out_section_for(oi, si) else {
                 continue;
@@ -135,9 +183,12 @@ impl Builder<'_, '_> {
             os.align = os.align.max(s.align);
             let offset = match &mut os.content {
                 Content::Bytes(bytes) => {
-                    let so_far = pending.len.entry(out).or_insert(bytes.len());
+                    let so_far = pending.len.entry(out, bytes.len());
                     let off = align_up(*so_far as u64, s.align);
-                    let len = match self.p.line_rewrites.get(&(oi, si)) {
+                    let rewritten = line_rewrites
+                        .then(|| self.p.line_rewrites.get(&(oi, si)))
+                        .flatten();
+                    let len = match rewritten {
                         Some(rw) => rw.bytes.len(),
                         None => s.bytes().len(),
                     };
@@ -227,7 +278,10 @@ impl Placement<'_, '_> {
     /// The bytes a pending copy copies: its input section's (its line table as the link
     /// rewrote it, where it did).
     fn copy_source(&self, c: &PendingCopy) -> &[u8] {
-        match self.line_rewrites.get(&c.from) {
+        let rewritten = (!self.line_rewrites.is_empty())
+            .then(|| self.line_rewrites.get(&c.from))
+            .flatten();
+        match rewritten {
             Some(rw) => &rw.bytes[..],
             None => self.objects[c.from.0].cubin.sections[c.from.1].bytes(),
         }
@@ -351,5 +405,20 @@ mod tests {
             SHF_EXECINSTR,
             &bytes[..32]
         )));
+    }
+
+    #[test]
+    fn a_section_length_starts_where_its_bytes_end_and_is_taken_back_in_the_order_met() {
+        let (a, b) = (OutSec::from_index(7), OutSec::from_index(2));
+        let mut len = Lengths::default();
+        assert_eq!(len.get(a), None);
+        *len.entry(a, 16) += 8;
+        *len.entry(b, 0) = 4;
+        // (Met again: the length so far, not the start.)
+        assert_eq!(*len.entry(a, 0), 24);
+        assert_eq!(len.get(b), Some(4));
+        assert_eq!(len.drain(), [(a, 24), (b, 4)]);
+        assert_eq!((len.get(a), len.get(b)), (None, None));
+        assert_eq!(*len.entry(a, 3), 3, "taken back, a length starts anew");
     }
 }

@@ -551,6 +551,7 @@ impl Builder<'_, '_> {
     /// fixes their order. Sections that end up with no entries are not written.
     pub(super) fn reserve_relocation_sections(&mut self, oi: ObjectId) {
         let o = &self.p.objects[oi];
+        let mut reserved = Vec::new();
         for (si, s) in o.sections_of(SectionKind::Reloc) {
             if !self.p.live[oi][si] {
                 continue;
@@ -564,10 +565,10 @@ impl Builder<'_, '_> {
             let (name, sh_type) = (s.name, s.sh_type);
             let tname = t.name;
             // (Most are met again, in later objects: the name is copied only when made.)
-            self.m.named_section(name, || {
+            let kept = self.m.named_section(name, || {
                 crate::output::reloc_section(name.to_vec(), sh_type, target, Vec::new())
             });
-            if self.p.policy.preserve_relocs() {
+            let recorded = self.p.policy.preserve_relocs().then(|| {
                 // (One per name: the records of local functions' copies share their first
                 // copy's, as in nvlink.)
                 let rname = [b".nv.resolvedrela", local_names::real_name(tname)].concat();
@@ -578,8 +579,14 @@ impl Builder<'_, '_> {
                         target,
                         Vec::new(),
                     )
-                });
-            }
+                })
+            });
+            reserved.push(placement::ReservedRelocs {
+                input: si as u32,
+                kept,
+                recorded,
+            });
         }
+        self.p.reserved_relocs[oi] = reserved;
     }
 }
