@@ -159,22 +159,17 @@ impl Builder<'_, '_> {
     /// lengths so far and what to copy).
     pub(super) fn place_sections(&mut self, oi: ObjectId, pending: &mut Pending) -> Result<()> {
         let o = &self.p.objects[oi];
-        // (Both rare: looked up only where the link has any.)
-        let literal_banks = !self.p.literal.place.is_empty();
-        let line_rewrites = !self.p.line_rewrites.is_empty();
         for (si, s) in o.cubin.sections.iter().enumerate() {
             if !self.p.live[oi][si] {
                 continue;
             }
             // (A literal bank writes into its kernels' banks at once: they get their room
             // first. Rare: only sm_100+ functions' literal banks.)
-            if literal_banks {
-                if self.p.literal.place.contains_key(&(oi, si)) {
-                    self.make_room(&mut pending.len);
-                }
-                if self.place_literal_bank(oi, si)? {
-                    continue;
-                }
+            if self.p.literal.place.contains_key(&(oi, si)) {
+                self.make_room(&mut pending.len);
+            }
+            if self.place_literal_bank(oi, si)? {
+                continue;
             }
             let Some(out) = self.out_section_for(oi, si) else {
                 continue;
@@ -185,10 +180,7 @@ impl Builder<'_, '_> {
                 Content::Bytes(bytes) => {
                     let so_far = pending.len.entry(out, bytes.len());
                     let off = align_up(*so_far as u64, s.align);
-                    let rewritten = line_rewrites
-                        .then(|| self.p.line_rewrites.get(&(oi, si)))
-                        .flatten();
-                    let len = match rewritten {
+                    let len = match self.p.line_rewrites.get(&(oi, si)) {
                         Some(rw) => rw.bytes.len(),
                         None => s.bytes().len(),
                     };
@@ -278,10 +270,7 @@ impl Placement<'_, '_> {
     /// The bytes a pending copy copies: its input section's (its line table as the link
     /// rewrote it, where it did).
     fn copy_source(&self, c: &PendingCopy) -> &[u8] {
-        let rewritten = (!self.line_rewrites.is_empty())
-            .then(|| self.line_rewrites.get(&c.from))
-            .flatten();
-        match rewritten {
+        match self.line_rewrites.get(&c.from) {
             Some(rw) => &rw.bytes[..],
             None => self.objects[c.from.0].cubin.sections[c.from.1].bytes(),
         }
