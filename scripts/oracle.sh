@@ -139,6 +139,8 @@ done
 jobs=${CUBIN_LD_ORACLE_JOBS:-$(nproc 2>/dev/null || echo 2)}
 running=0
 for d in "${dirs[@]}"; do
+  # (A count left by an earlier run must not stand for a check that dies in this one.)
+  rm -f "$d/oracle.counts"
   (check_dir "$d" >"$d/oracle.out" 2>&1 || true) &
   running=$((running + 1))
   if [ "$running" -ge "$jobs" ]; then
