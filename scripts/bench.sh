@@ -24,7 +24,8 @@
 # cubin-ld's time per object; with one thread (RAYON_NUM_THREADS=1: its output must be the same
 # bytes) and the speed-up of the default thread count over it; its peak RSS against the inputs' and output's sizes; `cat`
 # of the inputs (the floor: reading what the link reads) and cubin-ld's multiple of it; and
-# whether the two outputs are semantically equal.
+# whether the two outputs are semantically equal. First, what two threads gain over one on this
+# machine for the kinds of work a link does (examples/thread_ceiling.rs): the ceiling for 2thr×.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 sm=sm_90
@@ -48,7 +49,7 @@ done
 case "$shape" in simple | deep | wide) ;; *) echo "bench.sh: unknown shape '$shape'" >&2; exit 2 ;; esac
 C=$("$here/scripts/cuda-toolkit.sh")
 export PATH="$C/bin:$C/nvvm/bin:$PATH"
-(cd "$here" && cargo build --release --quiet --bins)
+(cd "$here" && cargo build --release --quiet --bins --example thread_ceiling)
 # (CUBIN_LD: another build to time, for a before/after.)
 ld="${CUBIN_LD:-$here/target/release/cubin-ld}"
 dump="$here/target/release/cubin-dump"
@@ -105,6 +106,10 @@ best() { # best wall time in seconds of "$@" over $reps runs
   printf '%.3f' "$b"
 }
 
+# What two threads gain over one on this machine for plain arithmetic, copies and fresh pages:
+# the ceiling for cubin-ld's 2thr× (two hardware threads of one core, or a busy host, give
+# less than 2×).
+"$here/target/release/examples/thread_ceiling" 3
 printf '%-6s %-7s %-6s %9s %9s %7s %7s %8s %6s %7s %7s %7s %6s  %s\n' \
   N SM shape nvlink_s ld_s ratio ms/obj ld_1thr 2thr× rss_MB in+out cat_s ×cat output
 for n in "$@"; do
