@@ -90,6 +90,11 @@ impl InputBytes {
         apply_changes(&mut b, &self.changed);
         std::borrow::Cow::Owned(b)
     }
+
+    /// Puts the changed words back into `code`, a copy of the input's bytes.
+    pub fn put_changes(&self, code: &mut [u8]) {
+        apply_changes(code, &self.changed);
+    }
 }
 
 /// Writes each changed word (`InputBytes::changed`) into `bytes`.

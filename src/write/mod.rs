@@ -25,6 +25,15 @@ fn put64(b: &mut Vec<u8>, v: u64) {
 
 /// What fills the gaps between sections in a run (alignment padding).
 static ZEROS: [u8; 4096] = [0; 4096];
+
+thread_local! {
+    /// Where a writing thread puts a run's small sections (`write_run`).
+    static SCRATCH: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Sections smaller than this are written from a copy in the scratch buffer.
+const SMALL: usize = 16 << 10;
+
 /// At most this many slices a call (Linux takes 1024).
 const RUN_SLICES: usize = 1000;
 /// Runs end after this many bytes, so that large outputs are written by every thread.
@@ -198,9 +207,10 @@ impl Contents for Image<'_> {
     /// Writes the file into `f` (`l.file_size` bytes long, zero) at offsets: runs of
     /// neighbouring sections, one system call each (a call per section would be 200,000
     /// calls in a large link, each taking the file's lock), from the module's bytes and the
-    /// inputs' code (`section`), and nothing mapped. The runs' bytes are made in parallel,
-    /// but one call writes at a time: a buffered write holds the file's lock in the kernel,
-    /// and two threads writing one file spun there (`perf`, on ext4).
+    /// inputs' code (`section`; small sections gathered in a scratch buffer, see
+    /// `write_run`), and nothing mapped. The runs' bytes are made in parallel, but one call
+    /// writes at a time: a buffered write holds the file's lock in the kernel, and two
+    /// threads writing one file spun there (`perf`, on ext4).
     fn write_to(&self, f: &std::fs::File) -> std::io::Result<()> {
         use rayon::prelude::*;
         use std::io::IoSlice;
@@ -223,6 +233,11 @@ impl Contents for Image<'_> {
 
 impl Image<'_> {
     /// Writes the sections of one run (`self.sections[run]`), once it is `turn`'s to write.
+    ///
+    /// Sections under `SMALL` bytes (nearly all of them: a large link writes a hundred
+    /// thousand) are copied, with the padding between them, into this thread's scratch buffer
+    /// first, and written from there as one slice: the kernel's copy pays for each slice of a
+    /// call, and it runs one call at a time, while these copies run on every thread.
     fn write_run(
         &self,
         f: &std::fs::File,
@@ -231,22 +246,63 @@ impl Image<'_> {
     ) -> std::io::Result<()> {
         use std::io::IoSlice;
         let sections = &self.sections[run];
-        let pieces: Vec<Cow<'_, [u8]>> = sections.iter().map(|&s| self.section(s)).collect();
+        // (Taken while in use: a thread waiting in a nested parallel call may start another
+        // run.)
+        let mut scratch = SCRATCH.take();
+        scratch.clear();
+        // Each piece of the run in order: bytes in the scratch buffer, or a large section's
+        // own bytes.
+        enum Piece<'b> {
+            Scratch(std::ops::Range<usize>),
+            Own(Cow<'b, [u8]>),
+        }
+        let mut pieces: Vec<Piece<'_>> = Vec::new();
         let start = self.l.offset[sections[0]];
-        let mut slices = Vec::with_capacity(2 * pieces.len());
         let mut at = start;
-        for (&sid, bytes) in sections.iter().zip(&pieces) {
-            let off = self.l.offset[sid];
-            if off > at {
-                slices.push(IoSlice::new(&ZEROS[..(off - at) as usize]));
+        for &sid in sections {
+            let (off, size) = (self.l.offset[sid], self.l.size[sid] as usize);
+            let gap = (off - at) as usize;
+            if size < SMALL {
+                if !matches!(pieces.last(), Some(Piece::Scratch(_))) {
+                    pieces.push(Piece::Scratch(scratch.len()..scratch.len()));
+                }
+                scratch.resize(scratch.len() + gap, 0);
+                let put = scratch.len();
+                match &self.m.sections[sid].content {
+                    Content::Input(i) if !self.prototypes.contains_key(&sid) => {
+                        scratch.extend_from_slice(self.input_bytes(i));
+                        i.put_changes(&mut scratch[put..]);
+                    }
+                    _ => scratch.extend_from_slice(&self.section(sid)),
+                }
+                debug_assert_eq!(scratch.len() - put, size);
+                if let Some(Piece::Scratch(r)) = pieces.last_mut() {
+                    r.end = scratch.len();
+                }
+            } else {
+                if gap > 0 {
+                    pieces.push(Piece::Own(Cow::Borrowed(&ZEROS[..gap])));
+                }
+                let bytes = self.section(sid);
+                debug_assert_eq!(bytes.len(), size);
+                pieces.push(Piece::Own(bytes));
             }
-            slices.push(IoSlice::new(bytes));
-            at = off + bytes.len() as u64;
+            at = off + size as u64;
         }
-        {
+        let mut slices: Vec<IoSlice<'_>> = pieces
+            .iter()
+            .map(|p| match p {
+                Piece::Scratch(r) => IoSlice::new(&scratch[r.clone()]),
+                Piece::Own(b) => IoSlice::new(b),
+            })
+            .collect();
+        let written = {
             let _mine = turn.lock().unwrap_or_else(|p| p.into_inner());
-            file::write_all_vectored_at(f, &mut slices, start)?;
-        }
+            file::write_all_vectored_at(f, &mut slices, start)
+        };
+        drop(slices);
+        SCRATCH.set(scratch);
+        written?;
         // (Code written from its input: its files' pages, which writing it read again, are
         // given back as the runs are written, not held to the end.)
         if let Some(pages) = self.pages {
