@@ -9,7 +9,8 @@
 //!   them run side by side even on the two hardware threads of one core.
 //! - `alu`: eight independent chains, as much arithmetic as a core issues. Two hardware threads
 //!   of one core share its units; two cores do not.
-//! - `copy`: copying 64 MiB between buffers already in memory (a merge's copies, the writer's).
+//! - `copy`: copying a 64 MiB buffer into another, twelve times (a merge's copies, the
+//!   writer's).
 //! - `fresh pages`: touching 128 MiB of memory never touched before (each page a fault,
 //!   zeroed by the kernel): parsing's tables, the module's sections.
 //!
