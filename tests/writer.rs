@@ -4,37 +4,13 @@
 
 use cubin_ld::output::*;
 
+mod common;
+
 /// A module of the three tables and `n` sections of every size class the writer treats
 /// apart: a few bytes, a few hundred, more than the 16 KiB it gathers below, some aligned
 /// far enough to leave a gap a run does not cross; each section's bytes its own pattern.
 fn module(n: u32) -> Module {
-    let mut m = Module {
-        e_type: 2,
-        e_flags: 0x0600_5a04,
-        ..Default::default()
-    };
-    for (name, t, c) in [
-        (&b".shstrtab"[..], 3, Content::Shstrtab),
-        (b".strtab", 3, Content::Strtab),
-        (b".symtab", 2, Content::Symtab),
-    ] {
-        m.add_section(OutSection {
-            name: name.to_vec(),
-            sh_type: t,
-            flags: 0,
-            align: 8,
-            entsize: if t == 2 { 24 } else { 0 },
-            link: if t == 2 { Link::Strtab } else { Link::None },
-            info: if t == 2 {
-                Info::FirstGlobal
-            } else {
-                Info::None
-            },
-            content: c,
-            group: Group::Tables,
-            section_symbol: None,
-        });
-    }
+    let mut m = common::module_with_tables();
     for i in 0..n {
         let len = match i % 7 {
             0 => 3,

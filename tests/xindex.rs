@@ -5,36 +5,12 @@ use cubin_ld::elf::read::SymSection;
 use cubin_ld::elf::Cubin;
 use cubin_ld::output::*;
 
+mod common;
+
 /// A module of three tables, a `.debug_frame`, `texts` code sections and a global `f_last`
 /// in the last one and `f_first` in the first.
 fn module(texts: u32) -> Module {
-    let mut m = Module {
-        e_type: 2,
-        e_flags: 0x0600_5a04,
-        ..Default::default()
-    };
-    for (name, t, c) in [
-        (&b".shstrtab"[..], 3, Content::Shstrtab),
-        (b".strtab", 3, Content::Strtab),
-        (b".symtab", 2, Content::Symtab),
-    ] {
-        m.add_section(OutSection {
-            name: name.to_vec(),
-            sh_type: t,
-            flags: 0,
-            align: 8,
-            entsize: if t == 2 { 24 } else { 0 },
-            link: if t == 2 { Link::Strtab } else { Link::None },
-            info: if t == 2 {
-                Info::FirstGlobal
-            } else {
-                Info::None
-            },
-            content: c,
-            group: Group::Tables,
-            section_symbol: None,
-        });
-    }
+    let mut m = common::module_with_tables();
     m.add_section(OutSection {
         name: b".debug_frame".to_vec(),
         sh_type: 1,

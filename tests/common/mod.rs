@@ -1,4 +1,4 @@
-//! Helpers the differential tests share.
+//! Helpers the integration tests share.
 
 /// Whether `key` (`case/sm_XX/name`) matches `pattern`: per part, a trailing `*` matches any
 /// rest (`sm_1*`: sm_100 and later).
@@ -111,4 +111,39 @@ pub fn archive(members: &[(&str, Vec<u8>)], thin: bool) -> Vec<u8> {
         }
     }
     out
+}
+
+/// An sm_90 executable module holding only its three tables (`.shstrtab`, `.strtab`,
+/// `.symtab`), for tests that add sections of their own.
+#[allow(dead_code)]
+pub fn module_with_tables() -> cubin_ld::output::Module {
+    use cubin_ld::output::*;
+    let mut m = Module {
+        e_type: 2,
+        e_flags: 0x0600_5a04,
+        ..Default::default()
+    };
+    for (name, t, c) in [
+        (&b".shstrtab"[..], 3, Content::Shstrtab),
+        (b".strtab", 3, Content::Strtab),
+        (b".symtab", 2, Content::Symtab),
+    ] {
+        m.add_section(OutSection {
+            name: name.to_vec(),
+            sh_type: t,
+            flags: 0,
+            align: 8,
+            entsize: if t == 2 { 24 } else { 0 },
+            link: if t == 2 { Link::Strtab } else { Link::None },
+            info: if t == 2 {
+                Info::FirstGlobal
+            } else {
+                Info::None
+            },
+            content: c,
+            group: Group::Tables,
+            section_symbol: None,
+        });
+    }
+    m
 }
