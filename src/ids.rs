@@ -103,6 +103,14 @@ impl<I: Id, T> IdVec<I, T> {
         self.items.reserve(n);
     }
 
+    /// The room reserved beyond the items: the address of the next item's place and the
+    /// bytes up to the end of the room (until a push outgrows it).
+    pub fn spare_room(&self) -> (usize, usize) {
+        let size = std::mem::size_of::<T>();
+        let next = self.items.as_ptr() as usize + self.items.len() * size;
+        (next, (self.items.capacity() - self.items.len()) * size)
+    }
+
     /// Appends and returns the new item's id.
     pub fn push(&mut self, t: T) -> I {
         self.items.push(t);

@@ -28,6 +28,7 @@ pub mod merge;
 pub mod object;
 pub mod output;
 pub mod policy;
+pub mod prefault;
 pub mod progress;
 pub mod reloc;
 pub mod relocate;

@@ -160,11 +160,35 @@ pub fn resolve<'data>(
     let mut r = Resolution {
         globals: IdVec::new(),
         by_name: HashMap::new(),
-        sym_global: IdVec::new(),
+        // (Each object's map made in parallel: fresh pages, faulted in on both cores.)
+        sym_global: crate::object::par_map(objects, |oi| vec![None; objects[oi].symbols().len()])
+            .into(),
     };
+    // Room for a global per symbol at most: made once, not by doubling, and faulted in by
+    // the idle core just ahead of the pass.
+    r.globals
+        .reserve(objects.iter().map(|o| o.symbols().len()).sum());
+    let room = [crate::prefault::Room::after(&r.globals)];
     let mut errors = ResolveErrors::default();
+    crate::prefault::while_filling(&room, |progress| {
+        resolve_in_order(objects, relocatable, &mut r, &mut errors, progress)
+    });
+    if policy.reports_undefined() {
+        undefined_references(objects, &r.globals, &mut errors);
+    }
+    (r, errors)
+}
+
+/// Each object's global symbols in input order: the global each names, and its definition.
+fn resolve_in_order<'data>(
+    objects: &[InputObject<'data>],
+    relocatable: bool,
+    r: &mut Resolution<'data>,
+    errors: &mut ResolveErrors,
+    progress: &crate::prefault::Progress,
+) {
     for o in objects {
-        let mut map = vec![None; o.symbols().len()];
+        let mut map = std::mem::take(&mut r.sym_global[o.id]);
         for (i, s) in o.symbols().iter().enumerate().skip(1) {
             if !resolvable(s, relocatable) {
                 continue;
@@ -192,12 +216,9 @@ pub fn resolve<'data>(
                 ))),
             }
         }
-        r.sym_global.push(map);
+        r.sym_global[o.id] = map;
+        progress.filled(0, r.globals.len() * std::mem::size_of::<Global<'_>>());
     }
-    if policy.reports_undefined() {
-        undefined_references(objects, &r.globals, &mut errors);
-    }
-    (r, errors)
 }
 
 impl<'data> Resolution<'data> {

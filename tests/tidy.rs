@@ -18,6 +18,7 @@ const LAYERS: &[&str] = &[
     "faults",
     "early_exit",
     "ids",
+    "prefault",
     // vocabulary: targets, the CUDA ELF format, relocation types and bit fields
     "arch",
     "elf",

@@ -687,14 +687,16 @@ impl<'a, 'data> Builder<'a, 'data> {
             p: Placement {
                 objects,
                 res,
-                placed: objects
-                    .iter()
-                    .map(|o| vec![None; o.cubin.sections.len()])
-                    .collect(),
-                sym_map: objects
-                    .iter()
-                    .map(|o| vec![None; o.symbols().len()])
-                    .collect(),
+                // (Each object's tables made in parallel: fresh pages, faulted in on both
+                // cores.)
+                placed: crate::object::par_map(objects, |oi| {
+                    vec![None; objects[oi].cubin.sections.len()]
+                })
+                .into(),
+                sym_map: crate::object::par_map(objects, |oi| {
+                    vec![None; objects[oi].symbols().len()]
+                })
+                .into(),
                 global_sym: crate::ids::IdVec::filled(None, res.globals.len()),
                 live: &liveness.live,
                 dead_function: placement::dead_functions(objects, res, &liveness.live),
@@ -739,10 +741,10 @@ impl<'a, 'data> Builder<'a, 'data> {
             errors: Vec::new(),
             func_nodes: Vec::new(),
             func_node_seen: crate::ids::IdVec::filled(false, res.globals.len()),
-            out_of: objects
-                .iter()
-                .map(|o| vec![None; o.cubin.sections.len()])
-                .collect(),
+            out_of: crate::object::par_map(objects, |oi| {
+                vec![None; objects[oi].cubin.sections.len()]
+            })
+            .into(),
         }
     }
 
@@ -839,23 +841,39 @@ impl<'a, 'data> Builder<'a, 'data> {
                 )
             })
         });
+        // (The tables' reserved room is faulted in by the idle core, just ahead of the pass.)
+        let rooms = [
+            crate::prefault::Room::after(&self.m.sections),
+            crate::prefault::Room::after(&self.m.symbols),
+        ];
+        let (sections0, symbols0) = (self.m.sections.len(), self.m.symbols.len());
         tracing::info_span!("made").in_scope(|| {
-            for oi in crate::object::ids(self.p.objects) {
-                self.debug_sections(oi);
-                for pass in [
-                    Pass::Code,
-                    Pass::Locals,
-                    Pass::SectionSymbols,
-                    Pass::Globals,
-                ] {
-                    self.symbols_pass(oi, pass, &orders[oi.index()]);
-                    if pass == Pass::SectionSymbols {
-                        self.frame_section_symbol(oi);
-                        self.unified_table_symbols(oi);
+            crate::prefault::while_filling(&rooms, |progress| {
+                for oi in crate::object::ids(self.p.objects) {
+                    self.debug_sections(oi);
+                    for pass in [
+                        Pass::Code,
+                        Pass::Locals,
+                        Pass::SectionSymbols,
+                        Pass::Globals,
+                    ] {
+                        self.symbols_pass(oi, pass, &orders[oi.index()]);
+                        if pass == Pass::SectionSymbols {
+                            self.frame_section_symbol(oi);
+                            self.unified_table_symbols(oi);
+                        }
                     }
+                    self.reserve_relocation_sections(oi);
+                    progress.filled(
+                        0,
+                        (self.m.sections.len() - sections0) * std::mem::size_of::<OutSection>(),
+                    );
+                    progress.filled(
+                        1,
+                        (self.m.symbols.len() - symbols0) * std::mem::size_of::<OutSymbol>(),
+                    );
                 }
-                self.reserve_relocation_sections(oi);
-            }
+            })
         });
         self.p.line_rewrites =
             tracing::info_span!("line_tables").in_scope(|| self.line_table_rewrites())?;

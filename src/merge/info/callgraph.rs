@@ -222,10 +222,21 @@ fn read_blocks(b: &mut Builder<'_, '_>) -> Blocks {
 /// callees newest first; then the other three blocks.
 pub(super) fn emit_callgraph(b: &mut Builder<'_, '_>, graph: &CallGraph) -> OutSec {
     let graph_blocks = &graph.blocks;
-    let mut cg: Vec<u8> = Vec::new();
-    let mut slots: Vec<(usize, OutSym)> = Vec::new();
+    let n = b.m.symbols.len();
+    let indirect_sites = SymLists::grouped(n, &graph_blocks.indirect_sites);
+    let indirect_targets = SymLists::grouped(n, &graph_blocks.indirect_targets);
+    // (Room made once: a large link's graph is megabytes, and each doubling is fresh pages
+    // on the one thread that writes it.)
+    let (direct, taken) = (
+        graph.direct_callees.total(),
+        graph_blocks.address_taken.len(),
+    );
+    let (sites, targets) = (indirect_sites.total(), indirect_targets.total());
+    let mut cg: Vec<u8> = Vec::with_capacity(8 * (4 + direct + taken + sites + targets));
+    let mut slots: Vec<(usize, OutSym)> =
+        Vec::with_capacity(2 * direct + taken + sites + 2 * targets);
     // Positions of prototype ids (blocks 1 and 2), which sm_100+ shifts once `.strtab` is laid out.
-    let mut cg_protos: Vec<usize> = Vec::new();
+    let mut cg_protos: Vec<usize> = Vec::with_capacity(taken + sites);
     let push_pair = |cg: &mut Vec<u8>,
                      slots: &mut Vec<(usize, OutSym)>,
                      a: Option<OutSym>,
@@ -249,7 +260,6 @@ pub(super) fn emit_callgraph(b: &mut Builder<'_, '_>, graph: &CallGraph) -> OutS
     // grouped by caller in symbol order, each caller's entries newest first; address-taken
     // functions keep their input order.
     let marker = |k: u32| (0xffff_ffff - k, None);
-    let n = b.m.symbols.len();
     push_pair(&mut cg, &mut slots, None, marker(0));
     for (a, list) in graph.direct_callees.iter() {
         for &v in list.iter().rev() {
@@ -262,14 +272,14 @@ pub(super) fn emit_callgraph(b: &mut Builder<'_, '_>, graph: &CallGraph) -> OutS
         push_pair(&mut cg, &mut slots, Some(a), (v, None));
     }
     push_pair(&mut cg, &mut slots, None, marker(2));
-    for (a, list) in SymLists::grouped(n, &graph_blocks.indirect_sites).iter() {
+    for (a, list) in indirect_sites.iter() {
         for &v in list.iter().rev() {
             cg_protos.push(cg.len() + 4);
             push_pair(&mut cg, &mut slots, Some(a), (v, None));
         }
     }
     push_pair(&mut cg, &mut slots, None, marker(3));
-    for (a, list) in SymLists::grouped(n, &graph_blocks.indirect_targets).iter() {
+    for (a, list) in indirect_targets.iter() {
         for &v in list.iter().rev() {
             push_pair(&mut cg, &mut slots, Some(a), (0, Some(v)));
         }

@@ -53,6 +53,11 @@ impl<T: Copy> SymLists<T> {
         }
     }
 
+    /// The items of all the lists together.
+    pub fn total(&self) -> usize {
+        self.items.len()
+    }
+
     /// Whether key `k` has a non-empty list.
     pub fn has(&self, k: OutSym) -> bool {
         !self.get(k).is_empty()
