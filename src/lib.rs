@@ -354,7 +354,7 @@ fn emit(
     // A large module is freed off the critical path: the caller need not wait for it (the
     // binary exits meanwhile).
     if lay.file_size > FREE_LATER_BYTES {
-        std::thread::spawn(move || drop((module, lay)));
+        early_exit::in_background(move || drop((module, lay)));
     }
     Ok(LinkOutcome {
         warnings: built.warnings,

@@ -218,7 +218,7 @@ fn replace(
     // (The old file's pages are dropped when the last hold on it goes: off this thread, or
     // on it if no thread can be started.)
     if let Some(h) = replaced {
-        let _ = std::thread::Builder::new().spawn(move || drop(h));
+        crate::early_exit::in_background(move || drop(h));
     }
     Ok(())
 }
