@@ -56,11 +56,11 @@ fn main() -> ExitCode {
     };
     // A large link ends for its caller once its output is written; freeing its memory is
     // left to a process nobody waits for (`early_exit`). (Before any thread starts.)
-    let input_bytes = input_bytes(&args);
+    let small = is_small_link(&args);
     let finished = if args.help || args.version {
         None
     } else {
-        cubin_ld::early_exit::fork(input_bytes >= SMALL_LINK_BYTES)
+        cubin_ld::early_exit::fork(!small)
     };
     let trace = args
         .time_trace
@@ -77,7 +77,7 @@ fn main() -> ExitCode {
         .then(|| cubin_ld::progress::Progress::start(args.inputs.len()));
     start_tracing(trace.clone(), progress.as_ref().map(|p| p.layer()));
     let time_trace = args.time_trace.clone();
-    let code = run(&args, input_bytes, progress, move |code| {
+    let code = run(&args, small, progress, move |code| {
         if let (Some(t), Some(path)) = (trace, &time_trace) {
             if let Err(e) = std::fs::write(path, t.json()) {
                 eprintln!(
@@ -97,13 +97,18 @@ fn main() -> ExitCode {
 /// threads, or a second process, costs more than they save.
 const SMALL_LINK_BYTES: u64 = 1 << 20;
 
-/// The size of the files named on the command line.
-fn input_bytes(args: &cubin_ld::cli::Args) -> u64 {
-    args.inputs
-        .iter()
-        .filter_map(|p| std::fs::metadata(p).ok())
-        .map(|m| m.len())
-        .sum()
+/// Whether the files named on the command line hold under [`SMALL_LINK_BYTES`] (looked at
+/// only until they are known not to: a large link's first few files, not its thousands,
+/// each one a system call made before the link can start).
+fn is_small_link(args: &cubin_ld::cli::Args) -> bool {
+    let mut bytes = 0;
+    for p in &args.inputs {
+        bytes += std::fs::metadata(p).map_or(0, |m| m.len());
+        if bytes >= SMALL_LINK_BYTES {
+            return false;
+        }
+    }
+    true
 }
 
 /// RUST_LOG=cubin_ld=info prints each pass with its time; `--time-trace` records the passes'
@@ -131,7 +136,7 @@ fn start_tracing(
 /// printed, before the link's memory is freed.
 fn run(
     args: &cubin_ld::cli::Args,
-    input_bytes: u64,
+    small: bool,
     progress: Option<cubin_ld::progress::Progress>,
     finish: impl FnOnce(u8) + Send,
 ) -> u8 {
@@ -159,7 +164,7 @@ fn run(
     };
     let out = Diagnostics::new(args, suffix);
     cubin_ld::faults::install();
-    start_threads(args, input_bytes);
+    start_threads(args, small);
     let mut code = 0;
     let linked = cubin_ld::link_and_then(args, |r| {
         // (The line goes before any message is printed.)
@@ -211,12 +216,12 @@ fn report(linked: &Result<cubin_ld::LinkOutcome, cubin_ld::Failure>, out: &Diagn
 /// Makes the link's threads, this one among them (the passes then start their parallel
 /// work without handing it to another thread): `--threads`, else one per core, but one for a
 /// small link, where starting threads costs more than they save. The output is the same.
-fn start_threads(args: &cubin_ld::cli::Args, input_bytes: u64) {
+fn start_threads(args: &cubin_ld::cli::Args, small: bool) {
     let n = match args.thread_count() {
         Some(Ok(n)) => n,
         Some(Err(_)) => return, // (the link says what is wrong with it)
         // (0: rayon's default, RAYON_NUM_THREADS or one per core)
-        None if input_bytes < SMALL_LINK_BYTES => 1,
+        None if small => 1,
         None => 0,
     };
     let _ = rayon::ThreadPoolBuilder::new()

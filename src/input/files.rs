@@ -39,17 +39,21 @@ impl MappedFile {
                 path.display()
             )));
         }
+        let cannot = |e: &dyn std::fmt::Display| {
+            Error::new(format!(
+                "Could not open input file '{}': {e}",
+                path.display()
+            ))
+        };
         let map = if len == 0 {
             None
         } else {
+            let len = usize::try_from(len).map_err(|e| cannot(&e))?;
             // SAFETY: the map is read-only; a file changed underneath us while linking can
             // only produce wrong bytes, which every parser treats as untrusted input anyway.
-            Some(unsafe { Mmap::map(&file) }.map_err(|e| {
-                Error::new(format!(
-                    "Could not open input file '{}': {e}",
-                    path.display()
-                ))
-            })?)
+            // (The length given: `Mmap::map` would ask the file for it again.)
+            let map = unsafe { memmap2::MmapOptions::new().len(len).map(&file) };
+            Some(map.map_err(|e| cannot(&e))?)
         };
         Ok(MappedFile {
             path: path.to_path_buf(),
