@@ -255,15 +255,11 @@ impl<'a, 'data> Placement<'a, 'data> {
     /// The constant bank (3 for `__constant__` data) a symbol lives in, following resolution;
     /// `None` outside the user banks.
     pub(crate) fn constant_bank(&self, oi: ObjectId, sym: u32) -> Option<u32> {
+        if let Some(known) = self.shared.definitions.constant_bank(self.res, oi, sym) {
+            return known;
+        }
         let (o, s) = self.res.definition(oi, sym)?;
-        let obj = &self.objects[o];
-        let s = obj.symbols().get(s as usize)?;
-        let SymSection::Index(si) = s.section else {
-            return None;
-        };
-        let t = obj.cubin.sections[si as usize].sh_type;
-        (t != SHT_CUDA_CONSTANT_B0 && (SHT_CUDA_CONSTANT_B0..=SHT_CUDA_CONSTANT_B17).contains(&t))
-            .then(|| t - SHT_CUDA_CONSTANT_B0)
+        shared::definition_bank(self.objects, o, s)
     }
 
     /// -preserve-relocs: the symbol of a static shared object, an internal local at its

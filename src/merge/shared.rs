@@ -109,17 +109,21 @@ pub fn classify(
     }
 }
 
-/// What each defined global's definition is for shared memory, worked out once per global
-/// (in parallel): a relocation or symbol that names a global then costs one look-up in
-/// this table, not the walk from reference to definition to its section through tables
-/// spread over memory (a million relocations in a large link, and every symbol).
+/// What each defined global's definition is for shared memory and the constant banks,
+/// worked out once per global (in parallel): a relocation or symbol that names a global
+/// then costs one look-up in this table, not the walk from reference to definition to its
+/// section through tables spread over memory (a million relocations in a large link, and
+/// every symbol; the constant-bank walk alone was a tenth of relocation's time at
+/// wide-1600, most references being calls into other objects).
 #[derive(Debug, Default)]
 pub struct Definitions(crate::ids::IdVec<GlobalId, Defined>);
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Defined {
-    /// Not shared memory.
+    /// Neither shared memory nor a user constant bank.
     Other,
+    /// In user constant bank N (`definition_bank`).
+    Constant(u32),
     Extern,
     /// A static object: the definition is the key.
     Object,
@@ -136,7 +140,10 @@ impl Definitions {
             .map(|g| match g.def {
                 None => Defined::Undefined,
                 Some(d) => match of_definition(objects, d.obj, d.sym) {
-                    None => Defined::Other,
+                    None => match definition_bank(objects, d.obj, d.sym) {
+                        Some(bank) => Defined::Constant(bank),
+                        None => Defined::Other,
+                    },
                     Some(SharedRef::Extern) => Defined::Extern,
                     Some(SharedRef::Object(_)) => Defined::Object,
                 },
@@ -155,7 +162,7 @@ impl Definitions {
     ) -> Option<SharedRef> {
         let g = res.global_of(oi, sym);
         match g.and_then(|g| Some((g, *self.0.get(g)?))) {
-            Some((_, Defined::Other)) => None,
+            Some((_, Defined::Other | Defined::Constant(_))) => None,
             Some((_, Defined::Extern)) => Some(SharedRef::Extern),
             Some((g, Defined::Object)) => res.globals[g]
                 .def
@@ -163,6 +170,33 @@ impl Definitions {
             Some((_, Defined::Undefined)) | None => classify(objects, res, oi, sym),
         }
     }
+
+    /// The user constant bank of the definition of symbol `sym` of object `oi`, where the
+    /// table knows it (a global's; `None`: a local, or no table, as in a partial link).
+    pub fn constant_bank(
+        &self,
+        res: &Resolution<'_>,
+        oi: ObjectId,
+        sym: u32,
+    ) -> Option<Option<u32>> {
+        match *self.0.get(res.global_of(oi, sym)?)? {
+            Defined::Constant(bank) => Some(Some(bank)),
+            // (An undefined global's definition is in no bank.)
+            Defined::Other | Defined::Extern | Defined::Object | Defined::Undefined => Some(None),
+        }
+    }
+}
+
+/// The constant bank (3 for `__constant__` data) that symbol `ds` of object `do_`, a
+/// definition, lives in; `None` outside the user banks (bank 0 is the kernels' parameters).
+pub fn definition_bank(objects: &[InputObject<'_>], do_: ObjectId, ds: u32) -> Option<u32> {
+    let obj = &objects[do_];
+    let SymSection::Index(si) = obj.symbols().get(ds as usize)?.section else {
+        return None;
+    };
+    let t = obj.cubin.sections.get(si as usize)?.sh_type;
+    (t != SHT_CUDA_CONSTANT_B0 && (SHT_CUDA_CONSTANT_B0..=SHT_CUDA_CONSTANT_B17).contains(&t))
+        .then(|| t - SHT_CUDA_CONSTANT_B0)
 }
 
 /// What the definition `(do_, ds)` is for shared memory.
