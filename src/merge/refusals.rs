@@ -7,7 +7,7 @@ use crate::diag::{Error, Result};
 use crate::elf::read::SymSection;
 use crate::elf::*;
 use crate::liveness::Liveness;
-use crate::object::InputObject;
+use crate::object::{InputObject, SectionKind};
 
 /// An input from a partial link whose `.nv_debug.shared` defines extern arrays and holds
 /// functions' static objects too (which nvlink's `-r` pads, see partial_shared.rs): nvlink
@@ -20,15 +20,17 @@ pub(super) fn refuse_padded_partial_debug_shared(
     layout: &shared::SharedLayout,
     opts: &Options,
 ) -> Result<()> {
+    // (Parsing made sure the section is shared memory, so one of the few sections of kind
+    // Other: the scan reads a byte a section, not every section's header, serially.)
     let debug_of = |o: &InputObject<'_>| {
-        o.cubin
-            .sections
-            .iter()
-            .position(|s| s.name == b".nv_debug.shared")
+        o.sections_of(SectionKind::Other)
+            .find(|(_, s)| s.name == b".nv_debug.shared")
+            .map(|(si, _)| si)
     };
-    let with_debug = objects.iter().filter(|o| debug_of(o).is_some()).count();
-    for o in objects {
-        let Some(si) = debug_of(o) else {
+    let debug: Vec<Option<usize>> = objects.iter().map(debug_of).collect();
+    let with_debug = debug.iter().flatten().count();
+    for (o, si) in objects.iter().zip(debug) {
+        let Some(si) = si else {
             continue;
         };
         let in_debug = |x: &Symbol<'_>| x.section == SymSection::Index(si as u32);
