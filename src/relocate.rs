@@ -19,12 +19,13 @@ use crate::resolve::UNIFIED_PLACEHOLDERS;
 use hashbrown::HashMap;
 
 /// The output relocation sections, by name, with their entries in reading order.
-#[derive(Default)]
 struct OutRelocs {
     sections: Vec<OutRelocSection>,
     /// Where the module has a section of the name already (the merge reserved most): by that
-    /// section; the others by name.
-    by_section: HashMap<OutSec, usize>,
+    /// section, a dense table (its index in `sections` plus one; 0: none yet) rather than a
+    /// hash map of a hundred thousand sections, which missed the cache at every site (the
+    /// serial gathering 8.4 -> 5.2 ms at wide-1600); the others by name.
+    by_section: crate::ids::IdVec<OutSec, u32>,
     by_name: HashMap<Vec<u8>, usize>,
 }
 
@@ -45,16 +46,18 @@ impl OutRelocs {
     /// The entries of the section `dest` names, made (empty) on first use.
     fn entries(&mut self, dest: Dest<'_>, target: OutSec, sh_type: u32) -> &mut Vec<Vec<OutReloc>> {
         let found = match dest {
-            Ok(id) => self.by_section.get(&id),
-            Err(name) => self.by_name.get(name),
+            Ok(id) => self.by_section[id].checked_sub(1).map(|k| k as usize),
+            Err(name) => self.by_name.get(name).copied(),
         };
         let k = match found {
-            Some(&k) => k,
+            Some(k) => k,
             None => {
                 let k = self.sections.len();
                 match dest {
-                    Ok(id) => self.by_section.insert(id, k),
-                    Err(name) => self.by_name.insert(name.to_vec(), k),
+                    Ok(id) => self.by_section[id] = k as u32 + 1,
+                    Err(name) => {
+                        self.by_name.insert(name.to_vec(), k);
+                    }
                 };
                 self.sections.push(OutRelocSection {
                     out: dest.map_err(|name| name.to_vec()),
@@ -323,12 +326,14 @@ pub(crate) fn relocate(
             _ => {}
         }
     }
-    // (Room made once: a site's section at most each.)
     let mut out = OutRelocs {
-        by_section: HashMap::with_capacity(sites.len()),
-        ..OutRelocs::default()
+        sections: Vec::new(),
+        by_section: crate::ids::IdVec::filled(0, m.sections.len()),
+        by_name: HashMap::new(),
     };
     let mut done = Relocated::default();
+    // (Each site's products, in input order: one thread.)
+    let gather = tracing::info_span!("gather").entered();
     for (site, res) in sites.iter().zip(by_site) {
         // (A group stops at its first error; an earlier site's error is the one reported.)
         let Some(res) = res else { continue };
@@ -342,6 +347,8 @@ pub(crate) fn relocate(
             m.symbols[sym].value = v;
         }
     }
+    drop(gather);
+    let _sections = tracing::info_span!("sections").entered();
     finish_sections(m, out);
     Ok(done)
 }
