@@ -850,7 +850,7 @@ impl<'a, 'data> Builder<'a, 'data> {
         tracing::info_span!("made").in_scope(|| {
             crate::prefault::while_filling(&rooms, |progress| {
                 for oi in crate::object::ids(self.p.objects) {
-                    self.debug_sections(oi);
+                    self.debug_sections(oi, &orders[oi.index()]);
                     for pass in [
                         Pass::Code,
                         Pass::Locals,

@@ -74,10 +74,15 @@ impl Pass {
     }
 }
 
-/// An object's symbols in the order each [`Pass`] meets them. Worked out for every object in
-/// parallel before the passes, which run on one thread in object order, so that each pass
-/// visits only its own symbols and sorts nothing.
-pub(super) struct PassOrders([Vec<u32>; 4]);
+/// An object's symbols in the order each [`Pass`] meets them, and its debug sections.
+/// Worked out for every object in parallel before the passes, which run on one thread in
+/// object order, so that each pass visits only its own symbols and sorts nothing, and
+/// reads no section header it has no use for.
+pub(super) struct PassOrders {
+    symbols: [Vec<u32>; 4],
+    /// Its sections merged by name that take no memory (`.debug_*`), in table order.
+    debug: Vec<u32>,
+}
 
 impl PassOrders {
     pub(super) fn of(o: &InputObject, param_banks_last: bool, relocatable: bool) -> PassOrders {
@@ -95,11 +100,19 @@ impl PassOrders {
                 .filter(|&i| Pass::of(&syms[i]) == Pass::SectionSymbols)
                 .map(|i| i as u32)
                 .collect();
-        PassOrders(lists)
+        let debug = o
+            .sections_of(SectionKind::Merged)
+            .filter(|(_, s)| s.flags & SHF_ALLOC == 0)
+            .map(|(si, _)| si as u32)
+            .collect();
+        PassOrders {
+            symbols: lists,
+            debug,
+        }
     }
 
     fn of_pass(&self, pass: Pass) -> &[u32] {
-        &self.0[pass as usize]
+        &self.symbols[pass as usize]
     }
 }
 
@@ -107,11 +120,14 @@ impl Builder<'_, '_> {
     /// An object's debug sections take their places in the output in the object's own order,
     /// empty ones included (nvcc's host-only files have an empty `.debug_frame` first), before
     /// its symbols name any of them.
-    pub(super) fn debug_sections(&mut self, oi: ObjectId) {
+    pub(super) fn debug_sections(&mut self, oi: ObjectId, orders: &PassOrders) {
+        if orders.debug.is_empty() {
+            return;
+        }
         let o = &self.p.objects[oi];
         let has_code = o.has_code();
-        for (si, s) in o.sections_of(SectionKind::Merged) {
-            if s.flags & SHF_ALLOC == 0 && self.p.live[oi][si] {
+        for si in orders.debug.iter().map(|&si| si as usize) {
+            if self.p.live[oi][si] {
                 if let Some(out) = self.out_section_for(oi, si) {
                     // (Those of an object without code bring their section symbols, in the
                     // same order, whether it has symbols for them or not.)
