@@ -71,25 +71,36 @@ pub(super) fn emit_function_infos(
             })
             .collect()
     };
-    let mut merc = Vec::new();
-    for ((oi, order), made) in orders.into_iter().zip(made) {
-        // -r: the unified tables come between the object's kernels and its other functions.
-        let first_function = order.iter().position(|e| e.0).unwrap_or(order.len());
-        for (pos, made) in made.into_iter().enumerate() {
-            if pos == first_function {
+    // (Added on one thread, in input order, while the idle core faults in the module's
+    // table of sections just ahead: each takes 128 bytes of fresh memory.)
+    let sections0 = b.m.sections.len();
+    let room = [crate::prefault::Room::after(&b.m.sections)];
+    crate::prefault::while_filling(&room, |progress| {
+        let mut merc = Vec::new();
+        for ((oi, order), made) in orders.into_iter().zip(made) {
+            // -r: the unified tables come between the object's kernels and its other
+            // functions.
+            let first_function = order.iter().position(|e| e.0).unwrap_or(order.len());
+            for (pos, made) in made.into_iter().enumerate() {
+                if pos == first_function {
+                    b.unified_tables(oi)?;
+                }
+                let Some((made, hash)) = made? else { continue };
+                if let Some(twin) = made.merc {
+                    merc.push((made.section.name.clone(), twin));
+                }
+                b.add_info_section_hashed(made.section, hash);
+            }
+            if first_function == order.len() {
                 b.unified_tables(oi)?;
             }
-            let Some((made, hash)) = made? else { continue };
-            if let Some(twin) = made.merc {
-                merc.push((made.section.name.clone(), twin));
-            }
-            b.add_info_section_hashed(made.section, hash);
+            progress.filled(
+                0,
+                (b.m.sections.len() - sections0) * std::mem::size_of::<OutSection>(),
+            );
         }
-        if first_function == order.len() {
-            b.unified_tables(oi)?;
-        }
-    }
-    Ok(merc)
+        Ok(merc)
+    })
 }
 
 /// One function's `.nv.info.<fn>` as made, and (sm_100+) its Mercury twin's contents; `None`
