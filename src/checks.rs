@@ -37,7 +37,11 @@ pub fn unified_index(objects: &[object::InputObject<'_>], args: &cli::Args) -> R
             .iter()
             .any(|s| s.name == b".nv.uft.entry" || s.name == b".nv.udt.entry")
     };
-    if !args.relocatable && objects.iter().any(unified) {
+    // (In parallel: it reads every section header.)
+    if !args.relocatable && {
+        use rayon::prelude::*;
+        objects.par_iter().any(unified)
+    } {
         return Err(Error::new("Unified symbols found but index file not specified.").into());
     }
     Ok(())
@@ -196,11 +200,16 @@ pub fn architectures(
             o.name
         )))
     };
-    for (i, o) in objects.iter().enumerate() {
+    // (Each object's compatibility records read in parallel: finding them reads every
+    // section header.)
+    let accelerated: Vec<bool> = {
+        use rayon::prelude::*;
+        objects.par_iter().map(|o| o.is_accelerated()).collect()
+    };
+    for ((i, o), accelerated) in objects.iter().enumerate().zip(accelerated) {
         // Code without a Mercury half cannot go into an sm_100+ module; nvlink warns, then
         // fails on the object's architecture, or on its missing compatibility records (sm_80
         // objects have none) when it is not the first.
-        let accelerated = o.is_accelerated();
         let to_plain = accelerated && arch.variant != arch::Variant::Accelerated;
         if arch.is_mercury() && o.sm < 100 {
             let mut f = if to_plain {

@@ -66,16 +66,18 @@ pub(crate) fn kernel_bank_name(text: &[u8]) -> Vec<u8> {
 
 /// Lays the live literal banks out (final links only).
 pub fn layout(objects: &[InputObject<'_>], lv: &Liveness) -> Result<LiteralLayout> {
-    let mut banks: Vec<(Node, usize)> = Vec::new();
-    for (oi, o) in crate::object::enumerated(objects) {
-        for (si, s) in o.cubin.sections.iter().enumerate() {
-            if let Some(t) = bank_function(o, s) {
-                if lv.live[oi][si] {
-                    banks.push(((oi, si), t));
-                }
-            }
-        }
-    }
+    // (Banks are constant banks, sections of kind Merged: each object's found in parallel,
+    // by its kinds, without reading every section header.)
+    let banks: Vec<(Node, usize)> = crate::object::par_map(objects, |oi| {
+        let o = &objects[oi];
+        o.sections_of(SectionKind::Merged)
+            .filter_map(|(si, s)| Some(((oi, si), bank_function(o, s)?)))
+            .filter(|&((_, si), _)| lv.live[oi][si])
+            .collect::<Vec<_>>()
+    })
+    .into_iter()
+    .flatten()
+    .collect();
     let mut out = LiteralLayout::default();
     if banks.is_empty() {
         return Ok(out);

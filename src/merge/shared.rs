@@ -230,7 +230,8 @@ fn partial_kernel_areas(
     for (oi, o) in crate::object::enumerated(objects) {
         // Each kernel's first such section (none when it is empty) → the kernel's text.
         let mut first: HashMap<usize, u32> = HashMap::new();
-        for (si, s) in o.cubin.sections.iter().enumerate() {
+        // (Shared memory is of kind Other: the kinds are scanned, not every header read.)
+        for (si, s) in o.sections_of(SectionKind::Other) {
             if s.sh_type == SHT_CUDA_SHARED
                 && s.flags & SHF_INFO_LINK != 0
                 && s.name.starts_with(b".nv.shared.")
