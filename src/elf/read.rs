@@ -201,6 +201,10 @@ pub struct Cubin<'data> {
     /// index, ascending). A section that does not check keeps its error, reported to the
     /// pass that reads it, so a damaged relocation section nobody reads stops nothing.
     relocs: Vec<(u32, Result<Relocs<'data>>)>,
+    /// Each section's place in `relocs` (`u32::MAX`: not a relocation section): found with
+    /// one load, where a binary search per look-up was a hundredth of a large link's time
+    /// (every pass that reads relocations looks each section up).
+    reloc_at: Vec<u32>,
 }
 
 impl<'data> Cubin<'data> {
@@ -263,6 +267,7 @@ impl<'data> Cubin<'data> {
             symtabs: Vec::new(),
             segments: Vec::new(),
             relocs: Vec::new(),
+            reloc_at: Vec::new(),
         };
         for idx in 0..cubin.sections.len() {
             let t = cubin.sections[idx].sh_type;
@@ -277,6 +282,10 @@ impl<'data> Cubin<'data> {
             .filter(|s| s.sh_type == SHT_REL || type_is_rela(s.sh_type))
             .map(|s| (s.index, cubin.decode_relocations(s)))
             .collect();
+        cubin.reloc_at = vec![u32::MAX; cubin.sections.len()];
+        for (at, &(i, _)) in cubin.relocs.iter().enumerate() {
+            cubin.reloc_at[i as usize] = at as u32;
+        }
 
         let phdrs = h
             .program_headers(e, data)
@@ -462,12 +471,13 @@ impl<'data> Cubin<'data> {
     /// The relocation entries of a REL/RELA-shaped section, with symbol indices checked
     /// against the symbol table the section links to (decoded at parse time).
     pub fn relocations(&self, sec: &Section<'data>) -> Result<Relocs<'data>> {
-        match self.relocs.binary_search_by_key(&sec.index, |(i, _)| *i) {
-            Ok(at) => match &self.relocs[at].1 {
+        let at = self.reloc_at.get(sec.index as usize).copied();
+        match at.and_then(|at| self.relocs.get(at as usize)) {
+            Some((i, r)) if *i == sec.index => match r {
                 Ok(v) => Ok(*v),
                 Err(e) => Err(e.clone()),
             },
-            Err(_) => Err(Error::new("not a relocation section"))
+            _ => Err(Error::new("not a relocation section"))
                 .with_context(|| format!("relocation section '{}'", sec.name_str())),
         }
     }
