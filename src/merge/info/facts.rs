@@ -57,9 +57,9 @@ fn object_global_facts(b: &Builder<'_, '_>, oi: ObjectId) -> Result<Vec<(u8, Out
     let o = &b.p.objects()[oi];
     let mut values = Vec::new();
     for (_, s) in o.sections_of(SectionKind::Info) {
-        let recs = nvinfo::parse_records(s.bytes())
-            .map_err(|e| e.context(format!("'{}': section '.nv.info'", o.name)))?;
-        for r in recs {
+        // (Read as they lie, not gathered into a list first: loading checked they parse.)
+        for r in nvinfo::records(s.bytes()) {
+            let r = r.map_err(|e| e.context(format!("'{}': section '.nv.info'", o.name)))?;
             if let Value::Bytes(p) = r.value {
                 if nvinfo::payload_kind(r.attr, p.len()) == Payload::SymbolValue {
                     let sym = u32_at(p, 0);
@@ -194,10 +194,10 @@ fn object_function_facts(
         let Some(fo) = b.p.out_sym(oi, f) else {
             continue;
         };
-        let recs = nvinfo::parse_records(s.bytes())
-            .map_err(|e| e.context(format!("'{}': section '{}'", o.name, s.name_str())))?;
         let mut x = FunctionFacts::default();
-        for r in recs {
+        for r in nvinfo::records(s.bytes()) {
+            let r =
+                r.map_err(|e| e.context(format!("'{}': section '{}'", o.name, s.name_str())))?;
             match (r.attr, r.value) {
                 (nvinfo::EIATTR_MAXREG_COUNT, Value::Half(h)) => x.maxreg = Some(h as u32),
                 (nvinfo::EIATTR_NUM_BARRIERS, Value::Byte(n)) => {

@@ -57,11 +57,13 @@ pub(super) fn emit_function_infos(
         let b: &Builder<'_, '_> = b;
         orders
             .par_iter()
-            .map(|(oi, order)| {
+            // (Each thread reads records into one list it reuses: a list made and freed per
+            // function cost as much as the rest of reading them.)
+            .map_init(Vec::new, |recs, (oi, order)| {
                 order
                     .iter()
                     .map(|&(_, _, si)| {
-                        let made = function_info(b, cx, *oi, si)?;
+                        let made = function_info(b, cx, *oi, si, recs)?;
                         Ok(made.map(|m| {
                             let hash = b.m.name_hash(&m.section.name);
                             (m, hash)
@@ -148,7 +150,13 @@ fn info_order(b: &Builder<'_, '_>, opts: &Options, oi: ObjectId) -> Vec<InfoSlot
 
 /// One function's `.nv.info.<fn>` (empty for a function replaced by a later definition),
 /// and on sm_100+ its Mercury twin, made by the same rules.
-fn function_info(b: &Builder<'_, '_>, cx: &Context<'_>, oi: ObjectId, si: usize) -> Result<Made> {
+fn function_info<'data>(
+    b: &Builder<'_, 'data>,
+    cx: &Context<'_>,
+    oi: ObjectId,
+    si: usize,
+    recs: &mut Vec<nvinfo::Record<'data>>,
+) -> Result<Made> {
     let o = &b.p.objects()[oi];
     let s = &o.cubin.sections[si];
     if !b.p.is_live(oi, si) {
@@ -157,20 +165,23 @@ fn function_info(b: &Builder<'_, '_>, cx: &Context<'_>, oi: ObjectId, si: usize)
             merc: None,
         }));
     }
-    let recs = nvinfo::parse_records(s.bytes())
-        .map_err(|e| e.context(format!("'{}': section '{}'", o.name, s.name_str())))?;
+    recs.clear();
+    for r in nvinfo::records(s.bytes()) {
+        recs.push(r.map_err(|e| e.context(format!("'{}': section '{}'", o.name, s.name_str())))?);
+    }
+    let recs: &[nvinfo::Record<'data>] = recs;
     let Some(text) = b.p.placed_text(oi, s.info) else {
         return Ok(None);
     };
     let func = o.info_function(s).and_then(|f| b.p.out_sym(oi, f));
-    let (list, via_indirect) = link_externs(b, cx, func, &recs);
+    let (list, via_indirect) = link_externs(b, cx, func, recs);
     let f = FunctionRecords {
         oi,
         func,
         externs: &list,
         via_indirect,
     };
-    let mut out = f.records(b, cx, &recs);
+    let mut out = f.records(b, cx, recs);
     // sm_100+: kernels whose parameter bank got texture/surface slots say which
     // banks hold bindless textures and surfaces (0, the parameter bank).
     let slotted = func.is_some_and(|f| cx.kernel_set.contains(&f))
