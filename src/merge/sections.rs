@@ -61,11 +61,39 @@ impl Lengths {
 }
 
 /// Bytes `place_sections` made room for, to be copied by `copy_placed`.
+#[derive(Clone, Copy)]
 pub(super) struct PendingCopy {
     sec: OutSec,
     at: usize,
     /// The input section (its line table as the link rewrote it, where it did).
     from: (ObjectId, usize),
+}
+
+/// The fewest pieces of one output section copied in parallel.
+const PIECES_IN_PARALLEL: usize = 64;
+
+/// The copies grouped by output section, each section's in placement order: section `k`'s
+/// are `copies[start[k]..start[k + 1]]`. (Grouped by counting: a list per section was a
+/// hundred thousand allocations, on one thread.)
+fn by_section(pending: &[PendingCopy], sections: usize) -> (Vec<PendingCopy>, Vec<u32>) {
+    let Some(&first) = pending.first() else {
+        return (Vec::new(), vec![0; sections + 1]);
+    };
+    let mut start = vec![0u32; sections + 1];
+    for c in pending {
+        start[c.sec.index() + 1] += 1;
+    }
+    for k in 0..sections {
+        start[k + 1] += start[k];
+    }
+    let mut next = start.clone();
+    let mut grouped = vec![first; pending.len()];
+    for &c in pending {
+        let at = &mut next[c.sec.index()];
+        grouped[*at as usize] = c;
+        *at += 1;
+    }
+    (grouped, start)
 }
 
 impl Builder<'_, '_> {
@@ -77,48 +105,54 @@ impl Builder<'_, '_> {
         let (pending, len) = (pending.copies, pending.len);
         let copied = self.copied_spans(&pending, pages.page_size());
         let sections = self.m.sections.as_mut_slice();
-        let mut by_sec: Vec<Vec<PendingCopy>> = (0..sections.len()).map(|_| Vec::new()).collect();
-        for c in pending {
-            by_sec[c.sec.index()].push(c);
-        }
+        let (by_sec, start) = by_section(&pending, sections.len());
         let p = &self.p;
-        sections
-            .par_iter_mut()
-            .zip(by_sec)
-            .enumerate()
-            .for_each(|(i, (sec, copies))| {
-                let n = len.get(OutSec::from_index(i));
-                if let Some(whole) = p.written_from_input(&sec.content, n, &copies) {
-                    sec.content = Content::Input(whole);
-                    return;
+        sections.par_iter_mut().enumerate().for_each(|(i, sec)| {
+            let copies = &by_sec[start[i] as usize..start[i + 1] as usize];
+            let n = len.get(OutSec::from_index(i));
+            if let Some(whole) = p.written_from_input(&sec.content, n, copies) {
+                sec.content = Content::Input(whole);
+                return;
+            }
+            // (Each section's room is made here, on the thread that fills it.)
+            if let Some(n) = n {
+                make_room(&mut sec.content, n);
+            }
+            let Content::Bytes(bytes) = &mut sec.content else {
+                return;
+            };
+            let copy = |c: &PendingCopy, dst: &mut [u8]| {
+                dst.copy_from_slice(p.copy_source(c));
+                let (oi, si) = c.from;
+                let o = &p.objects[oi];
+                if o.cubin.sections[si].name == b".debug_frame" && c.at > 0 {
+                    debug_frame::rebase_unrelocated_cie_pointers(o, si, dst, c.at as u64);
                 }
-                // (Each section's room is made here, on the thread that fills it.)
-                if let Some(n) = n {
-                    make_room(&mut sec.content, n);
-                }
-                let Content::Bytes(bytes) = &mut sec.content else {
-                    return;
-                };
-                // (A section gathered from every object, `.debug_frame`, is most of what is
-                // copied: its pieces are copied in parallel too, each into its own part.)
-                let mut parts = Vec::with_capacity(copies.len());
+            };
+            // Each copy's part of the section's bytes.
+            let parts = {
                 let (mut rest, mut at): (&mut [u8], usize) = (bytes, 0);
-                for c in &copies {
+                copies.iter().map(move |c| {
                     let len = p.copy_source(c).len();
                     let (_, from_here) = std::mem::take(&mut rest).split_at_mut(c.at - at);
                     let (dst, after) = from_here.split_at_mut(len);
-                    parts.push((c, dst));
                     (rest, at) = (after, c.at + len);
-                }
-                parts.into_par_iter().with_min_len(64).for_each(|(c, dst)| {
-                    dst.copy_from_slice(p.copy_source(c));
-                    let (oi, si) = c.from;
-                    let o = &p.objects[oi];
-                    if o.cubin.sections[si].name == b".debug_frame" && c.at > 0 {
-                        debug_frame::rebase_unrelocated_cie_pointers(o, si, dst, c.at as u64);
-                    }
-                });
-            });
+                    (c, dst)
+                })
+            };
+            // (A section gathered from every object, `.debug_frame`, is most of what is
+            // copied: its pieces are copied in parallel too, each into its own part. Most
+            // sections have one piece: copied here, with no list made for it.)
+            if copies.len() < PIECES_IN_PARALLEL {
+                parts.for_each(|(c, dst)| copy(c, dst));
+            } else {
+                let parts: Vec<_> = parts.collect();
+                parts
+                    .into_par_iter()
+                    .with_min_len(PIECES_IN_PARALLEL)
+                    .for_each(|(c, dst)| copy(c, dst));
+            }
+        });
         pages.give_back(&copied);
     }
 
