@@ -1,7 +1,8 @@
 //! Pages a serial pass is about to write, faulted in by the core it leaves idle.
 //!
-//! The creation pass fills the module's tables of sections and symbols one entry after
-//! another on one thread. Their room is reserved up front, and each page of it is fresh
+//! Some passes fill a large table one entry after another on one thread: the creation pass
+//! the module's sections and symbols, resolution its globals, the `.nv.info` pass its
+//! functions' sections. The room is reserved up front, and each page of it is fresh
 //! memory: its first write is a page fault, which costs more than the pass's work on the
 //! entries the page holds (1.5 µs a page on a small VM). Meanwhile the second core waits.
 //! So the second core faults the pages in (`MADV_POPULATE_WRITE`: the kernel makes them
@@ -54,13 +55,22 @@ pub fn while_filling<R: Send>(rooms: &[Room], fill: impl FnOnce(&Progress) -> R 
     };
     let (r, ()) = rayon::join(
         || {
-            let r = fill(&progress);
-            progress.done.store(true, Ordering::Relaxed);
-            r
+            // (Done however `fill` ends: a panic must not leave the helper waiting.)
+            let _done = Done(&progress.done);
+            fill(&progress)
         },
         || fault_in_ahead(rooms, &progress),
     );
     r
+}
+
+/// Says the pass is done when dropped.
+struct Done<'p>(&'p AtomicBool);
+
+impl Drop for Done<'_> {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
 }
 
 fn fault_in_ahead(rooms: &[Room], progress: &Progress) {
@@ -145,6 +155,20 @@ mod tests {
             &table[OutSym::from_index(0)] as *const u32 as usize + 4
         );
         assert!(len >= 9 * 4 && len % 4 == 0);
+    }
+
+    #[test]
+    fn a_pass_that_panics_passes_the_panic_on_and_stops_the_helper() {
+        let mut table: IdVec<OutSym, u64> = IdVec::new();
+        table.reserve(1 << 20);
+        let rooms = [Room::after(&table)];
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            while_filling(&rooms, |_| {
+                table.push(1);
+                panic!("the pass fails");
+            })
+        }));
+        assert!(r.is_err());
     }
 
     #[test]
