@@ -215,9 +215,50 @@ impl<'a, I, T> IntoIterator for &'a mut IdVec<I, T> {
     }
 }
 
+/// `items` grouped by a dense key below `n` (counting, not sorting: one pass to count, one to
+/// place), each group in the items' order: group `k` is `values[start[k]..start[k + 1]]`,
+/// `value` of each item.
+pub fn grouped_by<P, T: Copy>(
+    n: usize,
+    items: &[P],
+    key: impl Fn(&P) -> usize,
+    value: impl Fn(&P) -> T,
+) -> (Vec<T>, Vec<u32>) {
+    let mut start = vec![0u32; n + 1];
+    let Some(first) = items.first() else {
+        return (Vec::new(), start);
+    };
+    for p in items {
+        start[key(p) + 1] += 1;
+    }
+    for k in 0..n {
+        start[k + 1] += start[k];
+    }
+    let mut next = start.clone();
+    let mut values = vec![value(first); items.len()];
+    for p in items {
+        let at = &mut next[key(p)];
+        values[*at as usize] = value(p);
+        *at += 1;
+    }
+    (values, start)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn grouping_by_key_keeps_each_groups_items_in_their_order() {
+        let items = [(2, 'a'), (0, 'b'), (2, 'c'), (0, 'd')];
+        let (values, start) = grouped_by(4, &items, |p| p.0, |p| p.1);
+        assert_eq!(values, ['b', 'd', 'a', 'c']);
+        assert_eq!(start, [0, 2, 2, 4, 4]);
+        assert_eq!(
+            grouped_by(2, &[] as &[(usize, char)], |p| p.0, |p| p.1),
+            (vec![], vec![0, 0, 0])
+        );
+    }
 
     #[test]
     fn push_returns_the_id_that_indexes_the_item() {

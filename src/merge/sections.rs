@@ -72,30 +72,6 @@ pub(super) struct PendingCopy {
 /// The fewest pieces of one output section copied in parallel.
 const PIECES_IN_PARALLEL: usize = 64;
 
-/// The copies grouped by output section, each section's in placement order: section `k`'s
-/// are `copies[start[k]..start[k + 1]]`. (Grouped by counting: a list per section was a
-/// hundred thousand allocations, on one thread.)
-fn by_section(pending: &[PendingCopy], sections: usize) -> (Vec<PendingCopy>, Vec<u32>) {
-    let Some(&first) = pending.first() else {
-        return (Vec::new(), vec![0; sections + 1]);
-    };
-    let mut start = vec![0u32; sections + 1];
-    for c in pending {
-        start[c.sec.index() + 1] += 1;
-    }
-    for k in 0..sections {
-        start[k + 1] += start[k];
-    }
-    let mut next = start.clone();
-    let mut grouped = vec![first; pending.len()];
-    for &c in pending {
-        let at = &mut next[c.sec.index()];
-        grouped[*at as usize] = c;
-        *at += 1;
-    }
-    (grouped, start)
-}
-
 impl Builder<'_, '_> {
     /// Copies the placed sections' bytes into the room made for them, each output section's
     /// on its own, in parallel; a `.debug_frame` moved off its start gets its unrelocated
@@ -105,7 +81,10 @@ impl Builder<'_, '_> {
         let (pending, len) = (pending.copies, pending.len);
         let copied = self.copied_spans(&pending, pages.page_size());
         let sections = self.m.sections.as_mut_slice();
-        let (by_sec, start) = by_section(&pending, sections.len());
+        // (Grouped by counting: a list per section was a hundred thousand allocations, on
+        // one thread.)
+        let (by_sec, start) =
+            crate::ids::grouped_by(sections.len(), &pending, |c| c.sec.index(), |c| *c);
         let p = &self.p;
         sections.par_iter_mut().enumerate().for_each(|(i, sec)| {
             let copies = &by_sec[start[i] as usize..start[i + 1] as usize];

@@ -24,24 +24,11 @@ impl<T> Default for SymLists<T> {
 impl<T: Copy> SymLists<T> {
     /// The pairs grouped by key, each list in the pairs' order (keys below `n`).
     pub fn grouped(n: usize, pairs: &[(OutSym, T)]) -> Self {
-        let Some(&(_, first)) = pairs.first() else {
+        if pairs.is_empty() {
             return SymLists::default();
-        };
+        }
         let n = n.max(pairs.iter().map(|p| p.0.index() + 1).max().unwrap_or(0));
-        let mut start = vec![0u32; n + 1];
-        for (k, _) in pairs {
-            start[k.index() + 1] += 1;
-        }
-        for k in 0..n {
-            start[k + 1] += start[k];
-        }
-        let mut next = start.clone();
-        let mut items = vec![first; pairs.len()];
-        for &(k, v) in pairs {
-            let at = &mut next[k.index()];
-            items[*at as usize] = v;
-            *at += 1;
-        }
+        let (items, start) = crate::ids::grouped_by(n, pairs, |p| p.0.index(), |p| p.1);
         SymLists { start, items }
     }
 
