@@ -224,6 +224,24 @@ pub fn grouped_by<P, T: Copy>(
     key: impl Fn(&P) -> usize,
     value: impl Fn(&P) -> T,
 ) -> (Vec<T>, Vec<u32>) {
+    grouped(n, items, key, |_, p| value(p))
+}
+
+/// `grouped_by` listing each item by its index in `items`.
+pub fn grouped_indices<P>(
+    n: usize,
+    items: &[P],
+    key: impl Fn(&P) -> usize,
+) -> (Vec<u32>, Vec<u32>) {
+    grouped(n, items, key, |i, _| i as u32)
+}
+
+fn grouped<P, T: Copy>(
+    n: usize,
+    items: &[P],
+    key: impl Fn(&P) -> usize,
+    value: impl Fn(usize, &P) -> T,
+) -> (Vec<T>, Vec<u32>) {
     let mut start = vec![0u32; n + 1];
     let Some(first) = items.first() else {
         return (Vec::new(), start);
@@ -235,10 +253,10 @@ pub fn grouped_by<P, T: Copy>(
         start[k + 1] += start[k];
     }
     let mut next = start.clone();
-    let mut values = vec![value(first); items.len()];
-    for p in items {
+    let mut values = vec![value(0, first); items.len()];
+    for (i, p) in items.iter().enumerate() {
         let at = &mut next[key(p)];
-        values[*at as usize] = value(p);
+        values[*at as usize] = value(i, p);
         *at += 1;
     }
     (values, start)
@@ -258,6 +276,14 @@ mod tests {
             grouped_by(2, &[] as &[(usize, char)], |p| p.0, |p| p.1),
             (vec![], vec![0, 0, 0])
         );
+    }
+
+    #[test]
+    fn grouping_indices_lists_each_item_by_its_place() {
+        let items = [(2, 'a'), (0, 'b'), (2, 'c'), (0, 'd')];
+        let (values, start) = grouped_indices(3, &items, |p| p.0);
+        assert_eq!(values, [1, 3, 0, 2]);
+        assert_eq!(start, [0, 2, 2, 4]);
     }
 
     #[test]

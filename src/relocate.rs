@@ -197,11 +197,11 @@ impl SiteOut {
 type Outcome = std::result::Result<Option<Box<SiteOut>>, Box<Error>>;
 
 /// The input relocation sections that patch one output section (by their index among the
-/// sites, in input order), and its bytes.
-type Group<'i> = (OutSec, Target<'i>, Vec<usize>);
+/// sites, in input order), its bytes, and where their outcomes go.
+type Group<'i, 'g> = (OutSec, Target<'i>, &'g [u32], &'g mut [Option<Outcome>]);
 
-/// One group's sites' outcomes, and the words it changed in code written from its input.
-type GroupDone = (Vec<(usize, Outcome)>, Option<Vec<(u32, [u8; 8])>>);
+/// The words a group changed in code written from its input.
+type Changed = Option<Vec<(u32, [u8; 8])>>;
 
 /// A value the link wrote: what the field held, what was added, and the addend.
 struct Applied {
@@ -228,28 +228,34 @@ pub(crate) fn relocate(
     let const3_size = m
         .section_named(b".nv.constant3")
         .map(|c| m.sections[c].content.size());
-    let mut groups: Vec<Group<'_>> = Vec::new();
-    // (by output section: its group, plus one)
-    let mut group_of = crate::ids::IdVec::<OutSec, u32>::filled(0, m.sections.len());
-    for (k, site) in sites.iter().enumerate() {
-        let sec = site.tp.sec;
-        if group_of[sec] == 0 {
-            let target = match &mut m.sections[sec].content {
-                Content::Bytes(b) => Target::Bytes(std::mem::take(b)),
-                Content::Input(i) => {
-                    Target::Input(p.objects[i.object].cubin.sections[i.section as usize].bytes())
-                }
-                _ => Target::None,
-            };
-            groups.push((sec, target, Vec::new()));
-            group_of[sec] = groups.len() as u32;
+    // Sites grouped by the section they patch (counting: one list, each group's sites in
+    // input order, no list per group), each group with its own stretch of `outcomes`, which
+    // are then by a site's place in `grouped`.
+    let (grouped, start) =
+        crate::ids::grouped_indices(m.sections.len(), &sites, |s| s.tp.sec.index());
+    let mut outcomes: Vec<Option<Outcome>> = (0..sites.len()).map(|_| None).collect();
+    let mut groups: Vec<Group<'_, '_>> = Vec::new();
+    let mut rest: &mut [Option<Outcome>] = &mut outcomes;
+    for (sec, w) in m.sections.ids().zip(start.windows(2)) {
+        let (from, to) = (w[0] as usize, w[1] as usize);
+        if from == to {
+            continue;
         }
-        groups[group_of[sec] as usize - 1].2.push(k);
+        let target = match &mut m.sections[sec].content {
+            Content::Bytes(b) => Target::Bytes(std::mem::take(b)),
+            Content::Input(i) => {
+                Target::Input(p.objects[i.object].cubin.sections[i.section as usize].bytes())
+            }
+            _ => Target::None,
+        };
+        let (mine, after) = std::mem::take(&mut rest).split_at_mut(to - from);
+        rest = after;
+        groups.push((sec, target, &grouped[from..to], mine));
     }
     let r = Relocator { p, m, const3_size };
     // (Code written from its input is patched in a copy each thread reuses, and keeps only
     // the words that changed.)
-    let work = |scratch: &mut Vec<u8>, (_, target, members): &mut Group<'_>| -> GroupDone {
+    let work = |scratch: &mut Vec<u8>, (_, target, members, outcomes): &mut Group<'_, '_>| {
         let input = match target {
             Target::Input(input) => Some(*input),
             _ => None,
@@ -263,12 +269,11 @@ pub(crate) fn relocate(
             }
             Target::None => None,
         };
-        let mut results = Vec::with_capacity(members.len());
-        for &k in members.iter() {
-            let res = match r.relocate_section(&sites[k], bytes.as_deref_mut()) {
+        for (&k, outcome) in members.iter().zip(outcomes.iter_mut()) {
+            let site = &sites[k as usize];
+            let res = match r.relocate_section(site, bytes.as_deref_mut()) {
                 Ok(o) if o.is_empty() => Ok(None),
                 Ok(mut o) => {
-                    let site = &sites[k];
                     // (Most were reserved by the creation pass; the others are looked up
                     // by name.)
                     let reserved = r.p.reserved_relocs(site.oi, site.s.index);
@@ -287,25 +292,25 @@ pub(crate) fn relocate(
                 Err(e) => Err(Box::new(e)),
             };
             let failed = res.is_err();
-            results.push((k, res));
+            *outcome = Some(res);
             if failed {
                 break;
             }
         }
-        (results, input.map(|input| changed_words(input, scratch)))
+        input.map(|input| changed_words(input, scratch))
     };
     // The code written from its input goes a chunk at a time, its files given back after
     // each; the other groups (a `.debug_frame` gathered from every object is one, and long)
     // meanwhile, not between two chunks.
-    let (mut code, mut other): (Vec<Group<'_>>, Vec<Group<'_>>) = groups
+    let (mut code, mut other): (Vec<Group<'_, '_>>, Vec<Group<'_, '_>>) = groups
         .into_iter()
-        .partition(|(_, target, _)| matches!(target, Target::Input(_)));
+        .partition(|(_, target, _, _)| matches!(target, Target::Input(_)));
     // (On one thread the other groups go first: they read every file, which the code's
     // chunks then give back as they go, not before.)
     let (other_done, code_done) = rayon::join(
-        || -> Vec<GroupDone> { other.par_iter_mut().map_init(Vec::new, work).collect() },
+        || -> Vec<Changed> { other.par_iter_mut().map_init(Vec::new, work).collect() },
         || {
-            let mut done: Vec<GroupDone> = Vec::with_capacity(code.len());
+            let mut done: Vec<Changed> = Vec::with_capacity(code.len());
             for chunk in code.chunks_mut(GROUPS_PER_RELEASE) {
                 done.par_extend(chunk.par_iter_mut().map_init(Vec::new, work));
                 pages.give_back_files(&input_code(chunk));
@@ -314,17 +319,18 @@ pub(crate) fn relocate(
         },
     );
     let groups = code.into_iter().chain(other);
-    let results = code_done.into_iter().chain(other_done);
-    let mut by_site: Vec<Option<Outcome>> = (0..sites.len()).map(|_| None).collect();
-    for ((sec, target, _), (results, changed)) in groups.zip(results) {
-        for (k, res) in results {
-            by_site[k] = Some(res);
-        }
+    let changes = code_done.into_iter().chain(other_done);
+    for ((sec, target, _, _), changed) in groups.zip(changes) {
         match (target, &mut m.sections[sec].content) {
             (Target::Bytes(bytes), content) => *content = Content::Bytes(bytes),
             (Target::Input(_), Content::Input(i)) => i.changed = changed.unwrap_or_default(),
             _ => {}
         }
+    }
+    // (A site's place in `grouped`, where its outcome is.)
+    let mut place = vec![0u32; sites.len()];
+    for (at, &k) in grouped.iter().enumerate() {
+        place[k as usize] = at as u32;
     }
     let mut out = OutRelocs {
         sections: Vec::new(),
@@ -334,9 +340,11 @@ pub(crate) fn relocate(
     let mut done = Relocated::default();
     // (Each site's products, in input order: one thread.)
     let gather = tracing::info_span!("gather").entered();
-    for (site, res) in sites.iter().zip(by_site) {
+    for (site, &at) in sites.iter().zip(&place) {
         // (A group stops at its first error; an earlier site's error is the one reported.)
-        let Some(res) = res else { continue };
+        let Some(res) = outcomes[at as usize].take() else {
+            continue;
+        };
         let Some(mut o) = res.map_err(|e| *e)? else {
             continue;
         };
@@ -361,10 +369,10 @@ pub(crate) fn relocate(
 const GROUPS_PER_RELEASE: usize = 4096;
 
 /// Where the code of `groups` written from its input lies (an address in it each).
-fn input_code(groups: &[Group<'_>]) -> Vec<usize> {
+fn input_code(groups: &[Group<'_, '_>]) -> Vec<usize> {
     groups
         .iter()
-        .filter_map(|(_, target, _)| match target {
+        .filter_map(|(_, target, _, _)| match target {
             Target::Input(input) => Some(input.as_ptr() as usize),
             _ => None,
         })
