@@ -655,8 +655,9 @@ fn check_records(name: &str, cubin: &Cubin<'_>, s: &Section<'_>, kind: SectionKi
     let nsyms = cubin.symtab_for(s).map_or(0, |t| t.symbols.len());
     let mut refusal = None;
     for r in crate::elf::nvinfo::records(s.bytes()) {
-        let r =
-            r.map_err(|e| e.context(format!("'{name}': section '{}' (damaged)", s.name_str())))?;
+        let r = r.map_err(|e| {
+            Error::from(e).context(format!("'{name}': section '{}' (damaged)", s.name_str()))
+        })?;
         if refusal.is_none() && kind != SectionKind::Compat {
             refusal = check_record_contents(kind, nsyms, &r).err();
         }

@@ -60,7 +60,7 @@ pub struct Record<'data> {
 }
 
 pub fn parse_records(bytes: &[u8]) -> Result<Vec<Record<'_>>> {
-    records(bytes).collect()
+    Ok(records(bytes).collect::<std::result::Result<_, _>>()?)
 }
 
 /// The records in reading order; the first that does not parse ends them with its error.
@@ -75,10 +75,10 @@ pub struct Records<'a> {
 }
 
 impl<'a> Iterator for Records<'a> {
-    type Item = Result<Record<'a>>;
+    type Item = std::result::Result<Record<'a>, Damage>;
 
     #[inline]
-    fn next(&mut self) -> Option<Result<Record<'a>>> {
+    fn next(&mut self) -> Option<Self::Item> {
         let (bytes, i) = (self.bytes, self.at);
         if i >= bytes.len() {
             return None;
@@ -92,12 +92,50 @@ impl<'a> Iterator for Records<'a> {
     }
 }
 
+/// A record that does not parse: where it is and what is wrong. (Small, and made into an
+/// `Error` only when it is one: every record of a link is read several times, and a
+/// result the size of an `Error` was a tenth of reading one.)
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Damage {
+    offset: usize,
+    what: Damaged,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Damaged {
+    /// The header is cut short, with this many bytes left.
+    Header(usize),
+    /// An SVAL payload of this size runs past the end.
+    Payload(u16),
+    Format(u8),
+}
+
+impl From<Damage> for Error {
+    #[cold]
+    #[inline(never)]
+    fn from(d: Damage) -> Error {
+        let i = d.offset;
+        Error::new(match d.what {
+            Damaged::Header(left) => {
+                format!("record at {i:#x}: truncated header ({left} bytes left)")
+            }
+            Damaged::Payload(half) => format!(
+                "record at {i:#x}: payload of {half:#x} bytes runs past the end of the section"
+            ),
+            Damaged::Format(f) => format!("record at {i:#x}: unknown format {f:#x}"),
+        })
+    }
+}
+
 /// The record at `i` and the next one's offset. (Every record of a link passes here, several
-/// times: the damaged cases are kept out of the way, in `damaged`.)
+/// times.)
 #[inline]
-fn record_at(bytes: &[u8], i: usize) -> Result<(Record<'_>, usize)> {
+fn record_at(bytes: &[u8], i: usize) -> std::result::Result<(Record<'_>, usize), Damage> {
     let Some(head) = bytes.get(i..i + 4) else {
-        return Err(damaged(bytes, i, None));
+        return Err(Damage {
+            offset: i,
+            what: Damaged::Header(bytes.len() - i),
+        });
     };
     let (format, attr) = (head[0], head[1]);
     let half = u16::from_le_bytes([head[2], head[3]]);
@@ -108,11 +146,19 @@ fn record_at(bytes: &[u8], i: usize) -> Result<(Record<'_>, usize)> {
         EIFMT_SVAL => {
             let end = i + 4 + half as usize;
             let Some(payload) = bytes.get(i + 4..end) else {
-                return Err(damaged(bytes, i, Some(format)));
+                return Err(Damage {
+                    offset: i,
+                    what: Damaged::Payload(half),
+                });
             };
             (Value::Bytes(payload), end)
         }
-        _ => return Err(damaged(bytes, i, Some(format))),
+        _ => {
+            return Err(Damage {
+                offset: i,
+                what: Damaged::Format(format),
+            })
+        }
     };
     Ok((
         Record {
@@ -123,26 +169,6 @@ fn record_at(bytes: &[u8], i: usize) -> Result<(Record<'_>, usize)> {
         },
         next,
     ))
-}
-
-/// What is wrong with the record at `i` (`format`: `None` where its header is cut short).
-#[cold]
-#[inline(never)]
-fn damaged(bytes: &[u8], i: usize, format: Option<u8>) -> Error {
-    match format {
-        None => Error::new(format!(
-            "record at {i:#x}: truncated header ({} bytes left)",
-            bytes.len() - i
-        )),
-        Some(EIFMT_SVAL) => {
-            let half = u16::from_le_bytes([bytes[i + 2], bytes[i + 3]]);
-            Error::new(format!(
-                "record at {i:#x}: payload of {half:#x} bytes runs past the end of the \
-                 section"
-            ))
-        }
-        Some(f) => Error::new(format!("record at {i:#x}: unknown format {f:#x}")),
-    }
 }
 
 /// Attributes a function's own `.nv.info.<fn>` never holds, with why: no toolkit writes

@@ -59,7 +59,8 @@ fn object_global_facts(b: &Builder<'_, '_>, oi: ObjectId) -> Result<Vec<(u8, Out
     for (_, s) in o.sections_of(SectionKind::Info) {
         // (Read as they lie, not gathered into a list first: loading checked they parse.)
         for r in nvinfo::records(s.bytes()) {
-            let r = r.map_err(|e| e.context(format!("'{}': section '.nv.info'", o.name)))?;
+            let r =
+                r.map_err(|e| Error::from(e).context(format!("'{}': section '.nv.info'", o.name)))?;
             if let Value::Bytes(p) = r.value {
                 if nvinfo::payload_kind(r.attr, p.len()) == Payload::SymbolValue {
                     let sym = u32_at(p, 0);
@@ -196,8 +197,9 @@ fn object_function_facts(
         };
         let mut x = FunctionFacts::default();
         for r in nvinfo::records(s.bytes()) {
-            let r =
-                r.map_err(|e| e.context(format!("'{}': section '{}'", o.name, s.name_str())))?;
+            let r = r.map_err(|e| {
+                Error::from(e).context(format!("'{}': section '{}'", o.name, s.name_str()))
+            })?;
             match (r.attr, r.value) {
                 (nvinfo::EIATTR_MAXREG_COUNT, Value::Half(h)) => x.maxreg = Some(h as u32),
                 (nvinfo::EIATTR_NUM_BARRIERS, Value::Byte(n)) => {

@@ -7,7 +7,7 @@ use super::callgraph::CallGraph;
 use super::externs::ExternClosure;
 use super::propagate::Propagated;
 use super::records::*;
-use crate::diag::Result;
+use crate::diag::{Error, Result};
 use crate::elf::nvinfo::{self, Value};
 use crate::elf::*;
 use crate::ids::ObjectId;
@@ -167,7 +167,9 @@ fn function_info<'data>(
     }
     recs.clear();
     for r in nvinfo::records(s.bytes()) {
-        recs.push(r.map_err(|e| e.context(format!("'{}': section '{}'", o.name, s.name_str())))?);
+        recs.push(r.map_err(|e| {
+            Error::from(e).context(format!("'{}': section '{}'", o.name, s.name_str()))
+        })?);
     }
     let recs: &[nvinfo::Record<'data>] = recs;
     let Some(text) = b.p.placed_text(oi, s.info) else {
