@@ -6,7 +6,7 @@ use super::records::*;
 use crate::ids::ObjectId;
 use crate::merge::Builder;
 use crate::output::*;
-use hashbrown::{HashMap, HashSet};
+use hashbrown::HashMap;
 
 /// EXTERNS of each function, as the inputs list them (callees and undefined names), then
 /// the callees the call graph adds (a partial link's output lists only what was still
@@ -81,8 +81,9 @@ pub(super) struct ExternClosure {
     reached: Vec<Reached>,
 }
 
-/// The names a component reaches (none for most: a module's variables are nodes too).
-type Reached = Option<Box<HashMap<OutSym, NameKey>>>;
+/// The names a component reaches, each once (none for most: a module's variables are nodes
+/// too).
+type Reached = Option<Box<[(OutSym, NameKey)]>>;
 
 /// Where a name is first listed: the listing function's `.nv.info` place (object, section;
 /// none: after all, by function id), then the name's index in that function's list.
@@ -123,10 +124,12 @@ impl ExternClosure {
         });
         let g = crate::graph::sccs(&succ);
         let mut reached: Vec<Reached> = Vec::with_capacity(g.len());
+        // (One table of names and one mark per component, reused: most components reach no
+        // name, and a table and a set made for each were a fifth of this pass.)
+        let mut names: HashMap<OutSym, NameKey> = HashMap::new();
+        // By component: the last component that merged it in.
+        let mut merged_into = vec![usize::MAX; g.len()];
         for c in 0..g.len() {
-            // (each component it reaches merged once, however many edges lead there)
-            let mut merged: HashSet<usize> = HashSet::new();
-            let mut names: HashMap<OutSym, NameKey> = HashMap::new();
             let mut merge = |x: OutSym, key: NameKey| {
                 names
                     .entry(x)
@@ -142,14 +145,27 @@ impl ExternClosure {
                 }
                 for t in succ.of(f) {
                     let tc = g.comp_of(t);
-                    if tc != c && merged.insert(tc) {
-                        for (&x, &key) in reached[tc].iter().flat_map(|m| m.iter()) {
+                    // (each component it reaches merged once, however many edges lead there)
+                    if tc != c && merged_into[tc] != c {
+                        merged_into[tc] = c;
+                        for &(x, key) in reached[tc].iter().flat_map(|m| m.iter()) {
                             merge(x, key);
                         }
                     }
                 }
             }
-            reached.push((!names.is_empty()).then(|| Box::new(names)));
+            if names.is_empty() {
+                reached.push(None);
+                continue;
+            }
+            reached.push(Some(names.iter().map(|(&x, &k)| (x, k)).collect()));
+            // (Emptying a table costs its capacity: one grown large for a component that
+            // reaches many names is not kept for the many that reach few.)
+            if names.capacity() > 4 * names.len().max(16) {
+                names = HashMap::new();
+            } else {
+                names.clear();
+            }
         }
         ExternClosure { graph: g, reached }
     }
@@ -160,7 +176,7 @@ impl ExternClosure {
         else {
             return Vec::new();
         };
-        let mut v: Vec<(NameKey, OutSym)> = names.iter().map(|(&x, &k)| (k, x)).collect();
+        let mut v: Vec<(NameKey, OutSym)> = names.iter().map(|&(x, k)| (k, x)).collect();
         v.sort_unstable();
         v.into_iter().map(|(_, x)| x).collect()
     }
@@ -179,7 +195,7 @@ fn externs_by_info(
     info_place: &InfoPlaces,
 ) -> Vec<OutSym> {
     let is_defined = |x: &OutSym| defined.get(x.index()).copied().unwrap_or(false);
-    let mut seen: HashSet<OutSym> = HashSet::new();
+    let mut seen: hashbrown::HashSet<OutSym> = hashbrown::HashSet::new();
     let mut stack = vec![f];
     let mut reached = Vec::new();
     while let Some(g) = stack.pop() {
@@ -192,7 +208,7 @@ fn externs_by_info(
     }
     reached.sort_by_key(|&g| place_of(info_place, g).unwrap_or((ObjectId::MAX, g.index())));
     let mut out = Vec::new();
-    let mut listed: HashSet<OutSym> = HashSet::new();
+    let mut listed: hashbrown::HashSet<OutSym> = hashbrown::HashSet::new();
     for g in reached {
         for &x in externs.get(g) {
             if !is_defined(&x) && listed.insert(x) {
