@@ -255,24 +255,35 @@ pub const SHAPES: &[(u8, Shape)] = &[
 
 impl Record<'_> {
     /// What is wrong with this record's shape, if anything (for the attributes in `SHAPES`).
+    /// (Every record of a link is checked as it is loaded: the words are made only for one
+    /// that is wrong.)
+    #[inline]
     pub fn misshapen(&self) -> Option<String> {
         let want = by_attr(SHAPES, &SHAPE_OF, self.attr)?;
+        let fits = match (want, self.value) {
+            (Shape::Format(f), _) => self.format == f,
+            (Shape::Sized(n), Value::Bytes(p)) => p.len() == n,
+            (Shape::Words, Value::Bytes(p)) => p.len() % 4 == 0,
+            (Shape::Sized(_) | Shape::Words, _) => false,
+        };
+        if fits {
+            None
+        } else {
+            Some(self.why_misshapen(want))
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn why_misshapen(&self, want: Shape) -> String {
         let got = format_name(self.format);
         match (want, self.value) {
-            (Shape::Format(f), _) if self.format != f => {
-                Some(format!("{got}, where it is {}", format_name(f)))
+            (Shape::Format(f), _) => format!("{got}, where it is {}", format_name(f)),
+            (Shape::Sized(n), Value::Bytes(p)) => format!("{} bytes, where it has {n}", p.len()),
+            (Shape::Words, Value::Bytes(p)) => {
+                format!("{} bytes, where it has whole 4-byte words", p.len())
             }
-            (Shape::Sized(n), Value::Bytes(p)) if p.len() != n => {
-                Some(format!("{} bytes, where it has {n}", p.len()))
-            }
-            (Shape::Words, Value::Bytes(p)) if p.len() % 4 != 0 => Some(format!(
-                "{} bytes, where it has whole 4-byte words",
-                p.len()
-            )),
-            (Shape::Sized(_) | Shape::Words, v) if !matches!(v, Value::Bytes(_)) => {
-                Some(format!("{got}, where it is SVAL"))
-            }
-            _ => None,
+            (Shape::Sized(_) | Shape::Words, _) => format!("{got}, where it is SVAL"),
         }
     }
 }
