@@ -311,9 +311,18 @@ pub(crate) fn relocate(
         || -> Vec<Changed> { other.par_iter_mut().map_init(Vec::new, work).collect() },
         || {
             let mut done: Vec<Changed> = Vec::with_capacity(code.len());
+            // (A chunk's files are given back while the next chunk is patched.)
+            let mut patched: Option<Vec<usize>> = None;
             for chunk in code.chunks_mut(GROUPS_PER_RELEASE) {
-                done.par_extend(chunk.par_iter_mut().map_init(Vec::new, work));
-                pages.give_back_files(&input_code(chunk));
+                let (_, changed) = rayon::join(
+                    || patched.take().map(|files| pages.give_back_files(&files)),
+                    || -> Vec<Changed> { chunk.par_iter_mut().map_init(Vec::new, work).collect() },
+                );
+                done.extend(changed);
+                patched = Some(input_code(chunk));
+            }
+            if let Some(files) = patched {
+                pages.give_back_files(&files);
             }
             done
         },
