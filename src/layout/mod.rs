@@ -168,8 +168,11 @@ fn mercury_symbol_order(m: &Module, sec_index: &IdVec<OutSec, u32>) -> (Vec<OutS
 
 /// Each section's size (by OutSec), the tables layout derives included.
 fn sizes(m: &Module, names: &strtab::Names) -> IdVec<OutSec, u64> {
-    m.sections
-        .iter()
+    use rayon::prelude::*;
+    let sections: &[crate::output::OutSection] = &m.sections;
+    let size: Vec<u64> = sections
+        .par_iter()
+        .with_min_len(4096)
         .map(|s| match &s.content {
             Content::Symtab => (m.symbols.len() as u64 + 1) * 24,
             Content::SymtabShndx => (m.symbols.len() as u64 + 1) * 4,
@@ -178,7 +181,8 @@ fn sizes(m: &Module, names: &strtab::Names) -> IdVec<OutSec, u64> {
             Content::MercSymtab => (names.merc_count as u64 + 1) * 24,
             c => c.size(),
         })
-        .collect()
+        .collect();
+    size.into()
 }
 
 /// Each section's file offset (by OutSec), after the ELF header in header order, and where
@@ -189,20 +193,45 @@ fn file_offsets(
     order: &[OutSec],
     size: &mut IdVec<OutSec, u64>,
 ) -> (IdVec<OutSec, u64>, u64) {
+    use rayon::prelude::*;
+    // What the walk below needs of each section, read in parallel first: the walk is in
+    // header order, which visits the module's sections out of their order, one cache miss
+    // each.
+    enum Room {
+        Bytes(u64),
+        NoBits(u64),
+        Alias(OutSec),
+    }
+    let rooms: Vec<Room> = order
+        .par_iter()
+        .with_min_len(4096)
+        .map(|&s| {
+            let sec = &m.sections[s];
+            match sec.content {
+                Content::Alias(of) => Room::Alias(of),
+                Content::NoBits(_) => Room::NoBits(sec.align),
+                _ => Room::Bytes(sec.align),
+            }
+        })
+        .collect();
     let mut offset = IdVec::filled(0u64, m.sections.len());
     let mut pos = 64u64;
-    for &s in order {
-        let sec = &m.sections[s];
-        if let Content::Alias(of) = sec.content {
-            offset[s] = offset[of];
-            size[s] = size[of];
-            continue;
-        }
-        pos = align_up(pos, sec.align);
-        offset[s] = pos;
-        // Zero-filled sections take no file space.
-        if !matches!(sec.content, Content::NoBits(_)) {
-            pos = pos.saturating_add(size[s]);
+    for (&s, room) in order.iter().zip(rooms) {
+        match room {
+            Room::Alias(of) => {
+                offset[s] = offset[of];
+                size[s] = size[of];
+            }
+            Room::NoBits(align) => {
+                pos = align_up(pos, align);
+                offset[s] = pos;
+            }
+            // Zero-filled sections take no file space.
+            Room::Bytes(align) => {
+                pos = align_up(pos, align);
+                offset[s] = pos;
+                pos = pos.saturating_add(size[s]);
+            }
         }
     }
     (offset, pos)

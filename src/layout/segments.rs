@@ -18,11 +18,16 @@ pub(super) fn program_headers(
 ) -> Vec<Phdr> {
     // (Each scan below reads the sections' groups: gathered once, in header order, rather
     // than read from the sections five times over.)
-    let group = order.iter().map(|&s| m.sections[s].group).collect();
-    let nobits = order
-        .iter()
-        .map(|&s| matches!(m.sections[s].content, Content::NoBits(_)))
-        .collect();
+    // (In parallel: header order visits the module's sections out of their order.)
+    use rayon::prelude::*;
+    let (group, nobits) = order
+        .par_iter()
+        .with_min_len(4096)
+        .map(|&s| {
+            let sec = &m.sections[s];
+            (sec.group, matches!(sec.content, Content::NoBits(_)))
+        })
+        .unzip();
     let placed = Placed {
         m,
         order,
