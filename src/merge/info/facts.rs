@@ -123,21 +123,28 @@ pub(super) struct FunctionFacts {
     pub inherited_order: Vec<u8>,
 }
 
-/// Each kept function's facts, by its output symbol: a dense table, filled in input order
-/// (a hash map took a serial tenth of the `.nv.info` merge at wide-1600 to fill, and every
-/// pass after it hashed to read it).
-pub(super) struct Facts(crate::ids::IdVec<OutSym, Option<FunctionFacts>>);
+/// Each kept function's facts, by its output symbol: a dense table of places in a list of
+/// the facts, filled in input order (a hash map took a serial tenth of the `.nv.info` merge
+/// at wide-1600 to fill, and every pass after it hashed to read it; a dense table of the
+/// facts themselves, 64 bytes for every symbol, was 10 MB of fresh memory filled on one
+/// thread).
+pub(super) struct Facts {
+    /// By symbol: its facts' place in `list`, plus one (0: none).
+    at: crate::ids::IdVec<OutSym, u32>,
+    list: Vec<FunctionFacts>,
+}
 
 impl Facts {
     pub(super) fn get(&self, f: &OutSym) -> Option<&FunctionFacts> {
-        self.0.get(*f).and_then(Option::as_ref)
+        let k = self.at.get(*f)?.checked_sub(1)?;
+        Some(&self.list[k as usize])
     }
 
     /// The functions with facts, in symbol order.
     pub(super) fn iter(&self) -> impl Iterator<Item = (OutSym, &FunctionFacts)> + '_ {
-        self.0
+        self.at
             .iter_enumerated()
-            .filter_map(|(f, x)| Some((f, x.as_ref()?)))
+            .filter_map(|(f, &k)| Some((f, &self.list[k.checked_sub(1)? as usize])))
     }
 }
 
@@ -154,17 +161,23 @@ pub(super) fn function_facts(b: &Builder<'_, '_>) -> Result<Facts> {
     let objects = b.p.objects();
     let per_object: Vec<Result<Vec<(OutSym, FunctionFacts)>>> =
         crate::object::par_map(objects, |oi| object_function_facts(b, oi));
-    let mut out: crate::ids::IdVec<OutSym, Option<FunctionFacts>> =
-        (0..b.m.symbols.len()).map(|_| None).collect();
+    let listed = per_object.iter().flatten().map(Vec::len).sum();
+    let mut out = Facts {
+        at: crate::ids::IdVec::filled(0, b.m.symbols.len()),
+        list: Vec::with_capacity(listed),
+    };
     for facts in per_object {
         for (f, x) in facts? {
-            match &mut out[f] {
-                Some(known) => known.add(x),
-                slot => *slot = Some(x),
+            match out.at[f] {
+                0 => {
+                    out.list.push(x);
+                    out.at[f] = out.list.len() as u32;
+                }
+                k => out.list[k as usize - 1].add(x),
             }
         }
     }
-    Ok(Facts(out))
+    Ok(out)
 }
 
 impl FunctionFacts {
