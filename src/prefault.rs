@@ -18,31 +18,44 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 /// How far ahead of the pass the helper faults pages in, per table.
 const AHEAD: usize = 256 << 10;
 
-/// The free room of a table the pass fills from its start: its address and size in bytes.
+/// The free room of a table the pass fills from its start: its address and size in bytes,
+/// the size of one item, and how many items the table held when the room was taken.
 #[derive(Debug, Clone, Copy)]
 pub struct Room {
     start: usize,
     len: usize,
+    item: usize,
+    first: usize,
 }
 
 impl Room {
     /// The room `v` has beyond its items (where its next pushes go, until it is full).
     pub fn after<I: crate::ids::Id, T>(v: &crate::ids::IdVec<I, T>) -> Room {
         let (start, len) = v.spare_room();
-        Room { start, len }
+        Room {
+            start,
+            len,
+            item: std::mem::size_of::<T>(),
+            first: v.len(),
+        }
+    }
+
+    /// The bytes of the room filled when the table holds `items` items.
+    fn filled(&self, items: usize) -> usize {
+        items.saturating_sub(self.first) * self.item
     }
 }
 
-/// How far the pass has filled each of its tables' rooms (bytes from each room's start).
+/// How far the pass has filled each of its tables (items each holds).
 pub struct Progress {
     filled: Vec<AtomicUsize>,
     done: AtomicBool,
 }
 
 impl Progress {
-    /// Table `i` is filled `bytes` into its room.
-    pub fn filled(&self, i: usize, bytes: usize) {
-        self.filled[i].store(bytes, Ordering::Relaxed);
+    /// Table `i` (of the rooms given to `while_filling`) holds `items` items now.
+    pub fn filled(&self, i: usize, items: usize) {
+        self.filled[i].store(items, Ordering::Relaxed);
     }
 }
 
@@ -79,7 +92,8 @@ fn fault_in_ahead(rooms: &[Room], progress: &Progress) {
     while !progress.done.load(Ordering::Relaxed) {
         let mut idle = true;
         for (i, room) in rooms.iter().enumerate() {
-            let want = (progress.filled[i].load(Ordering::Relaxed) + AHEAD).min(room.len);
+            let want =
+                (room.filled(progress.filled[i].load(Ordering::Relaxed)) + AHEAD).min(room.len);
             if want > faulted[i] {
                 // Whole pages only, from the first not yet asked for.
                 let from = (room.start + faulted[i]).next_multiple_of(page);
@@ -133,7 +147,7 @@ mod tests {
             for i in 0..250_000u64 {
                 table.push([i, i + 1, i + 2, i + 3]);
                 if i % 1000 == 0 {
-                    progress.filled(0, table.len() * 32);
+                    progress.filled(0, table.len());
                 }
             }
             table.len()
@@ -155,6 +169,19 @@ mod tests {
             &table[OutSym::from_index(0)] as *const u32 as usize + 4
         );
         assert!(len >= 9 * 4 && len % 4 == 0);
+    }
+
+    #[test]
+    fn a_room_counts_as_filled_only_the_items_pushed_after_it_was_taken() {
+        let mut table: IdVec<OutSym, [u64; 2]> = IdVec::new();
+        table.reserve(10);
+        table.push([0, 0]);
+        table.push([0, 0]);
+        let room = Room::after(&table);
+        assert_eq!(room.filled(2), 0);
+        assert_eq!(room.filled(5), 3 * 16);
+        // (a count from before the room, as the pass's first report may be)
+        assert_eq!(room.filled(0), 0);
     }
 
     #[test]

@@ -217,7 +217,7 @@ fn resolve_in_order<'data>(
             }
         }
         r.sym_global[o.id] = map;
-        progress.filled(0, r.globals.len() * std::mem::size_of::<Global<'_>>());
+        progress.filled(0, r.globals.len());
     }
 }
 

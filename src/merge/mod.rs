@@ -846,7 +846,6 @@ impl<'a, 'data> Builder<'a, 'data> {
             crate::prefault::Room::after(&self.m.sections),
             crate::prefault::Room::after(&self.m.symbols),
         ];
-        let (sections0, symbols0) = (self.m.sections.len(), self.m.symbols.len());
         tracing::info_span!("made").in_scope(|| {
             crate::prefault::while_filling(&rooms, |progress| {
                 for oi in crate::object::ids(self.p.objects) {
@@ -864,14 +863,8 @@ impl<'a, 'data> Builder<'a, 'data> {
                         }
                     }
                     self.reserve_relocation_sections(oi);
-                    progress.filled(
-                        0,
-                        (self.m.sections.len() - sections0) * std::mem::size_of::<OutSection>(),
-                    );
-                    progress.filled(
-                        1,
-                        (self.m.symbols.len() - symbols0) * std::mem::size_of::<OutSymbol>(),
-                    );
+                    progress.filled(0, self.m.sections.len());
+                    progress.filled(1, self.m.symbols.len());
                 }
             })
         });

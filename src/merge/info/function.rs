@@ -75,7 +75,6 @@ pub(super) fn emit_function_infos(
     };
     // (Added on one thread, in input order, while the idle core faults in the module's
     // table of sections just ahead: each takes 128 bytes of fresh memory.)
-    let sections0 = b.m.sections.len();
     let room = [crate::prefault::Room::after(&b.m.sections)];
     crate::prefault::while_filling(&room, |progress| {
         let mut merc = Vec::new();
@@ -96,10 +95,7 @@ pub(super) fn emit_function_infos(
             if first_function == order.len() {
                 b.unified_tables(oi)?;
             }
-            progress.filled(
-                0,
-                (b.m.sections.len() - sections0) * std::mem::size_of::<OutSection>(),
-            );
+            progress.filled(0, b.m.sections.len());
         }
         Ok(merc)
     })
