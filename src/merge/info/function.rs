@@ -192,22 +192,19 @@ fn function_info<'data>(
             nvinfo::EIATTR_BINDLESS_TEXTURE_BANK,
             nvinfo::EIATTR_BINDLESS_SURFACE_BANK,
         ] {
-            out.push(Rec {
-                bytes: vec![nvinfo::EIFMT_BVAL, attr, 0, 0],
-                slots: Vec::new(),
-            });
+            out.push_plain(&[nvinfo::EIFMT_BVAL, attr, 0, 0]);
         }
     }
     let merc = match b.p.merc_section(oi, &[b".nv.merc", s.name].concat()) {
         Some(m) => {
             let merc_recs = nvinfo::parse_records(m.bytes())
                 .map_err(|e| e.context(format!("'{}': section '{}'", o.name, m.name_str())))?;
-            Some(concat(f.records(b, cx, &merc_recs)))
+            Some(f.records(b, cx, &merc_recs).into_content())
         }
         None => None,
     };
     Ok(Some(MadeInfo {
-        section: function_info_section(s.name, Info::Section(text), concat(out)),
+        section: function_info_section(s.name, Info::Section(text), out.into_content()),
         merc,
     }))
 }
@@ -317,15 +314,9 @@ struct FunctionRecords<'x> {
 }
 
 impl FunctionRecords<'_> {
-    fn records(
-        &self,
-        b: &Builder<'_, '_>,
-        cx: &Context<'_>,
-        recs: &[nvinfo::Record<'_>],
-    ) -> Vec<Rec> {
+    fn records(&self, b: &Builder<'_, '_>, cx: &Context<'_>, recs: &[nvinfo::Record<'_>]) -> Recs {
         let (opts, oi, list) = (cx.opts, self.oi, self.externs);
-        // (a few more than the input's: the link may add EXTERNS and inherited records)
-        let mut out = Vec::with_capacity(recs.len() + 4);
+        let mut out = Recs::default();
         // sm_100+ moves the parameter-bank and workaround records to the end, in input
         // order, after the records the link adds.
         let moved_last = |attr: u8| opts.policy.mercury() && MOVED_LAST_ON_SM100.contains(&attr);
@@ -345,45 +336,43 @@ impl FunctionRecords<'_> {
                         })
                         .collect();
                     if !still.is_empty() {
-                        out.push(externs_rec(&still));
+                        out.push_with(|all| externs_rec(all, &still));
                     }
                 }
                 continue;
             }
             if r.attr == nvinfo::EIATTR_EXTERNS {
                 if !list.is_empty() && !self.via_indirect {
-                    out.push(externs_rec(list));
+                    out.push_with(|all| externs_rec(all, list));
                 }
                 continue;
             }
-            if let Some(rec) = map_record(b, oi, r) {
-                out.push(rec);
-            }
+            out.push_with(|all| map_record(b, oi, r, all));
         }
         // A kernel whose stack cannot be bounded gets CRS_STACK_SIZE = 0xffffffff (in
         // the place of its own record, if it has one).
         if let Some(f) = self.func {
             if matches!(cx.prop.min_stack.get(&f), Some(None)) {
-                let mut bytes = vec![nvinfo::EIFMT_SVAL, nvinfo::EIATTR_CRS_STACK_SIZE, 4, 0];
-                bytes.extend_from_slice(&0xffff_ffffu32.to_le_bytes());
-                let rec = Rec {
-                    bytes,
-                    slots: Vec::new(),
-                };
-                match out
-                    .iter_mut()
-                    .find(|r| r.bytes[1] == nvinfo::EIATTR_CRS_STACK_SIZE)
-                {
-                    Some(old) => *old = rec,
-                    None => out.push(rec),
+                let mut bytes = [
+                    nvinfo::EIFMT_SVAL,
+                    nvinfo::EIATTR_CRS_STACK_SIZE,
+                    4,
+                    0,
+                    0,
+                    0,
+                    0,
+                    0,
+                ];
+                bytes[4..].copy_from_slice(&0xffff_ffffu32.to_le_bytes());
+                match out.find(nvinfo::EIATTR_CRS_STACK_SIZE) {
+                    Some(k) => out.replace_with(k, |all| all.bytes.extend_from_slice(&bytes)),
+                    None => out.push_plain(&bytes),
                 }
             }
         }
         self.inherit(cx, &mut out);
         for r in recs.iter().filter(|r| moved_last(r.attr)) {
-            if let Some(rec) = map_record(b, oi, r) {
-                out.push(rec);
-            }
+            out.push_with(|all| map_record(b, oi, r, all));
         }
         out
     }
@@ -392,12 +381,12 @@ impl FunctionRecords<'_> {
     /// record the link adds), after their own records, in the order nvlink meets
     /// them walking the callees (a partial link reverses each function's records);
     /// what no callee's records bring comes last: barriers, EXTERNS, %ctaid.z.
-    fn inherit(&self, cx: &Context<'_>, out: &mut Vec<Rec>) {
+    fn inherit(&self, cx: &Context<'_>, out: &mut Recs) {
         let list = self.externs;
         let added_externs = self.via_indirect && !list.is_empty();
         let Some(f) = self.func.filter(|f| cx.kernel_set.contains(f)) else {
             if added_externs {
-                out.push(externs_rec(list));
+                out.push_with(|all| externs_rec(all, list));
             }
             return;
         };
@@ -436,35 +425,35 @@ impl FunctionRecords<'_> {
 pub(super) const EIATTR_EXTERNS_ADDED: u8 = 0;
 
 /// An EXTERNS record naming `list` (the symbols' indexes written with the output).
-fn externs_rec(list: &[OutSym]) -> Rec {
-    let mut bytes = vec![nvinfo::EIFMT_SVAL, nvinfo::EIATTR_EXTERNS];
-    bytes.extend_from_slice(&((list.len() * 4) as u16).to_le_bytes());
-    let mut slots = Vec::new();
+fn externs_rec(all: &mut RecordBytes, list: &[OutSym]) -> bool {
+    all.bytes
+        .extend_from_slice(&[nvinfo::EIFMT_SVAL, nvinfo::EIATTR_EXTERNS]);
+    all.bytes
+        .extend_from_slice(&((list.len() * 4) as u16).to_le_bytes());
     for &x in list {
-        slots.push((bytes.len(), x));
-        bytes.extend_from_slice(&[0; 4]);
+        all.slots.push((all.bytes.len(), x));
+        all.bytes.extend_from_slice(&[0; 4]);
     }
-    Rec { bytes, slots }
+    true
 }
 
 /// Gives a kernel the inherited barrier count (NUM_BARRIERS, raising its own), %ctaid.z use
 /// (CTAIDZ_USED) or the EXTERNS record the link adds, unless it has the record already.
-fn inherit_record(out: &mut Vec<Rec>, attr: u8, bars: u8, externs: &[OutSym]) {
+fn inherit_record(out: &mut Recs, attr: u8, bars: u8, externs: &[OutSym]) {
     if attr == EIATTR_EXTERNS_ADDED {
-        out.push(externs_rec(externs));
+        out.push_with(|all| externs_rec(all, externs));
         return;
     }
-    match (attr, out.iter_mut().find(|r| r.bytes[1] == attr)) {
-        (nvinfo::EIATTR_NUM_BARRIERS, Some(r)) => r.bytes[2] = r.bytes[2].max(bars),
+    match (attr, out.find(attr)) {
+        (nvinfo::EIATTR_NUM_BARRIERS, Some(k)) => {
+            let r = out.bytes_mut(k);
+            r[2] = r[2].max(bars);
+        }
         (_, Some(_)) => {}
-        (nvinfo::EIATTR_NUM_BARRIERS, None) => out.push(Rec {
-            bytes: vec![nvinfo::EIFMT_BVAL, nvinfo::EIATTR_NUM_BARRIERS, bars, 0],
-            slots: Vec::new(),
-        }),
-        (_, None) => out.push(Rec {
-            bytes: vec![nvinfo::EIFMT_NVAL, nvinfo::EIATTR_CTAIDZ_USED, 0, 0],
-            slots: Vec::new(),
-        }),
+        (nvinfo::EIATTR_NUM_BARRIERS, None) => {
+            out.push_plain(&[nvinfo::EIFMT_BVAL, nvinfo::EIATTR_NUM_BARRIERS, bars, 0])
+        }
+        (_, None) => out.push_plain(&[nvinfo::EIFMT_NVAL, nvinfo::EIATTR_CTAIDZ_USED, 0, 0]),
     }
 }
 

@@ -93,9 +93,7 @@ fn object_records(
                 continue;
             }
         }
-        if let Some(rec) = map_record(b, oi, r) {
-            out.push(rec);
-        }
+        map_record(b, oi, r, &mut out);
     }
     out
 }
