@@ -316,7 +316,15 @@ struct FunctionRecords<'x> {
 impl FunctionRecords<'_> {
     fn records(&self, b: &Builder<'_, '_>, cx: &Context<'_>, recs: &[nvinfo::Record<'_>]) -> Recs {
         let (opts, oi, list) = (cx.opts, self.oi, self.externs);
-        let mut out = Recs::default();
+        // (about the input's records, and a few the link may add: EXTERNS, inherited ones)
+        let size = |r: &nvinfo::Record<'_>| match r.value {
+            Value::Bytes(p) => 4 + p.len(),
+            _ => 4,
+        };
+        let mut out = Recs::with_capacity(
+            recs.iter().map(size).sum::<usize>() + 4 * (list.len() + 8),
+            recs.len() + 4,
+        );
         // sm_100+ moves the parameter-bank and workaround records to the end, in input
         // order, after the records the link adds.
         let moved_last = |attr: u8| opts.policy.mercury() && MOVED_LAST_ON_SM100.contains(&attr);

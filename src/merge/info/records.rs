@@ -17,6 +17,17 @@ pub(super) struct Recs {
 }
 
 impl Recs {
+    /// Room for about `bytes` bytes of records, `records` of them.
+    pub fn with_capacity(bytes: usize, records: usize) -> Recs {
+        Recs {
+            all: RecordBytes {
+                bytes: Vec::with_capacity(bytes),
+                slots: Vec::new(),
+            },
+            list: Vec::with_capacity(records),
+        }
+    }
+
     /// Appends what `add` appends to the buffer as one record, if it says it added one.
     pub fn push_with(&mut self, add: impl FnOnce(&mut RecordBytes) -> bool) {
         let (b0, s0) = (self.all.bytes.len(), self.all.slots.len());
