@@ -1,6 +1,6 @@
 //! One input object: its parsed cubin, its name as messages print it, and its SM.
 
-use crate::diag::{Error, Result};
+use crate::diag::{Context, Error, Result};
 use crate::elf::read::SymSection;
 use crate::elf::{Cubin, Section, Symbol, STB_LOCAL, STO_CUDA_ENTRY, STT_FUNC, STT_SECTION};
 pub use crate::ids::ObjectId;
@@ -655,9 +655,7 @@ fn check_records(name: &str, cubin: &Cubin<'_>, s: &Section<'_>, kind: SectionKi
     let nsyms = cubin.symtab_for(s).map_or(0, |t| t.symbols.len());
     let mut refusal = None;
     for r in crate::elf::nvinfo::records(s.bytes()) {
-        let r = r.map_err(|e| {
-            Error::from(e).context(format!("'{name}': section '{}' (damaged)", s.name_str()))
-        })?;
+        let r = r.with_context(|| format!("'{name}': section '{}' (damaged)", s.name_str()))?;
         if refusal.is_none() && kind != SectionKind::Compat {
             refusal = check_record_contents(kind, nsyms, &r).err();
         }

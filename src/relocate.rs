@@ -229,8 +229,8 @@ pub(crate) fn relocate(
         .section_named(b".nv.constant3")
         .map(|c| m.sections[c].content.size());
     // Sites grouped by the section they patch (counting: one list, each group's sites in
-    // input order, no list per group), each group with its own stretch of `outcomes`, which
-    // are then by a site's place in `grouped`.
+    // input order, no list per group). Each group writes its sites' outcomes into its own
+    // stretch of `outcomes`, which is thus in `grouped`'s order, not the sites'.
     let (grouped, start) =
         crate::ids::grouped_indices(m.sections.len(), &sites, |s| s.tp.sec.index());
     let mut outcomes: Vec<Option<Outcome>> = (0..sites.len()).map(|_| None).collect();

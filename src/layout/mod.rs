@@ -222,11 +222,11 @@ fn file_offsets(
                 offset[s] = offset[of];
                 size[s] = size[of];
             }
+            // Zero-filled sections take no file space.
             Room::NoBits(align) => {
                 pos = align_up(pos, align);
                 offset[s] = pos;
             }
-            // Zero-filled sections take no file space.
             Room::Bytes(align) => {
                 pos = align_up(pos, align);
                 offset[s] = pos;

@@ -7,7 +7,7 @@ use super::callgraph::CallGraph;
 use super::externs::ExternClosure;
 use super::propagate::Propagated;
 use super::records::*;
-use crate::diag::{Error, Result};
+use crate::diag::{Context as _, Result};
 use crate::elf::nvinfo::{self, Value};
 use crate::elf::*;
 use crate::ids::ObjectId;
@@ -163,9 +163,7 @@ fn function_info<'data>(
     }
     recs.clear();
     for r in nvinfo::records(s.bytes()) {
-        recs.push(r.map_err(|e| {
-            Error::from(e).context(format!("'{}': section '{}'", o.name, s.name_str()))
-        })?);
+        recs.push(r.with_context(|| format!("'{}': section '{}'", o.name, s.name_str()))?);
     }
     let recs: &[nvinfo::Record<'data>] = recs;
     let Some(text) = b.p.placed_text(oi, s.info) else {
@@ -361,17 +359,16 @@ impl FunctionRecords<'_> {
         // the place of its own record, if it has one).
         if let Some(f) = self.func {
             if matches!(cx.prop.min_stack.get(&f), Some(None)) {
-                let mut bytes = [
+                let bytes = [
                     nvinfo::EIFMT_SVAL,
                     nvinfo::EIATTR_CRS_STACK_SIZE,
                     4,
                     0,
-                    0,
-                    0,
-                    0,
-                    0,
+                    0xff,
+                    0xff,
+                    0xff,
+                    0xff,
                 ];
-                bytes[4..].copy_from_slice(&0xffff_ffffu32.to_le_bytes());
                 match out.find(nvinfo::EIATTR_CRS_STACK_SIZE) {
                     Some(k) => out.replace_with(k, |all| all.bytes.extend_from_slice(&bytes)),
                     None => out.push_plain(&bytes),

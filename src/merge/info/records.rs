@@ -77,13 +77,7 @@ impl Recs {
         }
         let mut out = RecordBytes::default();
         for (b, s) in &self.list {
-            let base = out.bytes.len();
-            out.slots.extend(
-                self.all.slots[s.clone()]
-                    .iter()
-                    .map(|&(at, sym)| (at - b.start + base, sym)),
-            );
-            out.bytes.extend_from_slice(&self.all.bytes[b.clone()]);
+            out.extend_from(&self.all, b.clone(), s.clone());
         }
         out.into_content()
     }
@@ -171,10 +165,23 @@ impl RecordBytes {
     }
 
     pub fn append(&mut self, other: RecordBytes) {
+        self.extend_from(&other, 0..other.bytes.len(), 0..other.slots.len());
+    }
+
+    /// Appends `from`'s records in `bytes`, whose symbol slots are `from.slots[slots]`.
+    fn extend_from(
+        &mut self,
+        from: &RecordBytes,
+        bytes: std::ops::Range<usize>,
+        slots: std::ops::Range<usize>,
+    ) {
         let base = self.bytes.len();
-        self.slots
-            .extend(other.slots.into_iter().map(|(at, s)| (base + at, s)));
-        self.bytes.extend_from_slice(&other.bytes);
+        self.slots.extend(
+            from.slots[slots]
+                .iter()
+                .map(|&(at, s)| (at - bytes.start + base, s)),
+        );
+        self.bytes.extend_from_slice(&from.bytes[bytes]);
     }
 
     pub fn into_content(self) -> Content {
