@@ -292,6 +292,7 @@ fn merge_options(
         suppress_stack_size_warning: args.suppress_stack_size_warning,
         dump_callgraph: args.dump_callgraph || args.dump_callgraph_no_demangle,
         map: args.wants_map(),
+        verbose: args.verbose,
         resource_usage: args.resource_usage.as_deref().map(|f| match f {
             "json" => merge::UsageFormat::Json,
             _ => merge::UsageFormat::Table,
@@ -358,11 +359,7 @@ fn emit(
     }
     Ok(LinkOutcome {
         warnings: built.warnings,
-        infos: if args.verbose {
-            built.resource_report
-        } else {
-            Vec::new()
-        },
+        infos: built.resource_report,
         callgraph: built.callgraph_report,
         stdout,
         ..Default::default()

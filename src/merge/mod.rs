@@ -72,6 +72,8 @@ pub struct Options {
     pub resource_usage: Option<UsageFormat>,
     /// `-Map`/`--print-map`: keep where each input section went.
     pub map: bool,
+    /// `-v`: the resource report (made only when asked: a line and a few look-ups per kernel).
+    pub verbose: bool,
     /// The target as `-arch` named it (`sm_90a`).
     pub arch_name: String,
     /// The target is an 'a' architecture (`sm_90a`, `sm_100a`).
@@ -94,7 +96,7 @@ pub struct Built {
     /// Link errors: when any, the link fails (status 255) and nothing is written.
     pub errors: Vec<String>,
     /// What `-v` prints: the module's global and constant memory, then each kernel's
-    /// resources (nvlink's `info` lines, in its order).
+    /// resources (nvlink's `info` lines, in its order); empty without `-v`.
     pub resource_report: Vec<String>,
     /// What `--dump-callgraph` prints.
     pub callgraph_report: Vec<String>,
@@ -561,11 +563,15 @@ impl Merged<'_, '_> {
     }
 
     pub fn finish(self) -> Built {
-        let resource_report = report::resource_report(
-            &self.module,
-            self.placement.shared.reserve,
-            &self.info.kernel_facts,
-        );
+        let resource_report = if self.info.verbose {
+            report::resource_report(
+                &self.module,
+                self.placement.shared.reserve,
+                &self.info.kernel_facts,
+            )
+        } else {
+            Vec::new()
+        };
         let resource_usage = match self.info.usage_format {
             Some(format) => report::resource_usage(
                 &self.module,

@@ -35,6 +35,8 @@ pub(crate) struct InfoOutput {
     pub usage_format: Option<crate::merge::UsageFormat>,
     /// `-Map` asks for the inputs' places (the merge keeps them until `finish`).
     pub map: bool,
+    /// `-v` asks for the resource report.
+    pub verbose: bool,
 }
 
 pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<InfoOutput> {
@@ -124,5 +126,6 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<Info
         usage,
         usage_format: opts.resource_usage,
         map: opts.map,
+        verbose: opts.verbose,
     })
 }
