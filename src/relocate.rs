@@ -5,7 +5,8 @@
 //! its kind first (`reloc::table::kind`), then by `Relocator::fate` from its symbol; its value
 //! by what the symbol is (`Relocator::value`); the bits it writes by `reloc::patch`; the order
 //! of the output relocation sections by `finish_sections`. Code the module names rather than
-//! holds (`Content::Input`) is patched in a copy, and keeps the words that changed.
+//! holds (`Content::Input`) is patched in an overlay of the words written (`patch::Overlay`),
+//! and keeps the words that changed.
 
 use crate::diag::{Error, Result};
 use crate::elf::read::{Reloc, Section, SymSection, Symbol};
@@ -14,7 +15,8 @@ use crate::ids::ObjectId;
 use crate::merge::{local_names, shared, Placed, Placement};
 use crate::object::{InputObject, SectionKind};
 use crate::output::*;
-use crate::reloc::{patch, table};
+use crate::reloc::patch::{self, Overlay, Slots};
+use crate::reloc::table;
 use crate::resolve::UNIFIED_PLACEHOLDERS;
 use hashbrown::HashMap;
 
@@ -234,7 +236,7 @@ pub(crate) fn relocate(
     let (grouped, start) =
         crate::ids::grouped_indices(m.sections.len(), &sites, |s| s.tp.sec.index());
     let mut outcomes: Vec<Option<Outcome>> = (0..sites.len()).map(|_| None).collect();
-    let mut groups: Vec<Group<'_, '_>> = Vec::new();
+    let mut groups: Vec<Group<'_, '_>> = Vec::with_capacity(sites.len());
     let mut rest: &mut [Option<Outcome>] = &mut outcomes;
     for (sec, w) in m.sections.ids().zip(start.windows(2)) {
         let (from, to) = (w[0] as usize, w[1] as usize);
@@ -253,21 +255,17 @@ pub(crate) fn relocate(
         groups.push((sec, target, &grouped[from..to], mine));
     }
     let r = Relocator { p, m, const3_size };
-    // (Code written from its input is patched in a copy each thread reuses, and keeps only
-    // the words that changed.)
-    let work = |scratch: &mut Vec<u8>, (_, target, members, outcomes): &mut Group<'_, '_>| {
-        let input = match target {
-            Target::Input(input) => Some(*input),
+    // (Code written from its input is patched in an overlay of the words written, which
+    // keeps the words that changed.)
+    let work = |(_, target, members, outcomes): &mut Group<'_, '_>| {
+        let mut overlay = match target {
+            Target::Input(input) => Some(Overlay::new(input)),
             _ => None,
         };
-        let mut bytes = match target {
-            Target::Bytes(b) => Some(b),
-            Target::Input(input) => {
-                scratch.clear();
-                scratch.extend_from_slice(input);
-                Some(&mut *scratch)
-            }
-            Target::None => None,
+        let mut bytes: Option<&mut dyn Slots> = match (target, &mut overlay) {
+            (_, Some(o)) => Some(o),
+            (Target::Bytes(b), None) => Some(b),
+            _ => None,
         };
         for (&k, outcome) in members.iter().zip(outcomes.iter_mut()) {
             let site = &sites[k as usize];
@@ -297,18 +295,27 @@ pub(crate) fn relocate(
                 break;
             }
         }
-        input.map(|input| changed_words(input, scratch))
+        overlay.map(Overlay::into_changed)
     };
     // The code written from its input goes a chunk at a time, its files given back after
     // each; the other groups (a `.debug_frame` gathered from every object is one, and long)
     // meanwhile, not between two chunks.
-    let (mut code, mut other): (Vec<Group<'_, '_>>, Vec<Group<'_, '_>>) = groups
-        .into_iter()
-        .partition(|(_, target, _, _)| matches!(target, Target::Input(_)));
+    let n_code = groups
+        .iter()
+        .filter(|(_, target, _, _)| matches!(target, Target::Input(_)))
+        .count();
+    let mut code: Vec<Group<'_, '_>> = Vec::with_capacity(n_code);
+    let mut other: Vec<Group<'_, '_>> = Vec::with_capacity(groups.len() - n_code);
+    for g in groups {
+        match g.1 {
+            Target::Input(_) => code.push(g),
+            _ => other.push(g),
+        }
+    }
     // (On one thread the other groups go first: they read every file, which the code's
     // chunks then give back as they go, not before.)
     let (other_done, code_done) = rayon::join(
-        || -> Vec<Changed> { other.par_iter_mut().map_init(Vec::new, work).collect() },
+        || -> Vec<Changed> { other.par_iter_mut().map(work).collect() },
         || {
             let mut done: Vec<Changed> = Vec::with_capacity(code.len());
             // (A chunk's files are given back while the next chunk is patched.)
@@ -316,7 +323,7 @@ pub(crate) fn relocate(
             for chunk in code.chunks_mut(GROUPS_PER_RELEASE) {
                 let (_, changed) = rayon::join(
                     || patched.take().map(|files| pages.give_back_files(&files)),
-                    || -> Vec<Changed> { chunk.par_iter_mut().map_init(Vec::new, work).collect() },
+                    || -> Vec<Changed> { chunk.par_iter_mut().map(work).collect() },
                 );
                 done.extend(changed);
                 patched = Some(input_code(chunk));
@@ -342,7 +349,8 @@ pub(crate) fn relocate(
         place[k as usize] = at as u32;
     }
     let mut out = OutRelocs {
-        sections: Vec::new(),
+        // (About one a site: grown from empty, the table was copied 13 times at wide-400.)
+        sections: Vec::with_capacity(sites.len()),
         by_section: crate::ids::IdVec::filled(0, m.sections.len()),
         by_name: HashMap::new(),
     };
@@ -430,7 +438,7 @@ impl Relocator<'_, '_, '_> {
     fn relocate_section(
         &self,
         site: &Site<'_, '_>,
-        mut bytes: Option<&mut Vec<u8>>,
+        mut bytes: Option<&mut (dyn Slots + '_)>,
     ) -> Result<SiteOut> {
         let mut done = SiteOut::default();
         let (o, s, tsec) = (site.o, site.s, site.tsec);
@@ -477,7 +485,7 @@ impl Relocator<'_, '_, '_> {
         site: &Site<'_, '_>,
         i: usize,
         r: &Reloc,
-        bytes: Option<&mut Vec<u8>>,
+        bytes: Option<&mut (dyn Slots + '_)>,
         done: &mut SiteOut,
     ) -> Result<()> {
         let isym = &site.o.symbols()[r.sym as usize];
@@ -546,7 +554,7 @@ impl Relocator<'_, '_, '_> {
         r: &Reloc,
         isym: &Symbol<'_>,
         width: usize,
-        bytes: Option<&mut Vec<u8>>,
+        bytes: Option<&mut (dyn Slots + '_)>,
         cleared: &mut Vec<(OutSec, u64)>,
     ) {
         let dead = self.p.clears_unused_field(site.oi, r.sym, isym);
@@ -561,8 +569,8 @@ impl Relocator<'_, '_, '_> {
             cleared.push((site.tp.sec, at));
         }
         if let (true, Some(bytes)) = (dead, bytes) {
-            if let Some(slot) = bytes.get_mut(at as usize..at as usize + width) {
-                slot.fill(0);
+            if bytes.load(at as usize, width).is_some() {
+                bytes.store(at as usize, width, 0);
             }
         }
     }
@@ -782,7 +790,7 @@ impl Relocator<'_, '_, '_> {
         site: &Site<'_, '_>,
         r: &Reloc,
         slot: u64,
-        bytes: Option<&mut Vec<u8>>,
+        bytes: Option<&mut (dyn Slots + '_)>,
         capsule: &mut Vec<CapsuleValue>,
     ) -> Result<()> {
         let v = if r.r_type == table::cuda::BINDLESSOFF14_40 {
@@ -844,7 +852,7 @@ impl Relocator<'_, '_, '_> {
         site: &Site<'_, '_>,
         r: &Reloc,
         v: u64,
-        bytes: Option<&mut Vec<u8>>,
+        bytes: Option<&mut (dyn Slots + '_)>,
         capsule: &mut Vec<CapsuleValue>,
     ) -> Result<Option<u64>> {
         let fields = patch::fields(r.r_type).ok_or_else(|| {

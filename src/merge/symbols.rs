@@ -575,7 +575,14 @@ impl Builder<'_, '_> {
             let Some(t) = o.cubin.sections.get(s.info as usize) else {
                 continue;
             };
-            let Some(target) = self.m.section_named(t.name) else {
+            // (The target is usually code this object's passes just made or found: its
+            // section is remembered, not looked up by name again.)
+            let known = self.out_of[oi]
+                .get(s.info as usize)
+                .copied()
+                .flatten()
+                .flatten();
+            let Some(target) = known.or_else(|| self.m.section_named(t.name)) else {
                 continue;
             };
             let (name, sh_type) = (s.name, s.sh_type);

@@ -53,22 +53,127 @@ fn slot_len(fields: &[Field]) -> usize {
         .unwrap_or(0)
 }
 
-fn read_slot(bytes: &[u8]) -> u128 {
-    let mut b = [0u8; 16];
-    b[..bytes.len()].copy_from_slice(bytes);
-    u128::from_le_bytes(b)
+/// Bytes a relocation's field is read from and written to: a section's bytes, or the words
+/// patched over code written from its input ([`Overlay`]). A field is at most 8 bytes.
+pub trait Slots {
+    /// The `len` bytes (at most 8) at `at`, little-endian; `None` where they run past the end.
+    fn load(&self, at: usize, len: usize) -> Option<u64>;
+    /// Stores the low `len` bytes of `v` at `at`, where `load` found `len` bytes.
+    fn store(&mut self, at: usize, len: usize, v: u64);
+}
+
+impl Slots for [u8] {
+    fn load(&self, at: usize, len: usize) -> Option<u64> {
+        let bytes = self.get(at..at.checked_add(len)?)?;
+        let mut b = [0u8; 8];
+        b[..len].copy_from_slice(bytes);
+        Some(u64::from_le_bytes(b))
+    }
+
+    fn store(&mut self, at: usize, len: usize, v: u64) {
+        self[at..at + len].copy_from_slice(&v.to_le_bytes()[..len]);
+    }
+}
+
+impl Slots for Vec<u8> {
+    fn load(&self, at: usize, len: usize) -> Option<u64> {
+        self[..].load(at, len)
+    }
+
+    fn store(&mut self, at: usize, len: usize, v: u64) {
+        self[..].store(at, len, v)
+    }
+}
+
+/// Code patched without a copy of it: the 8-byte words written, over the input's bytes (a
+/// multiple of 8 long). A function's code is kilobytes and its relocations touch a few
+/// words: copying it whole to patch it, then comparing the copy to find what changed, was
+/// most of the relocation of code written from its input.
+pub struct Overlay<'i> {
+    input: &'i [u8],
+    /// (offset, word), by offset: every word written, changed or not.
+    words: Vec<(u32, [u8; 8])>,
+}
+
+impl<'i> Overlay<'i> {
+    pub fn new(input: &'i [u8]) -> Self {
+        debug_assert!(input.len() % 8 == 0 && u32::try_from(input.len()).is_ok());
+        Overlay {
+            input,
+            words: Vec::new(),
+        }
+    }
+
+    /// The word at `at` (a multiple of 8, inside the input), as patched so far.
+    fn word(&self, at: usize) -> [u8; 8] {
+        match self.words.binary_search_by_key(&(at as u32), |w| w.0) {
+            Ok(i) => self.words[i].1,
+            Err(_) => self.input[at..at + 8].try_into().expect("8 bytes"),
+        }
+    }
+
+    fn put(&mut self, at: usize, word: [u8; 8]) {
+        // (Relocations come mostly in offset order: the word is usually the last or new.)
+        match self.words.last() {
+            Some(&(last, _)) if (last as usize) < at => self.words.push((at as u32, word)),
+            None => self.words.push((at as u32, word)),
+            _ => match self.words.binary_search_by_key(&(at as u32), |w| w.0) {
+                Ok(i) => self.words[i].1 = word,
+                Err(i) => self.words.insert(i, (at as u32, word)),
+            },
+        }
+    }
+
+    /// The words that differ from the input, by offset (as `InputBytes::changed` lists them).
+    pub fn into_changed(self) -> Vec<(u32, [u8; 8])> {
+        let Overlay { input, mut words } = self;
+        words.retain(|(at, w)| w[..] != input[*at as usize..*at as usize + 8]);
+        words
+    }
+
+    /// The two words from the one holding `at`, and `at`'s place in them; `None` where `len`
+    /// bytes from `at` run past the end.
+    fn span(&self, at: usize, len: usize) -> Option<(usize, [u8; 16])> {
+        if at.checked_add(len)? > self.input.len() {
+            return None;
+        }
+        let base = at & !7;
+        let mut b = [0u8; 16];
+        b[..8].copy_from_slice(&self.word(base));
+        if at + len > base + 8 {
+            b[8..].copy_from_slice(&self.word(base + 8));
+        }
+        Some((base, b))
+    }
+}
+
+impl Slots for Overlay<'_> {
+    fn load(&self, at: usize, len: usize) -> Option<u64> {
+        let (base, b) = self.span(at, len)?;
+        let mut v = [0u8; 8];
+        v[..len].copy_from_slice(&b[at - base..at - base + len]);
+        Some(u64::from_le_bytes(v))
+    }
+
+    fn store(&mut self, at: usize, len: usize, v: u64) {
+        let Some((base, mut b)) = self.span(at, len) else {
+            return;
+        };
+        b[at - base..at - base + len].copy_from_slice(&v.to_le_bytes()[..len]);
+        self.put(base, b[..8].try_into().expect("8 bytes"));
+        if at + len > base + 8 {
+            self.put(base + 8, b[8..].try_into().expect("8 bytes"));
+        }
+    }
 }
 
 /// The value currently stored in the fields (the implicit addend of a REL entry).
-pub fn read(data: &[u8], offset: u64, fields: &[Field]) -> Result<u64> {
+pub fn read<S: Slots + ?Sized>(data: &S, offset: u64, fields: &[Field]) -> Result<u64> {
     let len = slot_len(fields);
-    let start = offset as usize;
-    let bytes = data.get(start..start.saturating_add(len)).ok_or_else(|| {
-        Error::new(format!(
-            "relocation at {offset:#x} runs past the end of its section"
-        ))
-    })?;
-    let slot = read_slot(bytes);
+    let slot = data
+        .load(offset as usize, len)
+        .ok_or_else(|| past_the_end(offset))?;
+    let slot = slot as u128;
     let mut v = 0u64;
     for f in fields {
         let mask = if f.width >= 64 {
@@ -83,7 +188,12 @@ pub fn read(data: &[u8], offset: u64, fields: &[Field]) -> Result<u64> {
 
 /// Writes `value` into the fields, leaving every other bit as it was. A value that does not
 /// fit its fields is an error.
-pub fn write(data: &mut [u8], offset: u64, fields: &[Field], value: u64) -> Result<()> {
+pub fn write<S: Slots + ?Sized>(
+    data: &mut S,
+    offset: u64,
+    fields: &[Field],
+    value: u64,
+) -> Result<()> {
     let len = slot_len(fields);
     let start = offset as usize;
     let total: u32 = fields.iter().map(|f| f.width + f.from).max().unwrap_or(0);
@@ -92,14 +202,7 @@ pub fn write(data: &mut [u8], offset: u64, fields: &[Field], value: u64) -> Resu
             "value {value:#x} does not fit a {total}-bit relocation field at {offset:#x}"
         )));
     }
-    let bytes = data
-        .get_mut(start..start.saturating_add(len))
-        .ok_or_else(|| {
-            Error::new(format!(
-                "relocation at {offset:#x} runs past the end of its section"
-            ))
-        })?;
-    let mut slot = read_slot(bytes);
+    let mut slot = data.load(start, len).ok_or_else(|| past_the_end(offset))? as u128;
     for f in fields {
         let mask: u128 = if f.width >= 64 {
             u64::MAX as u128
@@ -109,13 +212,80 @@ pub fn write(data: &mut [u8], offset: u64, fields: &[Field], value: u64) -> Resu
         let part = ((value >> f.from) as u128) & mask;
         slot = (slot & !(mask << f.at)) | (part << f.at);
     }
-    bytes.copy_from_slice(&slot.to_le_bytes()[..len]);
+    data.store(start, len, slot as u64);
     Ok(())
+}
+
+fn past_the_end(offset: u64) -> Error {
+    Error::new(format!(
+        "relocation at {offset:#x} runs past the end of its section"
+    ))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_field_layout_fits_eight_bytes() {
+        for t in 0..=u8::MAX as u32 {
+            if let Some(f) = fields(t) {
+                assert!(slot_len(f) <= 8, "type {t}");
+            }
+        }
+    }
+
+    fn code(n: usize) -> Vec<u8> {
+        (0..n as u8).collect()
+    }
+
+    #[test]
+    fn an_overlay_keeps_only_the_words_that_end_up_changed() {
+        let input = code(64);
+        let mut o = Overlay::new(&input);
+        write(&mut o, 16, fields(1).unwrap(), 0x1312_1110).unwrap(); // what word 16 holds
+        write(&mut o, 40, fields(1).unwrap(), 7).unwrap();
+        assert_eq!(o.into_changed(), [(40, [7, 0, 0, 0, 44, 45, 46, 47])]);
+    }
+
+    #[test]
+    fn an_overlay_lists_whole_words_by_offset_whatever_order_they_are_written_in() {
+        let input = code(64);
+        let mut o = Overlay::new(&input);
+        write(&mut o, 48, fields(1).unwrap(), 1).unwrap();
+        write(&mut o, 8, fields(1).unwrap(), 2).unwrap();
+        write(&mut o, 24, fields(1).unwrap(), 3).unwrap();
+        let at: Vec<u32> = o.into_changed().iter().map(|w| w.0).collect();
+        assert_eq!(at, [8, 24, 48]);
+    }
+
+    #[test]
+    fn an_overlay_reads_what_was_written_and_patches_like_the_bytes_themselves() {
+        let input = code(64);
+        let (mut o, mut copy) = (Overlay::new(&input), input.clone());
+        // A field across two words, written twice: the second adds to the first.
+        for bytes in [&mut o as &mut dyn Slots, &mut copy] {
+            write(bytes, 20, fields(2).unwrap(), 0x0102_0304_0506_0708).unwrap();
+            let old = read(bytes, 20, fields(2).unwrap()).unwrap();
+            write(bytes, 20, fields(2).unwrap(), old + 1).unwrap();
+        }
+        let mut patched = input.clone();
+        for (at, w) in o.into_changed() {
+            patched[at as usize..at as usize + 8].copy_from_slice(&w);
+        }
+        assert_eq!(patched, copy);
+        assert_eq!(copy[20..28], 0x0102_0304_0506_0709u64.to_le_bytes());
+    }
+
+    #[test]
+    fn a_field_past_the_end_of_an_overlay_is_an_error_as_in_the_bytes() {
+        let input = code(32);
+        let mut o = Overlay::new(&input);
+        let e = write(&mut o, 28, fields(2).unwrap(), 1).unwrap_err();
+        assert!(e.to_string().contains("runs past the end"), "{e}");
+        assert!(read(&o, 30, fields(1).unwrap()).is_err());
+        assert!(o.into_changed().is_empty());
+    }
 
     #[test]
     fn const_field21_38_places_the_bank_offset_as_nvlink_does() {
