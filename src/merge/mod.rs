@@ -628,8 +628,10 @@ pub fn build<'a, 'data>(
     // (`Content::Input`, up to sm_90), and its pages, which the kernel mapped with the rest of
     // each file as the file was read, are given back now, not held through the merge.
     if opts.policy.writes_code_from_input() {
-        pages.give_back(&sections::code_spans(objects, pages.page_size()));
+        tracing::info_span!("code_pages")
+            .in_scope(|| pages.give_back(&sections::code_spans(objects, pages.page_size())));
     }
+    let tables = tracing::info_span!("tables").entered();
     let mut b = Builder::new(objects, res, liveness, opts);
     // (The module has at most about as many sections and symbols as its inputs: room made
     // once, not by doubling tables of a hundred thousand entries.)
@@ -645,12 +647,15 @@ pub fn build<'a, 'data>(
             .map(|l| l.iter().filter(|&&k| k).count())
             .sum(),
     );
+    drop(tables);
+    let _start = tracing::info_span!("start").entered();
     b.m.e_flags = notes::e_flags(objects, opts);
     // Fixed tables and notes come first.
     b.fixed_tables();
     refusals::refuse_refinalized_debug_kernels(objects, liveness, opts)?;
     b.plan_memory(liveness, opts)?;
     b.create_notes(opts)?;
+    drop(_start);
     tracing::info_span!("symbols").in_scope(|| b.symbols_and_sections(opts, pages))?;
     b.check_user_constant_size();
     b.resource_slots()?;

@@ -51,8 +51,14 @@ pub(super) type InfoPlaces = crate::ids::IdVec<OutSym, Option<(ObjectId, usize)>
 /// Reads the inputs' call graphs (and registers the prototypes they name).
 pub(super) fn read(b: &mut Builder<'_, '_>) -> CallGraph {
     let n = b.m.symbols.len();
-    let graph_blocks = read_blocks(b);
-    let info_place = info_places(b, n);
+    // (The blocks and the places are each read from every object in parallel and joined on
+    // one thread: read side by side.)
+    let (graph_blocks, info_place) = {
+        let shared: &Builder<'_, '_> = &*b;
+        let (per_object, info_place) =
+            rayon::join(|| read_object_blocks(shared), || info_places(shared, n));
+        (join_blocks(b, per_object), info_place)
+    };
     // The address-taken functions in the order of their `.nv.info.<fn>` sections among the
     // inputs: the order nvlink gathers their externs in (whatever the call graph's order).
     let mut taken_by_info: Vec<OutSym> = graph_blocks.address_taken.iter().map(|e| e.0).collect();
@@ -88,13 +94,23 @@ pub(super) fn read(b: &mut Builder<'_, '_>) -> CallGraph {
                 .flat_map(move |id| targets_of(id).iter().map(move |&t| (f, t)))
         })
         .collect();
+    // (Three lists of the whole graph, each made on one thread: side by side.)
+    let (indirect_targets, (callees, direct_callees)) = rayon::join(
+        || SymLists::grouped_unique(n, &target_pairs),
+        || {
+            rayon::join(
+                || SymLists::grouped_unique(n, &calls),
+                || SymLists::grouped_unique(n, &graph_blocks.calls),
+            )
+        },
+    );
     CallGraph {
         info_place,
         taken_by_info,
         indirect_sites,
-        indirect_targets: SymLists::grouped_unique(n, &target_pairs),
-        callees: SymLists::grouped_unique(n, &calls),
-        direct_callees: SymLists::grouped_unique(n, &graph_blocks.calls),
+        indirect_targets,
+        callees,
+        direct_callees,
         by_prototype,
         blocks: graph_blocks,
     }
@@ -178,15 +194,19 @@ fn object_blocks<'data>(b: &Builder<'_, 'data>, oi: ObjectId) -> Vec<SectionBloc
     out
 }
 
-/// The inputs' call-graph blocks over output function symbols, entries of removed functions
-/// dropped, address-taken functions once each. Read per object in parallel; the prototypes
-/// then interned in input order (their ids are their order of first use), each section's
-/// indirect call sites' before its address-taken functions'.
-fn read_blocks(b: &mut Builder<'_, '_>) -> Blocks {
-    let per_object = {
-        let b: &Builder<'_, '_> = b;
-        crate::object::par_map(b.p.objects(), |oi| object_blocks(b, oi))
-    };
+/// Each object's call-graph blocks over output function symbols, entries of removed
+/// functions dropped (read in parallel).
+fn read_object_blocks<'data>(b: &Builder<'_, 'data>) -> Vec<Vec<SectionBlocks<'data>>> {
+    crate::object::par_map(b.p.objects(), |oi| object_blocks(b, oi))
+}
+
+/// The objects' blocks (`read_object_blocks`) joined in input order, address-taken functions
+/// once each; the prototypes interned in input order (their ids are their order of first
+/// use), each section's indirect call sites' before its address-taken functions'.
+fn join_blocks<'data>(
+    b: &mut Builder<'_, 'data>,
+    per_object: Vec<Vec<SectionBlocks<'data>>>,
+) -> Blocks {
     let mut address_taken_seen: HashSet<(OutSym, u32)> = HashSet::new();
     let mut graph_blocks = Blocks::default();
     for sections in per_object {
