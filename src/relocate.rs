@@ -440,12 +440,17 @@ impl Relocator<'_, '_, '_> {
         site: &Site<'_, '_>,
         mut bytes: Option<&mut (dyn Slots + '_)>,
     ) -> Result<SiteOut> {
-        let mut done = SiteOut::default();
         let (o, s, tsec) = (site.o, site.s, site.tsec);
         let relocs = o
             .cubin
             .relocations(s)
             .map_err(|e| e.context(format!("'{}'", o.name)))?;
+        // (Most sites keep most of their entries for the driver: room for all of them at
+        // once, not grown by doubling.)
+        let mut done = SiteOut {
+            kept: Vec::with_capacity(relocs.len()),
+            ..SiteOut::default()
+        };
         // The extents of weak data objects this link discarded for another object's
         // copy (a virtual table every file defines): their bytes stay, but nvlink
         // leaves their addresses unrelocated.
