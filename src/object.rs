@@ -275,6 +275,11 @@ impl<'data> InputObject<'data> {
             .map(|(si, _)| (si, &self.cubin.sections[si]))
     }
 
+    /// How many sections of this kind the object has (room for what is made of each).
+    pub fn count_of(&self, kind: SectionKind) -> usize {
+        self.kinds.iter().filter(|&&k| k == kind).count()
+    }
+
     /// Whether the object has a section of this name (`.debug_info`: compiled with -G).
     pub fn has_section(&self, name: &[u8]) -> bool {
         self.cubin.sections.iter().any(|s| s.name == name)

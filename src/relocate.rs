@@ -401,7 +401,7 @@ fn input_code(groups: &[Group<'_, '_>]) -> Vec<usize> {
 fn sites<'a, 'data>(p: &'a Placement<'_, 'data>) -> Vec<Site<'a, 'data>> {
     let per_object = crate::object::par_map(p.objects, |oi| {
         let o = &p.objects[oi];
-        let mut sites = Vec::new();
+        let mut sites = Vec::with_capacity(o.count_of(SectionKind::Reloc));
         for (si, s) in o.sections_of(SectionKind::Reloc) {
             if !p.live[oi][si] {
                 continue;

@@ -890,7 +890,14 @@ impl<'a, 'data> Builder<'a, 'data> {
         self.p.line_rewrites =
             tracing::info_span!("line_tables").in_scope(|| self.line_table_rewrites())?;
         let pending = tracing::info_span!("place").in_scope(|| -> Result<_> {
-            let mut pending = sections::Pending::default();
+            // (A copy per kept input section at most: room made once.)
+            let kept = self
+                .p
+                .live
+                .iter()
+                .map(|l| l.iter().filter(|&&k| k).count())
+                .sum();
+            let mut pending = sections::Pending::with_room(kept);
             for oi in crate::object::ids(self.p.objects) {
                 self.place_sections(oi, &mut pending)?;
             }

@@ -11,10 +11,19 @@ use crate::ids::ObjectId;
 /// What `place_sections` decided: the bytes to copy, and each output section's length so far
 /// (its room is made once, at its final size, by `make_room`: growing it section by section
 /// copied and zeroed it over and over).
-#[derive(Default)]
 pub(super) struct Pending {
     copies: Vec<PendingCopy>,
     len: Lengths,
+}
+
+impl Pending {
+    /// Room for `copies` copies.
+    pub(super) fn with_room(copies: usize) -> Self {
+        Pending {
+            copies: Vec::with_capacity(copies),
+            len: Lengths::default(),
+        }
+    }
 }
 
 /// Each output section's length so far, for those placement has put bytes in: dense by

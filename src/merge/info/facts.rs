@@ -196,7 +196,7 @@ fn object_function_facts(
     oi: ObjectId,
 ) -> Result<Vec<(OutSym, FunctionFacts)>> {
     let o = &b.p.objects()[oi];
-    let mut out = Vec::new();
+    let mut out = Vec::with_capacity(o.count_of(SectionKind::InfoFn));
     for (si, s) in o.sections_of(SectionKind::InfoFn) {
         if !b.p.is_live(oi, si) {
             continue;

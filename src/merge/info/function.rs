@@ -120,7 +120,7 @@ type InfoSlot = (bool, usize, usize);
 /// The order of one object's `.nv.info.<fn>` sections.
 fn info_order(b: &Builder<'_, '_>, opts: &Options, oi: ObjectId) -> Vec<InfoSlot> {
     let o = &b.p.objects()[oi];
-    let mut order: Vec<InfoSlot> = Vec::new();
+    let mut order: Vec<InfoSlot> = Vec::with_capacity(o.count_of(SectionKind::InfoFn));
     for (si, s) in o.sections_of(SectionKind::InfoFn) {
         if !b.p.is_live(oi, si) {
             // A function replaced by a later strong definition keeps its slot (created

@@ -24,7 +24,11 @@ pub(super) fn emit_global_info(
     let bb: &Builder<'_, '_> = b;
     let chunks: Vec<RecordBytes> =
         crate::object::par_map(b.p.objects(), |oi| object_records(bb, opts, prop, oi));
-    let mut out = RecordBytes::default();
+    // (Room for all of them and the kernels' records after: made once, on one thread.)
+    let mut out = RecordBytes::with_capacity(
+        chunks.iter().map(|c| c.bytes.len()).sum::<usize>() + 12 * kernels.len(),
+        chunks.iter().map(|c| c.slots.len()).sum::<usize>() + kernels.len(),
+    );
     for c in chunks.into_iter().rev() {
         out.append(c);
     }
@@ -69,7 +73,12 @@ fn object_records(
         .sections_of(SectionKind::Info)
         .flat_map(|(_, s)| nvinfo::records(s.bytes()).filter_map(|r| r.ok()))
         .collect();
-    let mut out = RecordBytes::default();
+    // (The output's records are about the input's: room for as many.)
+    let size = o
+        .sections_of(SectionKind::Info)
+        .map(|(_, s)| s.bytes().len())
+        .sum();
+    let mut out = RecordBytes::with_capacity(size, recs.len());
     for r in recs.iter().rev() {
         if r.attr == nvinfo::EIATTR_MAX_STACK_SIZE && opts.policy.propagates_over_call_graph() {
             continue;

@@ -156,6 +156,14 @@ pub(super) struct RecordBytes {
 }
 
 impl RecordBytes {
+    /// Room for `bytes` bytes of records and `slots` symbol slots.
+    pub fn with_capacity(bytes: usize, slots: usize) -> Self {
+        RecordBytes {
+            bytes: Vec::with_capacity(bytes),
+            slots: Vec::with_capacity(slots),
+        }
+    }
+
     /// A `{symbol, value}` record (FRAME_SIZE, REGCOUNT, MIN_STACK_SIZE …).
     pub fn symbol_value(&mut self, format: u8, attr: u8, sym: OutSym, v: u32) {
         self.bytes.extend_from_slice(&[format, attr, 8, 0]);
