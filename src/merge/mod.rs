@@ -639,14 +639,6 @@ pub fn build<'a, 'data>(
         .reserve(objects.iter().map(|o| o.cubin.sections.len()).sum());
     b.m.symbols
         .reserve(objects.iter().map(|o| o.symbols().len()).sum());
-    // (Its table of names about one entry a kept input section: weak copies share theirs.)
-    b.m.by_name.reserve(
-        liveness
-            .live
-            .iter()
-            .map(|l| l.iter().filter(|&&k| k).count())
-            .sum(),
-    );
     drop(tables);
     let _start = tracing::info_span!("start").entered();
     b.m.e_flags = notes::e_flags(objects, opts);

@@ -246,11 +246,6 @@ impl SectionNames {
         self.table.insert_unique(hash, (hash, id), |&(h, _)| h);
     }
 
-    /// Room for `n` more names, made at once (growing a large table rehashes it each time).
-    pub fn reserve(&mut self, n: usize) {
-        self.table.reserve(n, |&(h, _)| h);
-    }
-
     /// Takes the sections `drop` picks out of the table (before their names change).
     pub fn forget(&mut self, mut drop: impl FnMut(OutSec) -> bool) {
         self.table.retain(|&mut (_, id)| !drop(id));
