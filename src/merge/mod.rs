@@ -170,7 +170,7 @@ impl<'a, 'data> Builder<'a, 'data> {
     /// input section: the creation passes and the placing ask for most sections again, and
     /// the answer does not change (a section of that name, once made, stays that section).
     fn out_section_for(&mut self, oi: ObjectId, si: usize) -> Option<OutSec> {
-        if let Some(&Some(known)) = self.out_of[oi].get(si) {
+        if let Some(known) = self.known_out_section(oi, si) {
             return known;
         }
         let found = self.find_or_make_out_section(oi, si);
@@ -178,6 +178,12 @@ impl<'a, 'data> Builder<'a, 'data> {
             *slot = Some(found);
         }
         found
+    }
+
+    /// `out_section_for`'s answer for an input section it was asked about before (`None`:
+    /// not asked yet).
+    fn known_out_section(&self, oi: ObjectId, si: usize) -> Option<Option<OutSec>> {
+        self.out_of[oi].get(si).copied().flatten()
     }
 
     fn find_or_make_out_section(&mut self, oi: ObjectId, si: usize) -> Option<OutSec> {

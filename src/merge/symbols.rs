@@ -577,11 +577,7 @@ impl Builder<'_, '_> {
             };
             // (The target is usually code this object's passes just made or found: its
             // section is remembered, not looked up by name again.)
-            let known = self.out_of[oi]
-                .get(s.info as usize)
-                .copied()
-                .flatten()
-                .flatten();
+            let known = self.known_out_section(oi, s.info as usize).flatten();
             let Some(target) = known.or_else(|| self.m.section_named(t.name)) else {
                 continue;
             };

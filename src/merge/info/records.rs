@@ -20,10 +20,7 @@ impl Recs {
     /// Room for about `bytes` bytes of records, `records` of them.
     pub fn with_capacity(bytes: usize, records: usize) -> Recs {
         Recs {
-            all: RecordBytes {
-                bytes: Vec::with_capacity(bytes),
-                slots: Vec::new(),
-            },
+            all: RecordBytes::with_capacity(bytes, 0),
             list: Vec::with_capacity(records),
         }
     }
