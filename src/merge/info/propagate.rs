@@ -4,7 +4,7 @@
 //! (-r propagates nothing: callees may still be undefined.)
 
 use super::callgraph::CallGraph;
-use super::facts::GlobalFacts;
+use super::facts::{value_of, GlobalFacts, PerSymbol};
 use crate::graph::Succ;
 use crate::liveness::named_by;
 use crate::merge::{Builder, Options};
@@ -72,17 +72,13 @@ pub(super) fn propagate(
     let (regs, frame) = (&global.regs, &global.frame);
     let mut kernel_facts = Vec::new();
     let mut usage = Vec::new();
-    // A kernel's register limit from its launch bounds (EIATTR_MAXREG_COUNT).
-    let maxreg: HashMap<OutSym, u32> = facts
-        .iter()
-        .filter_map(|(f, x)| x.maxreg.map(|m| (f, m)))
-        .collect();
 
     // Per function: its barrier count and whether it reads %ctaid.z.
-    let own: HashMap<OutSym, (u8, bool)> = facts
-        .iter()
-        .map(|(f, x)| (f, (x.barriers, x.ctaidz)))
-        .collect();
+    let own = |f: usize| {
+        facts
+            .get(&OutSym::from_index(f))
+            .map_or((0, false), |x| (x.barriers, x.ctaidz))
+    };
     let n = b.m.symbols.len();
     let succ = Succ::new(n, |f| {
         graph
@@ -91,7 +87,12 @@ pub(super) fn propagate(
             .iter()
             .map(|c| c.index())
     });
-    let comps = components(&succ, regs, frame, &own);
+    let comps = components(
+        &succ,
+        |f| value_of(regs, OutSym::from_index(f)),
+        |f| value_of(frame, OutSym::from_index(f)),
+        own,
+    );
     let mut reg_max: HashMap<OutSym, u32> = HashMap::new();
     let mut over_limit: Option<String> = None;
     let mut min_stack: HashMap<OutSym, Option<u64>> = HashMap::new();
@@ -106,13 +107,14 @@ pub(super) fn propagate(
         .filter(|_| opts.policy.propagates_over_call_graph())
     {
         let c = comps.graph.comp_of(k.index());
-        let own_regs = regs.get(&k).copied().unwrap_or(0);
+        let own_regs = value_of(regs, k);
         let (callee_regs, heaviest) = if named(k) {
             comps.below_regs[c]
         } else {
             (0, k)
         };
-        if let Some(l) = maxreg.get(&k).copied() {
+        // A kernel's register limit from its launch bounds (EIATTR_MAXREG_COUNT).
+        if let Some(l) = facts.get(&k).and_then(|x| x.maxreg) {
             if callee_regs > l && over_limit.is_none() {
                 // Better than nvlink: the calls that reach it.
                 let chain: Vec<String> = path(&succ, k, heaviest)
@@ -161,10 +163,8 @@ pub(super) fn propagate(
             }
         }
         min_stack.insert(k, depth);
-        let bars = comps.below_attrs[c]
-            .0
-            .max(own.get(&k).map(|o| o.0).unwrap_or(0)) as u32;
-        let frame_k = frame.get(&k).copied().unwrap_or(0);
+        let bars = comps.below_attrs[c].0.max(own(k.index()).0) as u32;
+        let frame_k = value_of(frame, k);
         if opts.resource_usage.is_some() {
             let register_chain = if callee_regs > own_regs {
                 path(&succ, k, heaviest)
@@ -237,11 +237,11 @@ fn path(succ: &Succ, from: OutSym, to: OutSym) -> Vec<OutSym> {
 fn deepest_path(
     succ: &Succ,
     comps: &Components,
-    frame: &HashMap<OutSym, u32>,
+    frame: &PerSymbol,
     k: OutSym,
 ) -> (Vec<(OutSym, u32)>, Option<OutSym>) {
     let depth = |f: usize| comps.depth[comps.graph.comp_of(f)];
-    let frame_of = |f: usize| frame.get(&OutSym::from_index(f)).copied().unwrap_or(0);
+    let frame_of = |f: usize| value_of(frame, OutSym::from_index(f));
     let mut chain = Vec::new();
     let mut f = k.index();
     // (Each step goes down one component: no more steps than functions.)
@@ -270,11 +270,12 @@ fn deepest_path(
 /// Facts over everything a function reaches, in one pass over the call graph's strongly
 /// connected components (sinks first): the register maximum (and the function holding it),
 /// the deepest stack (None through recursion), barriers and %ctaid.z use.
+/// `regs`, `frame` and `own` (barriers, %ctaid.z use) give each function's own, by index.
 fn components(
     succ: &Succ,
-    regs: &HashMap<OutSym, u32>,
-    frame: &HashMap<OutSym, u32>,
-    own: &HashMap<OutSym, (u8, bool)>,
+    regs: impl Fn(usize) -> u32,
+    frame: impl Fn(usize) -> u32,
+    own: impl Fn(usize) -> (u8, bool),
 ) -> Components {
     let graph = crate::graph::sccs(succ);
     let nc = graph.len();
@@ -293,14 +294,11 @@ fn components(
         let mut below_r = (0u32, OutSym::new(0));
         let mut below_a = (0u8, false);
         for f in comp.clone() {
-            let r = regs.get(&OutSym::from_index(f)).copied().unwrap_or(0);
+            let r = regs(f);
             if r > regs_best.0 {
                 regs_best = (r, OutSym::from_index(f));
             }
-            let (nb, z) = own
-                .get(&OutSym::from_index(f))
-                .copied()
-                .unwrap_or((0, false));
+            let (nb, z) = own(f);
             attrs = (attrs.0.max(nb), attrs.1 || z);
             for g in succ.of(f) {
                 let gc = graph.comp_of(g);
@@ -335,12 +333,7 @@ fn components(
         c_depth[c] = if cyclic {
             None
         } else {
-            deepest.map(|d| {
-                d + frame
-                    .get(&OutSym::from_index(graph.comp(c).next().unwrap()))
-                    .copied()
-                    .unwrap_or(0) as u64
-            })
+            deepest.map(|d| d + frame(graph.comp(c).next().unwrap()) as u64)
         };
     }
     Components {
@@ -355,8 +348,10 @@ fn components(
 mod tests {
     use super::*;
 
-    fn map<V: Copy>(entries: &[(u32, V)]) -> HashMap<OutSym, V> {
-        entries.iter().map(|&(f, v)| (OutSym::new(f), v)).collect()
+    /// Each function's value by index (the default where `entries` gives none).
+    fn map<V: Copy + Default>(entries: &[(u32, V)]) -> impl Fn(usize) -> V {
+        let m: HashMap<usize, V> = entries.iter().map(|&(f, v)| (f as usize, v)).collect();
+        move |f| m.get(&f).copied().unwrap_or_default()
     }
 
     /// What function `f`'s callees bring, and its stack depth.
@@ -370,7 +365,7 @@ mod tests {
         // 0 calls 1, which calls 2 (the heaviest) and 3.
         let succ = Succ::from(vec![vec![1], vec![2, 3], vec![], vec![]]);
         let regs = map(&[(0, 10), (1, 20), (2, 40), (3, 30)]);
-        let c = components(&succ, &regs, &HashMap::new(), &HashMap::new());
+        let c = components(&succ, regs, map(&[]), map(&[]));
         assert_eq!(below(&c, 0).0, (40, OutSym::new(2)));
         assert_eq!(below(&c, 3).0, (0, OutSym::new(0)));
     }
@@ -380,7 +375,7 @@ mod tests {
         // 0 (8 bytes) calls 1 (16) and 2 (32).
         let succ = Succ::from(vec![vec![1, 2], vec![], vec![]]);
         let frame = map(&[(0, 8), (1, 16), (2, 32)]);
-        let c = components(&succ, &HashMap::new(), &frame, &HashMap::new());
+        let c = components(&succ, map(&[]), frame, map(&[]));
         assert_eq!(below(&c, 0).2, Some(40));
     }
 
@@ -388,7 +383,7 @@ mod tests {
     fn recursion_leaves_the_stack_unbounded_for_every_caller() {
         // 0 calls 1; 1 and 2 call each other.
         let succ = Succ::from(vec![vec![1], vec![2], vec![1]]);
-        let c = components(&succ, &HashMap::new(), &HashMap::new(), &HashMap::new());
+        let c = components(&succ, map(&[]), map(&[]), map(&[]));
         assert_eq!(below(&c, 0).2, None);
         assert_eq!(below(&c, 1).2, None);
     }
@@ -398,7 +393,7 @@ mod tests {
         // 0 calls 1, which calls 2: 1 uses 2 barriers, 2 reads %ctaid.z and uses 1.
         let succ = Succ::from(vec![vec![1], vec![2], vec![]]);
         let own = map(&[(1, (2, false)), (2, (1, true))]);
-        let c = components(&succ, &HashMap::new(), &HashMap::new(), &own);
+        let c = components(&succ, map(&[]), map(&[]), own);
         assert_eq!(below(&c, 0).1, (2, true));
         assert_eq!(below(&c, 1).1, (1, true));
     }
@@ -408,7 +403,7 @@ mod tests {
         // 0 and 1 call each other; 1 is the heavier.
         let succ = Succ::from(vec![vec![1], vec![0]]);
         let regs = map(&[(0, 10), (1, 50)]);
-        let c = components(&succ, &regs, &HashMap::new(), &HashMap::new());
+        let c = components(&succ, regs, map(&[]), map(&[]));
         assert_eq!(below(&c, 0).0, (50, OutSym::new(1)));
     }
 }

@@ -16,7 +16,7 @@ pub(super) fn callgraph_report(
     b: &Builder<'_, '_>,
     opts: &Options,
     graph: &super::callgraph::CallGraph,
-    regs: &HashMap<OutSym, u32>,
+    regs: &super::facts::PerSymbol,
     kernels: &[OutSym],
 ) -> Vec<String> {
     use crate::demangle::demangle;
@@ -55,7 +55,7 @@ pub(super) fn callgraph_report(
         }
         line.push_str(&name(s));
         if sym.section.is_some() {
-            line.push_str(&format!(" [{}]", regs.get(&s).copied().unwrap_or(0)));
+            line.push_str(&format!(" [{}]", super::facts::value_of(regs, s)));
         }
         line.push_str(" ->");
         for &(caller, proto) in blocks.indirect_sites.iter().filter(|e| e.0 == s) {
@@ -88,7 +88,7 @@ pub(super) fn callgraph_report(
     for &k in kernels.iter().rev() {
         // A depth-first walk from the kernel; every function whose own count exceeds what
         // the kernel has so far raises it, with a line.
-        let mut current = regs.get(&k).copied().unwrap_or(0);
+        let mut current = super::facts::value_of(regs, k);
         let mut seen: HashSet<OutSym> = HashSet::new();
         seen.insert(k);
         let mut stack: Vec<OutSym> = children(k).into_iter().rev().collect();
@@ -96,7 +96,7 @@ pub(super) fn callgraph_report(
             if !seen.insert(f) {
                 continue;
             }
-            let r = regs.get(&f).copied().unwrap_or(0);
+            let r = super::facts::value_of(regs, f);
             if r > current {
                 current = r;
                 out.push(format!(
