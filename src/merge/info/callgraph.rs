@@ -238,11 +238,36 @@ fn join_blocks<'data>(
     graph_blocks
 }
 
-/// `.nv.callgraph`: direct edges grouped by caller (in output symbol order), each caller's
-/// callees newest first; then the other three blocks.
-pub(super) fn emit_callgraph(b: &mut Builder<'_, '_>, graph: &CallGraph) -> OutSec {
+/// The contents of `.nv.callgraph` (`contents`), to be added by `emit_callgraph`.
+pub(super) struct GraphSection {
+    bytes: Vec<u8>,
+    slots: Vec<(usize, OutSym)>,
+    /// Where its prototype ids are.
+    prototypes: Vec<usize>,
+}
+
+/// `.nv.callgraph`, its contents made (read only: beside other work) by `contents`.
+pub(super) fn emit_callgraph(b: &mut Builder<'_, '_>, made: GraphSection) -> OutSec {
+    let cg_id = b.add_graph_section(
+        b".nv.callgraph",
+        SHT_CUDA_CALLGRAPH,
+        4,
+        8,
+        Content::WithSymbols {
+            bytes: made.bytes,
+            slots: made.slots,
+        },
+    );
+    b.m.sections[cg_id].link = Link::Symtab;
+    b.m.prototype_fields
+        .extend(made.prototypes.into_iter().map(|p| (cg_id, p)));
+    cg_id
+}
+
+/// `.nv.callgraph`'s contents for a module of `n` symbols: direct edges grouped by caller (in
+/// output symbol order), each caller's callees newest first; then the other three blocks.
+pub(super) fn contents(graph: &CallGraph, n: usize) -> GraphSection {
     let graph_blocks = &graph.blocks;
-    let n = b.m.symbols.len();
     let indirect_sites = SymLists::grouped(n, &graph_blocks.indirect_sites);
     let indirect_targets = SymLists::grouped(n, &graph_blocks.indirect_targets);
     // (Room made once: a large link's graph is megabytes, and each doubling is fresh pages
@@ -304,17 +329,11 @@ pub(super) fn emit_callgraph(b: &mut Builder<'_, '_>, graph: &CallGraph) -> OutS
             push_pair(&mut cg, &mut slots, Some(a), (0, Some(v)));
         }
     }
-    let cg_id = b.add_graph_section(
-        b".nv.callgraph",
-        SHT_CUDA_CALLGRAPH,
-        4,
-        8,
-        Content::WithSymbols { bytes: cg, slots },
-    );
-    b.m.sections[cg_id].link = Link::Symtab;
-    b.m.prototype_fields
-        .extend(cg_protos.into_iter().map(|p| (cg_id, p)));
-    cg_id
+    GraphSection {
+        bytes: cg,
+        slots,
+        prototypes: cg_protos,
+    }
 }
 
 /// `.nv.prototype`: one entry per function that has one, first seen wins.

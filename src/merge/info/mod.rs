@@ -45,14 +45,19 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<Info
     let kernels = facts::kernels_in_symbol_order(b);
     // What each kept function's own `.nv.info.<fn>` says, read once.
     let facts = tracing::info_span!("function_facts").in_scope(|| facts::function_facts(b))?;
-    // Propagation and the EXTERNS lists only read the builder: they run side by side (each
-    // is one thread's work over the whole call graph).
     let here = tracing::Span::current();
+    // Propagation and the EXTERNS lists only read the builder: they run side by side (each
+    // is one thread's work over the whole call graph), the call graph's section made beside
+    // propagation, the shorter.
     let shared: &Builder<'_, '_> = b;
-    let ((prop, kernel_facts, usage, said), (externs, closure)) = rayon::join(
+    let n = shared.m.symbols.len();
+    let (((prop, kernel_facts, usage, said), graph_section), (externs, closure)) = rayon::join(
         || {
-            tracing::info_span!(parent: &here, "propagate")
-                .in_scope(|| propagate::propagate(shared, opts, &global, &graph, &facts, &kernels))
+            let propagated = tracing::info_span!(parent: &here, "propagate")
+                .in_scope(|| propagate::propagate(shared, opts, &global, &graph, &facts, &kernels));
+            let made = tracing::info_span!(parent: &here, "call_graph_contents")
+                .in_scope(|| callgraph::contents(&graph, n));
+            (propagated, made)
         },
         || {
             tracing::info_span!(parent: &here, "externs")
@@ -88,7 +93,7 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<Info
         )
     })?;
     let _emit = tracing::info_span!("call_graph_out").entered();
-    let cg_id = callgraph::emit_callgraph(b, &graph);
+    let cg_id = callgraph::emit_callgraph(b, graph_section);
     let callgraph_report = if opts.dump_callgraph {
         report::callgraph_report(b, opts, &graph, &global.regs, &kernels)
     } else {
