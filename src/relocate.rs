@@ -942,13 +942,21 @@ fn finish_sections(m: &mut Module, out: OutRelocs) {
                  sh_type,
                  entries,
              }| {
-                let mut all = Vec::with_capacity(entries.iter().map(Vec::len).sum());
                 // sm_100+ keeps the line tables' relocations in reading order.
                 let line_table = matches!(
                     &module.sections[target].name[..],
                     b".debug_line" | b".nv_debug_line_sass"
                 );
-                if module.mercury && line_table {
+                let reading_order = module.mercury && line_table;
+                // (Most sections have one site's entries: turned round where they are, not
+                // copied into a table of their own.)
+                if let ([_], false) = (&entries[..], reading_order) {
+                    let mut all = entries.into_iter().next().unwrap_or_default();
+                    all.reverse();
+                    return (out, target, sh_type, all);
+                }
+                let mut all = Vec::with_capacity(entries.iter().map(Vec::len).sum());
+                if reading_order {
                     entries.into_iter().for_each(|e| all.extend(e));
                     all.sort_by_key(|r| r.offset);
                 } else {
