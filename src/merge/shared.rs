@@ -350,7 +350,16 @@ fn object_code_refs(
     let mut extern_align = 1u64;
     let mut extern_align_of: HashMap<Node, u64> = HashMap::new();
     let o = &objects[oi];
-    for (si, s) in o.sections_of(SectionKind::Reloc) {
+    // Which of the object's symbols name shared memory: each classified once, not at each
+    // relocation through it; an object with none has no relocation to read here (most
+    // objects of a link: tens of thousands of relocations at wide-1600, none of them shared).
+    let shared: Vec<bool> = (0..o.symbols().len())
+        .map(|i| defs.classify(objects, res, oi, i as u32).is_some())
+        .collect();
+    let names_shared = |sym: u32| shared.get(sym as usize).copied().unwrap_or(false);
+    let any = shared.contains(&true);
+    let relocation_sections = o.sections_of(SectionKind::Reloc).filter(|_| any);
+    for (si, s) in relocation_sections {
         if !live[oi][si] {
             continue;
         }
@@ -361,7 +370,7 @@ fn object_code_refs(
         let Ok(relocs) = o.cubin.relocations(s) else {
             continue;
         };
-        for r in relocs {
+        for r in relocs.into_iter().filter(|r| names_shared(r.sym)) {
             match defs.classify(objects, res, oi, r.sym) {
                 Some(SharedRef::Object(k)) => {
                     let v = uses.entry((oi, target)).or_default();
