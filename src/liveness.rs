@@ -20,13 +20,40 @@ pub type Node = (ObjectId, usize);
 /// object's part is its own, read in parallel and never joined into one table.
 #[derive(Default)]
 pub struct CodeEdges {
-    by_object: crate::ids::IdVec<ObjectId, HashMap<usize, Vec<Node>>>,
+    by_object: crate::ids::IdVec<ObjectId, ObjectEdges>,
 }
 
 impl CodeEdges {
-    /// What function `n`'s code refers to, in the order its relocations do.
-    pub fn get(&self, n: &Node) -> Option<&Vec<Node>> {
-        self.by_object.get(n.0)?.get(&n.1)
+    /// What function `n`'s code refers to, in the order its relocations do (`None`: nothing).
+    pub fn get(&self, n: &Node) -> Option<&[Node]> {
+        self.by_object.get(n.0)?.get(n.1)
+    }
+}
+
+/// One object's code references, grouped by the text section making them: one table of
+/// targets, each section's a stretch of it (the walks look every function up, and a table
+/// of lists by section was tens of thousands of small lists at wide-1600, found by hashing).
+#[derive(Default)]
+struct ObjectEdges {
+    /// By section index: where its stretch of `targets` starts (one more, for the end).
+    start: Vec<u32>,
+    targets: Vec<Node>,
+}
+
+impl ObjectEdges {
+    /// The (from section, target) pairs of an object of `sections` sections, each section's
+    /// in the order given.
+    fn of(sections: usize, pairs: &[(usize, Node)]) -> ObjectEdges {
+        if pairs.is_empty() {
+            return ObjectEdges::default();
+        }
+        let (targets, start) = crate::ids::grouped_by(sections, pairs, |p| p.0, |p| p.1);
+        ObjectEdges { start, targets }
+    }
+
+    fn get(&self, si: usize) -> Option<&[Node]> {
+        let (&from, &to) = (self.start.get(si)?, self.start.get(si + 1)?);
+        (from < to).then(|| &self.targets[from as usize..to as usize])
     }
 }
 
@@ -247,8 +274,10 @@ pub fn liveness(objects: &[InputObject<'_>], res: &Resolution<'_>, roots: &Roots
 struct CodeGraph<'data> {
     /// Calls and address references from code.
     edges: CodeEdges,
-    /// While one object is read: those from its code, by text section.
-    own_edges: HashMap<usize, Vec<Node>>,
+    /// While one object is read: those from its code (from text section, target), then
+    /// grouped by section.
+    own_pairs: Vec<(usize, Node)>,
+    own_edges: ObjectEdges,
     /// Kernels the link keeps, and every function when all are kept.
     roots: Vec<Node>,
     /// Functions whose address data holds: kept, but what they call only counts once a live
@@ -317,6 +346,7 @@ impl<'data> CodeGraph<'data> {
                 _ => {}
             }
         }
+        g.own_edges = ObjectEdges::of(o.cubin.sections.len(), &std::mem::take(&mut g.own_pairs));
         g
     }
 
@@ -419,7 +449,7 @@ impl<'data> CodeGraph<'data> {
             };
             if from_code {
                 if callee != (oi, target) {
-                    self.own_edges.entry(target).or_default().push(callee);
+                    self.own_pairs.push((target, callee));
                 }
             } else {
                 self.data_roots.push(callee);
@@ -608,11 +638,15 @@ mod tests {
     #[test]
     fn code_edges_are_found_under_the_object_that_makes_them() {
         let edges = CodeEdges {
-            by_object: vec![HashMap::new(), HashMap::from([(4, vec![node(0, 2)])])]
-                .into_iter()
-                .collect(),
+            by_object: vec![
+                ObjectEdges::default(),
+                ObjectEdges::of(6, &[(4, node(0, 2))]),
+            ]
+            .into_iter()
+            .collect(),
         };
-        assert_eq!(edges.get(&node(1, 4)), Some(&vec![node(0, 2)]));
+        assert_eq!(edges.get(&node(1, 4)), Some(&[node(0, 2)][..]));
+        assert_eq!(edges.get(&node(1, 3)), None);
         assert_eq!(edges.get(&node(0, 4)), None);
         assert_eq!(edges.get(&node(7, 4)), None);
     }
