@@ -612,14 +612,15 @@ impl Relocator<'_, '_, '_> {
             // the relocation is resolved with no change to the code.
             return Ok(None);
         }
-        let shared_ref = (self.p.policy.lays_out_shared_memory())
-            .then(|| {
-                self.p
-                    .shared
-                    .definitions
-                    .classify(self.p.objects, self.p.res, oi, r.sym)
-            })
-            .flatten();
+        let shared_ref = (self.p.policy.lays_out_shared_memory()
+            && self.p.shared.names_shared.may(oi, r.sym))
+        .then(|| {
+            self.p
+                .shared
+                .definitions
+                .classify(self.p.objects, self.p.res, oi, r.sym)
+        })
+        .flatten();
         let addend = self.line_table_addend(site, i, r, isym)?;
         let fate = self.value(site, r, isym, addend, shared_ref, values);
         Ok(Some((fate, shared_ref)))

@@ -57,6 +57,8 @@ pub struct SharedLayout {
     pub mixed_partial_area: Option<Node>,
     /// What each global's definition is for shared memory (see [`Definitions`]).
     pub definitions: Definitions,
+    /// Which symbols name shared memory (see [`NamesShared`]).
+    pub names_shared: NamesShared,
 }
 
 pub use crate::elf::names::EXTERN_SHARED_INSTANCE as INSTANCE;
@@ -304,6 +306,26 @@ pub struct CodeRefs {
     pub extern_align: u64,
     /// Per function using extern arrays: the largest alignment of those it uses.
     pub extern_align_of: HashMap<Node, u64>,
+    /// Which symbols of each object name shared memory.
+    pub names_shared: NamesShared,
+}
+
+/// Which symbols of each object name shared memory (by object, by symbol index): worked out
+/// once per symbol where the live code's references are scanned, so that relocation asks
+/// [`Definitions::classify`] only of the relocations through such a symbol (a few, or none,
+/// of a million in a large link).
+#[derive(Debug, Default)]
+pub struct NamesShared(crate::ids::IdVec<ObjectId, Vec<bool>>);
+
+impl NamesShared {
+    /// Whether symbol `sym` of object `oi` may name shared memory (`true` where the table
+    /// does not say).
+    pub fn may(&self, oi: ObjectId, sym: u32) -> bool {
+        match self.0.get(oi) {
+            Some(syms) => syms.get(sym as usize).copied().unwrap_or(false),
+            None => true,
+        }
+    }
 }
 
 /// Scans the relocations of live code for shared-memory references: each object's in
@@ -323,8 +345,11 @@ pub fn code_refs(
         extern_users_of: HashMap::new(),
         extern_align: 1,
         extern_align_of: HashMap::new(),
+        names_shared: NamesShared::default(),
     };
-    for part in parts {
+    let mut names_shared = crate::ids::IdVec::new();
+    for (part, named) in parts {
+        names_shared.push(named);
         all.uses.extend(part.uses);
         all.extern_users.extend(part.extern_users);
         for (g, users) in part.extern_users_of {
@@ -333,17 +358,18 @@ pub fn code_refs(
         all.extern_align = all.extern_align.max(part.extern_align);
         all.extern_align_of.extend(part.extern_align_of);
     }
+    all.names_shared = NamesShared(names_shared);
     all
 }
 
-/// One object's part of `code_refs`.
+/// One object's part of `code_refs`, and which of its symbols name shared memory.
 fn object_code_refs(
     objects: &[InputObject<'_>],
     res: &Resolution<'_>,
     defs: &Definitions,
     live: &crate::ids::IdVec<ObjectId, Vec<bool>>,
     oi: ObjectId,
-) -> CodeRefs {
+) -> (CodeRefs, Vec<bool>) {
     let mut uses: HashMap<Node, Vec<ObjKey>> = HashMap::new();
     let mut extern_users: HashSet<Node> = HashSet::new();
     let mut extern_users_of: HashMap<GlobalId, Vec<Node>> = HashMap::new();
@@ -407,13 +433,15 @@ fn object_code_refs(
         }
     }
 
-    CodeRefs {
+    let part = CodeRefs {
         uses,
         extern_users,
         extern_users_of,
         extern_align,
         extern_align_of,
-    }
+        names_shared: NamesShared::default(),
+    };
+    (part, shared)
 }
 
 /// One static shared object in a kernel's `.nv.shared.<kernel>`, for `--resource-usage`.
@@ -493,12 +521,14 @@ pub fn layout(
     let mut refs = code_refs(objects, res, &definitions, &lv.live);
     let mut blobs = partial_kernel_areas(objects, lv);
     // (No shared memory in the module: the symbols and relocations still ask.)
-    let none = |definitions| SharedLayout {
+    let names_shared = std::mem::take(&mut refs.names_shared);
+    let none = |definitions, names_shared| SharedLayout {
         definitions,
+        names_shared,
         ..SharedLayout::default()
     };
     if refs.uses.is_empty() && refs.extern_users.is_empty() && blobs.is_empty() {
-        return none(definitions);
+        return none(definitions, names_shared);
     }
     // What each kernel reaches (a kernel it launches keeps its shared memory to itself:
     // black-box, sm_75–sm_100, testdata shared_launch).
@@ -510,7 +540,7 @@ pub fn layout(
         .collect();
     adopt_partial_areas(&mut refs.uses, &refs.extern_users, &reach, &mut blobs);
     if refs.uses.is_empty() && refs.extern_users.is_empty() {
-        return none(definitions);
+        return none(definitions, names_shared);
     }
     let m = Measure::new(objects, &blobs);
     let mut out = SharedLayout {
@@ -522,6 +552,7 @@ pub fn layout(
         },
         reserve,
         definitions,
+        names_shared,
         ..static_layout(objects, &reach, &refs.uses, &m)
     };
     // (`refs.extern_align` is at least 1: this is it, or 1 when no array is in use.)
