@@ -21,26 +21,38 @@ pub(super) fn externs(
     // names one whose address only the object's data holds — leads nowhere: nvlink follows
     // calls.)
     let n = b.m.symbols.len();
+    // What the lists below ask of each symbol, read once in symbol order (each look-up would
+    // read a symbol from anywhere in a table of megabytes: a large link's calls are
+    // hundreds of thousands).
+    let (placed, kernel): (Vec<bool>, Vec<bool>) =
+        b.m.symbols
+            .iter()
+            .map(|s| (s.section.is_some(), is_kernel(s)))
+            .unzip();
     let listed: Vec<(OutSym, OutSym)> = facts
         .iter()
         .flat_map(|(f, x)| {
+            let (placed, kernel) = (&placed, &kernel);
             x.externs
                 .iter()
                 .copied()
                 .filter(move |&c| {
-                    let s = &b.m.symbols[c];
-                    s.section.is_none() || is_kernel(s) || graph.direct_callees.get(f).contains(&c)
+                    !placed[c.index()]
+                        || kernel[c.index()]
+                        || graph.direct_callees.get(f).contains(&c)
                 })
                 .map(move |c| (f, c))
         })
         .collect();
-    let called: Vec<(OutSym, OutSym)> = graph
-        .blocks
-        .calls
-        .iter()
-        .copied()
-        .filter(|&(_, c)| b.m.symbols[c].section.is_some())
-        .collect();
+    let mut called: Vec<(OutSym, OutSym)> = Vec::with_capacity(graph.blocks.calls.len());
+    called.extend(
+        graph
+            .blocks
+            .calls
+            .iter()
+            .copied()
+            .filter(|&(_, c)| placed[c.index()]),
+    );
     let externs = SymLists::grouped(n, &listed).extended(&SymLists::grouped_unique(n, &called));
 
     // The still-undefined externs each function reaches, the possible targets of its indirect
@@ -55,13 +67,17 @@ pub(super) fn externs(
         .indirect_targets
         .iter()
         .copied()
-        .filter(|&(f, t)| !is_kernel(&b.m.symbols[t]) && !graph.indirect_sites.has(f))
+        .filter(|&(f, t)| !kernel[t.index()] && !graph.indirect_sites.has(f))
         .collect();
     let indirect_callees = graph
         .indirect_targets
-        .filtered(|t| !is_kernel(&b.m.symbols[t]))
+        .filtered(|t| !kernel[t.index()])
         .extended(&SymLists::grouped_unique(n, &listed_targets));
-    let externs_all = ExternClosure::new(b, &externs, &indirect_callees, &graph.info_place);
+    // Kernels stay in EXTERNS as they are named (a dynamic-parallelism launch needs the
+    // child's handle), like undefined names; other defined functions are walked through.
+    let defined: Vec<bool> = placed.iter().zip(&kernel).map(|(&p, &k)| p && !k).collect();
+    let externs_all =
+        ExternClosure::build(n, &externs, &indirect_callees, &defined, &graph.info_place);
     (externs, externs_all)
 }
 
@@ -90,22 +106,7 @@ type Reached = Option<Box<[(OutSym, NameKey)]>>;
 type NameKey = (ObjectId, usize, usize);
 
 impl ExternClosure {
-    fn new(
-        b: &Builder<'_, '_>,
-        externs: &Adjacency,
-        indirect: &Adjacency,
-        info_place: &InfoPlaces,
-    ) -> Self {
-        // Kernels stay in EXTERNS as they are named (a dynamic-parallelism launch needs the
-        // child's handle), like undefined names; other defined functions are walked through.
-        let defined: Vec<bool> =
-            b.m.symbols
-                .iter()
-                .map(|s| s.section.is_some() && !is_kernel(s))
-                .collect();
-        Self::build(b.m.symbols.len(), externs, indirect, &defined, info_place)
-    }
-
+    /// Over the `n` symbols, of which `defined` says which are walked through.
     fn build(
         n: usize,
         externs: &Adjacency,
