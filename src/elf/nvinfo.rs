@@ -260,16 +260,20 @@ impl Record<'_> {
     #[inline]
     pub fn misshapen(&self) -> Option<String> {
         let want = by_attr(SHAPES, &SHAPE_OF, self.attr)?;
-        let fits = match (want, self.value) {
+        (!self.has_its_shape()).then(|| self.why_misshapen(want))
+    }
+
+    /// Whether the record has its attribute's shape (`SHAPES`; any, for one not there).
+    #[inline]
+    fn has_its_shape(&self) -> bool {
+        let Some(want) = by_attr(SHAPES, &SHAPE_OF, self.attr) else {
+            return true;
+        };
+        match (want, self.value) {
             (Shape::Format(f), _) => self.format == f,
             (Shape::Sized(n), Value::Bytes(p)) => p.len() == n,
             (Shape::Words, Value::Bytes(p)) => p.len() % 4 == 0,
             (Shape::Sized(_) | Shape::Words, _) => false,
-        };
-        if fits {
-            None
-        } else {
-            Some(self.why_misshapen(want))
         }
     }
 
@@ -322,6 +326,55 @@ static SHAPE_OF: [u8; 256] = index_by_attr(SHAPES);
 static NOT_REPRODUCED_AT: [u8; 256] = index_by_attr(NOT_REPRODUCED);
 static NOT_IN_FUNCTION_INFO_AT: [u8; 256] = index_by_attr(NOT_IN_FUNCTION_INFO);
 
+/// What loading refuses a record for, by attribute (`LOAD_*` bits), made from the tables
+/// above: checking a record that passes (nearly every one) is then one look-up, and the
+/// tables are read for the words only when one does not.
+static LOAD_CHECKS: [u8; 256] = load_checks();
+
+/// Not an attribute cubin-ld knows.
+const LOAD_UNKNOWN: u8 = 1;
+/// In `NOT_REPRODUCED`.
+const LOAD_REFUSED: u8 = 2;
+/// In `NOT_IN_FUNCTION_INFO`.
+const LOAD_NOT_IN_FUNCTION: u8 = 4;
+
+const fn load_checks() -> [u8; 256] {
+    let mut checks = [0u8; 256];
+    let mut a = 0;
+    while a < 256 {
+        let attr = a as u8;
+        let mut c = 0;
+        if !is_named(attr) {
+            c |= LOAD_UNKNOWN;
+        }
+        if NOT_REPRODUCED_AT[a] != u8::MAX {
+            c |= LOAD_REFUSED;
+        }
+        if NOT_IN_FUNCTION_INFO_AT[a] != u8::MAX {
+            c |= LOAD_NOT_IN_FUNCTION;
+        }
+        checks[a] = c;
+        a += 1;
+    }
+    checks
+}
+
+impl Record<'_> {
+    /// Whether loading takes this record as it is, but for the symbols it names: a known
+    /// attribute, not refused, one a function's own `.nv.info.<fn>` may hold where
+    /// `in_function_info`, and of its shape. (`false`: `attr_name`, `not_reproduced`,
+    /// `not_in_function_info` and `misshapen` say why.)
+    #[inline]
+    pub fn loads_plainly(&self, in_function_info: bool) -> bool {
+        let refused = if in_function_info {
+            LOAD_UNKNOWN | LOAD_REFUSED | LOAD_NOT_IN_FUNCTION
+        } else {
+            LOAD_UNKNOWN | LOAD_REFUSED
+        };
+        LOAD_CHECKS[self.attr as usize] & refused == 0 && self.has_its_shape()
+    }
+}
+
 pub fn format_name(f: u8) -> &'static str {
     match f {
         EIFMT_NVAL => "NVAL",
@@ -358,109 +411,116 @@ pub fn payload_kind(attr: u8, len: usize) -> Payload {
     }
 }
 
+/// EIATTR names by code, 0x01–0x5a (from public tables).
+const ATTR_NAMES: [&str; 0x5b] = [
+    "EIATTR_ERROR",
+    "EIATTR_PAD",
+    "EIATTR_IMAGE_SLOT",
+    "EIATTR_JUMPTABLE_RELOCS",
+    "EIATTR_CTAIDZ_USED",
+    "EIATTR_MAX_THREADS",
+    "EIATTR_IMAGE_OFFSET",
+    "EIATTR_IMAGE_SIZE",
+    "EIATTR_TEXTURE_NORMALIZED",
+    "EIATTR_SAMPLER_INIT",
+    "EIATTR_PARAM_CBANK",
+    "EIATTR_SMEM_PARAM_OFFSETS",
+    "EIATTR_CBANK_PARAM_OFFSETS",
+    "EIATTR_SYNC_STACK",
+    "EIATTR_TEXID_SAMPID_MAP",
+    "EIATTR_EXTERNS",
+    "EIATTR_REQNTID",
+    "EIATTR_FRAME_SIZE",
+    "EIATTR_MIN_STACK_SIZE",
+    "EIATTR_SAMPLER_FORCE_UNNORMALIZED",
+    "EIATTR_BINDLESS_IMAGE_OFFSETS",
+    "EIATTR_BINDLESS_TEXTURE_BANK",
+    "EIATTR_BINDLESS_SURFACE_BANK",
+    "EIATTR_KPARAM_INFO",
+    "EIATTR_SMEM_PARAM_SIZE",
+    "EIATTR_CBANK_PARAM_SIZE",
+    "EIATTR_QUERY_NUMATTRIB",
+    "EIATTR_MAXREG_COUNT",
+    "EIATTR_EXIT_INSTR_OFFSETS",
+    "EIATTR_S2RCTAID_INSTR_OFFSETS",
+    "EIATTR_CRS_STACK_SIZE",
+    "EIATTR_NEED_CNP_WRAPPER",
+    "EIATTR_NEED_CNP_PATCH",
+    "EIATTR_EXPLICIT_CACHING",
+    "EIATTR_ISTYPEP_USED",
+    "EIATTR_MAX_STACK_SIZE",
+    "EIATTR_SUQ_USED",
+    "EIATTR_LD_CACHEMOD_INSTR_OFFSETS",
+    "EIATTR_LOAD_CACHE_REQUEST",
+    "EIATTR_ATOM_SYS_INSTR_OFFSETS",
+    "EIATTR_COOP_GROUP_INSTR_OFFSETS",
+    "EIATTR_COOP_GROUP_MASK_REGIDS",
+    "EIATTR_SW1850030_WAR",
+    "EIATTR_WMMA_USED",
+    "EIATTR_HAS_PRE_V10_OBJECT",
+    "EIATTR_ATOMF16_EMUL_INSTR_OFFSETS",
+    "EIATTR_ATOM16_EMUL_INSTR_REG_MAP",
+    "EIATTR_REGCOUNT",
+    "EIATTR_SW2393858_WAR",
+    "EIATTR_INT_WARP_WIDE_INSTR_OFFSETS",
+    "EIATTR_SHARED_SCRATCH",
+    "EIATTR_STATISTICS",
+    "EIATTR_INDIRECT_BRANCH_TARGETS",
+    "EIATTR_SW2861232_WAR",
+    "EIATTR_SW_WAR",
+    "EIATTR_CUDA_API_VERSION",
+    "EIATTR_NUM_MBARRIERS",
+    "EIATTR_MBARRIER_INSTR_OFFSETS",
+    "EIATTR_COROUTINE_RESUME_ID_OFFSETS",
+    "EIATTR_SAM_REGION_STACK_SIZE",
+    "EIATTR_PER_REG_TARGET_PERF_STATS",
+    "EIATTR_CTA_PER_CLUSTER",
+    "EIATTR_EXPLICIT_CLUSTER",
+    "EIATTR_MAX_CLUSTER_RANK",
+    "EIATTR_INSTR_REG_MAP",
+    "EIATTR_RESERVED_SMEM_USED",
+    "EIATTR_RESERVED_SMEM_0_SIZE",
+    "EIATTR_UCODE_SECTION_DATA",
+    "EIATTR_UNUSED_LOAD_BYTE_OFFSET",
+    "EIATTR_KPARAM_INFO_V2",
+    "EIATTR_SYSCALL_OFFSETS",
+    "EIATTR_SW_WAR_MEMBAR_SYS_INSTR_OFFSETS",
+    "EIATTR_GRAPHICS_GLOBAL_CBANK",
+    "EIATTR_SHADER_TYPE",
+    "EIATTR_VRC_CTA_INIT_COUNT",
+    "EIATTR_TOOLS_PATCH_FUNC",
+    "EIATTR_NUM_BARRIERS",
+    "EIATTR_TEXMODE_INDEPENDENT",
+    "EIATTR_PERF_STATISTICS",
+    "EIATTR_AT_ENTRY_FRAGMENTS",
+    "EIATTR_SPARSE_MMA_MASK",
+    "EIATTR_TCGEN05_1CTA_USED",
+    "EIATTR_TCGEN05_2CTA_USED",
+    "EIATTR_GEN_ERRBAR_AT_EXIT",
+    "EIATTR_REG_RECONFIG",
+    "EIATTR_ANNOTATIONS",
+    "EIATTR_SANITIZE",
+    "EIATTR_STACK_CANARY_TRAP_OFFSETS",
+    "EIATTR_STUB_FUNCTION_KIND",
+    "EIATTR_LOCAL_CTA_ASYNC_STORE_OFFSETS",
+    "EIATTR_MERCURY_FINALIZER_OPTIONS",
+];
+
 /// EIATTR names. 0x01–0x5a from public tables; 0x5f, 0x66, 0x6b, 0x6d as `cuobjdump -elf`
 /// prints them or as older public tables name them.
 pub fn attr_name(a: u8) -> Option<&'static str> {
-    const NAMES: [&str; 0x5b] = [
-        "EIATTR_ERROR",
-        "EIATTR_PAD",
-        "EIATTR_IMAGE_SLOT",
-        "EIATTR_JUMPTABLE_RELOCS",
-        "EIATTR_CTAIDZ_USED",
-        "EIATTR_MAX_THREADS",
-        "EIATTR_IMAGE_OFFSET",
-        "EIATTR_IMAGE_SIZE",
-        "EIATTR_TEXTURE_NORMALIZED",
-        "EIATTR_SAMPLER_INIT",
-        "EIATTR_PARAM_CBANK",
-        "EIATTR_SMEM_PARAM_OFFSETS",
-        "EIATTR_CBANK_PARAM_OFFSETS",
-        "EIATTR_SYNC_STACK",
-        "EIATTR_TEXID_SAMPID_MAP",
-        "EIATTR_EXTERNS",
-        "EIATTR_REQNTID",
-        "EIATTR_FRAME_SIZE",
-        "EIATTR_MIN_STACK_SIZE",
-        "EIATTR_SAMPLER_FORCE_UNNORMALIZED",
-        "EIATTR_BINDLESS_IMAGE_OFFSETS",
-        "EIATTR_BINDLESS_TEXTURE_BANK",
-        "EIATTR_BINDLESS_SURFACE_BANK",
-        "EIATTR_KPARAM_INFO",
-        "EIATTR_SMEM_PARAM_SIZE",
-        "EIATTR_CBANK_PARAM_SIZE",
-        "EIATTR_QUERY_NUMATTRIB",
-        "EIATTR_MAXREG_COUNT",
-        "EIATTR_EXIT_INSTR_OFFSETS",
-        "EIATTR_S2RCTAID_INSTR_OFFSETS",
-        "EIATTR_CRS_STACK_SIZE",
-        "EIATTR_NEED_CNP_WRAPPER",
-        "EIATTR_NEED_CNP_PATCH",
-        "EIATTR_EXPLICIT_CACHING",
-        "EIATTR_ISTYPEP_USED",
-        "EIATTR_MAX_STACK_SIZE",
-        "EIATTR_SUQ_USED",
-        "EIATTR_LD_CACHEMOD_INSTR_OFFSETS",
-        "EIATTR_LOAD_CACHE_REQUEST",
-        "EIATTR_ATOM_SYS_INSTR_OFFSETS",
-        "EIATTR_COOP_GROUP_INSTR_OFFSETS",
-        "EIATTR_COOP_GROUP_MASK_REGIDS",
-        "EIATTR_SW1850030_WAR",
-        "EIATTR_WMMA_USED",
-        "EIATTR_HAS_PRE_V10_OBJECT",
-        "EIATTR_ATOMF16_EMUL_INSTR_OFFSETS",
-        "EIATTR_ATOM16_EMUL_INSTR_REG_MAP",
-        "EIATTR_REGCOUNT",
-        "EIATTR_SW2393858_WAR",
-        "EIATTR_INT_WARP_WIDE_INSTR_OFFSETS",
-        "EIATTR_SHARED_SCRATCH",
-        "EIATTR_STATISTICS",
-        "EIATTR_INDIRECT_BRANCH_TARGETS",
-        "EIATTR_SW2861232_WAR",
-        "EIATTR_SW_WAR",
-        "EIATTR_CUDA_API_VERSION",
-        "EIATTR_NUM_MBARRIERS",
-        "EIATTR_MBARRIER_INSTR_OFFSETS",
-        "EIATTR_COROUTINE_RESUME_ID_OFFSETS",
-        "EIATTR_SAM_REGION_STACK_SIZE",
-        "EIATTR_PER_REG_TARGET_PERF_STATS",
-        "EIATTR_CTA_PER_CLUSTER",
-        "EIATTR_EXPLICIT_CLUSTER",
-        "EIATTR_MAX_CLUSTER_RANK",
-        "EIATTR_INSTR_REG_MAP",
-        "EIATTR_RESERVED_SMEM_USED",
-        "EIATTR_RESERVED_SMEM_0_SIZE",
-        "EIATTR_UCODE_SECTION_DATA",
-        "EIATTR_UNUSED_LOAD_BYTE_OFFSET",
-        "EIATTR_KPARAM_INFO_V2",
-        "EIATTR_SYSCALL_OFFSETS",
-        "EIATTR_SW_WAR_MEMBAR_SYS_INSTR_OFFSETS",
-        "EIATTR_GRAPHICS_GLOBAL_CBANK",
-        "EIATTR_SHADER_TYPE",
-        "EIATTR_VRC_CTA_INIT_COUNT",
-        "EIATTR_TOOLS_PATCH_FUNC",
-        "EIATTR_NUM_BARRIERS",
-        "EIATTR_TEXMODE_INDEPENDENT",
-        "EIATTR_PERF_STATISTICS",
-        "EIATTR_AT_ENTRY_FRAGMENTS",
-        "EIATTR_SPARSE_MMA_MASK",
-        "EIATTR_TCGEN05_1CTA_USED",
-        "EIATTR_TCGEN05_2CTA_USED",
-        "EIATTR_GEN_ERRBAR_AT_EXIT",
-        "EIATTR_REG_RECONFIG",
-        "EIATTR_ANNOTATIONS",
-        "EIATTR_SANITIZE",
-        "EIATTR_STACK_CANARY_TRAP_OFFSETS",
-        "EIATTR_STUB_FUNCTION_KIND",
-        "EIATTR_LOCAL_CTA_ASYNC_STORE_OFFSETS",
-        "EIATTR_MERCURY_FINALIZER_OPTIONS",
-    ];
     match a {
         0x5f => Some("EIATTR_MERCURY_ISA_VERSION"),
         EIATTR_LANGUAGE => Some("EIATTR_LANGUAGE"),
         0x6b => Some("EIATTR_NVSAL_SW_WAR"),
         0x6d => Some("EIATTR_PREEXIT_USED"),
-        a => NAMES.get(a as usize).copied(),
+        a => ATTR_NAMES.get(a as usize).copied(),
     }
+}
+
+/// Whether `attr_name` names `a`.
+const fn is_named(a: u8) -> bool {
+    matches!(a, 0x5f | EIATTR_LANGUAGE | 0x6b | 0x6d) || (a as usize) < ATTR_NAMES.len()
 }
 
 /// `.nv.compat` attribute names as `cuobjdump -elf` prints them. 0x07 and 0x0d are records
@@ -490,9 +550,39 @@ mod tests {
             table.iter().find(|e| e.0 == a).map(|e| e.1)
         }
         for a in 0..=u8::MAX {
+            assert_eq!(is_named(a), attr_name(a).is_some());
             assert_eq!(by_attr(SHAPES, &SHAPE_OF, a), first(SHAPES, a));
             assert_eq!(not_reproduced(a), first(NOT_REPRODUCED, a));
             assert_eq!(not_in_function_info(a), first(NOT_IN_FUNCTION_INFO, a));
+        }
+    }
+
+    #[test]
+    fn a_record_loads_plainly_only_where_no_check_has_words_for_it() {
+        for a in 0..=u8::MAX {
+            for (format, value) in [
+                (EIFMT_NVAL, Value::None),
+                (EIFMT_BVAL, Value::Byte(1)),
+                (EIFMT_HVAL, Value::Half(1)),
+                (EIFMT_SVAL, Value::Bytes(&[0; 4])),
+                (EIFMT_SVAL, Value::Bytes(&[0; 8])),
+                (EIFMT_SVAL, Value::Bytes(&[0; 12])),
+                (EIFMT_SVAL, Value::Bytes(&[0; 6])),
+            ] {
+                let r = Record {
+                    offset: 0,
+                    format,
+                    attr: a,
+                    value,
+                };
+                for in_function_info in [false, true] {
+                    let words = attr_name(a).is_none()
+                        || not_reproduced(a).is_some()
+                        || (in_function_info && not_in_function_info(a).is_some())
+                        || r.misshapen().is_some();
+                    assert_eq!(r.loads_plainly(in_function_info), !words, "{a:#x} {r:?}");
+                }
+            }
         }
     }
 

@@ -1,7 +1,7 @@
 //! What the inputs' `.nv.info` records say about each kept function, read once.
 
 use super::records::*;
-use crate::diag::{Context, Error, Result};
+use crate::diag::{Error, Result};
 use crate::elf::nvinfo::{self, Payload, Value};
 use crate::elf::*;
 use crate::ids::ObjectId;
@@ -59,7 +59,13 @@ fn object_global_facts(b: &Builder<'_, '_>, oi: ObjectId) -> Result<Vec<(u8, Out
     for (_, s) in o.sections_of(SectionKind::Info) {
         // (Read as they lie, not gathered into a list first: loading checked they parse.)
         for r in nvinfo::records(s.bytes()) {
-            let r = r.with_context(|| format!("'{}': section '.nv.info'", o.name))?;
+            // (Matched: `with_context` made every record a result the size of an `Error`.)
+            let r = match r {
+                Ok(r) => r,
+                Err(d) => {
+                    return Err(Error::from(d).context(format!("'{}': section '.nv.info'", o.name)))
+                }
+            };
             if let Value::Bytes(p) = r.value {
                 if nvinfo::payload_kind(r.attr, p.len()) == Payload::SymbolValue {
                     let sym = u32_at(p, 0);
@@ -209,7 +215,16 @@ fn object_function_facts(
         };
         let mut x = FunctionFacts::default();
         for r in nvinfo::records(s.bytes()) {
-            let r = r.with_context(|| format!("'{}': section '{}'", o.name, s.name_str()))?;
+            let r = match r {
+                Ok(r) => r,
+                Err(d) => {
+                    return Err(Error::from(d).context(format!(
+                        "'{}': section '{}'",
+                        o.name,
+                        s.name_str()
+                    )))
+                }
+            };
             match (r.attr, r.value) {
                 (nvinfo::EIATTR_MAXREG_COUNT, Value::Half(h)) => x.maxreg = Some(h as u32),
                 (nvinfo::EIATTR_NUM_BARRIERS, Value::Byte(n)) => {

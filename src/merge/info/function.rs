@@ -7,7 +7,7 @@ use super::callgraph::CallGraph;
 use super::externs::ExternClosure;
 use super::propagate::Propagated;
 use super::records::*;
-use crate::diag::{Context as _, Result};
+use crate::diag::{Error, Result};
 use crate::elf::nvinfo::{self, Value};
 use crate::elf::*;
 use crate::ids::ObjectId;
@@ -163,7 +163,17 @@ fn function_info<'data>(
     }
     recs.clear();
     for r in nvinfo::records(s.bytes()) {
-        recs.push(r.with_context(|| format!("'{}': section '{}'", o.name, s.name_str()))?);
+        // (Matched: `with_context` made every record a result the size of an `Error`.)
+        match r {
+            Ok(r) => recs.push(r),
+            Err(d) => {
+                return Err(Error::from(d).context(format!(
+                    "'{}': section '{}'",
+                    o.name,
+                    s.name_str()
+                )))
+            }
+        }
     }
     let recs: &[nvinfo::Record<'data>] = recs;
     let Some(text) = b.p.placed_text(oi, s.info) else {
