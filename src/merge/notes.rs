@@ -4,7 +4,7 @@
 use super::{Builder, Options};
 use crate::diag::Result;
 use crate::elf::*;
-use crate::object::InputObject;
+use crate::object::{InputObject, SectionKind};
 use crate::output::*;
 
 /// The toolkit version (13.5) nvlink writes into the CUDA information note it makes.
@@ -36,35 +36,37 @@ impl Builder<'_, '_> {
             "",
             &opts.tool_args,
         );
-        let mut cuinfo: Option<(Vec<u8>, u64)> = None;
+        // The module's CUDA information note is the one with the lowest virtual SM (the
+        // first of those).
+        let vsm = |b: &[u8]| {
+            crate::elf::notes::parse_notes(b)
+                .ok()
+                .and_then(|n| {
+                    n.first()
+                        .and_then(|n| crate::elf::notes::parse_cuinfo(n.desc).ok())
+                })
+                .map(|c| c.virtual_sm)
+                .unwrap_or(u16::MAX)
+        };
+        let mut lowest: Option<(&crate::elf::read::Section<'_>, u16)> = None;
         for o in self.p.objects {
-            for s in &o.cubin.sections {
-                if s.sh_type != SHT_NOTE {
-                    continue;
-                }
+            // (The notes found by their one-byte kinds: a large link's section headers are
+            // tens of megabytes, read here on one thread.)
+            for (_, s) in o.sections_of(SectionKind::Note) {
                 // A relocatable link keeps only its own record.
                 if s.name == b".note.nv.tkinfo" {
                     if !opts.policy.relocatable() {
                         tk.extend_from_slice(s.bytes());
                     }
                 } else if s.name == b".note.nv.cuinfo" {
-                    // The module's CUDA information note is the one with the lowest virtual SM.
-                    let vsm = |b: &[u8]| {
-                        crate::elf::notes::parse_notes(b)
-                            .ok()
-                            .and_then(|n| {
-                                n.first()
-                                    .and_then(|n| crate::elf::notes::parse_cuinfo(n.desc).ok())
-                            })
-                            .map(|c| c.virtual_sm)
-                            .unwrap_or(u16::MAX)
-                    };
-                    if cuinfo.as_ref().is_none_or(|(b, _)| vsm(s.bytes()) < vsm(b)) {
-                        cuinfo = Some((s.bytes().to_vec(), s.flags));
+                    let v = vsm(s.bytes());
+                    if lowest.is_none_or(|(_, low)| v < low) {
+                        lowest = Some((s, v));
                     }
                 }
             }
         }
+        let mut cuinfo: Option<(Vec<u8>, u64)> = lowest.map(|(s, _)| (s.bytes().to_vec(), s.flags));
         // A link with no device code at all (nvcc links whole-program objects too) still
         // describes its target.
         if cuinfo.is_none() && self.p.objects.is_empty() && !opts.policy.relocatable() {
