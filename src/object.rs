@@ -352,7 +352,13 @@ impl<'data> InputObject<'data> {
     /// Whether a linker made this object (a partial link's output: its tool notes name
     /// nvlink or cubin-ld).
     pub fn made_by_linker(&self) -> bool {
-        let Some(s) = self.cubin.section_by_name(".note.nv.tkinfo") else {
+        // (Found among the notes by their one-byte kinds: placing asks this of every object
+        // that adds `__constant__` data after another's, and a search by name read every
+        // section header.)
+        let Some((_, s)) = self
+            .sections_of(SectionKind::Note)
+            .find(|(_, s)| s.name == b".note.nv.tkinfo")
+        else {
             return false;
         };
         crate::elf::notes::parse_notes(s.bytes())

@@ -310,10 +310,6 @@ impl<'data> Cubin<'data> {
         self.sections.get(index as usize)
     }
 
-    pub fn section_by_name(&self, name: &str) -> Option<&Section<'data>> {
-        self.sections.iter().find(|s| s.name == name.as_bytes())
-    }
-
     /// The symbol table a section's sh_link names (for relocations, `.nv.info`, callgraph).
     pub fn symtab_for(&self, section: &Section<'_>) -> Option<&SymbolTable<'data>> {
         self.symtabs.iter().find(|t| t.section == section.link)
