@@ -157,6 +157,18 @@ pub fn sccs(succ: &Succ) -> Sccs {
         if index[root] != UNSEEN {
             continue;
         }
+        // A node unseen so far without successors is a component of its own: what the walk
+        // below would find, without its stacks (most nodes are variables and section symbols:
+        // a large link's are hundreds of thousands).
+        if succ.of(root).len() == 0 {
+            index[root] = next;
+            low[root] = next;
+            next += 1;
+            comp_of[root] = node(comps.len());
+            comps.push(root);
+            comps.end_list();
+            continue;
+        }
         work.push((root, 0));
         index[root] = next;
         low[root] = next;
@@ -229,6 +241,19 @@ mod tests {
         assert_eq!(g.of(0).collect::<Vec<_>>(), [2, 0, 1]);
         assert_eq!(g.of(1).len(), 0);
         assert_eq!(g.len(), 3);
+    }
+
+    #[test]
+    fn nodes_without_successors_are_numbered_where_the_walk_meets_them() {
+        // 0 -> 2, 1 alone, 2 alone, 3 -> 0: components 2, 0, 1, 3 in that order.
+        let g = Succ::from(vec![vec![2], vec![], vec![], vec![0]]);
+        let s = sccs(&g);
+        let order: Vec<Vec<usize>> = (0..s.len()).map(|c| s.comp(c).collect()).collect();
+        assert_eq!(order, [vec![2], vec![0], vec![1], vec![3]]);
+        assert_eq!(
+            (0..4).map(|v| s.comp_of(v)).collect::<Vec<_>>(),
+            [1, 2, 0, 3]
+        );
     }
 
     #[test]
