@@ -146,9 +146,7 @@ impl<'a> Image<'a> {
             Content::Bytes(b) => Cow::Borrowed(&b[..]),
             Content::WithSymbols { bytes, slots } => {
                 let mut b = bytes.clone();
-                for &(at, sym) in slots {
-                    b[at..at + 4].copy_from_slice(&l.sym_index[sym].to_le_bytes());
-                }
+                put_symbol_indices(&mut b, slots, l);
                 Cow::Owned(b)
             }
             Content::MercCode { bytes, text } => {
@@ -171,6 +169,14 @@ impl<'a> Image<'a> {
             Some(fields) => Cow::Owned(with_prototypes(bytes.into_owned(), fields, l)),
             None => bytes,
         }
+    }
+}
+
+/// A section's symbol fields (`Content::WithSymbols`'s slots) given their symbols' places in
+/// the output's symbol table.
+fn put_symbol_indices(bytes: &mut [u8], slots: &[(usize, crate::output::OutSym)], l: &Layout) {
+    for &(at, sym) in slots {
+        bytes[at..at + 4].copy_from_slice(&l.sym_index[sym].to_le_bytes());
     }
 }
 
@@ -272,6 +278,14 @@ impl Image<'_> {
                     Content::Input(i) if !self.prototypes.contains_key(&sid) => {
                         scratch.extend_from_slice(self.input_bytes(i));
                         i.put_changes(&mut scratch[put..]);
+                    }
+                    // (Made in place, not copied from a copy: the `.nv.info.<fn>` sections
+                    // are most of a large link's sections.)
+                    Content::WithSymbols { bytes, slots }
+                        if !self.prototypes.contains_key(&sid) =>
+                    {
+                        scratch.extend_from_slice(bytes);
+                        put_symbol_indices(&mut scratch[put..], slots, self.l);
                     }
                     _ => scratch.extend_from_slice(&self.section(sid)),
                 }
