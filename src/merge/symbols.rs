@@ -507,59 +507,63 @@ impl Builder<'_, '_> {
         self.p.sym_map[oi][i] = Some(id);
     }
 
-    /// Gives defined symbols their output section and rebased value.
+    /// Gives defined symbols their output section and rebased value. (What each object's
+    /// symbols get is read in parallel, and given in input order: a large link's symbols are
+    /// hundreds of thousands, each read with its section header from cold memory.)
     pub(super) fn finish_symbols(&mut self) {
-        for (oi, o) in crate::object::enumerated(self.p.objects) {
-            for (i, s) in o.symbols().iter().enumerate().skip(1) {
-                let Some(out) = self.p.sym_map[oi][i] else {
-                    continue;
-                };
-                if s.st_type == STT_SECTION {
-                    continue;
-                }
-                let SymSection::Index(si) = s.section else {
-                    continue;
-                };
-                if let Some(g) = self.p.res.sym_global[oi][i] {
-                    if !self.p.res.is_winner(oi, i as u32) {
-                        continue;
+        let p = &self.p;
+        let per_object = crate::object::par_map(p.objects, |oi| finished_symbols(p, oi));
+        for (oi, finished) in per_object.into_iter().enumerate() {
+            let oi = ObjectId::from_index(oi);
+            for f in finished {
+                match f {
+                    Finished::Placed {
+                        out,
+                        sec,
+                        value,
+                        text,
+                    } => {
+                        let sym = &mut self.m.symbols[out];
+                        sym.section = Some(sec);
+                        sym.value = value;
+                        if let Some(top) = text {
+                            self.m.sections[sec].info = Info::Symbol(out, top);
+                        }
                     }
-                    let _ = g;
-                }
-                let Some(p) = self.p.placed[oi][si as usize] else {
-                    continue;
-                };
-                let sec = &o.cubin.sections[si as usize];
-                // Reserved shared memory (sm_110): its objects are allocated like commons, the
-                // value giving the alignment, after the module's reserved shared bytes
-                // (`.nv.reservedSmem.offset0`); one section holds them all.
-                // (-r keeps them as they are, overlaid.)
-                if sec.sh_type == SHT_CUDA_RESERVED_SHARED {
-                    let value = if self.p.policy.relocatable() {
-                        s.value
-                    } else {
-                        align_up(self.p.reserved_smem_base, s.value.max(1))
-                    };
-                    if let Content::NoBits(n) = &mut self.m.sections[p.sec].content {
-                        *n = (*n).max(if self.p.policy.relocatable() {
-                            sec.size
-                        } else {
-                            value + s.size
-                        });
+                    Finished::ReservedShared { out, sym: i, sec } => {
+                        self.finish_reserved_shared(oi, i, out, sec)
                     }
-                    let sym = &mut self.m.symbols[out];
-                    sym.section = Some(p.sec);
-                    sym.value = value;
-                    continue;
-                }
-                let sym = &mut self.m.symbols[out];
-                sym.section = Some(p.sec);
-                sym.value = s.value + p.offset;
-                if s.st_type == STT_FUNC && is_text(o, sec) {
-                    self.m.sections[p.sec].info = Info::Symbol(out, (sec.info >> 24) as u8);
                 }
             }
         }
+    }
+
+    /// Reserved shared memory (sm_110): its objects are allocated like commons, the value
+    /// giving the alignment, after the module's reserved shared bytes
+    /// (`.nv.reservedSmem.offset0`); one section holds them all. (-r keeps them as they are,
+    /// overlaid.)
+    fn finish_reserved_shared(&mut self, oi: ObjectId, i: usize, out: OutSym, p: OutSec) {
+        let o = &self.p.objects[oi];
+        let s = &o.symbols()[i];
+        let SymSection::Index(si) = s.section else {
+            return;
+        };
+        let sec = &o.cubin.sections[si as usize];
+        let value = if self.p.policy.relocatable() {
+            s.value
+        } else {
+            align_up(self.p.reserved_smem_base, s.value.max(1))
+        };
+        if let Content::NoBits(n) = &mut self.m.sections[p].content {
+            *n = (*n).max(if self.p.policy.relocatable() {
+                sec.size
+            } else {
+                value + s.size
+            });
+        }
+        let sym = &mut self.m.symbols[out];
+        sym.section = Some(p);
+        sym.value = value;
     }
 
     /// Creates (empty) the output relocation sections of an object's relocation sections whose
@@ -608,4 +612,61 @@ impl Builder<'_, '_> {
         }
         self.p.reserved_relocs[oi] = reserved;
     }
+}
+
+/// What `finish_symbols` gives one output symbol.
+enum Finished {
+    /// Its section and value; for a function's symbol, its code section's sh_info (the
+    /// symbol, and the top byte the input's had).
+    Placed {
+        out: OutSym,
+        sec: OutSec,
+        value: u64,
+        text: Option<u8>,
+    },
+    /// A reserved shared memory object (input symbol `sym`), allocated in order.
+    ReservedShared {
+        out: OutSym,
+        sym: usize,
+        sec: OutSec,
+    },
+}
+
+/// What object `oi`'s defined symbols give their output symbols, in symbol order.
+fn finished_symbols(p: &placement::Placement<'_, '_>, oi: ObjectId) -> Vec<Finished> {
+    let o = &p.objects[oi];
+    let mut out = Vec::new();
+    for (i, s) in o.symbols().iter().enumerate().skip(1) {
+        let Some(sym) = p.sym_map[oi][i] else {
+            continue;
+        };
+        if s.st_type == STT_SECTION {
+            continue;
+        }
+        let SymSection::Index(si) = s.section else {
+            continue;
+        };
+        if p.res.sym_global[oi][i].is_some() && !p.res.is_winner(oi, i as u32) {
+            continue;
+        }
+        let Some(placed) = p.placed[oi][si as usize] else {
+            continue;
+        };
+        let sec = &o.cubin.sections[si as usize];
+        if sec.sh_type == SHT_CUDA_RESERVED_SHARED {
+            out.push(Finished::ReservedShared {
+                out: sym,
+                sym: i,
+                sec: placed.sec,
+            });
+            continue;
+        }
+        out.push(Finished::Placed {
+            out: sym,
+            sec: placed.sec,
+            value: s.value + placed.offset,
+            text: (s.st_type == STT_FUNC && is_text(o, sec)).then_some((sec.info >> 24) as u8),
+        });
+    }
+    out
 }
