@@ -352,47 +352,82 @@ fn referencing_function<'data>(o: &InputObject<'data>, name: &[u8]) -> Option<&'
 /// undefined: the test for linking a system library (libcudadevrt), which nvlink drops
 /// when nothing uses it.
 pub fn uses_any(objects: &[InputObject<'_>], marked: &[bool]) -> bool {
+    use rayon::prelude::*;
     if !marked.iter().any(|&m| m) {
         return false;
     }
-    let undefined: hashbrown::HashSet<&[u8]> = objects
+    // (The marked objects' definitions are few, the others' references many: the few are
+    // the table, and the many are looked up in it, in parallel.)
+    let defined: hashbrown::HashSet<&[u8]> = objects
         .iter()
-        .filter(|o| !marked[o.id.index()])
+        .filter(|o| marked[o.id.index()])
         .flat_map(|o| o.symbols().iter().skip(1))
         .filter(|s| {
-            InputObject::is_global(s) && s.section == crate::elf::read::SymSection::Undefined
+            InputObject::is_global(s) && s.section != crate::elf::read::SymSection::Undefined
         })
         .map(|s| s.name)
         .collect();
     objects
-        .iter()
-        .filter(|o| marked[o.id.index()])
-        .flat_map(|o| o.symbols().iter().skip(1))
-        .any(|s| {
-            InputObject::is_global(s)
-                && s.section != crate::elf::read::SymSection::Undefined
-                && undefined.contains(s.name)
+        .par_iter()
+        .filter(|o| !marked[o.id.index()])
+        .any(|o| {
+            o.symbols().iter().skip(1).any(|s| {
+                InputObject::is_global(s)
+                    && s.section == crate::elf::read::SymSection::Undefined
+                    && defined.contains(s.name)
+            })
         })
 }
 
 /// Whether some global is referenced but defined by none of `objects` (driver-provided
 /// names aside): only then can a system library have something to contribute.
 pub fn leaves_undefined(objects: &[InputObject<'_>]) -> bool {
-    let globals = || {
-        objects
+    use rayon::prelude::*;
+    fn globals<'o, 'd>(o: &'o InputObject<'d>) -> impl Iterator<Item = &'o Symbol<'d>> + 'o {
+        o.symbols()
             .iter()
-            .flat_map(|o| o.symbols().iter().skip(1))
+            .skip(1)
             .filter(|s| InputObject::is_global(s))
-    };
-    let defined: hashbrown::HashSet<&[u8]> = globals()
-        .filter(|s| s.section != crate::elf::read::SymSection::Undefined)
+    }
+    fn referenced(s: &&Symbol<'_>) -> bool {
+        s.section == SymSection::Undefined && !provided_by_driver(s.name)
+    }
+    fn is_defined(s: &&Symbol<'_>) -> bool {
+        s.section != SymSection::Undefined
+    }
+    // Usually the first object that refers to anything refers to something nothing defines
+    // (sm_90+ objects all name the unified tables' placeholders): its references are checked
+    // against every definition first, in parallel, a small table looked up; only without
+    // such a witness is every reference checked, against a table of every definition.
+    if let Some(first) = objects.iter().find(|o| globals(o).any(|s| referenced(&s))) {
+        let mut witnesses: hashbrown::HashSet<&[u8]> =
+            globals(first).filter(referenced).map(|s| s.name).collect();
+        let defined: Vec<&[u8]> = objects
+            .par_iter()
+            .flat_map_iter(|o| {
+                globals(o)
+                    .filter(is_defined)
+                    .filter(|s| witnesses.contains(s.name))
+                    .map(|s| s.name)
+            })
+            .collect();
+        for name in defined {
+            witnesses.remove(name);
+        }
+        if !witnesses.is_empty() {
+            return true;
+        }
+    }
+    let defined: hashbrown::HashSet<&[u8]> = objects
+        .iter()
+        .flat_map(globals)
+        .filter(is_defined)
         .map(|s| s.name)
         .collect();
-    globals().any(|s| {
-        s.section == crate::elf::read::SymSection::Undefined
-            && !defined.contains(s.name)
-            && !provided_by_driver(s.name)
-    })
+    objects
+        .iter()
+        .flat_map(globals)
+        .any(|s| referenced(&s) && !defined.contains(s.name))
 }
 
 #[cfg(test)]
