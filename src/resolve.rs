@@ -361,40 +361,33 @@ pub fn uses_any(objects: &[InputObject<'_>], marked: &[bool]) -> bool {
     let defined: hashbrown::HashSet<&[u8]> = objects
         .iter()
         .filter(|o| marked[o.id.index()])
-        .flat_map(|o| o.symbols().iter().skip(1))
-        .filter(|s| {
-            InputObject::is_global(s) && s.section != crate::elf::read::SymSection::Undefined
-        })
+        .flat_map(globals)
+        .filter(|s| !is_undefined(s))
         .map(|s| s.name)
         .collect();
     objects
         .par_iter()
         .filter(|o| !marked[o.id.index()])
-        .any(|o| {
-            o.symbols().iter().skip(1).any(|s| {
-                InputObject::is_global(s)
-                    && s.section == crate::elf::read::SymSection::Undefined
-                    && defined.contains(s.name)
-            })
-        })
+        .any(|o| globals(o).any(|s| is_undefined(s) && defined.contains(s.name)))
+}
+
+/// An object's global symbols (its null symbol left out).
+fn globals<'o, 'd>(o: &'o InputObject<'d>) -> impl Iterator<Item = &'o Symbol<'d>> + 'o {
+    o.symbols()
+        .iter()
+        .skip(1)
+        .filter(|s| InputObject::is_global(s))
+}
+
+fn is_undefined(s: &Symbol<'_>) -> bool {
+    s.section == SymSection::Undefined
 }
 
 /// Whether some global is referenced but defined by none of `objects` (driver-provided
 /// names aside): only then can a system library have something to contribute.
 pub fn leaves_undefined(objects: &[InputObject<'_>]) -> bool {
     use rayon::prelude::*;
-    fn globals<'o, 'd>(o: &'o InputObject<'d>) -> impl Iterator<Item = &'o Symbol<'d>> + 'o {
-        o.symbols()
-            .iter()
-            .skip(1)
-            .filter(|s| InputObject::is_global(s))
-    }
-    fn referenced(s: &&Symbol<'_>) -> bool {
-        s.section == SymSection::Undefined && !provided_by_driver(s.name)
-    }
-    fn is_defined(s: &&Symbol<'_>) -> bool {
-        s.section != SymSection::Undefined
-    }
+    let referenced = |s: &&Symbol<'_>| is_undefined(s) && !provided_by_driver(s.name);
     // Usually the first object that refers to anything refers to something nothing defines
     // (sm_90+ objects all name the unified tables' placeholders): its references are checked
     // against every definition first, in parallel, a small table looked up; only without
@@ -406,7 +399,7 @@ pub fn leaves_undefined(objects: &[InputObject<'_>]) -> bool {
             .par_iter()
             .flat_map_iter(|o| {
                 globals(o)
-                    .filter(is_defined)
+                    .filter(|s| !is_undefined(s))
                     .filter(|s| witnesses.contains(s.name))
                     .map(|s| s.name)
             })
@@ -421,7 +414,7 @@ pub fn leaves_undefined(objects: &[InputObject<'_>]) -> bool {
     let defined: hashbrown::HashSet<&[u8]> = objects
         .iter()
         .flat_map(globals)
-        .filter(is_defined)
+        .filter(|s| !is_undefined(s))
         .map(|s| s.name)
         .collect();
     objects
