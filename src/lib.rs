@@ -109,9 +109,27 @@ fn link_inner(
     }
     let loaded = load::read_inputs(args, &arch, &files, early)?;
     let user = load::user_objects(&loaded)?;
-    let system_bytes = load::system_bytes(&loaded, &user, args)?;
-    let inputs = load::with_system_libraries(user, &loaded, &system_bytes, args)?;
+    // (Declared before the resolver, which may name what it holds: on an early return the
+    // resolver is dropped here, and a hash map's drop wants its keys alive.)
+    #[allow(clippy::needless_late_init)]
+    let system_bytes;
     drop(load_span);
+    // 2. Resolution: one definition per global. The user's objects first: what they leave
+    // undefined decides whether a system library is read at all.
+    let mut resolver = tracing::info_span!("resolve").in_scope(|| {
+        let mut r = resolve::Resolver::new(&policy);
+        r.add(&user, 0);
+        r
+    });
+    let system_span = tracing::info_span!("system_libraries").entered();
+    let wanted = args.keep_system_libraries || resolver.leaves_undefined();
+    system_bytes = load::system_bytes(&loaded, &user, wanted)?;
+    let n_user = user.len();
+    let inputs = load::with_system_libraries(user, &loaded, &system_bytes, args)?;
+    if inputs.objects.len() > n_user {
+        resolver.add(&inputs.objects, n_user);
+    }
+    drop(system_span);
     if let Some(path) = &args.why_extract {
         let text = explain::why_extract(&inputs.objects, &loaded.units);
         if path.as_os_str() == "-" {
@@ -131,9 +149,7 @@ fn link_inner(
     checks::architectures(objects, &arch)?;
     checks::debug_link(objects, &arch, args)?;
     checks::unified_index(objects, args)?;
-    // 2. Resolution: one definition per global.
-    let (res, errs) =
-        tracing::info_span!("resolve").in_scope(|| resolve::resolve(objects, &policy));
+    let (res, errs) = resolver.finish(objects, &policy);
     checks::duplicates(&errs)?;
     // nvcc includes the registration file in its link stub; nvlink writes it once the
     // inputs are merged (so also when references stay undefined, but not after a multiple

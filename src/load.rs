@@ -72,15 +72,16 @@ pub fn user_objects<'l>(loaded: &'l input::Loaded<'_>) -> Result<Vec<InputObject
     objects.into_iter().collect()
 }
 
-/// The system libraries' bytes, decompressed only when the user's objects leave something
-/// undefined (or `--keep-system-libraries`).
+/// The system libraries' bytes, decompressed only when `wanted`: when the user's objects
+/// leave something undefined (`resolve::Resolver::leaves_undefined`), or under
+/// `--keep-system-libraries`.
 pub fn system_bytes<'l>(
     loaded: &'l input::Loaded<'_>,
     user: &[InputObject<'_>],
-    args: &cli::Args,
+    wanted: bool,
 ) -> Result<Vec<Cow<'l, [u8]>>> {
     let system_units = &loaded.units[user.len()..];
-    if system_units.is_empty() || !(args.keep_system_libraries || resolve::leaves_undefined(user)) {
+    if system_units.is_empty() || !wanted {
         return Ok(Vec::new());
     }
     let v: Vec<Result<Cow<'l, [u8]>>> = system_units.par_iter().map(|u| u.materialize()).collect();

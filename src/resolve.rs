@@ -152,42 +152,99 @@ pub struct ResolveErrors {
     pub undefined_functions: Vec<(GlobalId, Error)>,
 }
 
+/// Resolution over all of `objects` at once (as a link without system libraries has it).
 pub fn resolve<'data>(
     objects: &[InputObject<'data>],
     policy: &crate::policy::Policy,
 ) -> (Resolution<'data>, ResolveErrors) {
-    let relocatable = policy.relocatable();
-    let mut r = Resolution {
-        globals: IdVec::new(),
-        by_name: HashMap::new(),
-        // (Each object's map made in parallel: fresh pages, faulted in on both cores.)
-        sym_global: crate::object::par_map(objects, |oi| vec![None; objects[oi].symbols().len()])
-            .into(),
-    };
-    // Room for a global per symbol at most: made once, not by doubling, and faulted in by
-    // the idle core just ahead of the pass.
-    r.globals
-        .reserve(objects.iter().map(|o| o.symbols().len()).sum());
-    let room = [crate::prefault::Room::after(&r.globals)];
-    let mut errors = ResolveErrors::default();
-    crate::prefault::while_filling(&room, |progress| {
-        resolve_in_order(objects, relocatable, &mut r, &mut errors, progress)
-    });
-    if policy.reports_undefined() {
-        undefined_references(objects, &r.globals, &mut errors);
+    let mut r = Resolver::new(policy);
+    r.add(objects, 0);
+    r.finish(objects, policy)
+}
+
+/// Resolution in input order, fed the user's objects first and a system library's after
+/// them, only if what the user's leave undefined calls for one: resolving an object looks
+/// only at those before it, so adding the library later gives what resolving all at once
+/// would have.
+pub struct Resolver<'data> {
+    r: Resolution<'data>,
+    errors: ResolveErrors,
+    relocatable: bool,
+}
+
+impl<'data> Resolver<'data> {
+    pub fn new(policy: &crate::policy::Policy) -> Self {
+        Resolver {
+            r: Resolution {
+                globals: IdVec::new(),
+                by_name: HashMap::new(),
+                sym_global: IdVec::new(),
+            },
+            errors: ResolveErrors::default(),
+            relocatable: policy.relocatable(),
+        }
     }
-    (r, errors)
+
+    /// Resolves `objects[from..]`, whose ids are their places in `objects`, after those
+    /// added before (`objects[..from]`, named in messages).
+    pub fn add(&mut self, objects: &[InputObject<'data>], from: usize) {
+        let r = &mut self.r;
+        debug_assert_eq!(r.sym_global.len(), from);
+        let new = &objects[from..];
+        // (Each object's map made in parallel: fresh pages, faulted in on both cores.)
+        let maps = crate::object::par_map(new, |oi| vec![None; new[oi].symbols().len()]);
+        for m in maps {
+            r.sym_global.push(m);
+        }
+        // Room for a global per symbol at most: made once, not by doubling, and faulted in
+        // by the idle core just ahead of the pass.
+        r.globals
+            .reserve(new.iter().map(|o| o.symbols().len()).sum());
+        let room = [crate::prefault::Room::after(&r.globals)];
+        let (relocatable, errors) = (self.relocatable, &mut self.errors);
+        crate::prefault::while_filling(&room, |progress| {
+            resolve_in_order(objects, from, relocatable, r, errors, progress)
+        });
+    }
+
+    /// Whether some global the objects added so far name is defined by none of them
+    /// (driver-provided names aside): only then can a system library have something to
+    /// contribute. (The unified tables' placeholders, which every sm_90+ object names, are
+    /// not globals of a final link: a real link, which `nvcc -dlink` makes with
+    /// libcudadevrt, does not decompress and parse it for them.)
+    pub fn leaves_undefined(&self) -> bool {
+        self.r
+            .globals
+            .iter()
+            .any(|g| g.def.is_none() && !provided_by_driver(g.name))
+    }
+
+    /// The resolution of every object added (`objects`), with the errors found, the
+    /// undefined references among them when the policy reports those.
+    pub fn finish(
+        self,
+        objects: &[InputObject<'data>],
+        policy: &crate::policy::Policy,
+    ) -> (Resolution<'data>, ResolveErrors) {
+        let Resolver { r, mut errors, .. } = self;
+        debug_assert_eq!(r.sym_global.len(), objects.len());
+        if policy.reports_undefined() {
+            undefined_references(objects, &r.globals, &mut errors);
+        }
+        (r, errors)
+    }
 }
 
 /// Each object's global symbols in input order: the global each names, and its definition.
 fn resolve_in_order<'data>(
     objects: &[InputObject<'data>],
+    from: usize,
     relocatable: bool,
     r: &mut Resolution<'data>,
     errors: &mut ResolveErrors,
     progress: &crate::prefault::Progress,
 ) {
-    for o in objects {
+    for o in &objects[from..] {
         let mut map = std::mem::take(&mut r.sym_global[o.id]);
         for (i, s) in o.symbols().iter().enumerate().skip(1) {
             if !resolvable(s, relocatable) {
@@ -383,46 +440,6 @@ fn is_undefined(s: &Symbol<'_>) -> bool {
     s.section == SymSection::Undefined
 }
 
-/// Whether some global is referenced but defined by none of `objects` (driver-provided
-/// names aside): only then can a system library have something to contribute.
-pub fn leaves_undefined(objects: &[InputObject<'_>]) -> bool {
-    use rayon::prelude::*;
-    let referenced = |s: &&Symbol<'_>| is_undefined(s) && !provided_by_driver(s.name);
-    // Usually the first object that refers to anything refers to something nothing defines
-    // (sm_90+ objects all name the unified tables' placeholders): its references are checked
-    // against every definition first, in parallel, a small table looked up; only without
-    // such a witness is every reference checked, against a table of every definition.
-    if let Some(first) = objects.iter().find(|o| globals(o).any(|s| referenced(&s))) {
-        let mut witnesses: hashbrown::HashSet<&[u8]> =
-            globals(first).filter(referenced).map(|s| s.name).collect();
-        let defined: Vec<&[u8]> = objects
-            .par_iter()
-            .flat_map_iter(|o| {
-                globals(o)
-                    .filter(|s| !is_undefined(s))
-                    .filter(|s| witnesses.contains(s.name))
-                    .map(|s| s.name)
-            })
-            .collect();
-        for name in defined {
-            witnesses.remove(name);
-        }
-        if !witnesses.is_empty() {
-            return true;
-        }
-    }
-    let defined: hashbrown::HashSet<&[u8]> = objects
-        .iter()
-        .flat_map(globals)
-        .filter(|s| !is_undefined(s))
-        .map(|s| s.name)
-        .collect();
-    objects
-        .iter()
-        .flat_map(globals)
-        .any(|s| referenced(&s) && !defined.contains(s.name))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -450,5 +467,67 @@ mod tests {
     #[test]
     fn a_second_strong_definition_is_an_error_naming_the_first() {
         assert_eq!(pick(Some(def(0, false)), def(1, false)), Err(def(0, false)));
+    }
+
+    /// The xtu_call case's cubins (a.o calls b.o's and c.o's functions) for `sm`.
+    fn xtu_call(sm: &str) -> Vec<Vec<u8>> {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("testdata/out/xtu_call")
+            .join(sm);
+        ["a.o", "b.o", "c.o"]
+            .iter()
+            .map(|f| std::fs::read(dir.join(f)).unwrap())
+            .collect()
+    }
+
+    fn objects(bytes: &[Vec<u8>]) -> Vec<InputObject<'_>> {
+        bytes
+            .iter()
+            .enumerate()
+            .map(|(i, b)| InputObject::new(ObjectId::from_index(i), format!("o{i}"), b).unwrap())
+            .collect()
+    }
+
+    fn final_link(sm: u32) -> crate::policy::Policy {
+        crate::policy::Policy::new(sm, false, false, false)
+    }
+
+    #[test]
+    fn objects_added_in_two_steps_resolve_as_all_at_once() {
+        let bytes = xtu_call("sm_90");
+        let objects = objects(&bytes);
+        let policy = final_link(90);
+        let (all, _) = resolve(&objects, &policy);
+        let mut r = Resolver::new(&policy);
+        r.add(&objects[..1], 0);
+        r.add(&objects, 1);
+        let (stepwise, _) = r.finish(&objects, &policy);
+        let names = |r: &Resolution<'_>| -> Vec<(Vec<u8>, Option<Def>)> {
+            r.globals.iter().map(|g| (g.name.to_vec(), g.def)).collect()
+        };
+        assert_eq!(names(&all), names(&stepwise));
+        assert_eq!(all.sym_global, stepwise.sym_global);
+    }
+
+    #[test]
+    fn the_unified_tables_placeholders_leave_nothing_undefined_in_a_final_link() {
+        // (Every sm_90 object names them; nothing defines them.)
+        let bytes = xtu_call("sm_90");
+        let objects = objects(&bytes);
+        let mut r = Resolver::new(&final_link(90));
+        r.add(&objects, 0);
+        assert!(!r.leaves_undefined());
+        let mut partial = Resolver::new(&crate::policy::Policy::new(90, true, false, false));
+        partial.add(&objects, 0);
+        assert!(partial.leaves_undefined());
+    }
+
+    #[test]
+    fn a_function_no_object_defines_is_left_undefined() {
+        let bytes = xtu_call("sm_90");
+        let objects = objects(&bytes[..2]); // a.o calls c.o's function
+        let mut r = Resolver::new(&final_link(90));
+        r.add(&objects, 0);
+        assert!(r.leaves_undefined());
     }
 }

@@ -342,6 +342,22 @@ fn a_link_without_device_code_writes_an_empty_module() {
     );
 }
 
+/// A host object whose first fatbin entry (compressed) has a payload that is not what its
+/// header says: the device code cannot be read.
+fn with_damaged_payload(host: &[u8]) -> Vec<u8> {
+    let mut a = host.to_vec();
+    let at = a
+        .windows(4)
+        .position(|w| w == [0x50, 0xed, 0x55, 0xba])
+        .unwrap();
+    let entry = at + 16;
+    let hsize = u32::from_le_bytes(a[entry + 4..entry + 8].try_into().unwrap()) as usize;
+    for b in &mut a[entry + hsize..entry + hsize + 16] {
+        *b ^= 0x5a;
+    }
+    a
+}
+
 #[test]
 fn a_damaged_fatbin_in_a_host_object_is_an_error_naming_the_object() {
     let d = scratch("damaged");
@@ -358,12 +374,7 @@ fn a_damaged_fatbin_in_a_host_object_is_an_error_naming_the_object() {
     assert_fails(&o, 1, &["'bad.o'", "damaged fatbin"]);
     assert!(!d.join("o.cubin").exists());
     // A compressed entry whose payload is not what its header says.
-    let mut a = std::fs::read(d.join("a.o")).unwrap();
-    let entry = at + 16;
-    let hsize = u32::from_le_bytes(a[entry + 4..entry + 8].try_into().unwrap()) as usize;
-    for b in &mut a[entry + hsize..entry + hsize + 16] {
-        *b ^= 0x5a;
-    }
+    let a = with_damaged_payload(&std::fs::read(d.join("a.o")).unwrap());
     std::fs::write(d.join("bad2.o"), &a).unwrap();
     let o = cubin_ld(
         &d,
@@ -385,4 +396,44 @@ fn a_host_object_with_a_damaged_section_count_is_an_error_not_plain_host_code() 
     let o = cubin_ld(&d, &["-arch=sm_90", "a.o", "b.o", "c.o", "-o", "out.cubin"]);
     assert_fails(&o, 1, &["Could not find fatbin in 'a.o'"]);
     assert!(!d.join("out.cubin").exists());
+}
+
+#[test]
+fn a_system_library_is_read_only_when_the_users_objects_leave_something_undefined() {
+    // (As nvlink 13.5 does, given a libcudadevrt whose device code cannot be uncompressed:
+    // it links a.o, b.o and c.o, which leave only the unified tables' placeholders
+    // undefined, and fails on a.o and b.o, which leave c.o's function undefined.)
+    let d = scratch("system-unread");
+    copy_objects(&d);
+    let bad = with_damaged_payload(&std::fs::read(d.join("c.o")).unwrap());
+    std::fs::write(d.join("bad.o"), bad).unwrap();
+    write_archive(&d, "libcudadevrt.a", &["bad.o"]);
+    let o = cubin_ld(
+        &d,
+        &[
+            "-arch=sm_90",
+            "a.o",
+            "b.o",
+            "c.o",
+            "-L.",
+            "-lcudadevrt",
+            "-o",
+            "o.cubin",
+        ],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = cubin_ld(
+        &d,
+        &[
+            "-arch=sm_90",
+            "a.o",
+            "b.o",
+            "-L.",
+            "-lcudadevrt",
+            "-o",
+            "o2.cubin",
+        ],
+    );
+    assert_fails(&o, 1, &["libcudadevrt.a:bad.o"]);
+    assert!(!d.join("o2.cubin").exists());
 }
