@@ -530,9 +530,12 @@ impl Builder<'_, '_> {
                             self.m.sections[sec].info = Info::Symbol(out, top);
                         }
                     }
-                    Finished::ReservedShared { out, sym: i, sec } => {
-                        self.finish_reserved_shared(oi, i, out, sec)
-                    }
+                    Finished::ReservedShared {
+                        out,
+                        sym: i,
+                        input_size,
+                        sec,
+                    } => self.finish_reserved_shared(oi, i, input_size, out, sec),
                 }
             }
         }
@@ -542,13 +545,15 @@ impl Builder<'_, '_> {
     /// giving the alignment, after the module's reserved shared bytes
     /// (`.nv.reservedSmem.offset0`); one section holds them all. (-r keeps them as they are,
     /// overlaid.)
-    fn finish_reserved_shared(&mut self, oi: ObjectId, i: usize, out: OutSym, p: OutSec) {
-        let o = &self.p.objects[oi];
-        let s = &o.symbols()[i];
-        let SymSection::Index(si) = s.section else {
-            return;
-        };
-        let sec = &o.cubin.sections[si as usize];
+    fn finish_reserved_shared(
+        &mut self,
+        oi: ObjectId,
+        i: usize,
+        input_size: u64,
+        out: OutSym,
+        p: OutSec,
+    ) {
+        let s = &self.p.objects[oi].symbols()[i];
         let value = if self.p.policy.relocatable() {
             s.value
         } else {
@@ -556,7 +561,7 @@ impl Builder<'_, '_> {
         };
         if let Content::NoBits(n) = &mut self.m.sections[p].content {
             *n = (*n).max(if self.p.policy.relocatable() {
-                sec.size
+                input_size
             } else {
                 value + s.size
             });
@@ -624,10 +629,12 @@ enum Finished {
         value: u64,
         text: Option<u8>,
     },
-    /// A reserved shared memory object (input symbol `sym`), allocated in order.
+    /// A reserved shared memory object (input symbol `sym`, in an input section of
+    /// `input_size` bytes), allocated in order.
     ReservedShared {
         out: OutSym,
         sym: usize,
+        input_size: u64,
         sec: OutSec,
     },
 }
@@ -657,6 +664,7 @@ fn finished_symbols(p: &placement::Placement<'_, '_>, oi: ObjectId) -> Vec<Finis
             out.push(Finished::ReservedShared {
                 out: sym,
                 sym: i,
+                input_size: sec.size,
                 sec: placed.sec,
             });
             continue;
