@@ -400,9 +400,10 @@ fn a_host_object_with_a_damaged_section_count_is_an_error_not_plain_host_code() 
 
 #[test]
 fn a_system_library_is_read_only_when_the_users_objects_leave_something_undefined() {
-    // (As nvlink 13.5 does, given a libcudadevrt whose device code cannot be uncompressed:
-    // it links a.o, b.o and c.o, which leave only the unified tables' placeholders
-    // undefined, and fails on a.o and b.o, which leave c.o's function undefined.)
+    // (a.o, b.o and c.o leave only the unified tables' placeholders undefined; a.o and b.o
+    // leave c.o's function. nvlink 13.5, given the same files, reads the library in both:
+    // it prints "Uncompress failed" as an error and goes on, linking the first with exit
+    // status 0 and failing the second on c.o's function; README, "How it differs".)
     let d = scratch("system-unread");
     copy_objects(&d);
     let bad = with_damaged_payload(&std::fs::read(d.join("c.o")).unwrap());

@@ -295,7 +295,12 @@ fn decompress(
         )));
     }
     let out = if zstd {
-        // (Into room for exactly what the header promised: a longer stream is an error.)
+        // One frame, as the entry's reader always took: what follows it (padding where the
+        // entry's compressed size is not given) is not read. Into room for exactly what the
+        // header promised: a longer frame is an error.
+        let frame = zstd::zstd_safe::find_frame_compressed_size(input)
+            .map_err(|c| bad(&zstd::zstd_safe::get_error_name(c)))?;
+        let input = &input[..frame.min(input.len())];
         let out = with_zstd(|d| d.decompress(input, size)).map_err(|e| bad(&e))?;
         if !out.starts_with(magic) {
             return Err(bad(&"it does not hold what its header says"));
@@ -414,6 +419,24 @@ mod tests {
             e.to_string().contains("does not hold what its header says"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn a_zstd_payload_is_one_frame_and_what_follows_it_is_not_read() {
+        let b = cubin_like(3000);
+        let all = Budget::new(u64::MAX);
+        let mut padded = zstd(&b);
+        padded.extend_from_slice(&[0u8; 8]);
+        assert_eq!(
+            decompress(&padded, 3000, FLAG_ZSTD, b"\x7fELF", &all).unwrap(),
+            b
+        );
+        // (Two frames that together make the size: the second is not the entry's.)
+        let (first, second) = b.split_at(1000);
+        let mut two = zstd(first);
+        two.extend(zstd(second));
+        let e = decompress(&two, 3000, FLAG_ZSTD, b"\x7fELF", &all).unwrap_err();
+        assert!(e.to_string().contains("its header says 3000"), "{e}");
     }
 
     #[test]
