@@ -103,6 +103,14 @@ pub struct Resolution<'data> {
     pub sym_global: IdVec<ObjectId, Vec<Option<GlobalId>>>,
 }
 
+impl Global<'_> {
+    /// Nothing defines it, and something should: not a driver-provided name, nor a
+    /// resource (extern `__shared__` arrays, textures, surfaces: undefined by design).
+    fn left_undefined(&self) -> bool {
+        self.def.is_none() && !self.is_resource && !provided_by_driver(self.name)
+    }
+}
+
 impl<'data> Resolution<'data> {
     /// The input symbol by which the first object to mention global `g` names it.
     pub fn first_reference<'o>(
@@ -208,18 +216,14 @@ impl<'data> Resolver<'data> {
         });
     }
 
-    /// Whether some global the objects added so far name is defined by none of them:
-    /// only then can a system library have something to contribute. Not counted, as
-    /// `undefined_references` does not count them: driver-provided names and resources
-    /// (extern `__shared__` arrays, textures, surfaces: undefined by design); nor are the
-    /// unified tables' placeholders globals of a final link. (Every sm_90+ object names the
+    /// Whether some global the objects added so far name is left undefined (what
+    /// `undefined_references` reports, `Global::left_undefined`): only then can a system
+    /// library have something to contribute. The unified tables' placeholders are not
+    /// globals of a final link. (Every sm_90+ object names the
     /// placeholders, and dynamic shared memory is an extern array: counted, they had every
     /// real link, which `nvcc -dlink` makes with libcudadevrt, decompress and parse it.)
     pub fn leaves_undefined(&self) -> bool {
-        self.r
-            .globals
-            .iter()
-            .any(|g| g.def.is_none() && !g.is_resource && !provided_by_driver(g.name))
+        self.r.globals.iter().any(Global::left_undefined)
     }
 
     /// The resolution of every object added (`objects`), with the errors found, the
@@ -367,7 +371,7 @@ fn undefined_references(
     errors: &mut ResolveErrors,
 ) {
     for (gid, g) in globals.iter_enumerated() {
-        if g.def.is_some() || g.is_resource || provided_by_driver(g.name) {
+        if !g.left_undefined() {
             continue;
         }
         let o = &objects[g.first_ref];
@@ -472,15 +476,21 @@ mod tests {
         assert_eq!(pick(Some(def(0, false)), def(1, false)), Err(def(0, false)));
     }
 
-    /// The xtu_call case's cubins (a.o calls b.o's and c.o's functions) for `sm`.
-    fn xtu_call(sm: &str) -> Vec<Vec<u8>> {
+    /// The corpus case's cubins `files` for `sm`.
+    fn corpus(case: &str, sm: &str, files: &[&str]) -> Vec<Vec<u8>> {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("testdata/out/xtu_call")
+            .join("testdata/out")
+            .join(case)
             .join(sm);
-        ["a.o", "b.o", "c.o"]
+        files
             .iter()
             .map(|f| std::fs::read(dir.join(f)).unwrap())
             .collect()
+    }
+
+    /// The xtu_call case's sm_90 cubins: a.o calls b.o's and c.o's functions.
+    fn xtu_call() -> Vec<Vec<u8>> {
+        corpus("xtu_call", "sm_90", &["a.o", "b.o", "c.o"])
     }
 
     fn objects(bytes: &[Vec<u8>]) -> Vec<InputObject<'_>> {
@@ -497,7 +507,7 @@ mod tests {
 
     #[test]
     fn objects_added_in_two_steps_resolve_as_all_at_once() {
-        let bytes = xtu_call("sm_90");
+        let bytes = xtu_call();
         let objects = objects(&bytes);
         let policy = final_link(90);
         let (all, all_errors) = resolve(&objects[..2], &policy);
@@ -518,7 +528,7 @@ mod tests {
     #[test]
     fn the_unified_tables_placeholders_leave_nothing_undefined_in_a_final_link() {
         // (Every sm_90 object names them; nothing defines them.)
-        let bytes = xtu_call("sm_90");
+        let bytes = xtu_call();
         let objects = objects(&bytes);
         let mut r = Resolver::new(&final_link(90));
         r.add(&objects, 0);
@@ -531,12 +541,7 @@ mod tests {
     #[test]
     fn extern_shared_arrays_leave_nothing_undefined() {
         // (a.o and b.o name dynamic shared memory arrays, which nothing defines.)
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("testdata/out/extern_shared/sm_90");
-        let bytes: Vec<Vec<u8>> = ["a.o", "b.o"]
-            .iter()
-            .map(|f| std::fs::read(dir.join(f)).unwrap())
-            .collect();
+        let bytes = corpus("extern_shared", "sm_90", &["a.o", "b.o"]);
         let objects = objects(&bytes);
         let mut r = Resolver::new(&final_link(90));
         r.add(&objects, 0);
@@ -546,7 +551,7 @@ mod tests {
 
     #[test]
     fn a_function_no_object_defines_is_left_undefined() {
-        let bytes = xtu_call("sm_90");
+        let bytes = xtu_call();
         let objects = objects(&bytes[..2]); // a.o calls c.o's function
         let mut r = Resolver::new(&final_link(90));
         r.add(&objects, 0);
