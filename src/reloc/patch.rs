@@ -186,8 +186,11 @@ pub fn read<S: Slots + ?Sized>(data: &S, offset: u64, fields: &[Field]) -> Resul
     Ok(v)
 }
 
-/// Writes `value` into the fields, leaving every other bit as it was. A value that does not
-/// fit its fields is an error.
+/// Writes `value` into the fields, leaving every other bit as it was. A negative value (an
+/// offset below its symbol: ptxas's `s[i - 1]` on a shared array is `sym - 4`) goes in as its
+/// low bits, two's complement, as nvlink writes it. A value that fits its fields neither as
+/// an unsigned nor as a negative number is an error: nvlink writes its low bits all the
+/// same (0 for 0x100000000 in a 32-bit field), which points the code somewhere else.
 pub fn write<S: Slots + ?Sized>(
     data: &mut S,
     offset: u64,
@@ -197,9 +200,13 @@ pub fn write<S: Slots + ?Sized>(
     let len = slot_len(fields);
     let start = offset as usize;
     let total: u32 = fields.iter().map(|f| f.width + f.from).max().unwrap_or(0);
-    if total < 64 && value >> total != 0 {
+    if !fits(value, total) {
+        let shown = match value as i64 {
+            v if v < 0 => format!("-{:#x}", v.unsigned_abs()),
+            _ => format!("{value:#x}"),
+        };
         return Err(Error::new(format!(
-            "value {value:#x} does not fit a {total}-bit relocation field at {offset:#x}"
+            "value {shown} does not fit a {total}-bit relocation field at {offset:#x}"
         )));
     }
     let mut slot = data.load(start, len).ok_or_else(|| past_the_end(offset))? as u128;
@@ -214,6 +221,15 @@ pub fn write<S: Slots + ?Sized>(
     }
     data.store(start, len, slot as u64);
     Ok(())
+}
+
+/// Whether `value` fits `bits` bits, as an unsigned number or as a negative one.
+fn fits(value: u64, bits: u32) -> bool {
+    match bits {
+        0 => value == 0,
+        64.. => true,
+        _ => value >> bits == 0 || (value as i64) >> (bits - 1) == -1,
+    }
 }
 
 fn past_the_end(offset: u64) -> Error {
@@ -376,6 +392,30 @@ mod tests {
     fn a_value_too_wide_for_its_field_is_an_error() {
         let mut d = vec![0u8; 16];
         assert!(write(&mut d, 0, fields(59).unwrap(), 0x1_0000).is_err());
+    }
+
+    #[test]
+    fn a_negative_value_goes_in_as_nvlink_writes_it() {
+        // `s[t - 1]` on a kernel's `__shared__ int s[64]` at shared offset 0, sm_75: ptxas's
+        // `R_CUDA_ABS24_40 s - 4` on `LDS.U R5, [R5.X4]`; nvlink 13.5 writes -0x4.
+        let mut d = unhex("84790505000000000058000000280e00");
+        write(&mut d, 0, fields(74).unwrap(), -4i64 as u64).unwrap();
+        assert_eq!(d, unhex("8479050500fcffff0058000000280e00"));
+        // The lowest a 24-bit field holds.
+        write(&mut d, 0, fields(74).unwrap(), -0x80_0000i64 as u64).unwrap();
+        assert_eq!(read(&d, 0, fields(74).unwrap()).unwrap(), 0x80_0000);
+    }
+
+    #[test]
+    fn a_value_that_fits_its_field_neither_way_is_an_error() {
+        // nvlink 13.5 writes the low bits of these (0x7ffffc, 0x0): code pointing elsewhere.
+        let mut d = vec![0u8; 16];
+        for v in [-0x80_0004i64 as u64, 0x100_0000] {
+            let e = write(&mut d, 0, fields(74).unwrap(), v).unwrap_err();
+            assert!(e.to_string().contains("does not fit a 24-bit"), "{e}");
+        }
+        let e = write(&mut d, 0, fields(74).unwrap(), -0x80_0004i64 as u64).unwrap_err();
+        assert!(e.to_string().contains("value -0x800004 "), "{e}");
     }
 
     #[test]
