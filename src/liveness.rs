@@ -418,6 +418,10 @@ impl<'data> CodeGraph<'data> {
             .map(|t| t.bytes())
             .unwrap_or(&[]);
         for (block, sym, proto) in crate::elf::callgraph_entries(s.bytes()) {
+            if block == 0 {
+                self.read_call(objects, defs, oi, sym, proto);
+                continue;
+            }
             let (Some(f), Some(proto)) =
                 (defs.get(oi, sym), crate::elf::read::cstr_at(strtab, proto))
             else {
@@ -428,6 +432,26 @@ impl<'data> CodeGraph<'data> {
                 2 => self.calls_through.entry(f).or_default().push(proto),
                 _ => {}
             }
+        }
+    }
+
+    /// A call the call graph lists (block 0: caller, callee) keeps the callee as a call from
+    /// code does, whether the code still calls it or not: ptxas lists the warp-level helpers
+    /// it inlines (`__cuda_sm70_shflsync_down`, sm_75-sm_89) as called, and nvlink keeps them.
+    fn read_call(
+        &mut self,
+        objects: &[InputObject<'data>],
+        defs: &DefiningText<'_, '_>,
+        oi: ObjectId,
+        caller: u32,
+        callee: u32,
+    ) {
+        let (Some((_, from)), Some(to)) = (text_of(objects, oi, caller), defs.get(oi, callee))
+        else {
+            return;
+        };
+        if to != (oi, from) {
+            self.own_pairs.push((from, to));
         }
     }
 
