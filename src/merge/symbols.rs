@@ -483,6 +483,9 @@ impl Builder<'_, '_> {
             self.early_debug_shared(sec.name);
         }
         if !self.p.live[oi][si as usize] {
+            if !shared {
+                self.losing_copy_local(oi, i);
+            }
             return;
         }
         let Some(out) = self.out_section_for(oi, si as usize) else {
@@ -503,6 +506,36 @@ impl Builder<'_, '_> {
             st_type: self.lower_symbol_type(s.st_type),
             other: self.lower_other(s.other),
             section: None,
+        });
+        self.p.sym_map[oi][i] = Some(id);
+    }
+
+    /// -r and -preserve-relocs: a local of a section the link drops because another object's
+    /// copy of it won (a template kernel's `_param` in its `.nv.constant0.<kernel>`) stays, in
+    /// the winner's section of that name at its own value, where this object's locals are
+    /// listed, as nvlink keeps it (testdata shared_weak_copies).
+    fn losing_copy_local(&mut self, oi: ObjectId, i: usize) {
+        if !self.p.policy.relocatable() && !self.p.policy.preserve_relocs() {
+            return;
+        }
+        let o = &self.p.objects[oi];
+        let s = &o.symbols()[i];
+        let SymSection::Index(si) = s.section else {
+            return;
+        };
+        // (The winner came first, so its section is made; a copy that lost to a later
+        // strong definition has none yet and keeps nothing.)
+        let Some(out) = self.m.section_named(o.cubin.sections[si as usize].name) else {
+            return;
+        };
+        let id = self.m.add_symbol(OutSymbol {
+            name: s.name.to_vec(),
+            value: s.value,
+            size: s.size,
+            bind: STB_LOCAL,
+            st_type: self.lower_symbol_type(s.st_type),
+            other: self.lower_other(s.other),
+            section: Some(out),
         });
         self.p.sym_map[oi][i] = Some(id);
     }
