@@ -180,19 +180,63 @@ fn with_debug_shared_size(rel: &str, size: u64) -> Vec<u8> {
     bytes
 }
 
-/// Each input's shared memory fits 32-bit addresses, but a partial link adds the inputs'
-/// `.nv_debug.shared` up: past 4 GiB, the link fails rather than write what no reader takes.
+/// The input's `.nv_debug.shared` resized to `size`, its largest object to the rest of it.
+fn with_debug_shared_object(rel: &str, size: u64) -> Vec<u8> {
+    let mut bytes = with_debug_shared_size(rel, size);
+    let u16_at = |b: &[u8], at: usize| u16::from_le_bytes(b[at..at + 2].try_into().unwrap());
+    let u32_at = |b: &[u8], at: usize| u32::from_le_bytes(b[at..at + 4].try_into().unwrap());
+    let u64_at = |b: &[u8], at: usize| u64::from_le_bytes(b[at..at + 8].try_into().unwrap());
+    let (shoff, shnum) = (u64_at(&bytes, 0x28) as usize, u16_at(&bytes, 0x3c) as usize);
+    let header = |i: usize| shoff + i * 64;
+    let strtab = u64_at(&bytes, header(u16_at(&bytes, 0x3e) as usize) + 24) as usize;
+    let name = |b: &[u8], i: usize| {
+        let at = strtab + u32_at(b, header(i)) as usize;
+        b[at..].split(|&c| c == 0).next().unwrap().to_vec()
+    };
+    let shared = (0..shnum)
+        .find(|&i| name(&bytes, i) == b".nv_debug.shared")
+        .unwrap();
+    let symtab = (0..shnum)
+        .find(|&i| u32_at(&bytes, header(i) + 4) == 2) // SHT_SYMTAB
+        .unwrap();
+    let (syms, len) = (
+        u64_at(&bytes, header(symtab) + 24) as usize,
+        u64_at(&bytes, header(symtab) + 32) as usize,
+    );
+    // The largest object (not the section symbol) in `.nv_debug.shared`.
+    let at = (syms..syms + len)
+        .step_by(24)
+        .filter(|&y| u16_at(&bytes, y + 6) as usize == shared && bytes[y + 4] & 0xf != 3)
+        .max_by_key(|&y| u64_at(&bytes, y + 16))
+        .unwrap();
+    let value = u64_at(&bytes, at + 8);
+    bytes[at + 16..at + 24].copy_from_slice(&(size - value).to_le_bytes());
+    bytes
+}
+
+/// Each input's shared memory fits 32-bit addresses, but a partial link adds the objects of
+/// the inputs' `.nv_debug.shared` up: past 4 GiB, the link fails rather than write what no
+/// reader takes.
 #[test]
 fn shared_memory_adding_up_past_32_bit_addresses_fails_the_link() {
     let dir = std::env::temp_dir().join(format!("cubin-ld-shared4g-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let (a, b, out) = (dir.join("a.o"), dir.join("b.o"), dir.join("out.cubin"));
     let size = 0xc000_0000;
-    std::fs::write(&a, with_debug_shared_size("static_shared/sm_90/a.o", size)).unwrap();
-    std::fs::write(&b, with_debug_shared_size("static_shared/sm_90/b.o", size)).unwrap();
+    std::fs::write(
+        &a,
+        with_debug_shared_object("static_shared/sm_90/a.o", size),
+    )
+    .unwrap();
+    std::fs::write(
+        &b,
+        with_debug_shared_object("static_shared/sm_90/b.o", size),
+    )
+    .unwrap();
     let err = link(&[&a, &b], &out, &["-r"]).expect_err("the link must fail");
+    // (a.o's objects: 0xbffffffc and 0x80 bytes; b.o's: 0xbffffffc.)
     assert!(
-        err.contains("shared memory '.nv_debug.shared' adds up to 0x180000000 bytes")
+        err.contains("shared memory '.nv_debug.shared' adds up to 0x180000078 bytes")
             && err.contains("the largest part, 0xc0000000 bytes, is in '"),
         "{err}"
     );

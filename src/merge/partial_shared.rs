@@ -100,8 +100,12 @@ pub(crate) fn kernel_uses(
 }
 
 /// A and D (see the module's notes): the extern arrays' alignment (0 when none is used) and
-/// the output `.nv_debug.shared`'s (0 when there is none); and the sizes of the inputs'
-/// `.nv_debug.shared` objects added up.
+/// the output `.nv_debug.shared`'s (0 when there is none); and M, the sizes of its objects
+/// added up. Its objects are the link's, not the inputs': a weak object (a template's, in
+/// every object that instantiates it) counts once, as the copy that won; locals each count.
+/// Each input object's value is its alignment, and D is the largest (an input section's
+/// own alignment, which a losing copy may have raised, does not count; testdata
+/// shared_weak_copies).
 pub(crate) fn alignments(
     b: &Builder<'_, '_>,
     live: &crate::ids::IdVec<ObjectId, Vec<bool>>,
@@ -112,22 +116,16 @@ pub(crate) fn alignments(
         let refs = shared::code_refs(b.p.objects(), b.p.res, &b.p.shared.definitions, live);
         (refs.extern_align.max(16), refs.extern_align_of)
     };
-    let debug =
-        b.p.objects()
-            .iter()
-            .flat_map(|o| o.cubin.sections.iter())
-            .filter(|s| s.name == b".nv_debug.shared")
-            .map(|s| s.align.max(1))
-            .max()
-            .unwrap_or(0);
-    let mut objects = 0u64;
-    for o in b.p.objects() {
-        for x in o.symbols() {
+    let (mut debug, mut objects) = (0u64, 0u64);
+    for (oi, o) in crate::object::enumerated(b.p.objects()) {
+        for (i, x) in o.symbols().iter().enumerate() {
             if let SymSection::Index(si) = x.section {
                 if x.st_type != STT_SECTION
                     && o.cubin.sections.get(si as usize).map(|s| s.name)
                         == Some(&b".nv_debug.shared"[..])
+                    && b.p.res.is_winner(oi, i as u32)
                 {
+                    debug = debug.max(x.value.max(1));
                     objects = objects.saturating_add(x.size);
                 }
             }
@@ -215,19 +213,23 @@ impl Builder<'_, '_> {
         let Some(debug) = self.m.section_named(b".nv_debug.shared") else {
             return;
         };
+        let d = self.p.partial.debug_align;
+        // `.nv_debug.shared` holds its objects unpadded, each at its own value, D-aligned,
+        // and follows the rule of kernels' sections: M bytes of objects take D + M when
+        // M <= D (where the inputs' sections were laid end to end, losing copies and
+        // padding included).
+        let m = self.p.partial.debug_objects;
+        if d > 0 {
+            let sec = &mut self.m.sections[debug];
+            sec.align = d;
+            if let Content::NoBits(n) = &mut sec.content {
+                *n = if m <= d { d.saturating_add(m) } else { m };
+            }
+        }
         let align = self.m.sections[debug].align;
         for s in self.m.sections.iter_mut() {
             if s.name.starts_with(b".nv.shared.") {
                 s.align = s.align.max(align);
-            }
-        }
-        let d = self.p.partial.debug_align;
-        // With extern arrays, `.nv_debug.shared` follows the same rule as a kernel's.
-        if self.p.partial.extern_align > 0 {
-            if let Content::NoBits(n) = &mut self.m.sections[debug].content {
-                if *n <= d {
-                    *n = d.saturating_add(self.p.partial.debug_objects);
-                }
             }
         }
         for (node, &(sec, size, objects)) in &self.p.partial.sections {
