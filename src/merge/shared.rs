@@ -556,7 +556,7 @@ pub fn layout(
         ..static_layout(objects, &reach, &refs.uses, &m)
     };
     // (`refs.extern_align` is at least 1: this is it, or 1 when no array is in use.)
-    out.pool_align = pool_align(objects, &out.home, out.extern_align.max(1), &m);
+    out.pool_align = pool_align(objects, res, &out.home, out.extern_align.max(1), &m);
     layout_kernels(&mut out, &reach, &refs, &m, debug, arch_sm);
     out
 }
@@ -797,8 +797,12 @@ fn homes(kernels_of: &HashMap<ObjKey, Vec<usize>>, reach: &[Reach]) -> HashMap<O
 /// aligned for all of them and for the extern arrays in use (`extern_in_use`, 1 when none
 /// is); and when that asks for more than 16 bytes, the link has no `.nv_debug.shared`
 /// (black-box, sm_75–sm_100, default links; testdata shared_pool_align). 0 without a pool.
+/// A weak object's losing copies (a template kernel's object, in every object that
+/// instantiates it) are not objects of the link: nvlink neither counts them in the pool
+/// nor aligns for them (testdata shared_weak_copies).
 fn pool_align(
     objects: &[InputObject<'_>],
+    res: &Resolution<'_>,
     home: &HashMap<ObjKey, Node>,
     extern_in_use: u64,
     m: &Measure<'_, '_>,
@@ -806,7 +810,11 @@ fn pool_align(
     let mut all_debug: Vec<ObjKey> = Vec::new();
     for (oi, o) in crate::object::enumerated(objects) {
         for (i, x) in o.symbols().iter().enumerate() {
-            if x.st_type != STT_SECTION && x.size > 0 && in_debug_shared(objects, (oi, i as u32)) {
+            if x.st_type != STT_SECTION
+                && x.size > 0
+                && res.is_winner(oi, i as u32)
+                && in_debug_shared(objects, (oi, i as u32))
+            {
                 all_debug.push((oi, i as u32));
             }
         }
