@@ -94,6 +94,9 @@ pub struct Global<'data> {
     /// For a function: whether its first mention is a kernel (`__global__`); every other
     /// mention must agree.
     pub entry: Option<bool>,
+    /// For data: the size the first mention with one gave (0: none yet); every other sized
+    /// mention, definition or declaration, must agree.
+    pub size: u64,
 }
 
 pub struct Resolution<'data> {
@@ -253,6 +256,9 @@ fn resolve_in_order<'data>(
 ) {
     for o in &objects[from..] {
         let mut map = std::mem::take(&mut r.sym_global[o.id]);
+        // (nvlink merges object by object and stops after the first one whose symbols
+        // disagree with those before it: only that object's errors are reported.)
+        let mut found: Vec<Error> = Vec::new();
         for (i, s) in o.symbols().iter().enumerate().skip(1) {
             if !resolvable(s, relocatable) {
                 continue;
@@ -260,7 +266,15 @@ fn resolve_in_order<'data>(
             let gid = r.global_id(s.name, o.id);
             map[i] = Some(gid);
             let g = &mut r.globals[gid];
-            errors.duplicates.extend(mention(g, s));
+            found.extend(mention(g, s));
+            if !same_size(g, s) {
+                found.push(Error::new(format!(
+                    "Size doesn't match for '{}' in '{}', first specified in '{}'",
+                    s.name_str(),
+                    o.name,
+                    objects[g.first_ref].name
+                )));
+            }
             if s.section == SymSection::Undefined {
                 g.data_ref |= s.st_type != crate::elf::STT_FUNC;
                 continue;
@@ -272,15 +286,25 @@ fn resolve_in_order<'data>(
             };
             match pick(g.def, def) {
                 Ok(d) => g.def = Some(d),
-                Err(first) => errors.duplicates.push(Error::new(format!(
+                // (For data nvlink names the first object to mention the name, defining it
+                // or declaring it; for a function, the definition.)
+                Err(first) => found.push(Error::new(format!(
                     "Multiple definition of '{}' in '{}', first defined in '{}'",
                     s.name_str(),
                     o.name,
-                    objects[first.obj].name
+                    objects[if s.st_type == crate::elf::STT_FUNC {
+                        first.obj
+                    } else {
+                        g.first_ref
+                    }]
+                    .name
                 ))),
             }
         }
         r.sym_global[o.id] = map;
+        if errors.duplicates.is_empty() {
+            errors.duplicates = found;
+        }
         progress.filled(0, r.globals.len());
     }
 }
@@ -297,6 +321,7 @@ impl<'data> Resolution<'data> {
                 is_resource: false,
                 data_ref: false,
                 entry: None,
+                size: 0,
             })
         })
     }
@@ -340,6 +365,25 @@ fn mention(g: &mut Global<'_>, s: &Symbol<'_>) -> Option<Error> {
         Some(_) => {}
     }
     None
+}
+
+/// Whether mention `s` agrees with the size its global's data has so far (and records it
+/// where it is the first to give one). nvlink compares every sized mention of a data name,
+/// a declaration's (`extern __device__ int g[7]`) as a definition's, weak or strong, with
+/// the first: an inline variable of another size in two files is an error, not a weak copy
+/// to drop. Functions (a weak template's copies may differ) and unsized mentions
+/// (`extern __device__ int g[]`) do not count.
+fn same_size(g: &mut Global<'_>, s: &Symbol<'_>) -> bool {
+    if s.st_type == crate::elf::STT_FUNC || s.size == 0 {
+        return true;
+    }
+    match g.size {
+        0 => {
+            g.size = s.size;
+            true
+        }
+        n => n == s.size,
+    }
 }
 
 /// An extern `__shared__` array a partial link defined (empty, in `.nv_debug.shared`): a
@@ -547,6 +591,42 @@ mod tests {
         r.add(&objects, 0);
         assert!(r.r.globals.iter().any(|g| g.def.is_none() && g.is_resource));
         assert!(!r.leaves_undefined());
+    }
+
+    /// weak_size_mismatch's sm_75 cubins: a.o and b.o give two data names and a template
+    /// kernel's shared array other sizes; c.o declares one of them with a third; a.o's and
+    /// b.o's weak helper function differ in size too.
+    fn size_mismatch(files: &[&str]) -> Vec<String> {
+        let bytes = corpus("weak_size_mismatch", "sm_75", files);
+        let objects = objects(&bytes);
+        let (_, errors) = resolve(&objects, &final_link(75));
+        errors.duplicates.iter().map(|e| e.to_string()).collect()
+    }
+
+    #[test]
+    fn data_of_two_sizes_is_an_error_for_each_name_but_weak_functions_may_differ() {
+        assert_eq!(
+            size_mismatch(&["a.o", "b.o"]),
+            [
+                "Size doesn't match for 'table' in 'o1', first specified in 'o0'",
+                "Size doesn't match for 'coeff' in 'o1', first specified in 'o0'",
+                "Size doesn't match for '_ZZ2tkILi3EEvPiE1s' in 'o1', first specified in 'o0'",
+            ]
+        );
+    }
+
+    #[test]
+    fn a_declarations_size_counts_as_a_definitions() {
+        assert_eq!(
+            size_mismatch(&["c.o", "a.o"]),
+            ["Size doesn't match for 'table' in 'o1', first specified in 'o0'"]
+        );
+    }
+
+    #[test]
+    fn only_the_first_object_that_clashes_is_reported() {
+        // (c.o's declaration clashes with a.o's too; nvlink stops after b.o.)
+        assert_eq!(size_mismatch(&["a.o", "b.o", "c.o"]).len(), 3);
     }
 
     #[test]
