@@ -764,9 +764,11 @@ fn placement_order(
     size: impl Fn(ObjKey) -> u64,
     align: impl Fn(ObjKey) -> u64,
 ) -> Vec<ObjKey> {
-    let (mut order, own): (Vec<ObjKey>, Vec<ObjKey>) =
+    let (mut pool, own): (Vec<ObjKey>, Vec<ObjKey>) =
         objs.into_iter().partition(|o| kernels_of[o].len() != 1);
-    order.sort_by_key(|&k| (std::cmp::Reverse(size(k)), k));
+    // (From the inputs' order: by file, each file's objects in its symbol table's order.)
+    pool.sort_unstable();
+    let mut order = largest_first(pool, &size);
     for ki in 0..kernels {
         let mut mine: Vec<ObjKey> = own
             .iter()
@@ -779,6 +781,34 @@ fn placement_order(
         order.extend(mine);
     }
     order
+}
+
+/// `list` by size, largest first, in nvlink's order among objects of one size: its sort is
+/// a merge sort of a linked list that is not stable (black-box, sm_75 and sm_90: every
+/// order of 2 to 16 objects of one size, and of random sizes; testdata pool_tie_order).
+/// The list is split into its even and odd places, each half built backwards; a merge takes
+/// from the first half only what is strictly larger.
+fn largest_first(list: Vec<ObjKey>, size: &impl Fn(ObjKey) -> u64) -> Vec<ObjKey> {
+    if list.len() <= 1 {
+        return list;
+    }
+    let even: Vec<ObjKey> = list.iter().step_by(2).rev().copied().collect();
+    let odd: Vec<ObjKey> = list.iter().skip(1).step_by(2).rev().copied().collect();
+    let (x, y) = (largest_first(even, size), largest_first(odd, size));
+    let mut out = Vec::with_capacity(list.len());
+    let (mut x, mut y) = (x.into_iter().peekable(), y.into_iter().peekable());
+    while let (Some(&a), Some(&b)) = (x.peek(), y.peek()) {
+        if size(a) > size(b) {
+            out.push(a);
+            x.next();
+        } else {
+            out.push(b);
+            y.next();
+        }
+    }
+    out.extend(x);
+    out.extend(y);
+    out
 }
 
 /// An object only one kernel reaches (directly or through callees) is that kernel's.
@@ -1058,6 +1088,37 @@ mod tests {
     /// Objects (0, sym) with the kernels reaching each.
     fn kernels_of(of: &[(u32, &[usize])]) -> HashMap<ObjKey, Vec<usize>> {
         of.iter().map(|&(s, ks)| ((O, s), ks.to_vec())).collect()
+    }
+
+    /// The places `largest_first` gives `n` objects of one size.
+    fn one_size_order(n: u32) -> Vec<u32> {
+        let list = (0..n).map(|s| (O, s)).collect();
+        largest_first(list, &|_| 16).iter().map(|k| k.1).collect()
+    }
+
+    #[test]
+    fn objects_of_one_size_come_in_the_order_nvlinks_sort_leaves_them() {
+        // (nvlink 13.5's final links, sm_75: the offsets its code gives N pool objects.)
+        assert_eq!(one_size_order(2), [1, 0]);
+        assert_eq!(one_size_order(3), [1, 0, 2]);
+        assert_eq!(one_size_order(4), [1, 3, 0, 2]);
+        assert_eq!(one_size_order(5), [1, 3, 2, 4, 0]);
+        assert_eq!(one_size_order(8), [5, 1, 7, 3, 4, 0, 6, 2]);
+        assert_eq!(
+            one_size_order(16),
+            [5, 13, 1, 9, 7, 15, 3, 11, 4, 12, 0, 8, 6, 14, 2, 10]
+        );
+    }
+
+    #[test]
+    fn a_larger_object_comes_first_wherever_it_was() {
+        let size = |k: ObjKey| [4, 8, 4, 32, 8][k.1 as usize];
+        let list = (0..5).map(|s| (O, s)).collect();
+        let sizes: Vec<u64> = largest_first(list, &size)
+            .iter()
+            .map(|&k| size(k))
+            .collect();
+        assert_eq!(sizes, [32, 8, 8, 4, 4]);
     }
 
     #[test]
