@@ -486,11 +486,18 @@ impl Builder<'_, '_> {
             let align = align.max(self.p.shared.debug_align);
             self.debug_shared_section(align, value.saturating_add(size))
         };
+        // An object in no kernel's section (several kernels', or none's) keeps its binding
+        // there, global or weak, as nvlink keeps it; in a kernel's, it is the kernel's alone.
+        let bind = if self.m.sections[out].name == b".nv_debug.shared" {
+            s.bind
+        } else {
+            STB_LOCAL
+        };
         Some(self.m.add_symbol(OutSymbol {
             name,
             value,
             size,
-            bind: STB_LOCAL,
+            bind,
             st_type: STT_OBJECT,
             // (STV_INTERNAL under -preserve-relocs; -g keeps them visible to the debugger.)
             other: u8::from(!self.p.policy.debug()),

@@ -453,8 +453,11 @@ impl Builder<'_, '_> {
                 // -preserve-relocs keeps file-scope ones, local but listed in place.
                 if self.p.policy.keeps_internal_symbols() && k == (oi, i as u32) {
                     self.p.sym_map[oi][i] = self.preserved_shared_symbol(k);
+                    // (One in no kernel's section keeps its binding, and its place.)
                     if let Some(id) = self.p.sym_map[oi][i] {
-                        self.m.locals_listed_as_global.insert(id);
+                        if self.m.symbols[id].bind == STB_LOCAL {
+                            self.m.locals_listed_as_global.insert(id);
+                        }
                     }
                 }
                 return;
