@@ -97,6 +97,8 @@ pub struct Global<'data> {
     /// For data: the size the first mention with one gave (0: none yet); every other sized
     /// mention, definition or declaration, must agree.
     pub size: u64,
+    /// The first object to define the name (whichever definition won).
+    pub first_def: Option<ObjectId>,
 }
 
 pub struct Resolution<'data> {
@@ -279,6 +281,7 @@ fn resolve_in_order<'data>(
                 g.data_ref |= s.st_type != crate::elf::STT_FUNC;
                 continue;
             }
+            g.first_def.get_or_insert(o.id);
             let def = Def {
                 obj: o.id,
                 sym: i as u32,
@@ -286,14 +289,14 @@ fn resolve_in_order<'data>(
             };
             match pick(g.def, def) {
                 Ok(d) => g.def = Some(d),
-                // (For data nvlink names the first object to mention the name, defining it
-                // or declaring it; for a function, the definition.)
+                // (nvlink names, for data, the first object to mention the name, defining it
+                // or declaring it; for a function, the first to define it, weakly or not.)
                 Err(first) => found.push(Error::new(format!(
                     "Multiple definition of '{}' in '{}', first defined in '{}'",
                     s.name_str(),
                     o.name,
                     objects[if s.st_type == crate::elf::STT_FUNC {
-                        first.obj
+                        g.first_def.unwrap_or(first.obj)
                     } else {
                         g.first_ref
                     }]
@@ -322,6 +325,7 @@ impl<'data> Resolution<'data> {
                 data_ref: false,
                 entry: None,
                 size: 0,
+                first_def: None,
             })
         })
     }
