@@ -93,6 +93,7 @@ pub(super) fn propagate(
         |f| value_of(frame, OutSym::from_index(f)),
         own,
     );
+    let orphans = orphan_barriers(opts, &succ, facts, kernels);
     let mut reg_max: HashMap<OutSym, u32> = HashMap::new();
     let mut over_limit: Option<String> = None;
     let mut min_stack: HashMap<OutSym, Option<u64>> = HashMap::new();
@@ -132,7 +133,8 @@ pub(super) fn propagate(
             }
         }
         reg_max.insert(k, own_regs.max(callee_regs));
-        inherited.insert(k, comps.below_attrs[c]);
+        let below = comps.below_attrs[c];
+        inherited.insert(k, (below.0.max(orphans), below.1));
         let depth = comps.depth[c];
         if depth.is_none() && !opts.suppress_stack_size_warning {
             // Once for each callee through which the stack is unbounded, and at each indirect
@@ -163,7 +165,7 @@ pub(super) fn propagate(
             }
         }
         min_stack.insert(k, depth);
-        let bars = comps.below_attrs[c].0.max(own(k.index()).0) as u32;
+        let bars = below.0.max(orphans).max(own(k.index()).0) as u32;
         let frame_k = value_of(frame, k);
         if opts.resource_usage.is_some() {
             let register_chain = if callee_regs > own_regs {
@@ -265,6 +267,37 @@ fn deepest_path(
         }
     }
     (chain, None)
+}
+
+/// -preserve-relocs keeps the functions no kernel calls; when the link has one kernel, nvlink
+/// gives it their barriers as if it called them (their registers, stack and shared memory
+/// not; with two kernels, neither gets them). Black-box, sm_75: an uncalled function with
+/// __syncthreads() beside a kernel without (testdata orphan_barrier).
+fn orphan_barriers(
+    opts: &Options,
+    succ: &Succ,
+    facts: &super::facts::Facts,
+    kernels: &[OutSym],
+) -> u8 {
+    let &[k] = kernels else {
+        return 0;
+    };
+    if !opts.policy.preserve_relocs() || !opts.policy.propagates_over_call_graph() {
+        return 0;
+    }
+    let mut reached = hashbrown::HashSet::new();
+    let mut stack = vec![k.index()];
+    while let Some(f) = stack.pop() {
+        if reached.insert(f) {
+            stack.extend(succ.of(f));
+        }
+    }
+    facts
+        .iter()
+        .filter(|(f, _)| !reached.contains(&f.index()))
+        .map(|(_, x)| x.barriers)
+        .max()
+        .unwrap_or(0)
 }
 
 /// Facts over everything a function reaches, in one pass over the call graph's strongly

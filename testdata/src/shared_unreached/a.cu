@@ -2,7 +2,7 @@
 // __shared__ objects too, in no kernel's section: in .nv_debug.shared, with their internal
 // symbols, and their code's references resolved (found by scripts/fuzz-equiv: seed 39).
 // Two kernels: with one, nvlink also counts the unreached function's barrier in the kernel's
-// EIATTR_NUM_BARRIERS, which cubin-ld does not follow.
+// EIATTR_NUM_BARRIERS (orphan_barrier).
 __device__ __noinline__ int f_unreached(int x)
 {
     __shared__ __align__(8) char u[2];
