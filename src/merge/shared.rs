@@ -860,7 +860,11 @@ fn pool_align(
         .max(extern_in_use)
 }
 
-/// Offsets: each object in `order` goes above every object placed before it that shares a
+/// Offsets. The pool first (objects several kernels reach, or none): one no kernel reaches
+/// goes at 0; any other at the top of the kernels reaching it, where each kernel's top is
+/// the end of everything placed so far when an object of its was last placed (so after the
+/// first, a pool object goes above the unreached ones placed before it: black-box, nvlink
+/// 13.5). Then each kernel's own objects, above every object placed before that shares a
 /// kernel with it, aligned; objects no kernel uses together may overlap.
 fn place(
     order: &[ObjKey],
@@ -869,8 +873,19 @@ fn place(
     align: impl Fn(ObjKey) -> u64,
 ) -> HashMap<ObjKey, u64> {
     let mut offset: HashMap<ObjKey, u64> = HashMap::new();
+    let (mut end, mut top) = (0u64, HashMap::<usize, u64>::new());
     for (i, &o) in order.iter().enumerate() {
         let ks = &kernels_of[&o];
+        if ks.len() != 1 {
+            let floor = ks.iter().map(|k| top.get(k).copied().unwrap_or(0)).max();
+            let at = align_up(floor.unwrap_or(0), align(o));
+            offset.insert(o, at);
+            end = end.max(at.saturating_add(size(o)));
+            for &k in ks {
+                top.insert(k, end);
+            }
+            continue;
+        }
         let floor = order[..i]
             .iter()
             .filter(|p| kernels_of[*p].iter().any(|k| ks.contains(k)))
@@ -1154,6 +1169,17 @@ mod tests {
         assert_eq!(at[&(O, 2)], 8); // above 1 (0..6), aligned 4
         assert_eq!(at[&(O, 3)], 6); // above 1 only: overlaps 2 (8..12), of another kernel
         assert_eq!(at[&(O, 4)], 0); // shares no kernel with anything
+    }
+
+    #[test]
+    fn after_the_first_a_pool_object_goes_above_the_unreached_ones_placed_before_it() {
+        // (nvlink 13.5: D, which only code no kernel reaches uses, 20 bytes; P and Q, 16
+        // bytes each, both kernels': P@0, Q@0x14.) 1: D; 2, 3: P, Q; 4: kernel 0's own.
+        let ko = kernels_of(&[(1, &[]), (2, &[0, 1]), (3, &[0, 1]), (4, &[0])]);
+        let size = |k: ObjKey| [0, 20, 16, 16, 4][k.1 as usize];
+        let align = |k: ObjKey| [0, 4, 4, 4, 4][k.1 as usize];
+        let at = place(&[1, 2, 3, 4].map(|s| (O, s)), &ko, size, align);
+        assert_eq!([1, 2, 3, 4].map(|s| at[&(O, s)]), [0, 0, 0x14, 0x24]);
     }
 
     #[test]
