@@ -777,15 +777,17 @@ impl Relocator<'_, '_, '_> {
         let offset = value.wrapping_add(addend as u64);
         // sm_75–sm_89 constant fields hold `bank << 14 | offset / 4`; the
         // wider fields of sm_90+ already carry the bank and take bytes.
-        // sm_75's 21-bit fields hold `bank << 16 | offset`: its REL
-        // inputs leave the bank to the link (ptxas fills it in for the
-        // RELA inputs of later SMs).
+        // 21-bit fields hold `bank << 16 | offset`, the link writing the
+        // bank up to sm_90: ptxas leaves it 0 in sm_75–sm_89 code (a
+        // switch's jump table, `LDC R4, c[0x0][R6]`, is bank 2's), and
+        // sm_90's already holds it. sm_100+ code holds it too, and its
+        // capsule takes the offset alone. The offset is 16 bits, wrapping
+        // (ptxas's `<fn>.const_opt.*` references carry -0x8000).
         Some(match r.r_type {
             table::cuda::CONST_FIELD19_40 => ((bank as u64) << 14) | (offset >> 2),
             table::cuda::CONST_FIELD21_38 if r.addend.is_none() => ((bank as u64) << 16) | offset,
-            // (The bank above stays: the offset is 16 bits, wrapping —
-            // ptxas's `<fn>.const_opt.*` references carry -0x8000.)
-            table::cuda::CONST_FIELD21_38 => offset & 0xffff,
+            table::cuda::CONST_FIELD21_38 if self.m.mercury => offset & 0xffff,
+            table::cuda::CONST_FIELD21_38 => ((bank as u64) << 16) | (offset & 0xffff),
             _ => offset,
         })
     }
@@ -875,8 +877,15 @@ impl Relocator<'_, '_, '_> {
         };
         let old =
             patch::read(bytes, offset, fields).map_err(|e| e.context(self.against(site, r)))?;
-        patch::write(bytes, offset, fields, old.wrapping_add(v))
-            .map_err(|e| e.context(self.against(site, r)))?;
+        // (A RELA constant field is written whole, bank and offset, whatever ptxas left in
+        // it; elsewhere the field's contents are added to, as REL's implicit addend.)
+        let new =
+            if r.r_type == table::cuda::CONST_FIELD21_38 && r.addend.is_some() && !self.m.mercury {
+                v
+            } else {
+                old.wrapping_add(v)
+            };
+        patch::write(bytes, offset, fields, new).map_err(|e| e.context(self.against(site, r)))?;
         if self.m.mercury && site.code() {
             capsule.push((site.oi, site.target, r.offset, r.r_type, v));
         }
