@@ -1,6 +1,7 @@
 //! `.nv.compat`: the first input's records, with the attributes only later inputs have
-//! inserted before FINALIZER_VERSION, the largest ISA class of any input, and
-//! INST_TCGEN05_MMA (only 'a' objects have it) kept only when every input has it. Then for
+//! inserted before FINALIZER_VERSION, each attribute once, merged as nvlink merges it
+//! (`Merge`: the largest ISA class and internal target; the largest finalizer version and
+//! the smallest INST_TCGEN05_MMA, each only when every input has it; 0x06 never). Then for
 //! the target: the accelerator flag says whether it is an 'a' target; code built for another
 //! SM (sm_100 into sm_103) cannot take the finalizer's fast path, and an 'a' target with plain
 //! inputs keeps only the first fast-path bit.
@@ -61,12 +62,52 @@ fn target_records(opts: &Options) -> Vec<u8> {
     bytes
 }
 
-/// The inputs' records merged, then set for the target. (Every input's records parse:
-/// `InputObject::new` refuses an object whose `.nv.compat` does not.)
+/// How the link merges one `.nv.compat` attribute over its inputs (black-box, nvlink 13.5:
+/// inputs' records rewritten in place, and sm_100 objects linked with sm_100a ones).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Merge {
+    /// The first input's value; later inputs add the attribute if it is new.
+    First,
+    /// The largest value (ISA class, internal target).
+    Largest,
+    /// The largest value, and none unless every input has it (finalizer version).
+    LargestOfAll,
+    /// The smallest value, and none unless every input has it (tcgen05 MMA use: only
+    /// 'a' objects have it).
+    SmallestOfAll,
+    /// Never in the output (0x06, whatever the inputs say, in every mode).
+    Dropped,
+}
+
+fn merge_rule(attr: u8) -> Merge {
+    match attr {
+        nvinfo::EICOMPAT_ISA_CLASS | 0x0c => Merge::Largest,
+        nvinfo::EICOMPAT_FINALIZER_VERSION => Merge::LargestOfAll,
+        nvinfo::EICOMPAT_INST_TCGEN05_MMA => Merge::SmallestOfAll,
+        0x06 => Merge::Dropped,
+        _ => Merge::First,
+    }
+}
+
+/// A record's value as a number (the 1- or 2-byte value of a BVAL or HVAL record).
+fn value_of(rec: &[u8]) -> u32 {
+    match rec.first() {
+        Some(2) if rec.len() >= 3 => u32::from(rec[2]),
+        Some(3) if rec.len() >= 4 => u32::from(u16::from_le_bytes([rec[2], rec[3]])),
+        _ => 0,
+    }
+}
+
+/// The inputs' records merged, each attribute once (see `Merge`), then set for the target.
+/// (Every input's records parse: `InputObject::new` refuses an object whose `.nv.compat`
+/// does not.)
 fn merged_records(objects: &[InputObject<'_>], opts: &Options) -> Vec<u8> {
     let cross = objects.iter().any(|o| o.sm != opts.policy.sm());
     let any_plain = objects.iter().any(|o| !o.is_accelerated());
     let mut recs: Vec<(u8, Vec<u8>)> = Vec::new();
+    // Attributes some input with records lacks.
+    let mut lacking: Vec<u8> = Vec::new();
+    let mut inputs = 0;
     for o in objects {
         let Some(cs) = o.compat_sections().next() else {
             continue;
@@ -74,35 +115,48 @@ fn merged_records(objects: &[InputObject<'_>], opts: &Options) -> Vec<u8> {
         let Ok(rs) = nvinfo::parse_records(cs.bytes()) else {
             continue;
         };
-        let first = recs.is_empty();
-        for r in &rs {
-            if r.attr == nvinfo::EICOMPAT_ISA_CLASS && !first {
-                let theirs = encode(r.format, r.attr, &r.value);
-                if let Some((_, ours)) = recs.iter_mut().find(|(a, _)| *a == r.attr) {
-                    if ours.len() == theirs.len() && ours.len() >= 3 && theirs[2] > ours[2] {
-                        *ours = theirs;
-                    }
-                    continue;
-                }
-            }
-            if first || !recs.iter().any(|(a, _)| *a == r.attr) {
-                let at = if first {
-                    recs.len()
-                } else {
-                    recs.iter()
-                        .position(|(a, _)| *a == nvinfo::EICOMPAT_FINALIZER_VERSION)
-                        .unwrap_or(recs.len())
-                };
-                recs.insert(at, (r.attr, encode(r.format, r.attr, &r.value)));
+        let first = inputs == 0;
+        inputs += 1;
+        for (attr, _) in &recs {
+            if !rs.iter().any(|r| r.attr == *attr) && !lacking.contains(attr) {
+                lacking.push(*attr);
             }
         }
-        if !rs
-            .iter()
-            .any(|r| r.attr == nvinfo::EICOMPAT_INST_TCGEN05_MMA)
-        {
-            recs.retain(|(a, _)| *a != nvinfo::EICOMPAT_INST_TCGEN05_MMA);
+        for r in &rs {
+            let rule = merge_rule(r.attr);
+            if rule == Merge::Dropped {
+                continue;
+            }
+            let theirs = encode(r.format, r.attr, &r.value);
+            if let Some((_, ours)) = recs.iter_mut().find(|(a, _)| *a == r.attr) {
+                let replace = match rule {
+                    Merge::Largest | Merge::LargestOfAll => value_of(&theirs) > value_of(ours),
+                    Merge::SmallestOfAll => value_of(&theirs) < value_of(ours),
+                    _ => false,
+                };
+                if replace && ours.len() == theirs.len() {
+                    *ours = theirs;
+                }
+                continue;
+            }
+            if !first && !lacking.contains(&r.attr) {
+                // (Earlier inputs lack it.)
+                lacking.push(r.attr);
+            }
+            let at = if first {
+                recs.len()
+            } else {
+                recs.iter()
+                    .position(|(a, _)| *a == nvinfo::EICOMPAT_FINALIZER_VERSION)
+                    .unwrap_or(recs.len())
+            };
+            recs.insert(at, (r.attr, theirs));
         }
     }
+    recs.retain(|(a, _)| {
+        !matches!(merge_rule(*a), Merge::LargestOfAll | Merge::SmallestOfAll)
+            || !lacking.contains(a)
+    });
     let mut bytes = Vec::new();
     for (attr, mut rec) in recs {
         if attr == nvinfo::EICOMPAT_ACCELERATOR_TARGET && rec.len() >= 3 {
