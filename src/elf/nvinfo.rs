@@ -523,13 +523,15 @@ const fn is_named(a: u8) -> bool {
     matches!(a, 0x5f | EIATTR_LANGUAGE | 0x6b | 0x6d) || (a as usize) < ATTR_NAMES.len()
 }
 
-/// `.nv.compat` attribute names as `cuobjdump -elf` prints them. 0x07 and 0x0d are records
-/// cuobjdump itself prints as "unknown Attribute"; cubin-ld names them by number.
+/// `.nv.compat` attribute names as `cuobjdump -elf` prints them (0x06: NVSHMEM's prebuilt
+/// objects have it; nvlink never writes it). 0x07 and 0x0d are records cuobjdump itself
+/// prints as "unknown Attribute"; cubin-ld names them by number.
 pub fn compat_name(a: u8) -> Option<&'static str> {
     Some(match a {
         0x02 => "EICOMPAT_ATTR_ISA_CLASS",
         0x03 => "EICOMPAT_ATTR_INST_TENSORMAP_V1",
         0x05 => "EICOMPAT_ATTR_INST_TCGEN05_MMA",
+        0x06 => "EICOMPAT_ATTR_ENABLE_OPPORTUNISTIC_FINALIZATION",
         0x07 => "EICOMPAT_ATTR_07",
         0x09 => "EICOMPAT_ATTR_CUDA_ACCELERATOR_TARGET",
         0x0b => "EICOMPAT_ATTR_CAN_FASTPATH_FINALIZE",
