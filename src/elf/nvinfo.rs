@@ -34,6 +34,8 @@ pub const EIATTR_MAXREG_COUNT: u8 = 0x1b;
 pub const EIATTR_CRS_STACK_SIZE: u8 = 0x1e;
 pub const EIATTR_SW_WAR: u8 = 0x36;
 pub const EIATTR_NUM_BARRIERS: u8 = 0x4c;
+/// The mbarriers a function uses (HVAL); 0xffff: not known statically.
+pub const EIATTR_NUM_MBARRIERS: u8 = 0x38;
 pub const EIATTR_NVSAL_SW_WAR: u8 = 0x6b;
 pub const EIATTR_PREEXIT_USED: u8 = 0x6d;
 pub const EIATTR_LANGUAGE: u8 = 0x66;

@@ -123,8 +123,10 @@ pub(super) struct FunctionFacts {
     pub barriers: u8,
     /// EIATTR_CTAIDZ_USED.
     pub ctaidz: bool,
-    /// The order of its EIATTR_NUM_BARRIERS, EIATTR_CTAIDZ_USED and EXTERNS
-    /// records (a partial link reverses ptxas's).
+    /// EIATTR_NUM_MBARRIERS (0xffff: not known statically).
+    pub mbarriers: u16,
+    /// The order of its EIATTR_NUM_BARRIERS, EIATTR_NUM_MBARRIERS, EIATTR_CTAIDZ_USED and
+    /// EXTERNS records (a partial link reverses ptxas's).
     pub inherited_order: Vec<u8>,
 }
 
@@ -192,6 +194,7 @@ impl FunctionFacts {
         self.externs.extend(x.externs);
         self.barriers = self.barriers.max(x.barriers);
         self.ctaidz |= x.ctaidz;
+        self.mbarriers = self.mbarriers.max(x.mbarriers);
         self.inherited_order.extend(x.inherited_order);
     }
 }
@@ -230,6 +233,10 @@ fn object_function_facts(
                 (nvinfo::EIATTR_NUM_BARRIERS, Value::Byte(n)) => {
                     x.inherited_order.push(nvinfo::EIATTR_NUM_BARRIERS);
                     x.barriers = x.barriers.max(n);
+                }
+                (nvinfo::EIATTR_NUM_MBARRIERS, Value::Half(n)) => {
+                    x.inherited_order.push(nvinfo::EIATTR_NUM_MBARRIERS);
+                    x.mbarriers = x.mbarriers.max(n);
                 }
                 (nvinfo::EIATTR_CTAIDZ_USED, _) => {
                     x.inherited_order.push(nvinfo::EIATTR_CTAIDZ_USED);

@@ -392,10 +392,10 @@ impl FunctionRecords<'_> {
         out
     }
 
-    /// Kernels inherit their callees' barrier count, %ctaid.z use and EXTERNS (the
-    /// record the link adds), after their own records, in the order nvlink meets
+    /// Kernels inherit their callees' barrier count, mbarriers, %ctaid.z use and EXTERNS
+    /// (the record the link adds), after their own records, in the order nvlink meets
     /// them walking the callees (a partial link reverses each function's records);
-    /// what no callee's records bring comes last: barriers, EXTERNS, %ctaid.z.
+    /// what no callee's records bring comes last: barriers, mbarriers, EXTERNS, %ctaid.z.
     fn inherit(&self, cx: &Context<'_>, out: &mut Recs) {
         let list = self.externs;
         let added_externs = self.via_indirect && !list.is_empty();
@@ -410,6 +410,19 @@ impl FunctionRecords<'_> {
         if bars > 0 {
             pending.push(nvinfo::EIATTR_NUM_BARRIERS);
         }
+        let mbars = if cx.opts.policy.propagates_over_call_graph() {
+            callees_mbarriers(f, &cx.prop.succ, cx.facts)
+        } else {
+            0
+        };
+        if mbars > 0 {
+            pending.push(nvinfo::EIATTR_NUM_MBARRIERS);
+        }
+        let inherited = Inherited {
+            bars,
+            mbars,
+            externs: list,
+        };
         if added_externs {
             pending.push(EIATTR_EXTERNS_ADDED);
         }
@@ -426,12 +439,12 @@ impl FunctionRecords<'_> {
                 }
                 if let Some(k) = pending.iter().position(|&a| a == attr) {
                     pending.remove(k);
-                    inherit_record(out, attr, bars, list);
+                    inherit_record(out, attr, &inherited);
                 }
             }
         }
         for attr in pending {
-            inherit_record(out, attr, bars, list);
+            inherit_record(out, attr, &inherited);
         }
     }
 }
@@ -452,21 +465,73 @@ fn externs_rec(all: &mut RecordBytes, list: &[OutSym]) -> bool {
     true
 }
 
-/// Gives a kernel the inherited barrier count (NUM_BARRIERS, raising its own), %ctaid.z use
-/// (CTAIDZ_USED) or the EXTERNS record the link adds, unless it has the record already.
-fn inherit_record(out: &mut Recs, attr: u8, bars: u8, externs: &[OutSym]) {
+/// What a kernel takes from the functions it calls.
+struct Inherited<'l> {
+    /// The largest barrier count.
+    bars: u8,
+    /// The mbarriers of every function it reaches, added up (0xffff: not known).
+    mbars: u16,
+    /// The EXTERNS record the link adds.
+    externs: &'l [OutSym],
+}
+
+/// The mbarriers (EIATTR_NUM_MBARRIERS) of the functions kernel `f` reaches, each counted
+/// once, added up; 0xffff (not known statically) when one says so, or the sum does not fit.
+/// nvlink gives a kernel its own count plus these (black-box, sm_80-sm_120; testdata
+/// mbarrier_callees).
+fn callees_mbarriers(f: OutSym, succ: &crate::graph::Succ, facts: &super::facts::Facts) -> u16 {
+    let mut seen: HashSet<usize> = HashSet::new();
+    seen.insert(f.index());
+    let mut stack: Vec<usize> = succ.of(f.index()).collect();
+    let mut sum = 0u16;
+    while let Some(g) = stack.pop() {
+        if !seen.insert(g) {
+            continue;
+        }
+        stack.extend(succ.of(g));
+        let n = facts.get(&OutSym::from_index(g)).map_or(0, |x| x.mbarriers);
+        sum = add_mbarriers(sum, n);
+    }
+    sum
+}
+
+/// Two mbarrier counts added up, 0xffff (not known) taking over.
+fn add_mbarriers(a: u16, b: u16) -> u16 {
+    if a == u16::MAX || b == u16::MAX {
+        u16::MAX
+    } else {
+        a.saturating_add(b)
+    }
+}
+
+/// Gives a kernel the inherited barrier count (NUM_BARRIERS, raising its own), mbarriers
+/// (NUM_MBARRIERS, added to its own), %ctaid.z use (CTAIDZ_USED) or the EXTERNS record the
+/// link adds, unless it has the record already.
+fn inherit_record(out: &mut Recs, attr: u8, from: &Inherited<'_>) {
     if attr == EIATTR_EXTERNS_ADDED {
-        out.push_with(|all| externs_rec(all, externs));
+        out.push_with(|all| externs_rec(all, from.externs));
         return;
     }
     match (attr, out.find(attr)) {
         (nvinfo::EIATTR_NUM_BARRIERS, Some(k)) => {
             let r = out.bytes_mut(k);
-            r[2] = r[2].max(bars);
+            r[2] = r[2].max(from.bars);
+        }
+        (nvinfo::EIATTR_NUM_MBARRIERS, Some(k)) => {
+            let r = out.bytes_mut(k);
+            let own = u16::from_le_bytes([r[2], r[3]]);
+            r[2..4].copy_from_slice(&add_mbarriers(own, from.mbars).to_le_bytes());
         }
         (_, Some(_)) => {}
-        (nvinfo::EIATTR_NUM_BARRIERS, None) => {
-            out.push_plain(&[nvinfo::EIFMT_BVAL, nvinfo::EIATTR_NUM_BARRIERS, bars, 0])
+        (nvinfo::EIATTR_NUM_BARRIERS, None) => out.push_plain(&[
+            nvinfo::EIFMT_BVAL,
+            nvinfo::EIATTR_NUM_BARRIERS,
+            from.bars,
+            0,
+        ]),
+        (nvinfo::EIATTR_NUM_MBARRIERS, None) => {
+            let [lo, hi] = from.mbars.to_le_bytes();
+            out.push_plain(&[nvinfo::EIFMT_HVAL, nvinfo::EIATTR_NUM_MBARRIERS, lo, hi])
         }
         (_, None) => out.push_plain(&[nvinfo::EIFMT_NVAL, nvinfo::EIATTR_CTAIDZ_USED, 0, 0]),
     }
