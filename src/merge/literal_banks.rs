@@ -39,6 +39,9 @@ pub const MERC_PREFIX: &[u8] = b".nv.merc.nv.constant.optimizer.";
 pub struct LiteralLayout {
     /// Per literal bank (object, section): its offset and the kernels (text nodes) holding it.
     pub place: HashMap<Node, (u64, Vec<Node>)>,
+    /// Per literal bank: the alignment it was placed at (its own, or more: see `layout`),
+    /// which its kernels' banks take.
+    pub align: HashMap<Node, u64>,
     /// The banks in placement order.
     pub order: Vec<Node>,
     /// The output banks this layout made or filled.
@@ -99,6 +102,10 @@ pub fn layout(objects: &[InputObject<'_>], lv: &Liveness) -> Result<LiteralLayou
         .copied()
         .collect();
     let mut end: HashMap<Node, u64> = HashMap::new();
+    // (Each kernel's bank so far: a piece starts aligned for every piece before it too, as
+    // nvlink places them: a jump table after another kernel's doubles goes at a multiple of
+    // 8. Black-box, sm_75-sm_89; testdata literal_bank_align.)
+    let mut aligned: HashMap<Node, u64> = HashMap::new();
     for ((oi, si), t) in order {
         let s = &objects[oi].cubin.sections[si];
         let Some(kernels) = reached_by.get(&(oi, t)).filter(|k| !k.is_empty()) else {
@@ -114,11 +121,17 @@ pub fn layout(objects: &[InputObject<'_>], lv: &Liveness) -> Result<LiteralLayou
             .iter()
             .map(|k| end.get(k).copied().unwrap_or(0))
             .max();
-        let off = align_up(top.unwrap_or(0), s.align.max(1));
+        let align = kernels
+            .iter()
+            .map(|k| aligned.get(k).copied().unwrap_or(1))
+            .fold(s.align.max(1), u64::max);
+        let off = align_up(top.unwrap_or(0), align);
         for &k in kernels {
             end.insert(k, off + s.size);
+            aligned.insert(k, align);
         }
         out.place.insert((oi, si), (off, kernels.clone()));
+        out.align.insert((oi, si), align);
         out.order.push((oi, si));
     }
     Ok(out)
@@ -199,7 +212,13 @@ impl Builder<'_, '_> {
             }
         }
         let bytes = s.bytes().to_vec();
-        let align = s.align;
+        let align = self
+            .p
+            .literal
+            .align
+            .get(&(oi, si))
+            .copied()
+            .unwrap_or(s.align);
         let mut first = None;
         for k in kernels {
             let Some(out) = self.kernel_literal_bank(k, (oi, si)) else {
