@@ -543,6 +543,7 @@ pub fn layout(
         return none(definitions, names_shared);
     }
     let m = Measure::new(objects, &blobs);
+    let dead = dead_code_objects(objects, res, &definitions, lv, &refs.uses);
     let mut out = SharedLayout {
         mixed_partial_area: mixed_partial_area(&reach, &blobs, &refs.uses),
         extern_align: if refs.extern_users.is_empty() {
@@ -553,7 +554,7 @@ pub fn layout(
         reserve,
         definitions,
         names_shared,
-        ..static_layout(objects, &reach, &refs.uses, &m)
+        ..static_layout(objects, res, &reach, &refs.uses, &dead, &m)
     };
     // (`refs.extern_align` is at least 1: this is it, or 1 when no array is in use.)
     out.pool_align = pool_align(objects, res, &out.home, out.extern_align.max(1), &m);
@@ -561,30 +562,106 @@ pub fn layout(
     out
 }
 
+/// The objects only code the link drops uses (functions no kernel reaches, in a link that
+/// removes them): they take part in nvlink's pool (sorted with the others, at 0, the pool
+/// objects after the first above them: see `place`), though no kernel has them. Not a
+/// losing weak copy's: nvlink drops those before it lays memory out.
+fn dead_code_objects(
+    objects: &[InputObject<'_>],
+    res: &Resolution<'_>,
+    defs: &Definitions,
+    lv: &Liveness,
+    live_uses: &HashMap<Node, Vec<ObjKey>>,
+) -> Vec<ObjKey> {
+    // (The relocation sections of dead functions' code, as code_refs reads the live ones.)
+    let dead_code: crate::ids::IdVec<ObjectId, Vec<bool>> = crate::object::par_map(objects, |oi| {
+        let o = &objects[oi];
+        let mut mask = vec![false; o.cubin.sections.len()];
+        for (si, s) in o.sections_of(SectionKind::Reloc) {
+            let t = s.info as usize;
+            let dead_function = o
+                .cubin
+                .sections
+                .get(t)
+                .filter(|x| o.kind(x) == SectionKind::Text && !lv.live[oi][t])
+                .and_then(|x| o.text_function(x))
+                .is_some_and(|f| res.is_winner(oi, f));
+            mask[si] = dead_function;
+        }
+        mask
+    })
+    .into();
+    if dead_code.iter().all(|m| !m.contains(&true)) {
+        return Vec::new();
+    }
+    let live: HashSet<ObjKey> = live_uses.values().flatten().copied().collect();
+    let mut dead: Vec<ObjKey> = code_refs(objects, res, defs, &dead_code)
+        .uses
+        .into_values()
+        .flatten()
+        .filter(|k| !live.contains(k))
+        .collect();
+    dead.sort_unstable();
+    dead.dedup();
+    dead
+}
+
+/// The functions' shared objects of the inputs (those in `.nv_debug.shared`, as the copy
+/// that won) that no code uses, kept or dropped: absent from `kernels_of`.
+fn unused_objects(
+    objects: &[InputObject<'_>],
+    res: &Resolution<'_>,
+    kernels_of: &HashMap<ObjKey, Vec<usize>>,
+) -> Vec<ObjKey> {
+    let mut out = Vec::new();
+    for (oi, o) in crate::object::enumerated(objects) {
+        for (i, x) in o.symbols().iter().enumerate() {
+            let k = (oi, i as u32);
+            if x.st_type != STT_SECTION
+                && x.size > 0
+                && !kernels_of.contains_key(&k)
+                && res.is_winner(oi, i as u32)
+                && in_debug_shared(objects, k)
+            {
+                out.push(k);
+            }
+        }
+    }
+    out
+}
+
 /// The static objects' offsets, and what goes with them: which kernel each is private to,
 /// the functions using them that no kernel reaches, and what `.nv_debug.shared` holds.
+/// `dead`: objects only dropped code uses, placed with the pool but no kernel's.
 fn static_layout(
     objects: &[InputObject<'_>],
+    res: &Resolution<'_>,
     reach: &[Reach],
     uses: &HashMap<Node, Vec<ObjKey>>,
+    dead: &[ObjKey],
     m: &Measure<'_, '_>,
 ) -> SharedLayout {
-    let (kernels_of, objs, unreached_users) = object_kernels(reach, uses);
+    let (mut kernels_of, mut objs, unreached_users) = object_kernels(reach, uses);
+    for &k in dead {
+        kernels_of.entry(k).or_default();
+        objs.push(k);
+    }
+    // (Objects no code uses take part in the pool's sort, not in its places.)
+    let unused = unused_objects(objects, res, &kernels_of);
     let order = placement_order(
         objs,
+        &unused,
         &kernels_of,
         reach.len(),
         |k| m.size(k),
         |k| m.align(k),
     );
     let home = homes(&kernels_of, reach);
+    let kept = || order.iter().filter(|k| !dead.contains(k));
     SharedLayout {
         offset: place(&order, &kernels_of, |k| m.size(k), |k| m.align(k)),
-        debug_pool: order
-            .iter()
-            .any(|k| in_debug_shared(objects, *k) && !home.contains_key(k)),
-        debug_align: order
-            .iter()
+        debug_pool: kept().any(|k| in_debug_shared(objects, *k) && !home.contains_key(k)),
+        debug_align: kept()
             .filter(|k| in_debug_shared(objects, **k))
             .map(|&k| m.align(k))
             .max()
@@ -759,6 +836,7 @@ impl<'a, 'data> Measure<'a, 'data> {
 /// kernels reach them (as `object_kernels` gives them).
 fn placement_order(
     objs: Vec<ObjKey>,
+    unused: &[ObjKey],
     kernels_of: &HashMap<ObjKey, Vec<usize>>,
     kernels: usize,
     size: impl Fn(ObjKey) -> u64,
@@ -766,9 +844,12 @@ fn placement_order(
 ) -> Vec<ObjKey> {
     let (mut pool, own): (Vec<ObjKey>, Vec<ObjKey>) =
         objs.into_iter().partition(|o| kernels_of[o].len() != 1);
-    // (From the inputs' order: by file, each file's objects in its symbol table's order.)
+    // (From the inputs' order: by file, each file's objects in its symbol table's order;
+    // objects no code uses are sorted with them, their sort being unstable, then left out.)
+    pool.extend_from_slice(unused);
     pool.sort_unstable();
     let mut order = largest_first(pool, &size);
+    order.retain(|k| !unused.contains(k));
     for ki in 0..kernels {
         let mut mine: Vec<ObjKey> = own
             .iter()
@@ -1151,7 +1232,7 @@ mod tests {
         let size = |k: ObjKey| [0, 8, 32, 16, 4, 8, 4, 1][k.1 as usize];
         let align = |k: ObjKey| [0, 4, 4, 4, 4, 8, 4, 1][k.1 as usize];
         let objs = [7, 6, 5, 4, 3, 2, 1].map(|s| (O, s)).to_vec();
-        let order = placement_order(objs, &ko, 2, size, align);
+        let order = placement_order(objs, &[], &ko, 2, size, align);
         // 6 and 4 tie (alignment 4, size 4): reach order kept.
         let want = [2, 3, 1, 5, 6, 4, 7].map(|s| (O, s)).to_vec();
         assert_eq!(order, want);
