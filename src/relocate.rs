@@ -713,6 +713,11 @@ impl Relocator<'_, '_, '_> {
                 .map(|v| v.wrapping_add(addend as u64))
         } else if let Some(slot) = self.p.resource_slot(self.m, oi, site.target, r.sym) {
             return Fate::Slot(slot);
+        } else if r.r_type == table::cuda::G64 {
+            // A generic address (`__device__ const float *p = c_a;` against `__constant__`
+            // data) is the driver's to give, wherever it is written: kept, as in debug
+            // information.
+            None
         } else if site.alloc() {
             self.p
                 .constant_bank(oi, r.sym)

@@ -8,6 +8,7 @@ pub const MERCURY_BASE: u32 = 0x10000;
 pub mod cuda {
     pub const R_32: u32 = 1;
     pub const R_64: u32 = 2;
+    pub const G64: u32 = 4;
     pub const TEX_HEADER_INDEX: u32 = 6;
     pub const SAMP_HEADER_INDEX: u32 = 7;
     pub const SURF_HEADER_INDEX: u32 = 52;
