@@ -657,7 +657,8 @@ fn static_layout(
         |k| m.align(k),
     );
     let home = homes(&kernels_of, reach);
-    let kept = || order.iter().filter(|k| !dead.contains(k));
+    let dead: HashSet<ObjKey> = dead.iter().copied().collect();
+    let kept = || order.iter().filter(|k| !dead.contains(*k));
     SharedLayout {
         offset: place(&order, &kernels_of, |k| m.size(k), |k| m.align(k)),
         debug_pool: kept().any(|k| in_debug_shared(objects, *k) && !home.contains_key(k)),
@@ -849,7 +850,10 @@ fn placement_order(
     pool.extend_from_slice(unused);
     pool.sort_unstable();
     let mut order = largest_first(pool, &size);
-    order.retain(|k| !unused.contains(k));
+    if !unused.is_empty() {
+        let unused: HashSet<ObjKey> = unused.iter().copied().collect();
+        order.retain(|k| !unused.contains(k));
+    }
     for ki in 0..kernels {
         let mut mine: Vec<ObjKey> = own
             .iter()

@@ -139,6 +139,8 @@ pub(super) struct Facts {
     /// By symbol: its facts' place in `list`, plus one (0: none).
     at: crate::ids::IdVec<OutSym, u32>,
     list: Vec<FunctionFacts>,
+    /// Some function uses mbarriers (only then do kernels add up their callees').
+    pub any_mbarriers: bool,
 }
 
 impl Facts {
@@ -172,9 +174,11 @@ pub(super) fn function_facts(b: &Builder<'_, '_>) -> Result<Facts> {
     let mut out = Facts {
         at: crate::ids::IdVec::filled(0, b.m.symbols.len()),
         list: Vec::with_capacity(listed),
+        any_mbarriers: false,
     };
     for facts in per_object {
         for (f, x) in facts? {
+            out.any_mbarriers |= x.mbarriers > 0;
             match out.at[f] {
                 0 => {
                     out.list.push(x);

@@ -410,7 +410,8 @@ impl FunctionRecords<'_> {
         if bars > 0 {
             pending.push(nvinfo::EIATTR_NUM_BARRIERS);
         }
-        let mbars = if cx.opts.policy.propagates_over_call_graph() {
+        // (A walk over the kernel's callees: only where some function has mbarriers.)
+        let mbars = if cx.facts.any_mbarriers && cx.opts.policy.propagates_over_call_graph() {
             callees_mbarriers(f, &cx.prop.succ, cx.facts)
         } else {
             0
