@@ -783,7 +783,7 @@ impl Relocator<'_, '_, '_> {
         // sm_75–sm_89 constant fields hold `bank << 14 | offset / 4`; the
         // wider fields of sm_90+ already carry the bank and take bytes.
         // 21-bit fields hold `bank << 16 | offset`, the link writing the
-        // bank up to sm_90: ptxas leaves it 0 in sm_75–sm_89 code (a
+        // bank on sm_75–sm_90: ptxas leaves it 0 in sm_75–sm_89 code (a
         // switch's jump table, `LDC R4, c[0x0][R6]`, is bank 2's), and
         // sm_90's already holds it. sm_100+ code holds it too, and its
         // capsule takes the offset alone. The offset is 16 bits, wrapping
@@ -858,8 +858,9 @@ impl Relocator<'_, '_, '_> {
         }
     }
 
-    /// Adds `v` to the field; returns what the field held (`None`: the section holds no
-    /// bytes to patch, and nothing else happens).
+    /// Adds `v` to the field (a RELA constant field up to sm_90: writes `v` whole); returns
+    /// what the field held (`None`: the section holds no bytes to patch, and nothing else
+    /// happens).
     fn apply(
         &self,
         site: &Site<'_, '_>,

@@ -17,6 +17,10 @@ pub const EICOMPAT_CAN_FASTPATH_FINALIZE: u8 = 0x0b;
 pub const EICOMPAT_INST_TCGEN05_MMA: u8 = 0x05;
 /// `.nv.compat`: the finalizer version, the last record.
 pub const EICOMPAT_FINALIZER_VERSION: u8 = 0x0e;
+/// Which internal target the code is for (nvlink keeps the largest).
+pub const EICOMPAT_INTERNAL_TARGET: u8 = 0x0c;
+/// NVSHMEM's prebuilt objects carry it; nvlink never writes it.
+pub const EICOMPAT_OPPORTUNISTIC_FINALIZATION: u8 = 0x06;
 /// The instruction-set class the code needs (1 plain, 2 with texture instructions): the
 /// output takes the largest any input has, dead code included.
 pub const EICOMPAT_ISA_CLASS: u8 = 0x02;

@@ -486,9 +486,12 @@ impl Builder<'_, '_> {
             let align = align.max(self.p.shared.debug_align);
             self.debug_shared_section(align, value.saturating_add(size))
         };
-        // An object in no kernel's section (several kernels', or none's) keeps its binding
-        // there, global or weak, as nvlink keeps it; in a kernel's, it is the kernel's alone.
-        let bind = if self.m.sections[out].name == b".nv_debug.shared" {
+        // Under -preserve-relocs an object in no kernel's section (several kernels', or
+        // none's) keeps its binding there, global or weak, as nvlink keeps it; in a kernel's,
+        // it is the kernel's alone. (-g: not probed; local, as before.)
+        let bind = if self.p.policy.preserve_relocs()
+            && self.m.sections[out].name == b".nv_debug.shared"
+        {
             s.bind
         } else {
             STB_LOCAL

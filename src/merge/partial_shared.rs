@@ -125,7 +125,7 @@ pub(crate) fn alignments(
                         == Some(&b".nv_debug.shared"[..])
                     && b.p.res.is_winner(oi, i as u32)
                 {
-                    debug = debug.max(x.value.max(1));
+                    debug = debug.max(shared::alignment(x.value));
                     objects = objects.saturating_add(x.size);
                 }
             }

@@ -563,7 +563,8 @@ pub fn layout(
 }
 
 /// The objects only code the link drops uses (functions no kernel reaches, in a link that
-/// removes them): they take part in nvlink's pool (sorted with the others, at 0, the pool
+/// removes them; not kernels -kernels-used or the host code leaves out, which were not
+/// probed): they take part in nvlink's pool (sorted with the others, at 0, the pool
 /// objects after the first above them: see `place`), though no kernel has them. Not a
 /// losing weak copy's: nvlink drops those before it lays memory out.
 fn dead_code_objects(
@@ -585,7 +586,9 @@ fn dead_code_objects(
                 .get(t)
                 .filter(|x| o.kind(x) == SectionKind::Text && !lv.live[oi][t])
                 .and_then(|x| o.text_function(x))
-                .is_some_and(|f| res.is_winner(oi, f));
+                .is_some_and(|f| {
+                    res.is_winner(oi, f) && !InputObject::is_entry(&o.symbols()[f as usize])
+                });
             mask[si] = dead_function;
         }
         mask

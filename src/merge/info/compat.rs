@@ -63,7 +63,8 @@ fn target_records(opts: &Options) -> Vec<u8> {
 }
 
 /// How the link merges one `.nv.compat` attribute over its inputs (black-box, nvlink 13.5:
-/// inputs' records rewritten in place, and sm_100 objects linked with sm_100a ones).
+/// inputs' records rewritten in place, and sm_100 objects linked with sm_100a ones). An
+/// input without `.nv.compat` counts neither way.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Merge {
     /// The first input's value; later inputs add the attribute if it is new.
@@ -81,10 +82,10 @@ enum Merge {
 
 fn merge_rule(attr: u8) -> Merge {
     match attr {
-        nvinfo::EICOMPAT_ISA_CLASS | 0x0c => Merge::Largest,
+        nvinfo::EICOMPAT_ISA_CLASS | nvinfo::EICOMPAT_INTERNAL_TARGET => Merge::Largest,
         nvinfo::EICOMPAT_FINALIZER_VERSION => Merge::LargestOfAll,
         nvinfo::EICOMPAT_INST_TCGEN05_MMA => Merge::SmallestOfAll,
-        0x06 => Merge::Dropped,
+        nvinfo::EICOMPAT_OPPORTUNISTIC_FINALIZATION => Merge::Dropped,
         _ => Merge::First,
     }
 }
@@ -179,4 +180,33 @@ fn merged_records(objects: &[InputObject<'_>], opts: &Options) -> Vec<u8> {
         bytes.extend_from_slice(&rec);
     }
     bytes
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_largest_isa_class_and_internal_target_win() {
+        assert!(merge_rule(nvinfo::EICOMPAT_ISA_CLASS) == Merge::Largest);
+        assert!(merge_rule(nvinfo::EICOMPAT_INTERNAL_TARGET) == Merge::Largest);
+    }
+
+    #[test]
+    fn the_finalizer_version_and_tcgen05_use_need_every_input() {
+        assert!(merge_rule(nvinfo::EICOMPAT_FINALIZER_VERSION) == Merge::LargestOfAll);
+        assert!(merge_rule(nvinfo::EICOMPAT_INST_TCGEN05_MMA) == Merge::SmallestOfAll);
+    }
+
+    #[test]
+    fn opportunistic_finalization_never_reaches_the_output() {
+        assert!(merge_rule(nvinfo::EICOMPAT_OPPORTUNISTIC_FINALIZATION) == Merge::Dropped);
+    }
+
+    #[test]
+    fn a_records_value_is_its_byte_or_half_word() {
+        assert_eq!(value_of(&[2, 0x0c, 2, 0]), 2);
+        assert_eq!(value_of(&[3, 0x0e, 0x40, 0x04]), 0x440);
+        assert_eq!(value_of(&[4, 0x0b, 8, 0]), 0);
+    }
 }

@@ -520,8 +520,11 @@ fn inherit_record(out: &mut Recs, attr: u8, from: &Inherited<'_>) {
         }
         (nvinfo::EIATTR_NUM_MBARRIERS, Some(k)) => {
             let r = out.bytes_mut(k);
-            let own = u16::from_le_bytes([r[2], r[3]]);
-            r[2..4].copy_from_slice(&add_mbarriers(own, from.mbars).to_le_bytes());
+            // (Only a two-byte value is ptxas's; any other shape is left as it is.)
+            if r[0] == nvinfo::EIFMT_HVAL {
+                let own = u16::from_le_bytes([r[2], r[3]]);
+                r[2..4].copy_from_slice(&add_mbarriers(own, from.mbars).to_le_bytes());
+            }
         }
         (_, Some(_)) => {}
         (nvinfo::EIATTR_NUM_BARRIERS, None) => out.push_plain(&[
@@ -572,4 +575,21 @@ fn inherited_events(
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mbarrier_counts_add_up_and_saturate() {
+        assert_eq!(add_mbarriers(1, 2), 3);
+        assert_eq!(add_mbarriers(0xfff0, 0x20), 0xffff);
+    }
+
+    #[test]
+    fn an_mbarrier_count_not_known_statically_takes_over() {
+        assert_eq!(add_mbarriers(0xffff, 1), 0xffff);
+        assert_eq!(add_mbarriers(3, 0xffff), 0xffff);
+    }
 }
