@@ -21,3 +21,7 @@ template <int N> __global__ void k16(float4 *p)
 
 template __global__ void k4<3>(int *);
 template __global__ void k16<2>(float4 *);
+
+// (A kernel of the file's own, so that nvcc names the file's module by it, the same in every
+// build: a file of template instantiations alone gets a name made anew each time.)
+__global__ void a_marker(int *p) { p[0] = 1; }

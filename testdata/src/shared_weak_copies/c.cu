@@ -10,3 +10,7 @@ template <typename T> __device__ __noinline__ void fw(T *p)
 template <int N> __global__ void kc(double *p) { fw<double>(p + N); }
 
 template __global__ void kc<1>(double *);
+
+// (A kernel of the file's own, so that nvcc names the file's module by it, the same in every
+// build: a file of template instantiations alone gets a name made anew each time.)
+__global__ void c_marker(int *p) { p[0] = 1; }
