@@ -885,7 +885,6 @@ impl<'a, 'data> Builder<'a, 'data> {
                     ] {
                         self.symbols_pass(oi, pass, &orders[oi.index()]);
                         if pass == Pass::SectionSymbols {
-                            self.codeless_debug_section_symbols(oi, &orders[oi.index()]);
                             self.frame_section_symbol(oi);
                             self.unified_table_symbols(oi);
                         }

@@ -121,24 +121,19 @@ impl Builder<'_, '_> {
     /// empty ones included (nvcc's host-only files have an empty `.debug_frame` first), before
     /// its symbols name any of them.
     pub(super) fn debug_sections(&mut self, oi: ObjectId, orders: &PassOrders) {
-        for &si in &orders.debug {
-            if self.p.live[oi][si as usize] {
-                self.out_section_for(oi, si as usize);
-            }
-        }
-    }
-
-    /// Those of an object without code bring their section symbols, in the object's order,
-    /// whether it has symbols for them or not, after its own section symbols (a file of
-    /// `__device__` data linked first: `[.nv.global]`, then `[.debug_frame]`), in every mode.
-    pub(super) fn codeless_debug_section_symbols(&mut self, oi: ObjectId, orders: &PassOrders) {
-        if self.p.objects[oi].has_code() {
+        if orders.debug.is_empty() {
             return;
         }
-        for &si in &orders.debug {
-            if self.p.live[oi][si as usize] {
-                if let Some(out) = self.out_section_for(oi, si as usize) {
-                    self.section_symbol(out);
+        let o = &self.p.objects[oi];
+        let has_code = o.has_code();
+        for si in orders.debug.iter().map(|&si| si as usize) {
+            if self.p.live[oi][si] {
+                if let Some(out) = self.out_section_for(oi, si) {
+                    // (Those of an object without code bring their section symbols, in the
+                    // same order, whether it has symbols for them or not.)
+                    if !has_code && !self.p.policy.relocatable() {
+                        self.section_symbol(out);
+                    }
                 }
             }
         }
