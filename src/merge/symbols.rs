@@ -501,6 +501,13 @@ impl Builder<'_, '_> {
         if s.other & 3 == 1 && !self.p.policy.preserve_relocs() && !self.p.policy.relocatable() {
             return; // STV_INTERNAL locals (`_param`, `_SREG`) do not reach the output
         }
+        self.copy_local(oi, i, None);
+    }
+
+    /// Makes input local `i` of object `oi` an output local, at its own value, in `section`
+    /// (`None`: given by `finish_symbols` once the input's section is placed).
+    fn copy_local(&mut self, oi: ObjectId, i: usize, section: Option<OutSec>) {
+        let s = &self.p.objects[oi].symbols()[i];
         let id = self.m.add_symbol(OutSymbol {
             name: s.name.to_vec(),
             value: s.value,
@@ -508,7 +515,7 @@ impl Builder<'_, '_> {
             bind: STB_LOCAL,
             st_type: self.lower_symbol_type(s.st_type),
             other: self.lower_other(s.other),
-            section: None,
+            section,
         });
         self.p.sym_map[oi][i] = Some(id);
     }
@@ -531,16 +538,7 @@ impl Builder<'_, '_> {
         let Some(out) = self.m.section_named(o.cubin.sections[si as usize].name) else {
             return;
         };
-        let id = self.m.add_symbol(OutSymbol {
-            name: s.name.to_vec(),
-            value: s.value,
-            size: s.size,
-            bind: STB_LOCAL,
-            st_type: self.lower_symbol_type(s.st_type),
-            other: self.lower_other(s.other),
-            section: Some(out),
-        });
-        self.p.sym_map[oi][i] = Some(id);
+        self.copy_local(oi, i, Some(out));
     }
 
     /// Gives defined symbols their output section and rebased value. (What each object's
