@@ -28,6 +28,7 @@ pub const EIATTR_EXTERNS: u8 = 0x0f;
 pub const EIATTR_FRAME_SIZE: u8 = 0x11;
 pub const EIATTR_MIN_STACK_SIZE: u8 = 0x12;
 pub const EIATTR_KPARAM_INFO: u8 = 0x17;
+pub const EIATTR_KPARAM_INFO_V2: u8 = 0x45;
 pub const EIATTR_MAX_STACK_SIZE: u8 = 0x23;
 pub const EIATTR_REGCOUNT: u8 = 0x2f;
 pub const EIATTR_CTAIDZ_USED: u8 = 0x04;
@@ -43,6 +44,56 @@ pub const EIATTR_NUM_MBARRIERS: u8 = 0x38;
 pub const EIATTR_NVSAL_SW_WAR: u8 = 0x6b;
 pub const EIATTR_PREEXIT_USED: u8 = 0x6d;
 pub const EIATTR_LANGUAGE: u8 = 0x66;
+pub const EIATTR_RESERVED_SMEM_USED: u8 = 0x41;
+pub const EIATTR_VRC_CTA_INIT_COUNT: u8 = 0x4a;
+pub const EIATTR_SPARSE_MMA_MASK: u8 = 0x50;
+pub const EIATTR_TCGEN05_1CTA_USED: u8 = 0x51;
+pub const EIATTR_TCGEN05_2CTA_USED: u8 = 0x52;
+pub const EIATTR_REG_RECONFIG: u8 = 0x54;
+pub const EIATTR_CLUSTER_LAUNCH_CONTROL_USED: u8 = 0x62;
+pub const EIATTR_GRID_ATTRIBUTES: u8 = 0x68;
+
+/// How a kernel takes on an attribute of the functions it reaches.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Inherit {
+    /// An NVAL flag: set where any reached function has it.
+    Flag,
+    /// The largest value.
+    Max,
+    /// The values or'ed together.
+    Or,
+}
+
+/// The attributes a kernel takes on from every function it reaches, in executable and
+/// `-preserve-relocs` links (`-r` propagates nothing), with the format of the record the
+/// link writes where the kernel has none. Black-box, nvlink 13.5, sm_90: a callee's record
+/// turned into each attribute code in turn, linked beside a kernel calling it; the kernel
+/// gained exactly these (and NUM_MBARRIERS, added up: `merge::info`). A kernel's own record
+/// of one is raised in place (SPARSE_MMA_MASK 3 and 5 give 7, VRC_CTA_INIT_COUNT 3 and 5
+/// give 5, GRID_ATTRIBUTES 0x3, 0x5 and 0xc give 0xf). ptxas writes CLUSTER_LAUNCH_CONTROL_USED
+/// for `clusterlaunchcontrol.try_cancel` (sm_100+) and GRID_ATTRIBUTES for `multimem` loads
+/// (0x4) and stores or reductions (0xc).
+pub const INHERITED: &[(u8, Inherit, u8)] = &[
+    (EIATTR_CTAIDZ_USED, Inherit::Flag, EIFMT_NVAL),
+    (EIATTR_RESERVED_SMEM_USED, Inherit::Flag, EIFMT_NVAL),
+    (EIATTR_VRC_CTA_INIT_COUNT, Inherit::Max, EIFMT_BVAL),
+    (EIATTR_NUM_BARRIERS, Inherit::Max, EIFMT_BVAL),
+    (EIATTR_SPARSE_MMA_MASK, Inherit::Or, EIFMT_HVAL),
+    (EIATTR_TCGEN05_1CTA_USED, Inherit::Flag, EIFMT_NVAL),
+    (EIATTR_TCGEN05_2CTA_USED, Inherit::Flag, EIFMT_NVAL),
+    (EIATTR_REG_RECONFIG, Inherit::Flag, EIFMT_NVAL),
+    (
+        EIATTR_CLUSTER_LAUNCH_CONTROL_USED,
+        Inherit::Flag,
+        EIFMT_NVAL,
+    ),
+    (EIATTR_GRID_ATTRIBUTES, Inherit::Or, EIFMT_HVAL),
+];
+
+/// The place of `attr` in `INHERITED`, if it is there.
+pub fn inherited_place(attr: u8) -> Option<usize> {
+    INHERITED.iter().position(|e| e.0 == attr)
+}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Value<'data> {
@@ -219,11 +270,10 @@ pub const NOT_IN_FUNCTION_INFO: &[(u8, &str)] = &[
 /// Attributes nvlink does not link as it reads them (found by giving nvlink 13.5 each
 /// attribute code in place of a function's record): it drops these, where cubin-ld, not
 /// knowing what they stand for, would copy them. No 13.x toolkit object holds one.
-pub const NOT_REPRODUCED: &[(u8, &str)] = &[
-    (0x26, "nvlink drops it"),
-    (0x3b, "nvlink drops it"),
-    (0x45, "nvlink drops it from an executable"),
-];
+/// (EIATTR_KPARAM_INFO_V2, 0x45, which ptxas writes for kernels with more than 4 KiB of
+/// parameters on every target, nvlink copies in every mode at the size ptxas writes; it
+/// drops one of another size, which `SHAPES` refuses.)
+pub const NOT_REPRODUCED: &[(u8, &str)] = &[(0x26, "nvlink drops it"), (0x3b, "nvlink drops it")];
 
 /// The shape of a record: its format, and for EIFMT_SVAL its payload's size.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -249,6 +299,7 @@ pub const SHAPES: &[(u8, Shape)] = &[
     (EIATTR_BINDLESS_TEXTURE_BANK, Shape::Format(EIFMT_BVAL)),
     (EIATTR_BINDLESS_SURFACE_BANK, Shape::Format(EIFMT_BVAL)),
     (EIATTR_KPARAM_INFO, Shape::Sized(12)),
+    (EIATTR_KPARAM_INFO_V2, Shape::Sized(12)),
     (EIATTR_CBANK_PARAM_SIZE, Shape::Format(EIFMT_HVAL)),
     (EIATTR_MAXREG_COUNT, Shape::Format(EIFMT_HVAL)),
     (EIATTR_CRS_STACK_SIZE, Shape::Sized(4)),
@@ -257,6 +308,17 @@ pub const SHAPES: &[(u8, Shape)] = &[
     (EIATTR_LANGUAGE, Shape::Sized(4)),
     (EIATTR_NVSAL_SW_WAR, Shape::Format(EIFMT_HVAL)),
     (EIATTR_PREEXIT_USED, Shape::Format(EIFMT_BVAL)),
+    (EIATTR_RESERVED_SMEM_USED, Shape::Format(EIFMT_NVAL)),
+    (EIATTR_VRC_CTA_INIT_COUNT, Shape::Format(EIFMT_BVAL)),
+    (EIATTR_SPARSE_MMA_MASK, Shape::Format(EIFMT_HVAL)),
+    (EIATTR_TCGEN05_1CTA_USED, Shape::Format(EIFMT_NVAL)),
+    (EIATTR_TCGEN05_2CTA_USED, Shape::Format(EIFMT_NVAL)),
+    (EIATTR_REG_RECONFIG, Shape::Format(EIFMT_NVAL)),
+    (
+        EIATTR_CLUSTER_LAUNCH_CONTROL_USED,
+        Shape::Format(EIFMT_NVAL),
+    ),
+    (EIATTR_GRID_ATTRIBUTES, Shape::Format(EIFMT_HVAL)),
 ];
 
 impl Record<'_> {
@@ -337,7 +399,7 @@ static NOT_IN_FUNCTION_INFO_AT: [u8; 256] = index_by_attr(NOT_IN_FUNCTION_INFO);
 /// tables are read for the words only when one does not.
 static LOAD_CHECKS: [u8; 256] = load_checks();
 
-/// Not an attribute cubin-ld knows.
+/// Not an attribute cubin-ld links.
 const LOAD_UNKNOWN: u8 = 1;
 /// In `NOT_REPRODUCED`.
 const LOAD_REFUSED: u8 = 2;
@@ -350,7 +412,7 @@ const fn load_checks() -> [u8; 256] {
     while a < 256 {
         let attr = a as u8;
         let mut c = 0;
-        if !is_named(attr) {
+        if !is_linked(attr) {
             c |= LOAD_UNKNOWN;
         }
         if NOT_REPRODUCED_AT[a] != u8::MAX {
@@ -512,21 +574,42 @@ const ATTR_NAMES: [&str; 0x5b] = [
     "EIATTR_MERCURY_FINALIZER_OPTIONS",
 ];
 
-/// EIATTR names. 0x01–0x5a from public tables; 0x5f, 0x66, 0x6b, 0x6d as `cuobjdump -elf`
-/// prints them or as older public tables name them.
+/// EIATTR names. 0x01–0x5a from public tables; later ones as `cuobjdump -elf` (13.5) prints
+/// them (given records of each code), or, for 0x5f, as older public tables name it.
 pub fn attr_name(a: u8) -> Option<&'static str> {
-    match a {
-        0x5f => Some("EIATTR_MERCURY_ISA_VERSION"),
-        EIATTR_LANGUAGE => Some("EIATTR_LANGUAGE"),
-        0x6b => Some("EIATTR_NVSAL_SW_WAR"),
-        0x6d => Some("EIATTR_PREEXIT_USED"),
-        a => ATTR_NAMES.get(a as usize).copied(),
-    }
+    Some(match a {
+        0x5b => "EIATTR_BLOCKS_ARE_CLUSTERS",
+        0x5c => "EIATTR_SANITIZE",
+        0x5d => "EIATTR_SYSCALLS_FALLBACK",
+        0x5e => "EIATTR_CUDA_REQ",
+        0x5f => "EIATTR_MERCURY_ISA_VERSION",
+        0x61 => "EIATTR_RTCORE_ENTRY",
+        EIATTR_CLUSTER_LAUNCH_CONTROL_USED => "EIATTR_CLUSTER_LAUNCH_CONTROL_USED",
+        0x64 => "EIATTR_MIN_PER_CTA_MEMORY_SIZE",
+        0x65 => "EIATTR_IGNOREOOB_CP_ASYNC_BULK_INSTR_OFFSETS",
+        EIATTR_LANGUAGE => "EIATTR_LANGUAGE",
+        EIATTR_GRID_ATTRIBUTES => "EIATTR_GRID_ATTRIBUTES",
+        0x69 => "EIATTR_STACK_OFFSET",
+        0x6a => "EIATTR_RT_LIVESTATE_SASS_MAP",
+        EIATTR_NVSAL_SW_WAR => "EIATTR_NVSAL_SW_WAR",
+        0x6c => "EIATTR_INSTR_OFFSETS",
+        EIATTR_PREEXIT_USED => "EIATTR_PREEXIT_USED",
+        a => return ATTR_NAMES.get(a as usize).copied(),
+    })
 }
 
-/// Whether `attr_name` names `a`.
-const fn is_named(a: u8) -> bool {
-    matches!(a, 0x5f | EIATTR_LANGUAGE | 0x6b | 0x6d) || (a as usize) < ATTR_NAMES.len()
+/// Whether the link knows what nvlink does with records of `a` (every one it names up to
+/// 0x5a, and those later ones toolkit objects were seen to hold and nvlink was probed
+/// with); the rest it refuses.
+pub const fn is_linked(a: u8) -> bool {
+    matches!(
+        a,
+        0x5f | EIATTR_CLUSTER_LAUNCH_CONTROL_USED
+            | EIATTR_LANGUAGE
+            | EIATTR_GRID_ATTRIBUTES
+            | EIATTR_NVSAL_SW_WAR
+            | EIATTR_PREEXIT_USED
+    ) || (a as usize) < ATTR_NAMES.len()
 }
 
 /// `.nv.compat` attribute names as `cuobjdump -elf` prints them (0x06: NVSHMEM's prebuilt
@@ -558,7 +641,7 @@ mod tests {
             table.iter().find(|e| e.0 == a).map(|e| e.1)
         }
         for a in 0..=u8::MAX {
-            assert_eq!(is_named(a), attr_name(a).is_some());
+            assert!(!is_linked(a) || attr_name(a).is_some(), "{a:#x}");
             assert_eq!(by_attr(SHAPES, &SHAPE_OF, a), first(SHAPES, a));
             assert_eq!(not_reproduced(a), first(NOT_REPRODUCED, a));
             assert_eq!(not_in_function_info(a), first(NOT_IN_FUNCTION_INFO, a));
@@ -584,7 +667,7 @@ mod tests {
                     value,
                 };
                 for in_function_info in [false, true] {
-                    let words = attr_name(a).is_none()
+                    let words = !is_linked(a)
                         || not_reproduced(a).is_some()
                         || (in_function_info && not_in_function_info(a).is_some())
                         || r.misshapen().is_some();
