@@ -729,6 +729,15 @@ fn why_not_loaded(kind: SectionKind, r: &crate::elf::nvinfo::Record<'_>) -> Stri
             r.offset, r.attr
         );
     };
+    if !nvinfo::is_linked(r.attr) {
+        // (Named by cuobjdump, but no toolkit object was seen to hold one, so what nvlink
+        // does with it was never probed.)
+        return crate::diag::Error::not_implemented(format!(
+            "linking a record of {attr} ({:#x}, at {:#x})",
+            r.attr, r.offset
+        ))
+        .to_string();
+    }
     if let Some(why) = nvinfo::not_reproduced(r.attr) {
         return format!(
             "record at {:#x} is {attr}, which cubin-ld does not link as nvlink does ({why})",

@@ -660,7 +660,7 @@ pub fn build<'a, 'data>(
     b.m.e_flags = notes::e_flags(objects, opts);
     // Fixed tables and notes come first.
     b.fixed_tables();
-    refusals::refuse_refinalized_debug_kernels(objects, liveness, opts)?;
+    refusals::refuse_refinalized_kernels(objects, liveness, opts)?;
     b.plan_memory(liveness, opts)?;
     b.create_notes(opts)?;
     drop(_start);

@@ -115,11 +115,19 @@ pub(super) fn refuse_mixed_partial_area(
     )))
 }
 
-/// sm_100+ without -g: nvlink re-finalizes a kernel that calls nothing, and for code compiled
-/// with -G that changes instructions (the barriers before each exit go) and the line tables,
-/// not just scheduling bits. cubin-ld does not: refused, not linked otherwise. (It cuts
-/// removed functions out of line tables as nvlink does: `line_tables`.)
-pub(super) fn refuse_refinalized_debug_kernels(
+/// sm_100+ final links without -g: nvlink re-finalizes every kernel that calls nothing
+/// (black-box: docs/research/sm100-rescheduling.md, and below). Where that changes only
+/// scheduling bits cubin-ld keeps ptxas's code (README); where it changes instructions it is
+/// refused, not linked otherwise:
+/// - code compiled with -G (the barriers before each exit go, and the line tables change);
+/// - fences: ptxas writes `@!PT LDS RZ, [RZ]` and `MEMBAR.ALL.CTA` before `MEMBAR.SC.*`
+///   (`__threadfence()`, `_block`, `_system`, grid sync), which the re-finalized kernel loses,
+///   moving every later instruction (nvlink 13.5, sm_100 and sm_120: kernels calling nothing
+///   lose them, with or without local memory or early exits; kernels calling a function or a
+///   ptxas helper, the functions themselves, and `-r` keep them).
+///
+/// (It cuts removed functions out of line tables as nvlink does: `line_tables`.)
+pub(super) fn refuse_refinalized_kernels(
     objects: &[InputObject<'_>],
     liveness: &Liveness,
     opts: &Options,
@@ -128,17 +136,48 @@ pub(super) fn refuse_refinalized_debug_kernels(
         return Ok(());
     }
     for &(oi, si) in &liveness.kernels {
+        if liveness.edges.get(&(oi, si)).is_some_and(|e| !e.is_empty()) {
+            continue;
+        }
         let o = &objects[oi];
-        if o.has_section(b".debug_info")
-            && liveness.edges.get(&(oi, si)).is_none_or(|e| e.is_empty())
-        {
+        let kernel = String::from_utf8_lossy(o.cubin.sections[si].name);
+        let kernel = kernel.trim_start_matches(".text.");
+        if o.has_section(b".debug_info") {
             return Err(Error::not_implemented(format!(
-                "'{}': kernel '{}' was compiled with -G and calls nothing; nvlink re-finalizes \
-                 such sm_100+ kernels unless linked with -g (as nvcc -G links), which",
+                "'{}': kernel '{kernel}' was compiled with -G and calls nothing; nvlink \
+                 re-finalizes such sm_100+ kernels unless linked with -g (as nvcc -G links), \
+                 which",
                 o.name,
-                String::from_utf8_lossy(o.cubin.sections[si].name).trim_start_matches(".text.")
+            )));
+        }
+        if let Some(what) = refinalized_away(o.cubin.sections[si].bytes()) {
+            return Err(Error::not_implemented(format!(
+                "'{}': kernel '{kernel}' calls nothing and holds `{what}` (around a fence); \
+                 nvlink re-finalizes such sm_100+ kernels and removes these instructions, \
+                 moving the code after them. Removing them as nvlink does",
+                o.name,
             )));
         }
     }
     Ok(())
+}
+
+/// Instructions of relocatable sm_100+ code that a kernel nvlink re-finalizes loses: the
+/// 64-bit words of each, the second without its scheduling bits (41 and up).
+const REFINALIZED_AWAY: &[(u64, u64, &str)] = &[
+    (0x0000_0000_ffff_f984, 0x800, "@!PT LDS RZ, [RZ]"),
+    (0x0000_0000_0000_7992, 0x8000, "MEMBAR.ALL.CTA"),
+];
+
+/// The first instruction of `code` in `REFINALIZED_AWAY`, by its text.
+fn refinalized_away(code: &[u8]) -> Option<&'static str> {
+    const OPERANDS: u64 = (1 << 41) - 1;
+    code.chunks_exact(16).find_map(|i| {
+        let lo = u64::from_le_bytes(i[..8].try_into().unwrap());
+        let hi = u64::from_le_bytes(i[8..].try_into().unwrap()) & OPERANDS;
+        REFINALIZED_AWAY
+            .iter()
+            .find(|&&(l, h, _)| l == lo && h == hi)
+            .map(|e| e.2)
+    })
 }

@@ -119,15 +119,70 @@ pub(super) struct FunctionFacts {
     pub maxreg: Option<u32>,
     /// EIATTR_EXTERNS, as output symbols.
     pub externs: Vec<OutSym>,
-    /// EIATTR_NUM_BARRIERS.
-    pub barriers: u8,
-    /// EIATTR_CTAIDZ_USED.
-    pub ctaidz: bool,
+    /// The records kernels reaching it take on (NUM_BARRIERS, CTAIDZ_USED, ...).
+    pub uses: Uses,
     /// EIATTR_NUM_MBARRIERS (0xffff: not known statically).
     pub mbarriers: u16,
-    /// The order of its EIATTR_NUM_BARRIERS, EIATTR_NUM_MBARRIERS, EIATTR_CTAIDZ_USED and
-    /// EXTERNS records (a partial link reverses ptxas's).
+    /// The order of its records of `nvinfo::INHERITED`, EIATTR_NUM_MBARRIERS and EXTERNS
+    /// (a partial link reverses ptxas's).
     pub inherited_order: Vec<u8>,
+}
+
+/// A function's records of the attributes kernels take on from what they reach
+/// (`nvinfo::INHERITED`), or what a kernel takes on: per attribute, whether there is one
+/// and its value (a flag's is 1), joined by the attribute's rule.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Uses {
+    /// Bit `i`: a record of `INHERITED[i]`.
+    has: u16,
+    value: [u16; nvinfo::INHERITED.len()],
+}
+
+impl Uses {
+    /// With a record of `attr` (one of `INHERITED`) of value `v` joined in.
+    pub fn with(mut self, attr: u8, v: u16) -> Uses {
+        if let Some(i) = nvinfo::inherited_place(attr) {
+            self.join_at(i, v);
+        }
+        self
+    }
+
+    fn join_at(&mut self, i: usize, v: u16) {
+        let old = self.value[i];
+        self.value[i] = match (self.has & 1 << i != 0, nvinfo::INHERITED[i].1) {
+            (false, _) => v,
+            (true, nvinfo::Inherit::Flag) => 1,
+            (true, nvinfo::Inherit::Max) => old.max(v),
+            (true, nvinfo::Inherit::Or) => old | v,
+        };
+        self.has |= 1 << i;
+    }
+
+    /// Both functions' records, joined attribute by attribute.
+    pub fn join(mut self, o: Uses) -> Uses {
+        for i in (0..nvinfo::INHERITED.len()).filter(|&i| o.has & 1 << i != 0) {
+            self.join_at(i, o.value[i]);
+        }
+        self
+    }
+
+    /// The value of the record of `attr`, where there is one.
+    pub fn get(&self, attr: u8) -> Option<u16> {
+        let i = nvinfo::inherited_place(attr)?;
+        (self.has & 1 << i != 0).then_some(self.value[i])
+    }
+
+    /// EIATTR_NUM_BARRIERS (0: none).
+    pub fn barriers(&self) -> u8 {
+        self.get(nvinfo::EIATTR_NUM_BARRIERS).unwrap_or(0) as u8
+    }
+
+    /// The attributes it has records of, in `INHERITED`'s order.
+    pub fn attrs(&self) -> impl Iterator<Item = u8> + '_ {
+        (0..nvinfo::INHERITED.len())
+            .filter(|&i| self.has & 1 << i != 0)
+            .map(|i| nvinfo::INHERITED[i].0)
+    }
 }
 
 /// Each kept function's facts, by its output symbol: a dense table of places in a list of
@@ -196,8 +251,7 @@ impl FunctionFacts {
     fn add(&mut self, x: FunctionFacts) {
         self.maxreg = x.maxreg.or(self.maxreg);
         self.externs.extend(x.externs);
-        self.barriers = self.barriers.max(x.barriers);
-        self.ctaidz |= x.ctaidz;
+        self.uses = self.uses.join(x.uses);
         self.mbarriers = self.mbarriers.max(x.mbarriers);
         self.inherited_order.extend(x.inherited_order);
     }
@@ -234,17 +288,18 @@ fn object_function_facts(
             };
             match (r.attr, r.value) {
                 (nvinfo::EIATTR_MAXREG_COUNT, Value::Half(h)) => x.maxreg = Some(h as u32),
-                (nvinfo::EIATTR_NUM_BARRIERS, Value::Byte(n)) => {
-                    x.inherited_order.push(nvinfo::EIATTR_NUM_BARRIERS);
-                    x.barriers = x.barriers.max(n);
-                }
                 (nvinfo::EIATTR_NUM_MBARRIERS, Value::Half(n)) => {
                     x.inherited_order.push(nvinfo::EIATTR_NUM_MBARRIERS);
                     x.mbarriers = x.mbarriers.max(n);
                 }
-                (nvinfo::EIATTR_CTAIDZ_USED, _) => {
-                    x.inherited_order.push(nvinfo::EIATTR_CTAIDZ_USED);
-                    x.ctaidz = true;
+                (a, v) if nvinfo::inherited_place(a).is_some() => {
+                    x.inherited_order.push(a);
+                    let v = match v {
+                        Value::Byte(n) => u16::from(n),
+                        Value::Half(n) => n,
+                        _ => 1,
+                    };
+                    x.uses = x.uses.with(a, v);
                 }
                 (nvinfo::EIATTR_EXTERNS, Value::Bytes(p)) => {
                     x.inherited_order

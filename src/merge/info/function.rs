@@ -406,8 +406,8 @@ impl FunctionRecords<'_> {
             return;
         };
         let mut pending: Vec<u8> = Vec::new();
-        let (bars, ctaidz) = cx.prop.inherited.get(&f).copied().unwrap_or((0, false));
-        if bars > 0 {
+        let uses = cx.prop.inherited.get(&f).copied().unwrap_or_default();
+        if uses.barriers() > 0 {
             pending.push(nvinfo::EIATTR_NUM_BARRIERS);
         }
         // (A walk over the kernel's callees: only where some function has mbarriers.)
@@ -420,16 +420,14 @@ impl FunctionRecords<'_> {
             pending.push(nvinfo::EIATTR_NUM_MBARRIERS);
         }
         let inherited = Inherited {
-            bars,
+            uses,
             mbars,
             externs: list,
         };
         if added_externs {
             pending.push(EIATTR_EXTERNS_ADDED);
         }
-        if ctaidz {
-            pending.push(nvinfo::EIATTR_CTAIDZ_USED);
-        }
+        pending.extend(uses.attrs().filter(|&a| a != nvinfo::EIATTR_NUM_BARRIERS));
         if !pending.is_empty() {
             for (attr, g) in inherited_events(f, &cx.prop.succ, cx.facts) {
                 // (a callee's EXTERNS counts when it names what the kernel's lists)
@@ -468,8 +466,8 @@ fn externs_rec(all: &mut RecordBytes, list: &[OutSym]) -> bool {
 
 /// What a kernel takes from the functions it calls.
 struct Inherited<'l> {
-    /// The largest barrier count.
-    bars: u8,
+    /// The records of `nvinfo::INHERITED` (the largest barrier count, ...).
+    uses: super::facts::Uses,
     /// The mbarriers of every function it reaches, added up (0xffff: not known).
     mbars: u16,
     /// The EXTERNS record the link adds.
@@ -505,39 +503,68 @@ fn add_mbarriers(a: u16, b: u16) -> u16 {
     }
 }
 
-/// Gives a kernel the inherited barrier count (NUM_BARRIERS, raising its own), mbarriers
-/// (NUM_MBARRIERS, added to its own), %ctaid.z use (CTAIDZ_USED) or the EXTERNS record the
-/// link adds, unless it has the record already.
+/// Gives a kernel an inherited record (`nvinfo::INHERITED`: its own raised by the
+/// attribute's rule, or a new one), the mbarriers (NUM_MBARRIERS, added to its own) or the
+/// EXTERNS record the link adds.
 fn inherit_record(out: &mut Recs, attr: u8, from: &Inherited<'_>) {
     if attr == EIATTR_EXTERNS_ADDED {
         out.push_with(|all| externs_rec(all, from.externs));
         return;
     }
-    match (attr, out.find(attr)) {
-        (nvinfo::EIATTR_NUM_BARRIERS, Some(k)) => {
-            let r = out.bytes_mut(k);
-            r[2] = r[2].max(from.bars);
-        }
-        (nvinfo::EIATTR_NUM_MBARRIERS, Some(k)) => {
-            let r = out.bytes_mut(k);
-            // (Only a two-byte value is ptxas's; any other shape is left as it is.)
-            if r[0] == nvinfo::EIFMT_HVAL {
-                let own = u16::from_le_bytes([r[2], r[3]]);
-                r[2..4].copy_from_slice(&add_mbarriers(own, from.mbars).to_le_bytes());
+    if attr == nvinfo::EIATTR_NUM_MBARRIERS {
+        match out.find(attr) {
+            Some(k) => {
+                let r = out.bytes_mut(k);
+                // (Only a two-byte value is ptxas's; any other shape is left as it is.)
+                if r[0] == nvinfo::EIFMT_HVAL {
+                    let own = u16::from_le_bytes([r[2], r[3]]);
+                    r[2..4].copy_from_slice(&add_mbarriers(own, from.mbars).to_le_bytes());
+                }
+            }
+            None => {
+                let [lo, hi] = from.mbars.to_le_bytes();
+                out.push_plain(&[nvinfo::EIFMT_HVAL, attr, lo, hi])
             }
         }
-        (_, Some(_)) => {}
-        (nvinfo::EIATTR_NUM_BARRIERS, None) => out.push_plain(&[
-            nvinfo::EIFMT_BVAL,
-            nvinfo::EIATTR_NUM_BARRIERS,
-            from.bars,
-            0,
-        ]),
-        (nvinfo::EIATTR_NUM_MBARRIERS, None) => {
-            let [lo, hi] = from.mbars.to_le_bytes();
-            out.push_plain(&[nvinfo::EIFMT_HVAL, nvinfo::EIATTR_NUM_MBARRIERS, lo, hi])
+        return;
+    }
+    let (Some(v), Some(&(_, _, format))) = (
+        from.uses.get(attr),
+        nvinfo::INHERITED.iter().find(|e| e.0 == attr),
+    ) else {
+        return;
+    };
+    match out.find(attr) {
+        Some(k) => {
+            let r = out.bytes_mut(k);
+            // (Raised in the record's own format, as the inputs' shapes say; `Uses` joined the
+            // kernel's value in.)
+            match r[0] {
+                nvinfo::EIFMT_BVAL => r[2] = r[2].max(v as u8),
+                nvinfo::EIFMT_HVAL => {
+                    let own = u16::from_le_bytes([r[2], r[3]]);
+                    let joined = super::facts::Uses::default().with(attr, own).with(attr, v);
+                    let w = joined.get(attr).unwrap_or(own);
+                    r[2..4].copy_from_slice(&w.to_le_bytes());
+                }
+                _ => {}
+            }
         }
-        (_, None) => out.push_plain(&[nvinfo::EIFMT_NVAL, nvinfo::EIATTR_CTAIDZ_USED, 0, 0]),
+        None => {
+            // (A kernel without SPARSE_MMA_MASK reaching only zero masks: nvlink writes
+            // 0x8000; `propagate` refuses a non-zero one.)
+            let v = if attr == nvinfo::EIATTR_SPARSE_MMA_MASK && v == 0 {
+                0x8000
+            } else {
+                v
+            };
+            let [lo, hi] = v.to_le_bytes();
+            match format {
+                nvinfo::EIFMT_NVAL => out.push_plain(&[format, attr, 0, 0]),
+                nvinfo::EIFMT_BVAL => out.push_plain(&[format, attr, lo, 0]),
+                _ => out.push_plain(&[format, attr, lo, hi]),
+            }
+        }
     }
 }
 

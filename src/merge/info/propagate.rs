@@ -4,7 +4,8 @@
 //! (-r propagates nothing: callees may still be undefined.)
 
 use super::callgraph::CallGraph;
-use super::facts::{value_of, GlobalFacts, PerSymbol};
+use super::facts::{value_of, GlobalFacts, PerSymbol, Uses};
+use crate::elf::nvinfo;
 use crate::graph::Succ;
 use crate::liveness::named_by;
 use crate::merge::{Builder, Options};
@@ -20,8 +21,9 @@ pub(super) struct Propagated {
     pub min_stack: HashMap<OutSym, Option<u64>>,
     /// REGCOUNT over everything the kernel reaches.
     pub reg_max: HashMap<OutSym, u32>,
-    /// The barrier count and %ctaid.z use the kernel's callees bring.
-    pub inherited: HashMap<OutSym, (u8, bool)>,
+    /// What the kernel's callees bring (`nvinfo::INHERITED`: the barrier count, %ctaid.z
+    /// use, ...).
+    pub inherited: HashMap<OutSym, Uses>,
 }
 
 /// `--resource-usage`: what determined a kernel's figures (those of `KernelFacts`).
@@ -45,10 +47,10 @@ struct Components {
     graph: crate::graph::Sccs,
     /// The deepest stack below and in the component (None through recursion).
     depth: Vec<Option<u64>>,
-    /// The register maximum and the function holding it, and barriers and %ctaid.z use,
-    /// over what the component's callees reach (itself excluded unless it recurses).
+    /// The register maximum and the function holding it, and the inherited records, over
+    /// what the component's callees reach (itself excluded unless it recurses).
     below_regs: Vec<(u32, OutSym)>,
-    below_attrs: Vec<(u8, bool)>,
+    below_uses: Vec<Uses>,
 }
 
 /// What `propagate` says: warnings, and link errors (the caller adds them to the link's, in
@@ -73,11 +75,11 @@ pub(super) fn propagate(
     let mut kernel_facts = Vec::new();
     let mut usage = Vec::new();
 
-    // Per function: its barrier count and whether it reads %ctaid.z.
+    // Per function: its records kernels take on.
     let own = |f: usize| {
         facts
             .get(&OutSym::from_index(f))
-            .map_or((0, false), |x| (x.barriers, x.ctaidz))
+            .map_or(Uses::default(), |x| x.uses)
     };
     let n = b.m.symbols.len();
     let succ = Succ::new(n, |f| {
@@ -97,7 +99,7 @@ pub(super) fn propagate(
     let mut reg_max: HashMap<OutSym, u32> = HashMap::new();
     let mut over_limit: Option<String> = None;
     let mut min_stack: HashMap<OutSym, Option<u64>> = HashMap::new();
-    let mut inherited: HashMap<OutSym, (u8, bool)> = HashMap::new();
+    let mut inherited: HashMap<OutSym, Uses> = HashMap::new();
     // (-preserve-relocs keeps the kernels -kernels-used does not name, but neither raises
     // their register counts, in the records or in -v's report, nor computes their stack, as
     // in nvlink.)
@@ -133,8 +135,15 @@ pub(super) fn propagate(
             }
         }
         reg_max.insert(k, own_regs.max(callee_regs));
-        let below = comps.below_attrs[c];
-        inherited.insert(k, (below.0.max(orphans), below.1));
+        let below = comps.below_uses[c];
+        let below = match orphans {
+            0 => below,
+            n => below.with(nvinfo::EIATTR_NUM_BARRIERS, u16::from(n)),
+        };
+        if let Some(e) = sparse_mask_without_own(k, own(k.index()), below, b) {
+            said.errors.push(e);
+        }
+        inherited.insert(k, below);
         let depth = comps.depth[c];
         if depth.is_none() && !opts.suppress_stack_size_warning {
             // Once for each callee through which the stack is unbounded, and at each indirect
@@ -165,7 +174,7 @@ pub(super) fn propagate(
             }
         }
         min_stack.insert(k, depth);
-        let bars = below.0.max(orphans).max(own(k.index()).0) as u32;
+        let bars = below.barriers().max(own(k.index()).barriers()) as u32;
         let frame_k = value_of(frame, k);
         if opts.resource_usage.is_some() {
             let register_chain = if callee_regs > own_regs {
@@ -295,44 +304,44 @@ fn orphan_barriers(
     facts
         .iter()
         .filter(|(f, _)| !reached.contains(&f.index()))
-        .map(|(_, x)| x.barriers)
+        .map(|(_, x)| x.uses.barriers())
         .max()
         .unwrap_or(0)
 }
 
 /// Facts over everything a function reaches, in one pass over the call graph's strongly
 /// connected components (sinks first): the register maximum (and the function holding it),
-/// the deepest stack (None through recursion), barriers and %ctaid.z use.
-/// `regs`, `frame` and `own` (barriers, %ctaid.z use) give each function's own, by index.
+/// the deepest stack (None through recursion), the inherited records.
+/// `regs`, `frame` and `own` (its records kernels take on) give each function's own, by
+/// index.
 fn components(
     succ: &Succ,
     regs: impl Fn(usize) -> u32,
     frame: impl Fn(usize) -> u32,
-    own: impl Fn(usize) -> (u8, bool),
+    own: impl Fn(usize) -> Uses,
 ) -> Components {
     let graph = crate::graph::sccs(succ);
     let nc = graph.len();
     let mut c_regs: Vec<(u32, OutSym)> = vec![(0, OutSym::new(0)); nc];
     let mut c_depth: Vec<Option<u64>> = vec![Some(0); nc];
-    let mut c_attrs: Vec<(u8, bool)> = vec![(0, false); nc];
+    let mut c_uses: Vec<Uses> = vec![Uses::default(); nc];
     // What each component's callees reach (the component itself excluded unless it recurses).
     let mut below_regs: Vec<(u32, OutSym)> = vec![(0, OutSym::new(0)); nc];
-    let mut below_attrs: Vec<(u8, bool)> = vec![(0, false); nc];
+    let mut below_uses: Vec<Uses> = vec![Uses::default(); nc];
     for c in 0..nc {
         let comp = graph.comp(c);
         let cyclic = graph.is_cyclic(c, succ);
         let mut regs_best = (0u32, OutSym::new(0));
-        let mut attrs = (0u8, false);
+        let mut uses = Uses::default();
         let mut deepest = Some(0u64);
         let mut below_r = (0u32, OutSym::new(0));
-        let mut below_a = (0u8, false);
+        let mut below_u = Uses::default();
         for f in comp.clone() {
             let r = regs(f);
             if r > regs_best.0 {
                 regs_best = (r, OutSym::from_index(f));
             }
-            let (nb, z) = own(f);
-            attrs = (attrs.0.max(nb), attrs.1 || z);
+            uses = uses.join(own(f));
             for g in succ.of(f) {
                 let gc = graph.comp_of(g);
                 if gc == c {
@@ -341,7 +350,7 @@ fn components(
                 if c_regs[gc].0 > below_r.0 {
                     below_r = c_regs[gc];
                 }
-                below_a = (below_a.0.max(c_attrs[gc].0), below_a.1 || c_attrs[gc].1);
+                below_u = below_u.join(c_uses[gc]);
                 deepest = match (deepest, c_depth[gc]) {
                     (Some(x), Some(y)) => Some(x.max(y)),
                     _ => None,
@@ -353,16 +362,16 @@ fn components(
             if regs_best.0 > below_r.0 {
                 below_r = regs_best;
             }
-            below_a = (below_a.0.max(attrs.0), below_a.1 || attrs.1);
+            below_u = below_u.join(uses);
         }
         below_regs[c] = below_r;
-        below_attrs[c] = below_a;
+        below_uses[c] = below_u;
         c_regs[c] = if regs_best.0 >= below_r.0 {
             regs_best
         } else {
             below_r
         };
-        c_attrs[c] = (attrs.0.max(below_a.0), attrs.1 || below_a.1);
+        c_uses[c] = uses.join(below_u);
         c_depth[c] = if cyclic {
             None
         } else {
@@ -373,8 +382,28 @@ fn components(
         graph,
         depth: c_depth,
         below_regs,
-        below_attrs,
+        below_uses,
     }
+}
+
+/// A kernel without EIATTR_SPARSE_MMA_MASK reaching functions with a non-zero one: nvlink
+/// fails ("Internal error: entry_info was null"); with zero it writes 0x8000 (black-box,
+/// sm_90, crafted records: ptxas gives every sm_80+ function the record).
+fn sparse_mask_without_own(
+    k: OutSym,
+    own: Uses,
+    below: Uses,
+    b: &Builder<'_, '_>,
+) -> Option<String> {
+    let v = below.get(nvinfo::EIATTR_SPARSE_MMA_MASK)?;
+    (v != 0 && own.get(nvinfo::EIATTR_SPARSE_MMA_MASK).is_none()).then(|| {
+        crate::diag::Error::not_implemented(format!(
+            "kernel '{}', which has no EIATTR_SPARSE_MMA_MASK record, calling functions whose \
+             record is {v:#x} (nvlink fails on it)",
+            String::from_utf8_lossy(&b.m.symbols[k].name)
+        ))
+        .to_string()
+    })
 }
 
 #[cfg(test)]
@@ -390,7 +419,22 @@ mod tests {
     /// What function `f`'s callees bring, and its stack depth.
     fn below(c: &Components, f: usize) -> ((u32, OutSym), (u8, bool), Option<u64>) {
         let k = c.graph.comp_of(f);
-        (c.below_regs[k], c.below_attrs[k], c.depth[k])
+        let u = c.below_uses[k];
+        let ctaidz = u.get(nvinfo::EIATTR_CTAIDZ_USED).is_some();
+        (c.below_regs[k], (u.barriers(), ctaidz), c.depth[k])
+    }
+
+    /// A function's records: `bars` barriers, %ctaid.z use.
+    fn uses(bars: u8, ctaidz: bool) -> Uses {
+        let u = Uses::default();
+        let u = match bars {
+            0 => u,
+            n => u.with(nvinfo::EIATTR_NUM_BARRIERS, u16::from(n)),
+        };
+        match ctaidz {
+            true => u.with(nvinfo::EIATTR_CTAIDZ_USED, 1),
+            false => u,
+        }
     }
 
     #[test]
@@ -425,7 +469,7 @@ mod tests {
     fn barriers_and_ctaid_z_come_up_from_callees() {
         // 0 calls 1, which calls 2: 1 uses 2 barriers, 2 reads %ctaid.z and uses 1.
         let succ = Succ::from(vec![vec![1], vec![2], vec![]]);
-        let own = map(&[(1, (2, false)), (2, (1, true))]);
+        let own = map(&[(1, uses(2, false)), (2, uses(1, true))]);
         let c = components(&succ, map(&[]), map(&[]), own);
         assert_eq!(below(&c, 0).1, (2, true));
         assert_eq!(below(&c, 1).1, (1, true));
