@@ -32,6 +32,9 @@ pub(crate) struct Placement<'a, 'data> {
     pub(crate) global_sym: crate::ids::IdVec<GlobalId, Option<OutSym>>,
     /// Per object, per input section: is it kept (`liveness`).
     pub(crate) live: &'a IdVec<ObjectId, Vec<bool>>,
+    /// The kernels the link is for (`liveness`: those -kernels-used names and host code
+    /// launches), by text section; -preserve-relocs keeps the others as plain functions.
+    pub(crate) root_kernels: hashbrown::HashSet<crate::liveness::Node>,
     /// Per global: a function whose definition this link does not keep (`dead_functions`).
     pub(crate) dead_function: IdVec<GlobalId, bool>,
     /// -r: the kernels' extern-shared areas (`partial_shared`).
@@ -283,11 +286,17 @@ impl<'a, 'data> Placement<'a, 'data> {
             (shared::SharedRef::Object(k), _) => self.shared.offset.get(&k).copied(),
             // -g gives each extern array one offset, for the debugger.
             (shared::SharedRef::Extern, _) if self.policy.debug() => array(),
-            (shared::SharedRef::Extern, Some(t)) => {
-                self.shared.extern_offset.get(&(oi, t)).copied()
-            }
-            // Debug information cannot name one kernel's extern area: nvlink writes -1 (plus
-            // the addend, which holds sm_90's reserve).
+            // Code no kernel reaches (-preserve-relocs keeps it) has no kernel's extern area,
+            // and debug information cannot name one: nvlink writes -1 (plus the addend, which
+            // holds sm_90's reserve) for both (black-box, sm_75–sm_100: an uncalled
+            // function's `dyn[5]` is `[0x13]`).
+            (shared::SharedRef::Extern, Some(t)) => Some(
+                self.shared
+                    .extern_offset
+                    .get(&(oi, t))
+                    .copied()
+                    .unwrap_or(u64::MAX),
+            ),
             (shared::SharedRef::Extern, None) => Some(u64::MAX),
         }
     }
