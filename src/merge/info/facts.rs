@@ -112,6 +112,20 @@ pub(super) fn kernels_in_symbol_order(b: &Builder<'_, '_>) -> Vec<OutSym> {
     kernels
 }
 
+/// The output symbols of the kernels the link is for (`Placement::root_kernels`): what
+/// -preserve-relocs keeps besides them (kernels -kernels-used does not name or host code
+/// does not launch) gets neither callees' registers nor a MIN_STACK_SIZE, as in nvlink
+/// (black-box, sm_75 and sm_100, host objects linked -preserve-relocs).
+pub(super) fn root_kernels(b: &Builder<'_, '_>) -> hashbrown::HashSet<OutSym> {
+    b.p.root_kernels
+        .iter()
+        .filter_map(|&(oi, si)| {
+            let o = &b.p.objects()[oi];
+            b.p.out_sym(oi, o.text_function(&o.cubin.sections[si])?)
+        })
+        .collect()
+}
+
 /// What one function's `.nv.info.<fn>` records say, as far as the link needs it.
 #[derive(Default)]
 pub(super) struct FunctionFacts {

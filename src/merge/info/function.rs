@@ -131,7 +131,8 @@ fn info_order(b: &Builder<'_, '_>, opts: &Options, oi: ObjectId) -> Vec<InfoSlot
             continue;
         }
         // (Kernels -kernels-used does not name, kept by -preserve-relocs, come with the
-        // functions.)
+        // functions; those host code does not launch stay in the kernels' places: black-box,
+        // sm_75 and sm_100.)
         match o.info_function(s).filter(|&f| {
             let sym = &o.symbols()[f as usize];
             InputObject::is_entry(sym) && named_by(opts.kernels_used.as_deref(), sym.name)

@@ -7,7 +7,6 @@ use super::records::*;
 use crate::elf::nvinfo::{self, Payload, Value};
 use crate::elf::*;
 use crate::ids::ObjectId;
-use crate::liveness::named_by;
 use crate::merge::{Builder, Options};
 use crate::object::SectionKind;
 use crate::output::*;
@@ -17,8 +16,9 @@ pub(super) fn emit_global_info(
     opts: &Options,
     prop: &Propagated,
     kernels: &[OutSym],
+    roots: &hashbrown::HashSet<OutSym>,
 ) {
-    let named = |k: OutSym| named_by(opts.kernels_used.as_deref(), &b.m.symbols[k].name);
+    let named = |k: OutSym| roots.contains(&k);
     // Each object's records are made on their own (in parallel), then laid down in reverse
     // reading order: the objects last to first, each one's records last to first.
     let bb: &Builder<'_, '_> = b;

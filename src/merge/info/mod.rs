@@ -43,6 +43,7 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<Info
     let global = tracing::info_span!("global_facts").in_scope(|| facts::global_facts(b))?;
     let graph = tracing::info_span!("call_graph").in_scope(|| callgraph::read(b));
     let kernels = facts::kernels_in_symbol_order(b);
+    let roots = facts::root_kernels(b);
     // What each kept function's own `.nv.info.<fn>` says, read once.
     let facts = tracing::info_span!("function_facts").in_scope(|| facts::function_facts(b))?;
     let here = tracing::Span::current();
@@ -53,8 +54,9 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<Info
     let n = shared.m.symbols.len();
     let (((prop, kernel_facts, usage, said), graph_section), (externs, closure)) = rayon::join(
         || {
-            let propagated = tracing::info_span!(parent: &here, "propagate")
-                .in_scope(|| propagate::propagate(shared, opts, &global, &graph, &facts, &kernels));
+            let propagated = tracing::info_span!(parent: &here, "propagate").in_scope(|| {
+                propagate::propagate(shared, opts, &global, &graph, &facts, &kernels, &roots)
+            });
             let made = tracing::info_span!(parent: &here, "call_graph_contents")
                 .in_scope(|| callgraph::contents(&graph, n));
             (propagated, made)
@@ -66,7 +68,7 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<Info
     );
     b.warnings.extend(said.warnings);
     b.errors.extend(said.errors);
-    global::emit_global_info(b, opts, &prop, &kernels);
+    global::emit_global_info(b, opts, &prop, &kernels, &roots);
     compat::emit_compat(b, opts);
     if let (Some(ci), Some(cp)) = (
         b.section_id(b".note.nv.cuinfo"),

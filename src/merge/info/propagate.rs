@@ -7,7 +7,6 @@ use super::callgraph::CallGraph;
 use super::facts::{value_of, GlobalFacts, PerSymbol, Uses};
 use crate::elf::nvinfo;
 use crate::graph::Succ;
-use crate::liveness::named_by;
 use crate::merge::{Builder, Options};
 use crate::output::*;
 use hashbrown::HashMap;
@@ -69,6 +68,7 @@ pub(super) fn propagate(
     graph: &CallGraph,
     facts: &super::facts::Facts,
     kernels: &[OutSym],
+    roots: &hashbrown::HashSet<OutSym>,
 ) -> (Propagated, Vec<super::KernelFacts>, Vec<KernelUsage>, Said) {
     let mut said = Said::default();
     let (regs, frame) = (&global.regs, &global.frame);
@@ -100,10 +100,10 @@ pub(super) fn propagate(
     let mut over_limit: Option<String> = None;
     let mut min_stack: HashMap<OutSym, Option<u64>> = HashMap::new();
     let mut inherited: HashMap<OutSym, Uses> = HashMap::new();
-    // (-preserve-relocs keeps the kernels -kernels-used does not name, but neither raises
-    // their register counts, in the records or in -v's report, nor computes their stack, as
-    // in nvlink.)
-    let named = |k: OutSym| named_by(opts.kernels_used.as_deref(), &b.m.symbols[k].name);
+    // (-preserve-relocs keeps the kernels -kernels-used does not name or host code does not
+    // launch, but neither raises their register counts, in the records or in -v's report,
+    // nor computes their stack, as in nvlink.)
+    let named = |k: OutSym| roots.contains(&k);
     // -r propagates nothing over the call graph: callees may still be undefined.
     for &k in kernels
         .iter()
