@@ -569,40 +569,42 @@ fn inherit_record(out: &mut Recs, attr: u8, from: &Inherited<'_>) {
     }
 }
 
-/// The inherited records (NUM_BARRIERS, CTAIDZ_USED, EXTERNS) in the order nvlink meets
-/// them for kernel `f`: depth first through its callees in call-graph order, a function's own
-/// records (in their order) after its callees', each with the function it is met in.
+/// The inherited records (`nvinfo::INHERITED`, NUM_MBARRIERS, EXTERNS) in the order nvlink
+/// meets them for kernel `f`: the functions it reaches in the order of their code in the
+/// inputs (file, then section), not in the order of the calls, each function's records in
+/// their order, each with the function it is met in. (Black-box, nvlink 13.5 sm_90 and
+/// sm_100: four callees in two files, each with another record, called in random orders by
+/// three kernels: every kernel lists them alike, in the order of the callees' `.text`
+/// sections, which is not their symbols' order; finishing a partial link whose final link
+/// orders the code otherwise, in the partial link's order.)
 fn inherited_events(
     f: OutSym,
     succ: &crate::graph::Succ,
     facts: &super::facts::Facts,
 ) -> Vec<(u8, OutSym)> {
-    let mut out = Vec::new();
     let mut seen: HashSet<usize> = HashSet::new();
     seen.insert(f.index());
-    // (function, index of its next callee)
-    let mut stack: Vec<(usize, usize)> = vec![(f.index(), 0)];
-    while let Some(top) = stack.last_mut() {
-        let (g, next) = *top;
-        if let Some(h) = succ.nth_of(g, next) {
-            top.1 += 1;
+    let mut stack: Vec<usize> = vec![f.index()];
+    let mut reached: Vec<usize> = Vec::new();
+    while let Some(g) = stack.pop() {
+        for h in succ.of(g) {
             if seen.insert(h) {
-                stack.push((h, 0));
-            }
-            continue;
-        }
-        stack.pop();
-        if g != f.index() {
-            if let Some(x) = facts.get(&OutSym::from_index(g)) {
-                out.extend(
-                    x.inherited_order
-                        .iter()
-                        .map(|&a| (a, OutSym::from_index(g))),
-                );
+                reached.push(h);
+                stack.push(h);
             }
         }
     }
-    out
+    let mut met: Vec<((usize, u32), OutSym, &super::facts::FunctionFacts)> = reached
+        .into_iter()
+        .filter_map(|g| {
+            let g = OutSym::from_index(g);
+            facts.get(&g).map(|x| (x.text_place, g, x))
+        })
+        .collect();
+    met.sort_unstable_by_key(|&(place, g, _)| (place, g));
+    met.into_iter()
+        .flat_map(|(_, g, x)| x.inherited_order.iter().map(move |&a| (a, g)))
+        .collect()
 }
 
 #[cfg(test)]

@@ -1,7 +1,8 @@
 // Kernels take on records of the functions they call in other files: GRID_ATTRIBUTES
 // (multimem loads 0x4, stores 0xc: or'ed, the kernel's own raised), and on sm_100+
 // CLUSTER_LAUNCH_CONTROL_USED (clusterlaunchcontrol.try_cancel). nvlink adds them after
-// the kernel's own records in the order it meets them through the calls.
+// the kernel's own records, in the order of the callees' code in the inputs (not of the
+// calls).
 __device__ unsigned f_ld(unsigned long long p);
 __device__ unsigned f_st(unsigned long long p);
 __device__ void f_clc(int *o);
@@ -14,6 +15,13 @@ __global__ void k_ld_st(int *o, unsigned long long p) {
 __global__ void k_clc_then_st(int *o, unsigned long long p) {
   f_clc(o);
   o[2] = f_st(p);
+}
+
+// (Calls in the other order: nvlink still lists CLUSTER_LAUNCH_CONTROL_USED first, as
+// f_clc's code comes before f_st's in b.o.)
+__global__ void k_st_then_clc(int *o, unsigned long long p) {
+  o[2] = f_st(p);
+  f_clc(o);
 }
 
 __global__ void k_own_ld_calls_st(int *o, unsigned long long p) {
