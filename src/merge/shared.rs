@@ -544,6 +544,7 @@ pub fn layout(
     }
     let m = Measure::new(objects, &blobs);
     let dead = dead_code_objects(objects, res, &definitions, lv, &refs.uses);
+    let debug_objects = debug_objects(objects, res);
     let mut out = SharedLayout {
         mixed_partial_area: mixed_partial_area(&reach, &blobs, &refs.uses),
         extern_align: if refs.extern_users.is_empty() {
@@ -554,10 +555,10 @@ pub fn layout(
         reserve,
         definitions,
         names_shared,
-        ..static_layout(objects, res, &reach, &refs.uses, &dead, &m)
+        ..static_layout(&reach, &refs.uses, &dead, &debug_objects, &m)
     };
     // (`refs.extern_align` is at least 1: this is it, or 1 when no array is in use.)
-    out.pool_align = pool_align(objects, res, &out.home, out.extern_align.max(1), &m);
+    out.pool_align = pool_align(&debug_objects, &out.home, out.extern_align.max(1), &m);
     layout_kernels(&mut out, &reach, &refs, &m, debug, arch_sm);
     out
 }
@@ -610,19 +611,15 @@ fn dead_code_objects(
 }
 
 /// The functions' shared objects of the inputs (those in `.nv_debug.shared`, as the copy
-/// that won) that no code uses, kept or dropped: absent from `kernels_of`.
-fn unused_objects(
-    objects: &[InputObject<'_>],
-    res: &Resolution<'_>,
-    kernels_of: &HashMap<ObjKey, Vec<usize>>,
-) -> Vec<ObjKey> {
+/// that won), used or not, kept or dropped, by input file and symbol table order: the list
+/// nvlink sorts before laying shared memory out (`placement_order`).
+fn debug_objects(objects: &[InputObject<'_>], res: &Resolution<'_>) -> Vec<ObjKey> {
     let mut out = Vec::new();
     for (oi, o) in crate::object::enumerated(objects) {
         for (i, x) in o.symbols().iter().enumerate() {
             let k = (oi, i as u32);
             if x.st_type != STT_SECTION
                 && x.size > 0
-                && !kernels_of.contains_key(&k)
                 && res.is_winner(oi, i as u32)
                 && in_debug_shared(objects, k)
             {
@@ -637,11 +634,10 @@ fn unused_objects(
 /// the functions using them that no kernel reaches, and what `.nv_debug.shared` holds.
 /// `dead`: objects only dropped code uses, placed with the pool but no kernel's.
 fn static_layout(
-    objects: &[InputObject<'_>],
-    res: &Resolution<'_>,
     reach: &[Reach],
     uses: &HashMap<Node, Vec<ObjKey>>,
     dead: &[ObjKey],
+    debug_objects: &[ObjKey],
     m: &Measure<'_, '_>,
 ) -> SharedLayout {
     let (mut kernels_of, mut objs, unreached_users) = object_kernels(reach, uses);
@@ -649,11 +645,9 @@ fn static_layout(
         kernels_of.entry(k).or_default();
         objs.push(k);
     }
-    // (Objects no code uses take part in the pool's sort, not in its places.)
-    let unused = unused_objects(objects, res, &kernels_of);
     let order = placement_order(
         objs,
-        &unused,
+        debug_objects,
         &kernels_of,
         reach.len(),
         |k| m.size(k),
@@ -661,12 +655,13 @@ fn static_layout(
     );
     let home = homes(&kernels_of, reach);
     let dead: HashSet<ObjKey> = dead.iter().copied().collect();
+    let in_debug: HashSet<ObjKey> = debug_objects.iter().copied().collect();
     let kept = || order.iter().filter(|k| !dead.contains(*k));
     SharedLayout {
         offset: place(&order, &kernels_of, |k| m.size(k), |k| m.align(k)),
-        debug_pool: kept().any(|k| in_debug_shared(objects, *k) && !home.contains_key(k)),
+        debug_pool: kept().any(|k| in_debug.contains(k) && !home.contains_key(k)),
         debug_align: kept()
-            .filter(|k| in_debug_shared(objects, **k))
+            .filter(|k| in_debug.contains(*k))
             .map(|&k| m.align(k))
             .max()
             .unwrap_or(1),
@@ -833,60 +828,80 @@ impl<'a, 'data> Measure<'a, 'data> {
     }
 }
 
-/// nvlink's order (black-box, sm_90): objects several kernels reach first, largest first;
-/// then each kernel's own objects (those only it reaches), by alignment (largest first),
-/// then size (smallest first), then where the kernel reaches them (its own code first).
-/// Objects no kernel reaches count as several kernels'. `objs` must be in the order the
-/// kernels reach them (as `object_kernels` gives them).
+/// nvlink's order (black-box, nvlink 13.5, sm_75, sm_90 and sm_100; thousands of generated
+/// links, docs/research/shared-order.md): every function's object of the inputs
+/// (`debug_objects`: in `.nv_debug.shared`, used or not, in input order) is sorted once,
+/// largest first (`list_merge_sort`, ties to the second half). The pool (objects several
+/// kernels reach, or none) comes first, in that order. Then each kernel's own objects (those
+/// only it reaches): the kernel's function-scope objects (its `.nv.shared.<kernel>` in each
+/// input, in input order), then its own functions' objects in the sorted list's order, the
+/// two sorted together by alignment (largest first), then size (smallest first), ties to
+/// the first half. `objs` are the objects laid out, in the order the kernels reach them
+/// (as `object_kernels` gives them).
 fn placement_order(
     objs: Vec<ObjKey>,
-    unused: &[ObjKey],
+    debug_objects: &[ObjKey],
     kernels_of: &HashMap<ObjKey, Vec<usize>>,
     kernels: usize,
     size: impl Fn(ObjKey) -> u64,
     align: impl Fn(ObjKey) -> u64,
 ) -> Vec<ObjKey> {
-    let (mut pool, own): (Vec<ObjKey>, Vec<ObjKey>) =
-        objs.into_iter().partition(|o| kernels_of[o].len() != 1);
-    // (From the inputs' order: by file, each file's objects in its symbol table's order;
-    // objects no code uses are sorted with them, their sort being unstable, then left out.)
-    pool.extend_from_slice(unused);
-    pool.sort_unstable();
-    let mut order = largest_first(pool, &size);
-    if !unused.is_empty() {
-        let unused: HashSet<ObjKey> = unused.iter().copied().collect();
-        order.retain(|k| !unused.contains(k));
+    let sorted = list_merge_sort(debug_objects.to_vec(), &|a, b| size(a) > size(b), false);
+    let in_sorted: HashSet<ObjKey> = debug_objects.iter().copied().collect();
+    let laid_out: HashSet<ObjKey> = objs.iter().copied().collect();
+    let pool = |k: &ObjKey| kernels_of.get(k).is_some_and(|ks| ks.len() != 1);
+    let mut order: Vec<ObjKey> = sorted
+        .iter()
+        .copied()
+        .filter(|k| laid_out.contains(k) && pool(k))
+        .collect();
+    // (Not a function's object: a partial link's kernel area, `adopt_partial_areas`.)
+    order.extend(objs.iter().filter(|k| pool(k) && !in_sorted.contains(*k)));
+    let mut own: Vec<Vec<ObjKey>> = vec![Vec::new(); kernels];
+    let mut functions_own: Vec<Vec<ObjKey>> = vec![Vec::new(); kernels];
+    for &k in objs.iter().filter(|k| !pool(k) && !in_sorted.contains(*k)) {
+        own[kernels_of[&k][0]].push(k);
     }
-    for ki in 0..kernels {
-        let mut mine: Vec<ObjKey> = own
-            .iter()
-            .copied()
-            .filter(|o| kernels_of[o][0] == ki)
-            .collect();
-        // (`own` is in reach order already: kernels in order, each's nodes in DFS order;
-        // the sort is stable.)
-        mine.sort_by_key(|&k| (std::cmp::Reverse(align(k)), size(k)));
-        order.extend(mine);
+    for &k in sorted.iter().filter(|k| laid_out.contains(*k) && !pool(k)) {
+        functions_own[kernels_of[&k][0]].push(k);
+    }
+    let key = |k: ObjKey| (std::cmp::Reverse(align(k)), size(k));
+    for (mut mine, functions) in own.into_iter().zip(functions_own) {
+        mine.sort_unstable();
+        mine.extend(functions);
+        order.extend(list_merge_sort(mine, &|a, b| key(a) < key(b), true));
     }
     order
 }
 
-/// `list` by size, largest first, in nvlink's order among objects of one size: its sort is
-/// a merge sort of a linked list that is not stable (black-box, sm_75 and sm_90: every
-/// order of 2 to 16 objects of one size, and of random sizes; testdata pool_tie_order).
-/// The list is split into its even and odd places, each half built backwards; a merge takes
-/// from the first half only what is strictly larger.
-fn largest_first(list: Vec<ObjKey>, size: &impl Fn(ObjKey) -> u64) -> Vec<ObjKey> {
+/// nvlink's sort of a linked list, which is not stable (black-box: every order of 2 to 16
+/// objects of one size, and of random sizes; testdata pool_tie_order): the list is split
+/// into its even and odd places, each half built backwards, each sorted; the merge takes
+/// from the first half while its head goes `before` the second's, or, `tie_first`, while
+/// the second's does not go before it.
+fn list_merge_sort(
+    list: Vec<ObjKey>,
+    before: &impl Fn(ObjKey, ObjKey) -> bool,
+    tie_first: bool,
+) -> Vec<ObjKey> {
     if list.len() <= 1 {
         return list;
     }
     let even: Vec<ObjKey> = list.iter().step_by(2).rev().copied().collect();
     let odd: Vec<ObjKey> = list.iter().skip(1).step_by(2).rev().copied().collect();
-    let (x, y) = (largest_first(even, size), largest_first(odd, size));
+    let (x, y) = (
+        list_merge_sort(even, before, tie_first),
+        list_merge_sort(odd, before, tie_first),
+    );
     let mut out = Vec::with_capacity(list.len());
     let (mut x, mut y) = (x.into_iter().peekable(), y.into_iter().peekable());
     while let (Some(&a), Some(&b)) = (x.peek(), y.peek()) {
-        if size(a) > size(b) {
+        let take_first = if tie_first {
+            !before(b, a)
+        } else {
+            before(a, b)
+        };
+        if take_first {
             out.push(a);
             x.next();
         } else {
@@ -919,24 +934,11 @@ fn homes(kernels_of: &HashMap<ObjKey, Vec<usize>>, reach: &[Reach]) -> HashMap<O
 /// instantiates it) are not objects of the link: nvlink neither counts them in the pool
 /// nor aligns for them (testdata shared_weak_copies).
 fn pool_align(
-    objects: &[InputObject<'_>],
-    res: &Resolution<'_>,
+    all_debug: &[ObjKey],
     home: &HashMap<ObjKey, Node>,
     extern_in_use: u64,
     m: &Measure<'_, '_>,
 ) -> u64 {
-    let mut all_debug: Vec<ObjKey> = Vec::new();
-    for (oi, o) in crate::object::enumerated(objects) {
-        for (i, x) in o.symbols().iter().enumerate() {
-            if x.st_type != STT_SECTION
-                && x.size > 0
-                && res.is_winner(oi, i as u32)
-                && in_debug_shared(objects, (oi, i as u32))
-            {
-                all_debug.push((oi, i as u32));
-            }
-        }
-    }
     if !all_debug.iter().any(|k| !home.contains_key(k)) {
         return 0;
     }
@@ -1193,10 +1195,13 @@ mod tests {
         of.iter().map(|&(s, ks)| ((O, s), ks.to_vec())).collect()
     }
 
-    /// The places `largest_first` gives `n` objects of one size.
+    /// The places nvlink's largest-first sort gives `n` objects of one size.
     fn one_size_order(n: u32) -> Vec<u32> {
         let list = (0..n).map(|s| (O, s)).collect();
-        largest_first(list, &|_| 16).iter().map(|k| k.1).collect()
+        list_merge_sort(list, &|_, _| false, false)
+            .iter()
+            .map(|k| k.1)
+            .collect()
     }
 
     #[test]
@@ -1217,7 +1222,7 @@ mod tests {
     fn a_larger_object_comes_first_wherever_it_was() {
         let size = |k: ObjKey| [4, 8, 4, 32, 8][k.1 as usize];
         let list = (0..5).map(|s| (O, s)).collect();
-        let sizes: Vec<u64> = largest_first(list, &size)
+        let sizes: Vec<u64> = list_merge_sort(list, &|a, b| size(a) > size(b), false)
             .iter()
             .map(|&k| size(k))
             .collect();
@@ -1225,24 +1230,48 @@ mod tests {
     }
 
     #[test]
-    fn shared_objects_come_first_largest_first_then_each_kernels_own_by_alignment_then_size() {
-        // 1, 2: shared by kernels 0 and 1; 3: no kernel's; 4, 5, 6: kernel 0's; 7: kernel 1's.
-        let ko = kernels_of(&[
-            (1, &[0, 1]),
-            (2, &[0, 1]),
-            (3, &[]),
-            (4, &[0]),
-            (5, &[0]),
-            (6, &[0]),
-            (7, &[1]),
-        ]);
-        let size = |k: ObjKey| [0, 8, 32, 16, 4, 8, 4, 1][k.1 as usize];
-        let align = |k: ObjKey| [0, 4, 4, 4, 4, 8, 4, 1][k.1 as usize];
-        let objs = [7, 6, 5, 4, 3, 2, 1].map(|s| (O, s)).to_vec();
-        let order = placement_order(objs, &[], &ko, 2, size, align);
-        // 6 and 4 tie (alignment 4, size 4): reach order kept.
-        let want = [2, 3, 1, 5, 6, 4, 7].map(|s| (O, s)).to_vec();
-        assert_eq!(order, want);
+    fn a_kernels_own_objects_of_one_kind_tie_to_the_first_half() {
+        // (nvlink 13.5, sm_90: a kernel's locals a, b, c in its symbol table's order, all
+        // float[64], are laid out c, a, b.)
+        let list = (0..3).map(|s| (O, s)).collect();
+        let order: Vec<u32> = list_merge_sort(list, &|_, _| false, true)
+            .iter()
+            .map(|k| k.1)
+            .collect();
+        assert_eq!(order, [2, 0, 1]);
+    }
+
+    #[test]
+    fn a_kernels_function_scope_objects_come_before_its_functions_objects_in_its_sort() {
+        // (nvlink 13.5, sm_75–sm_100: a kernel's locals a, b, c (1, 2, 3) and its callee's q
+        // (4), all float[32]: c, a, q, b.)
+        let ko = kernels_of(&[(1, &[0]), (2, &[0]), (3, &[0]), (4, &[0])]);
+        let objs = [4, 3, 2, 1].map(|s| (O, s)).to_vec();
+        let order = placement_order(objs, &[(O, 4)], &ko, 1, |_| 128, |_| 4);
+        assert_eq!(order, [3, 1, 4, 2].map(|s| (O, s)));
+    }
+
+    #[test]
+    fn the_pool_takes_its_order_from_every_functions_object_sorted_once() {
+        // 1, 2, 3: functions' objects of one size; 2 is kernel 0's own, 1 and 3 the pool's.
+        // Sorted together the three go 2, 1, 3 (`one_size_order(3)` is [1, 0, 2]); the
+        // pool keeps that order: 1, 3 (sorted alone they would go 3, 1).
+        let ko = kernels_of(&[(1, &[0, 1]), (2, &[0]), (3, &[0, 1])]);
+        let debug = [1, 2, 3].map(|s| (O, s));
+        let objs = [1, 2, 3].map(|s| (O, s)).to_vec();
+        let order = placement_order(objs, &debug, &ko, 2, |_| 16, |_| 4);
+        assert_eq!(order, [1, 3, 2].map(|s| (O, s)));
+    }
+
+    #[test]
+    fn own_objects_go_by_alignment_then_size() {
+        // Kernel 0's locals: 1 (align 4, 16 bytes), 2 (align 8, 8), 3 (align 4, 4).
+        let ko = kernels_of(&[(1, &[0]), (2, &[0]), (3, &[0])]);
+        let size = |k: ObjKey| [0, 16, 8, 4][k.1 as usize];
+        let align = |k: ObjKey| [0, 4, 8, 4][k.1 as usize];
+        let objs = [1, 2, 3].map(|s| (O, s)).to_vec();
+        let order = placement_order(objs, &[], &ko, 1, size, align);
+        assert_eq!(order, [2, 3, 1].map(|s| (O, s)));
     }
 
     #[test]
