@@ -558,7 +558,13 @@ pub fn layout(
         ..static_layout(&reach, &refs.uses, &dead, &debug_objects, &m)
     };
     // (`refs.extern_align` is at least 1: this is it, or 1 when no array is in use.)
-    out.pool_align = pool_align(&debug_objects, &out.home, out.extern_align.max(1), &m);
+    out.pool_align = pool_align(
+        &debug_objects,
+        &out.offset,
+        &out.home,
+        out.extern_align.max(1),
+        &m,
+    );
     layout_kernels(&mut out, &reach, &refs, &m, debug, arch_sm);
     out
 }
@@ -925,9 +931,10 @@ fn homes(kernels_of: &HashMap<ObjKey, Vec<usize>>, reach: &[Reach]) -> HashMap<O
     home
 }
 
-/// Every function's object of the inputs, reached or not: when one of them is in no
-/// kernel's section or in several (nvlink's pool), every kernel with static objects is
-/// aligned for all of them and for the extern arrays in use (`extern_in_use`, 1 when none
+/// Every function's object of the inputs, reached or not: when one of those laid out is in
+/// no kernel's section or in several (nvlink's pool; an object no code uses is not: a
+/// probe's 104 links of kernels aligned for their own objects alone, testdata
+/// unused_object_no_pool), every kernel with static objects is aligned for all of them and for the extern arrays in use (`extern_in_use`, 1 when none
 /// is); and when that asks for more than 16 bytes, the link has no `.nv_debug.shared`
 /// (black-box, sm_75–sm_100, default links; testdata shared_pool_align). 0 without a pool.
 /// A weak object's losing copies (a template kernel's object, in every object that
@@ -935,11 +942,15 @@ fn homes(kernels_of: &HashMap<ObjKey, Vec<usize>>, reach: &[Reach]) -> HashMap<O
 /// nor aligns for them (testdata shared_weak_copies).
 fn pool_align(
     all_debug: &[ObjKey],
+    placed: &HashMap<ObjKey, u64>,
     home: &HashMap<ObjKey, Node>,
     extern_in_use: u64,
     m: &Measure<'_, '_>,
 ) -> u64 {
-    if !all_debug.iter().any(|k| !home.contains_key(k)) {
+    if !all_debug
+        .iter()
+        .any(|k| placed.contains_key(k) && !home.contains_key(k))
+    {
         return 0;
     }
     all_debug
