@@ -52,6 +52,9 @@ pub const EIATTR_TCGEN05_2CTA_USED: u8 = 0x52;
 pub const EIATTR_REG_RECONFIG: u8 = 0x54;
 pub const EIATTR_CLUSTER_LAUNCH_CONTROL_USED: u8 = 0x62;
 pub const EIATTR_GRID_ATTRIBUTES: u8 = 0x68;
+/// Offsets of `cp.async.bulk` copies with `.ignore_oob` in the function's code (cub's
+/// DeviceScanKernel on sm_100+): nvlink copies the record as it is, in every mode.
+pub const EIATTR_IGNOREOOB_CP_ASYNC_BULK_INSTR_OFFSETS: u8 = 0x65;
 
 /// How a kernel takes on an attribute of the functions it reaches.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -586,7 +589,9 @@ pub fn attr_name(a: u8) -> Option<&'static str> {
         0x61 => "EIATTR_RTCORE_ENTRY",
         EIATTR_CLUSTER_LAUNCH_CONTROL_USED => "EIATTR_CLUSTER_LAUNCH_CONTROL_USED",
         0x64 => "EIATTR_MIN_PER_CTA_MEMORY_SIZE",
-        0x65 => "EIATTR_IGNOREOOB_CP_ASYNC_BULK_INSTR_OFFSETS",
+        EIATTR_IGNOREOOB_CP_ASYNC_BULK_INSTR_OFFSETS => {
+            "EIATTR_IGNOREOOB_CP_ASYNC_BULK_INSTR_OFFSETS"
+        }
         EIATTR_LANGUAGE => "EIATTR_LANGUAGE",
         EIATTR_GRID_ATTRIBUTES => "EIATTR_GRID_ATTRIBUTES",
         0x69 => "EIATTR_STACK_OFFSET",
@@ -605,6 +610,7 @@ pub const fn is_linked(a: u8) -> bool {
     matches!(
         a,
         0x5f | EIATTR_CLUSTER_LAUNCH_CONTROL_USED
+            | EIATTR_IGNOREOOB_CP_ASYNC_BULK_INSTR_OFFSETS
             | EIATTR_LANGUAGE
             | EIATTR_GRID_ATTRIBUTES
             | EIATTR_NVSAL_SW_WAR
