@@ -100,6 +100,9 @@ pub struct Liveness {
     pub indirect: HashMap<Node, Vec<Node>>,
     /// Kernels that are kept, in input order.
     pub kernels: Vec<Node>,
+    /// The kernels the link is for: those and the kernels their code launches (dynamic
+    /// parallelism); not those only -preserve-relocs keeps.
+    pub launched: HashSet<Node>,
     /// What reachability started from: the kept kernels, or every function where all are
     /// kept; and the functions whose address data holds (for `explain`).
     pub roots: Vec<Node>,
@@ -262,6 +265,11 @@ pub fn liveness(objects: &[InputObject<'_>], res: &Resolution<'_>, roots: &Roots
         let o = &objects[oi];
         live_sections(oi, o, res, &live_text, &reached_text, roots.keep_shared)
     });
+    let launched: HashSet<Node> = kernels
+        .iter()
+        .chain(g.other_entries.iter().filter(|n| reached_text.contains(n)))
+        .copied()
+        .collect();
     let undefined_from_live: HashSet<GlobalId> = g
         .undefined_refs
         .iter()
@@ -288,6 +296,7 @@ pub fn liveness(objects: &[InputObject<'_>], res: &Resolution<'_>, roots: &Roots
         edges: g.edges,
         indirect,
         kernels,
+        launched,
         roots: code_roots,
         data_roots,
         kernel_set,
@@ -315,6 +324,9 @@ struct CodeGraph<'data> {
     /// The kernels alone, in input order: the kernels the link keeps (and what
     /// -preserve-relocs would keep if it removed dead code).
     entry_roots: Vec<Node>,
+    /// The other kernels (-kernels-used does not name them or host code does not launch
+    /// them), in input order.
+    other_entries: Vec<Node>,
     /// From the call graphs: each address-taken function's prototypes, and each function's
     /// indirect call sites' prototypes (the prototype strings).
     taken_proto: HashMap<Node, Vec<&'data [u8]>>,
@@ -370,6 +382,8 @@ impl<'data> CodeGraph<'data> {
                         }
                         if entry && res.is_winner(oi, f) {
                             g.entry_roots.push((oi, si));
+                        } else if InputObject::is_entry(sym) && res.is_winner(oi, f) {
+                            g.other_entries.push((oi, si));
                         }
                     }
                 }
@@ -394,6 +408,7 @@ impl<'data> CodeGraph<'data> {
         self.roots.extend(later.roots);
         self.data_roots.extend(later.data_roots);
         self.entry_roots.extend(later.entry_roots);
+        self.other_entries.extend(later.other_entries);
         extend(&mut self.taken_proto, later.taken_proto);
         extend(&mut self.calls_through, later.calls_through);
         self.undefined_refs.extend(later.undefined_refs);

@@ -726,7 +726,7 @@ impl<'a, 'data> Builder<'a, 'data> {
                 .into(),
                 global_sym: crate::ids::IdVec::filled(None, res.globals.len()),
                 live: &liveness.live,
-                root_kernels: liveness.kernels.iter().copied().collect(),
+                root_kernels: &liveness.launched,
                 dead_function: placement::dead_functions(objects, res, &liveness.live),
                 undefined_dead_only: &liveness.undefined_dead_only,
                 partial: partial_shared::PartialShared::default(),

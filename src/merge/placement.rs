@@ -32,9 +32,10 @@ pub(crate) struct Placement<'a, 'data> {
     pub(crate) global_sym: crate::ids::IdVec<GlobalId, Option<OutSym>>,
     /// Per object, per input section: is it kept (`liveness`).
     pub(crate) live: &'a IdVec<ObjectId, Vec<bool>>,
-    /// The kernels the link is for (`liveness`: those -kernels-used names and host code
-    /// launches), by text section; -preserve-relocs keeps the others as plain functions.
-    pub(crate) root_kernels: hashbrown::HashSet<crate::liveness::Node>,
+    /// The kernels the link is for (`Liveness::launched`: those -kernels-used names and host
+    /// code launches, and the kernels their code launches), by text section; -preserve-relocs
+    /// keeps the others as plain functions.
+    pub(crate) root_kernels: &'a hashbrown::HashSet<crate::liveness::Node>,
     /// Per global: a function whose definition this link does not keep (`dead_functions`).
     pub(crate) dead_function: IdVec<GlobalId, bool>,
     /// -r: the kernels' extern-shared areas (`partial_shared`).
