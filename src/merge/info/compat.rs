@@ -1,6 +1,7 @@
 //! `.nv.compat`: the first input's records, with the attributes only later inputs have
 //! inserted before FINALIZER_VERSION, each attribute once, merged as nvlink merges it
-//! (`Merge`: the largest ISA class and internal target; the largest finalizer version and
+//! (`Merge`: the largest ISA class and internal target, an input without the latter counting
+//! as 2; the largest finalizer version and
 //! the smallest INST_TCGEN05_MMA, each only when every input has it; 0x06 never). Then for
 //! the target: the accelerator flag says whether it is an 'a' target; code built for another
 //! SM (sm_100 into sm_103) cannot take the finalizer's fast path, and an 'a' target with plain
@@ -69,8 +70,12 @@ fn target_records(opts: &Options) -> Vec<u8> {
 enum Merge {
     /// The first input's value; later inputs add the attribute if it is new.
     First,
-    /// The largest value (ISA class, internal target).
+    /// The largest value (ISA class).
     Largest,
+    /// The largest value, an input without the record counting as this value (internal
+    /// target: 2; black-box, sm_90: a user object's 0 or 1 with NVSHMEM's prebuilt objects,
+    /// which have none, gives 2; 3 gives 3).
+    LargestMissingAs(u8),
     /// The largest value, and none unless every input has it (finalizer version).
     LargestOfAll,
     /// The smallest value, and none unless every input has it (tcgen05 MMA use: only
@@ -82,7 +87,8 @@ enum Merge {
 
 fn merge_rule(attr: u8) -> Merge {
     match attr {
-        nvinfo::EICOMPAT_ISA_CLASS | nvinfo::EICOMPAT_INTERNAL_TARGET => Merge::Largest,
+        nvinfo::EICOMPAT_ISA_CLASS => Merge::Largest,
+        nvinfo::EICOMPAT_INTERNAL_TARGET => Merge::LargestMissingAs(2),
         nvinfo::EICOMPAT_FINALIZER_VERSION => Merge::LargestOfAll,
         nvinfo::EICOMPAT_INST_TCGEN05_MMA => Merge::SmallestOfAll,
         nvinfo::EICOMPAT_OPPORTUNISTIC_FINALIZATION => Merge::Dropped,
@@ -131,7 +137,9 @@ fn merged_records(objects: &[InputObject<'_>], opts: &Options) -> Vec<u8> {
             let theirs = encode(r.format, r.attr, &r.value);
             if let Some((_, ours)) = recs.iter_mut().find(|(a, _)| *a == r.attr) {
                 let replace = match rule {
-                    Merge::Largest | Merge::LargestOfAll => value_of(&theirs) > value_of(ours),
+                    Merge::Largest | Merge::LargestMissingAs(_) | Merge::LargestOfAll => {
+                        value_of(&theirs) > value_of(ours)
+                    }
                     Merge::SmallestOfAll => value_of(&theirs) < value_of(ours),
                     _ => false,
                 };
@@ -158,6 +166,13 @@ fn merged_records(objects: &[InputObject<'_>], opts: &Options) -> Vec<u8> {
         !matches!(merge_rule(*a), Merge::LargestOfAll | Merge::SmallestOfAll)
             || !lacking.contains(a)
     });
+    for (attr, rec) in recs.iter_mut() {
+        if let Merge::LargestMissingAs(v) = merge_rule(*attr) {
+            if lacking.contains(attr) && rec.len() >= 3 && rec[0] == nvinfo::EIFMT_BVAL {
+                rec[2] = rec[2].max(v);
+            }
+        }
+    }
     let mut bytes = Vec::new();
     for (attr, mut rec) in recs {
         if attr == nvinfo::EICOMPAT_ACCELERATOR_TARGET && rec.len() >= 3 {
@@ -189,7 +204,7 @@ mod tests {
     #[test]
     fn the_largest_isa_class_and_internal_target_win() {
         assert!(merge_rule(nvinfo::EICOMPAT_ISA_CLASS) == Merge::Largest);
-        assert!(merge_rule(nvinfo::EICOMPAT_INTERNAL_TARGET) == Merge::Largest);
+        assert!(merge_rule(nvinfo::EICOMPAT_INTERNAL_TARGET) == Merge::LargestMissingAs(2));
     }
 
     #[test]
