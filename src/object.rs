@@ -93,6 +93,27 @@ impl<'data> InputObject<'data> {
                 )
             )));
         }
+        // nvlink 13.5 links objects of toolkits 12.0 (0x78) to its own (0x87).
+        let toolkit = cuinfo.and_then(|i| {
+            let bytes = cubin.sections[i as usize].bytes();
+            let at = crate::elf::notes::cuinfo_toolkit_offset(bytes)?;
+            Some(u16::from_le_bytes([bytes[at], bytes[at + 1]]))
+        });
+        match toolkit {
+            Some(v) if v < crate::elf::notes::CUINFO_OLDEST_TOOLKIT => {
+                return Err(Error::new(format!(
+                    "Input file '{name}' must be recompiled with toolkit >= Cuda 12.0 (its \
+                     CUDA information note names toolkit {v:#x})"
+                )))
+            }
+            Some(v) if v > crate::elf::notes::CUINFO_TOOLKIT_VERSION => {
+                return Err(Error::new(format!(
+                    "Input file '{name}' newer than toolkit ({v} vs {})",
+                    crate::elf::notes::CUINFO_TOOLKIT_VERSION
+                )))
+            }
+            _ => {}
+        }
         let sm = flags.sm();
         // The low byte says which layout the flags follow (0x04 up to sm_90, 0x02 from
         // sm_100 on); another value is damage, which NVIDIA's readers refuse in the output.

@@ -438,6 +438,118 @@ fn an_input_whose_eflags_name_another_section_than_its_cuinfo_note_is_refused() 
     );
 }
 
+/// The toolkit version in an object's `.note.nv.cuinfo` (its place in the file).
+fn cuinfo_toolkit_at(bytes: &[u8]) -> usize {
+    // (namesz 12, descsz 8, type 1000, "NVIDIA Corp", then version and virtual SM)
+    let pattern = b"\x0c\0\0\0\x08\0\0\0\xe8\x03\0\0NVIDIA Corp\0";
+    let at = bytes
+        .windows(pattern.len())
+        .position(|w| w == pattern)
+        .expect("a CUDA information note");
+    at + pattern.len() + 4
+}
+
+#[test]
+fn an_input_of_a_toolkit_before_12_0_is_refused() {
+    // (nvlink 13.5 refuses 0x77 and below, links 0x78 and up.)
+    let o = link_patched("xtu_call/sm_90", "a.o", |b| {
+        let at = cuinfo_toolkit_at(b);
+        b[at..at + 2].copy_from_slice(&0x77u16.to_le_bytes());
+    });
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("a.o' must be recompiled with toolkit >= Cuda 12.0"),
+        "{err}"
+    );
+}
+
+#[test]
+fn an_input_of_a_newer_toolkit_is_refused_as_nvlink_words_it() {
+    let o = link_patched("xtu_call/sm_90", "a.o", |b| {
+        let at = cuinfo_toolkit_at(b);
+        b[at..at + 2].copy_from_slice(&0x88u16.to_le_bytes());
+    });
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("a.o' newer than toolkit (136 vs 135)"),
+        "{err}"
+    );
+}
+
+#[test]
+fn the_output_names_nvlinks_toolkit_whatever_its_inputs_name() {
+    // (An object of 13.2 linked alone: nvlink's output says 13.5, 0x87, in every mode.)
+    let d = dir("xtu_call/sm_90");
+    let tmp = std::env::temp_dir().join(format!("cubin-ld-rules-tk-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).unwrap();
+    let mut bytes = std::fs::read(d.join("a.o")).unwrap();
+    let at = cuinfo_toolkit_at(&bytes);
+    bytes[at..at + 2].copy_from_slice(&0x82u16.to_le_bytes());
+    std::fs::write(tmp.join("a.o"), &bytes).unwrap();
+    for other in ["b.o", "c.o"] {
+        std::fs::copy(d.join(other), tmp.join(other)).unwrap();
+    }
+    for mode in [&[][..], &["-r"][..]] {
+        let out = tmp.join("out.cubin");
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_cubin-ld"))
+            .arg("-arch=sm_90")
+            .args(mode)
+            .arg(tmp.join("a.o"))
+            .arg(tmp.join("b.o"))
+            .arg(tmp.join("c.o"))
+            .arg("-o")
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let linked = std::fs::read(&out).unwrap();
+        let at = cuinfo_toolkit_at(&linked);
+        assert_eq!(&linked[at..at + 2], &0x87u16.to_le_bytes(), "{mode:?}");
+    }
+    let _ = std::fs::remove_dir_all(&tmp);
+}
+
+#[test]
+fn an_input_without_an_internal_target_counts_as_internal_target_2() {
+    // (NVSHMEM's prebuilt objects have no EICOMPAT_ATTR_CUDA_INTERNAL_TARGET: linked with a
+    // user's objects, which say 0, nvlink 13.5 writes 2; with 3, 3.) b.o's record becomes an
+    // ISA_CLASS of 1, as nvlink was given it.
+    let d = dir("xtu_call/sm_90");
+    let tmp = std::env::temp_dir().join(format!("cubin-ld-rules-it-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).unwrap();
+    let internal_target = [2u8, 0x0c, 0, 0];
+    for f in ["a.o", "b.o", "c.o"] {
+        let mut bytes = std::fs::read(d.join(f)).unwrap();
+        if f == "b.o" {
+            let at = bytes
+                .windows(4)
+                .position(|w| w == internal_target)
+                .expect("an internal target record");
+            bytes[at..at + 4].copy_from_slice(&[2, 0x02, 1, 0]);
+        }
+        std::fs::write(tmp.join(f), bytes).unwrap();
+    }
+    let out = tmp.join("out.cubin");
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_cubin-ld"))
+        .arg("-arch=sm_90")
+        .args(["a.o", "b.o", "c.o"].map(|f| tmp.join(f)))
+        .arg("-o")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let dump = cubin_ld::dump::dump_bytes(&std::fs::read(&out).unwrap())
+        .unwrap()
+        .text;
+    assert!(
+        dump.contains("EICOMPAT_ATTR_CUDA_INTERNAL_TARGET BVAL 0x2"),
+        "{dump}"
+    );
+    let _ = std::fs::remove_dir_all(&tmp);
+}
+
 #[test]
 fn an_input_eflags_top_byte_of_0xff_is_accepted() {
     let o = link_patched("debug_leaf/sm_90", "a.o", |b| b[51] = 0xff);

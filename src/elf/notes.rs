@@ -79,6 +79,19 @@ pub fn parse_tkinfo(desc: &[u8]) -> Result<ToolInfo<'_>> {
     Ok(ToolInfo { version, strings })
 }
 
+/// The toolkit whose nvlink cubin-ld reproduces (13.5), as `.note.nv.cuinfo` numbers it: an
+/// output's note says it whatever its inputs say; an input newer than it is refused.
+pub const CUINFO_TOOLKIT_VERSION: u16 = 0x87;
+/// The oldest toolkit whose objects nvlink 13.5 links (12.0).
+pub const CUINFO_OLDEST_TOOLKIT: u16 = 0x78;
+
+/// Where a `.note.nv.cuinfo` section's toolkit version lies (the section's first note).
+pub fn cuinfo_toolkit_offset(section: &[u8]) -> Option<usize> {
+    let first = parse_notes(section).ok()?.into_iter().next()?;
+    (first.n_type == NT_CUDA_CUINFO && first.desc.len() >= 8)
+        .then(|| first.desc.as_ptr() as usize - section.as_ptr() as usize + 4)
+}
+
 /// A `.note.nv.cuinfo` record: `u16 version, u16 virtual SM, u16 toolkit version (0x87 = 13.5)`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct CuInfo {

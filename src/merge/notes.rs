@@ -8,7 +8,7 @@ use crate::object::{InputObject, SectionKind};
 use crate::output::*;
 
 /// The toolkit version (13.5) nvlink writes into the CUDA information note it makes.
-const CUINFO_TOOLKIT_VERSION: u16 = 0x87;
+use crate::elf::notes::CUINFO_TOOLKIT_VERSION;
 
 /// The output's e_flags: the first input's (the top byte is the index of `.note.nv.cuinfo`,
 /// which the writer fills in). sm_100+ code linked for a later SM of its family (sm_100 into
@@ -66,7 +66,15 @@ impl Builder<'_, '_> {
                 }
             }
         }
-        let mut cuinfo: Option<(Vec<u8>, u64)> = lowest.map(|(s, _)| (s.bytes().to_vec(), s.flags));
+        // (The toolkit it names is nvlink's own, whatever the input's: black-box, an input of
+        // 13.2 linked alone, in every mode.)
+        let mut cuinfo: Option<(Vec<u8>, u64)> = lowest.map(|(s, _)| {
+            let mut bytes = s.bytes().to_vec();
+            if let Some(at) = crate::elf::notes::cuinfo_toolkit_offset(&bytes) {
+                bytes[at..at + 2].copy_from_slice(&CUINFO_TOOLKIT_VERSION.to_le_bytes());
+            }
+            (bytes, s.flags)
+        });
         // A link with no device code at all (nvcc links whole-program objects too) still
         // describes its target.
         if cuinfo.is_none() && self.p.objects.is_empty() && !opts.policy.relocatable() {
