@@ -51,6 +51,8 @@ const RESCHEDULED_BY_NVLINK: &[&str] = &[
     "dynpar/sm_1*/*",
     // (MatrixMulCUDA calls nothing)
     "shared_own_order/sm_1*/*",
+    // (blur_rows calls nothing)
+    "capsule_tokens/sm_1*/*",
 ];
 
 /// Links cubin-ld refuses as not implemented yet, as `case/sm_XX/mode` patterns.

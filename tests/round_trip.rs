@@ -137,9 +137,13 @@ fn nvlink_partial_links_finish_with_cubin_ld_as_with_nvlink() {
                         ignore_order: one_step,
                         ignore_sections,
                         // (nvlink re-schedules sm_100+ kernels that call nothing; see README)
-                        ignore_scoreboards: ["early_exit/sm_1", "shared_own_order/sm_1"]
-                            .iter()
-                            .any(|p| label(&dir).starts_with(p)),
+                        ignore_scoreboards: [
+                            "early_exit/sm_1",
+                            "shared_own_order/sm_1",
+                            "capsule_tokens/sm_1",
+                        ]
+                        .iter()
+                        .any(|p| label(&dir).starts_with(p)),
                         ..Default::default()
                     },
                 );

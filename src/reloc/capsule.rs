@@ -9,12 +9,14 @@
 //!   finalizer added (and, where it expanded instructions, fewer: see
 //!   `docs/research/capsule-numbering.md`);
 //! - a bitmap of `n` bits (in whole u32 words): bit `i` set means instruction `i` is carried
-//!   by the SASS alone; a clear bit means the capsule holds a record for it. The records
-//!   follow the bitmap, one per clear bit in instruction order (the last instruction, the
-//!   closing branch, has none), then two trailing bytes;
-//! - a record may start with 2-byte prefixes (first byte has bit 0x10 set); the record proper
-//!   is 4 bytes when its first byte is 0x4_, or `first byte` × 16 bytes when its top two bits
-//!   are clear;
+//!   by the SASS alone; a clear bit means the capsule holds an entry for it. The entries
+//!   follow the bitmap, one per clear bit in instruction order;
+//! - an entry is a 2-byte token (first byte with bit 0x10 set and a clear low nibble: `50 xx`,
+//!   `d0 xx`; the closing branch is always one, and the finalizer's scoreboard waits
+//!   (`DEPBAR.LE`) are too), or a record, which may start with 2-byte prefixes (bit 0x10 set,
+//!   low nibble not clear: `51 xx`, `d1 xx`, `31 xx`): 4 bytes when its first byte is 0x4_,
+//!   or `first byte` × 16 bytes when its top two bits are clear (1,502 capsules of the
+//!   corpus and of programs written elsewhere: the entries are exactly the clear bits);
 //! - a two-unit record whose second byte is 0x22 (constant loads, `LDC`/`LDCU`) keeps the
 //!   constant-bank offset as a u32 at record + 0x1c. nvlink adds there the value it writes
 //!   into the SASS field (constant-bank offsets of `__constant__` data and texture
@@ -98,20 +100,37 @@ pub fn value_field(code: &[u8], sass: &[u8], instr: u64, r_type: u32) -> Result<
     let index = (0..instr).filter(|&i| has_record(i)).count();
     let mut at = 12 + 4 * words;
     for k in 0..=index {
-        let (body, size) = record_at(code, at)?;
-        if k == index {
-            return match (code[body], code.get(body + 1)) {
-                (2, Some(0x22)) => Ok(Some(body + 0x1c)),
-                (kind, sub) => Err(Unknown(format!(
-                    "instruction {sass_instr} has a capsule record of a kind whose value field is \
-                     not known ({kind:#04x} {:#04x})",
-                    sub.copied().unwrap_or(0)
-                ))),
-            };
+        let (entry, next) = entry_at(code, at)?;
+        match entry {
+            Entry::Record(body) if k == index => {
+                return match (code[body], code.get(body + 1)) {
+                    (2, Some(0x22)) => Ok(Some(body + 0x1c)),
+                    (kind, sub) => Err(Unknown(format!(
+                        "instruction {sass_instr} has a capsule record of a kind whose value \
+                         field is not known ({kind:#04x} {:#04x})",
+                        sub.copied().unwrap_or(0)
+                    ))),
+                };
+            }
+            Entry::Token(token) if k == index => {
+                return Err(Unknown(format!(
+                    "instruction {sass_instr} is a 2-byte capsule token ({token:#06x}) with no \
+                     value field"
+                )));
+            }
+            _ => at = next,
         }
-        at = body + size;
     }
     unreachable!("the loop returns at its last iteration")
+}
+
+/// One instruction's entry in the capsule.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Entry {
+    /// A 2-byte token (its two bytes, first in the high byte).
+    Token(u16),
+    /// A record whose body (after any prefixes) starts here.
+    Record(usize),
 }
 
 /// What a relocated field is, for the capsule.
@@ -150,14 +169,19 @@ fn sass_instructions(sass: &[u8]) -> u64 {
     (sass.len() / 16 - padding) as u64
 }
 
-/// The record starting at `at`: where its body starts (after any prefixes) and the body's size.
-fn record_at(code: &[u8], mut at: usize) -> Result<(usize, usize)> {
+/// The entry starting at `at` (a token, or a record: where its body starts, after any
+/// prefixes), and where the next one starts.
+fn entry_at(code: &[u8], mut at: usize) -> Result<(Entry, usize)> {
     let byte = |at: usize| {
         code.get(at)
             .copied()
             .ok_or_else(|| Damaged("capsule code ends inside its records".into()))
     };
     while byte(at)? & 0x10 != 0 {
+        if byte(at)? & 0x0f == 0 {
+            let token = u16::from_be_bytes([byte(at)?, byte(at + 1)?]);
+            return Ok((Entry::Token(token), at + 2));
+        }
         at += 2;
     }
     let kind = byte(at)?;
@@ -173,7 +197,7 @@ fn record_at(code: &[u8], mut at: usize) -> Result<(usize, usize)> {
     if at + size > code.len() {
         return Err(Damaged("capsule code ends inside its records".into()));
     }
-    Ok((at, size))
+    Ok((Entry::Record(at), at + size))
 }
 
 #[cfg(test)]
@@ -281,6 +305,25 @@ mod tests {
             value_field(&c, &sass_for(&c), 0, LDC).unwrap(),
             Some(16 + 2 + 0x1c)
         );
+    }
+
+    #[test]
+    fn a_two_byte_token_is_an_instruction_of_its_own() {
+        // (ptxas's texture kernels on sm_100: each `DEPBAR.LE` the finalizer added is a `d0 00`
+        // token before the next record.) 0: record, 1: token, 2: the constant load.
+        let c = capsule(
+            4,
+            &[],
+            &[&unit(1, 0x0b, 1), &[0xd0, 0x00], &unit(2, 0x22, 2)],
+        );
+        assert_eq!(
+            value_field(&c, &sass_for(&c), 2, LDC).unwrap(),
+            Some(16 + 16 + 2 + 0x1c)
+        );
+        assert!(matches!(
+            value_field(&c, &sass_for(&c), 1, LDC),
+            Err(Unknown(_))
+        ));
     }
 
     #[test]
