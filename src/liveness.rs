@@ -98,11 +98,10 @@ pub struct Liveness {
     /// The possible targets of each function's indirect calls: the address-taken functions
     /// with a prototype one of its call sites calls through (in input order).
     pub indirect: HashMap<Node, Vec<Node>>,
-    /// Kernels that are kept, in input order.
+    /// The link's kernels, in input order: those -kernels-used names and host code launches,
+    /// and the kernels their code launches (dynamic parallelism); not those only
+    /// -preserve-relocs or -r keeps.
     pub kernels: Vec<Node>,
-    /// The kernels the link is for: those and the kernels their code launches (dynamic
-    /// parallelism); not those only -preserve-relocs keeps.
-    pub launched: HashSet<Node>,
     /// What reachability started from: the kept kernels, or every function where all are
     /// kept; and the functions whose address data holds (for `explain`).
     pub roots: Vec<Node>,
@@ -120,6 +119,11 @@ pub struct Liveness {
 impl Liveness {
     pub fn is_kernel(&self, n: Node) -> bool {
         self.kernel_set.contains(&n)
+    }
+
+    /// The link's kernels (`kernels`), for lookups.
+    pub fn kernel_set(&self) -> &HashSet<Node> {
+        &self.kernel_set
     }
 
     /// The functions kernel `k` reaches, in depth-first order from it: through calls and
@@ -265,11 +269,23 @@ pub fn liveness(objects: &[InputObject<'_>], res: &Resolution<'_>, roots: &Roots
         let o = &objects[oi];
         live_sections(oi, o, res, &live_text, &reached_text, roots.keep_shared)
     });
-    let launched: HashSet<Node> = kernels
-        .iter()
-        .chain(g.other_entries.iter().filter(|n| reached_text.contains(n)))
-        .copied()
-        .collect();
+    // Kernels the kept ones launch (dynamic parallelism) are the link's kernels too: with
+    // their own shared memory and literal banks, their registers raised and their stack
+    // computed (black-box, host links: nvlink gives k_refine's child kernel, which host code
+    // never launches, its own .nv.constant2 and MIN_STACK_SIZE; testdata
+    // device_launched_kernel). Not those only -preserve-relocs or -r keeps.
+    let launched_by_kernels = if roots.keep_shared {
+        reached_from(objects, &g.entry_roots, &g.edges, &indirect, &live_text)
+    } else {
+        reached_text.clone()
+    };
+    let mut kernels = kernels;
+    kernels.extend(
+        g.other_entries
+            .iter()
+            .filter(|n| launched_by_kernels.contains(n)),
+    );
+    kernels.sort_unstable();
     let undefined_from_live: HashSet<GlobalId> = g
         .undefined_refs
         .iter()
@@ -296,7 +312,6 @@ pub fn liveness(objects: &[InputObject<'_>], res: &Resolution<'_>, roots: &Roots
         edges: g.edges,
         indirect,
         kernels,
-        launched,
         roots: code_roots,
         data_roots,
         kernel_set,

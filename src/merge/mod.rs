@@ -726,7 +726,7 @@ impl<'a, 'data> Builder<'a, 'data> {
                 .into(),
                 global_sym: crate::ids::IdVec::filled(None, res.globals.len()),
                 live: &liveness.live,
-                root_kernels: &liveness.launched,
+                root_kernels: liveness.kernel_set(),
                 dead_function: placement::dead_functions(objects, res, &liveness.live),
                 undefined_dead_only: &liveness.undefined_dead_only,
                 partial: partial_shared::PartialShared::default(),

@@ -32,7 +32,7 @@ pub(crate) struct Placement<'a, 'data> {
     pub(crate) global_sym: crate::ids::IdVec<GlobalId, Option<OutSym>>,
     /// Per object, per input section: is it kept (`liveness`).
     pub(crate) live: &'a IdVec<ObjectId, Vec<bool>>,
-    /// The kernels the link is for (`Liveness::launched`: those -kernels-used names and host
+    /// The kernels the link is for (`Liveness::kernels`: those -kernels-used names and host
     /// code launches, and the kernels their code launches), by text section; -preserve-relocs
     /// keeps the others as plain functions.
     pub(crate) root_kernels: &'a hashbrown::HashSet<crate::liveness::Node>,

@@ -1,6 +1,7 @@
 // A kernel host code never launches but another kernel's code launches (dynamic
 // parallelism) is one of the link's kernels: in a host link nvlink raises its registers to
-// its callees' and gives it a MIN_STACK_SIZE, as for the kernels host code launches.
+// its callees' and gives it a MIN_STACK_SIZE, as for the kernels host code launches, and it
+// keeps its own literal bank.
 #include <cuda_runtime.h>
 
 __global__ void k_child(float *o, int n);

@@ -7,4 +7,9 @@ __device__ float heavy(const float *o, int n) {
   return s;
 }
 
-__global__ void k_child(float *o, int n) { o[threadIdx.x] = heavy(o, n); }
+// (Double literals: on sm_75 the kernel has a literal bank, .nv.constant2, its own, not
+// merged into its parent's.)
+__global__ void k_child(float *o, int n) {
+  double d = o[n];
+  o[threadIdx.x] = heavy(o, n) + (float)(d * 1.000000321 + 2.718281828459045);
+}
