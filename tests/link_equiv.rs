@@ -74,12 +74,6 @@ const NOT_IMPLEMENTED_YET: &[(&str, &str)] = &[
         "shared_order/sm_1*/g",
         "sm_100+ -g with code compiled without -G: nvlink rebuilds it for the debugger",
     ),
-    (
-        "shared_pool_*/sm_90/pr",
-        "sm_90 -preserve-relocs: static __shared__ objects of functions no kernel calls next to \
-         extern arrays (nvlink then gives every kernel a .nv.shared section and the arrays a \
-         symbol at 0x3ff)",
-    ),
 ];
 
 const EXEC_ARCHS: [&str; 14] = [

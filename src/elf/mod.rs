@@ -76,6 +76,7 @@ pub const STB_GLOBAL: u8 = 1;
 pub const STB_WEAK: u8 = 2;
 
 /// st_other bits beyond the ELF visibility (low 2 bits).
+pub const STV_INTERNAL: u8 = 0x01;
 pub const STO_CUDA_MANAGED: u8 = 0x04;
 pub const STO_CUDA_ENTRY: u8 = 0x10;
 pub const STO_CUDA_GLOBAL: u8 = 0x20;

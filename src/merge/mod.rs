@@ -402,13 +402,45 @@ impl Builder<'_, '_> {
         self.debug_shared_section(self.extern_debug_align(), size);
     }
 
+    /// sm_90 -g and -preserve-relocs, a function no kernel calls having static shared
+    /// objects beside extern arrays in use: nvlink defines the arrays in `.nv_debug.shared`
+    /// counting the reserved bytes in (black-box, sm_90 only; sm_75 and sm_100 do not: a
+    /// `-preserve-relocs` link gets each array at 0x3ff, internal, a `-g` one at 0x400 plus
+    /// its offset; testdata shared_pool_align, shared_pool_all).
+    fn unreached_arrays(&self) -> bool {
+        self.p.policy.sm() == 90
+            && (self.p.policy.debug() || self.p.policy.preserve_relocs())
+            && !self.p.shared.unreached_users.is_empty()
+    }
+
+    /// `-preserve-relocs` (`unreached_arrays`): extern shared array `g`'s symbol in
+    /// `.nv_debug.shared` (`sec`): internal, at the reserved bytes less one (-1, the offset of
+    /// code no kernel reaches, plus the reserve).
+    fn unreached_extern_symbol(&mut self, g: GlobalId, sec: OutSec) -> OutSym {
+        if let Some(s) = self.p.global_sym[g] {
+            return s;
+        }
+        let id = self.m.add_symbol(OutSymbol {
+            name: self.p.res.globals[g].name.to_vec(),
+            value: self.p.shared.reserve.wrapping_sub(1),
+            size: 0,
+            bind: STB_GLOBAL,
+            st_type: STT_OBJECT,
+            other: STV_INTERNAL,
+            section: Some(sec),
+        });
+        self.p.global_sym[g] = Some(id);
+        id
+    }
+
     /// `-g`: the symbol of extern shared array `g`, defined in `.nv_debug.shared` (`sec`).
     fn debug_extern_symbol(&mut self, g: GlobalId, sec: OutSec) -> Option<OutSym> {
         if let Some(s) = self.p.global_sym[g] {
             return Some(s);
         }
-        // (sm_100+ counts the reserved bytes in, as for its other shared objects.)
-        let reserve = if self.m.mercury {
+        // (sm_100+ counts the reserved bytes in, as for its other shared objects, and so
+        // does sm_90 in `unreached_arrays`' links.)
+        let reserve = if self.m.mercury || self.unreached_arrays() {
             self.p.shared.reserve
         } else {
             0
@@ -827,7 +859,6 @@ impl<'a, 'data> Builder<'a, 'data> {
                     opts.policy.sm(),
                 )
             });
-            refusals::refuse_unreached_shared_sm90(objects, &self.p.shared, opts)?;
             refusals::refuse_mixed_partial_area(objects, &self.p.shared)?;
         }
         refusals::refuse_padded_partial_debug_shared(objects, &self.p.shared, opts)?;

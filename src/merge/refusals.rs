@@ -65,38 +65,6 @@ pub(super) fn refuse_padded_partial_debug_shared(
     Ok(())
 }
 
-/// sm_90 -preserve-relocs (or -g) with extern shared arrays in use: nvlink gives a function
-/// that no kernel reaches static objects in `.nv_debug.shared` but then also gives kernels
-/// that use no shared memory a `.nv.shared.<kernel>` and the arrays a symbol at 0x3ff, which
-/// cubin-ld does not follow (black-box; sm_75 and sm_100 link as cubin-ld does): refused.
-pub(super) fn refuse_unreached_shared_sm90(
-    objects: &[InputObject<'_>],
-    layout: &shared::SharedLayout,
-    opts: &Options,
-) -> Result<()> {
-    if opts.policy.sm() != 90
-        || !(opts.policy.preserve_relocs() || opts.policy.debug())
-        || layout.extern_align == 0
-    {
-        return Ok(());
-    }
-    if let Some(&(oi, si)) = layout.unreached_users.first() {
-        let o = &objects[oi];
-        return Err(Error::not_implemented(format!(
-            "'{}': static __shared__ memory of '{}', which no kernel calls, next to extern \
-             __shared__ arrays under {} for sm_90",
-            o.name,
-            String::from_utf8_lossy(o.cubin.sections[si].name),
-            if opts.policy.debug() {
-                "-g"
-            } else {
-                "-preserve-relocs"
-            }
-        )));
-    }
-    Ok(())
-}
-
 /// Finishing a partial link: a kernel's area nvlink's `-r` padded for extern arrays, next to
 /// static objects its calls reach. Where nvlink puts them is not known: refused.
 pub(super) fn refuse_mixed_partial_area(

@@ -442,9 +442,12 @@ impl Builder<'_, '_> {
                     // (The arrays align it to 16 at most, as nvlink's.)
                     let sec = self.debug_shared_section(self.extern_debug_align(), size);
                     // -g defines each array there for the debugger, at the largest
-                    // offset a kernel sees it at.
+                    // offset a kernel sees it at; so does -preserve-relocs on sm_90 when
+                    // a function no kernel calls has static objects (`unreached_arrays`).
                     if self.p.policy.debug() {
                         self.p.sym_map[oi][i] = self.debug_extern_symbol(g, sec);
+                    } else if self.unreached_arrays() {
+                        self.p.sym_map[oi][i] = Some(self.unreached_extern_symbol(g, sec));
                     }
                 }
                 return;
