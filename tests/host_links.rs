@@ -25,31 +25,6 @@ const KNOWN_DIFFERENT: &[(&str, &str)] = &[(
     "nvlink gives the strong winner's main-half frame the Mercury CIE and an empty FDE",
 )];
 
-/// Links whose code nvlink re-schedules (sm_100+: kernels with an early exit get the
-/// scoreboards whole-program ptxas would give them; cubin-ld keeps ptxas's -rdc scheduling,
-/// see README): compared with the scheduling control bits left out, and then equal.
-const RESCHEDULED_BY_NVLINK: &[(&str, &str)] = &[
-    (
-        "dynpar/sm_1*/*",
-        "the child kernel and libcudadevrt's memset/memcpy kernels exit early",
-    ),
-    (
-        "dynpar_externs/sm_1*/*",
-        "libcudadevrt's memset/memcpy kernels exit early",
-    ),
-    ("early_exit/sm_1*/*", "kernels with bounds checks"),
-    (
-        "shared_launch/sm_1*/*",
-        "libcudadevrt's memset/memcpy kernels exit early",
-    ),
-    ("shared_own_order/sm_1*/*", "MatrixMulCUDA calls nothing"),
-    ("capsule_tokens/sm_1*/*", "blur_rows calls nothing"),
-    (
-        "device_launched_kernel/sm_1*/*",
-        "libcudadevrt's memset/memcpy kernels exit early",
-    ),
-];
-
 fn out_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/out")
 }
@@ -156,8 +131,7 @@ fn registrations(p: &Path) -> Option<String> {
 
 fn link_one(l: &HostLink, tk: Option<&Toolkit>) -> Outcome {
     let dir = out_dir().join(&l.case_arch).join("host");
-    let key = format!("{}/{}", l.case_arch, l.name);
-    let rescheduled = RESCHEDULED_BY_NVLINK.iter().any(|(p, _)| matches(p, &key));
+    let rescheduled = common::rescheduled_by_nvlink(&l.case_arch);
     let args = match (l.args.contains("@CUDA_LIB@"), tk) {
         (true, None) => return Outcome::Skipped,
         (true, Some(tk)) => l.args.replace("@CUDA_LIB@", &tk.lib.to_string_lossy()),

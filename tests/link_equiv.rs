@@ -42,19 +42,6 @@ const WEAK_STRONG_FRAME: &str = "a weak function replaced by a later object's st
 const TEXREF_R: &str = "nvlink's -r drops the texture/surface-reference relocations (and on \
      sm_90 overwrites their fields), so the final link cannot bind them; cubin-ld keeps them";
 
-/// Links whose code nvlink re-schedules: on sm_100+ a kernel that exits early and calls
-/// nothing gets the scoreboards whole-program ptxas would give it (ptxas's -rdc code keeps
-/// one on the stack-pointer load); cubin-ld keeps ptxas's scheduling (see README). These are
-/// compared with the scheduling control bits left out, and must then be equal.
-const RESCHEDULED_BY_NVLINK: &[&str] = &[
-    "early_exit/sm_1*/*",
-    "dynpar/sm_1*/*",
-    // (MatrixMulCUDA calls nothing)
-    "shared_own_order/sm_1*/*",
-    // (blur_rows calls nothing)
-    "capsule_tokens/sm_1*/*",
-];
-
 /// Links cubin-ld refuses as not implemented yet, as `case/sm_XX/mode` patterns.
 const NOT_IMPLEMENTED_YET: &[(&str, &str)] = &[
     (
@@ -157,9 +144,7 @@ fn link_one(case_arch: &str, mode: &str, flags: &[String]) -> Outcome {
         .output()
         .unwrap();
     let ours_ok = o.status.success();
-    let rescheduled = RESCHEDULED_BY_NVLINK
-        .iter()
-        .any(|p| matches(p, &format!("{case_arch}/{mode}")));
+    let rescheduled = common::rescheduled_by_nvlink(case_arch);
     let result = match (nv_rc == 0, ours_ok) {
         (false, false) if o.status.code() == Some(nv_rc) => Outcome::BothRefused,
         (false, false) => Outcome::StatusDiffers(nv_rc, o.status.code()),

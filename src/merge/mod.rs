@@ -137,6 +137,8 @@ pub(crate) struct Builder<'a, 'data> {
     func_node_seen: crate::ids::IdVec<GlobalId, bool>,
     /// `out_section_for`'s answers, by object and input section (`None`: not asked yet).
     out_of: crate::ids::IdVec<ObjectId, Vec<Option<Option<OutSec>>>>,
+    /// Which sections some input names with a section symbol (`debug_group`).
+    named_sections: symbols::NamedSections,
 }
 
 fn is_text(o: &InputObject<'_>, s: &Section<'_>) -> bool {
@@ -459,20 +461,8 @@ impl Builder<'_, '_> {
         Some(id)
     }
 
-    fn preserved_shared_symbol(&mut self, k: shared::ObjKey) -> Option<OutSym> {
-        let value = self
-            .p
-            .shared
-            .offset
-            .get(&k)?
-            .saturating_add(self.p.shared.reserve);
-        let o = &self.p.objects[k.0];
-        let s = &o.symbols()[k.1 as usize];
-        let SymSection::Index(si) = s.section else {
-            return None;
-        };
-        let in_name = o.cubin.sections.get(si as usize)?.name;
-        let (name, size) = (s.name.to_vec(), s.size);
+    /// What naming input section `in_name` brings of `.nv_debug.shared` (final links).
+    pub(crate) fn named_debug_shared(&mut self, in_name: &[u8]) {
         self.early_debug_shared(in_name);
         // (The first function's object brings `.nv_debug.shared` and its symbol, wherever
         // the object itself goes, when the section stays for others.)
@@ -488,6 +478,23 @@ impl Builder<'_, '_> {
             // reserved bytes: sm_90.)
             self.debug_shared_section(self.extern_debug_align(), self.p.shared.reserve);
         }
+    }
+
+    fn preserved_shared_symbol(&mut self, k: shared::ObjKey) -> Option<OutSym> {
+        let value = self
+            .p
+            .shared
+            .offset
+            .get(&k)?
+            .saturating_add(self.p.shared.reserve);
+        let o = &self.p.objects[k.0];
+        let s = &o.symbols()[k.1 as usize];
+        let SymSection::Index(si) = s.section else {
+            return None;
+        };
+        let in_name = o.cubin.sections.get(si as usize)?.name;
+        let (name, size) = (s.name.to_vec(), s.size);
+        self.named_debug_shared(in_name);
         let align = shared::alignment(s.value);
         let out = if in_name.starts_with(b".nv.shared.") {
             self.m.section_named(in_name)?
@@ -805,6 +812,7 @@ impl<'a, 'data> Builder<'a, 'data> {
                 vec![None; objects[oi].cubin.sections.len()]
             })
             .into(),
+            named_sections: symbols::NamedSections::of(objects),
         }
     }
 
@@ -917,7 +925,6 @@ impl<'a, 'data> Builder<'a, 'data> {
                     ] {
                         self.symbols_pass(oi, pass, &orders[oi.index()]);
                         if pass == Pass::SectionSymbols {
-                            self.frame_section_symbol(oi);
                             self.unified_table_symbols(oi);
                         }
                     }

@@ -74,6 +74,46 @@ impl Pass {
     }
 }
 
+/// The sections some input names with a section symbol: only those of the debug sections
+/// get one in the output (`Builder::debug_group`), and -r names its `.nv_debug.shared` only
+/// where some input does. Gathered once, each object's in parallel.
+#[derive(Default)]
+pub(crate) struct NamedSections {
+    /// Names of sections outside memory (debug sections) some input has a section symbol for.
+    pub debug: hashbrown::HashSet<Vec<u8>>,
+    /// Some input has a section symbol for its `.nv_debug.shared`.
+    pub debug_shared: bool,
+}
+
+impl NamedSections {
+    pub(crate) fn of(objects: &[InputObject<'_>]) -> NamedSections {
+        let per_object = crate::object::par_map(objects, |oi| {
+            let o = &objects[oi];
+            let mut debug: Vec<&[u8]> = Vec::new();
+            let mut debug_shared = false;
+            for sym in o.symbols().iter().filter(|x| x.st_type == STT_SECTION) {
+                let SymSection::Index(si) = sym.section else {
+                    continue;
+                };
+                let Some(x) = o.cubin.sections.get(si as usize) else {
+                    continue;
+                };
+                if x.flags & SHF_ALLOC == 0 {
+                    debug.push(x.name);
+                }
+                debug_shared |= x.name == b".nv_debug.shared";
+            }
+            (debug, debug_shared)
+        });
+        let mut out = NamedSections::default();
+        for (debug, debug_shared) in per_object {
+            out.debug.extend(debug.into_iter().map(<[u8]>::to_vec));
+            out.debug_shared |= debug_shared;
+        }
+        out
+    }
+}
+
 /// An object's symbols in the order each [`Pass`] meets them, and its debug sections.
 /// Worked out for every object in parallel before the passes, which run on one thread in
 /// object order, so that each pass visits only its own symbols and sorts nothing, and
@@ -119,46 +159,12 @@ impl PassOrders {
 impl Builder<'_, '_> {
     /// An object's debug sections take their places in the output in the object's own order,
     /// empty ones included (nvcc's host-only files have an empty `.debug_frame` first), before
-    /// its symbols name any of them.
+    /// its symbols name any of them; their section symbols come later (`debug_group`).
     pub(super) fn debug_sections(&mut self, oi: ObjectId, orders: &PassOrders) {
-        if orders.debug.is_empty() {
-            return;
-        }
-        let o = &self.p.objects[oi];
-        let has_code = o.has_code();
         for si in orders.debug.iter().map(|&si| si as usize) {
             if self.p.live[oi][si] {
-                if let Some(out) = self.out_section_for(oi, si) {
-                    // (Those of an object without code bring their section symbols, in the
-                    // same order, whether it has symbols for them or not.)
-                    if !has_code && !self.p.policy.relocatable() {
-                        self.section_symbol(out);
-                    }
-                }
+                self.out_section_for(oi, si);
             }
-        }
-    }
-
-    /// An object's `.debug_frame` brings the output's section symbol along even when the
-    /// object has none for it (an object without functions: nvcc's host-only files).
-    pub(super) fn frame_section_symbol(&mut self, oi: ObjectId) {
-        if self.p.policy.relocatable() {
-            return;
-        }
-        // (A scan: the name index would be built for this one lookup on every object.)
-        let Some(si) = self.p.objects[oi]
-            .cubin
-            .sections
-            .iter()
-            .position(|s| s.name == b".debug_frame")
-        else {
-            return;
-        };
-        if !self.p.live[oi][si] {
-            return;
-        }
-        if let Some(out) = self.out_section_for(oi, si) {
-            self.section_symbol(out);
         }
     }
 
@@ -244,8 +250,34 @@ impl Builder<'_, '_> {
         let mut debug_shared_due = false;
         let mut undefined_locals: Vec<usize> = Vec::new();
         let syms = o.symbols();
+        // (The section symbols pass meets the object's memory sections' symbols first; the
+        // debug group goes where they end: at the first symbol of a section that is not in
+        // memory, past the leading locals, or of a parameter bank that comes after the debug
+        // sections.)
+        let lead = syms
+            .iter()
+            .skip(1)
+            .position(|s| s.bind != STB_LOCAL)
+            .map_or(syms.len(), |p| p + 1);
+        let banks_last = self.p.policy.param_banks_after_debug();
+        let mut group_done = pass != Pass::SectionSymbols;
         for &i in orders.of_pass(pass) {
             let i = i as usize;
+            if !group_done {
+                let o = &self.p.objects[oi];
+                let boundary = i >= lead
+                    || matches!(o.symbols()[i].section, SymSection::Index(si)
+                    if o.cubin.sections.get(si as usize).is_some_and(|x| {
+                        x.flags & SHF_ALLOC == 0
+                            || (banks_last && o.kind(x) == SectionKind::KernelConstant)
+                    }));
+                if boundary {
+                    group_done = true;
+                    self.debug_group(oi, orders, &mut debug_shared_due);
+                }
+            }
+            let o = &self.p.objects[oi];
+            let syms = o.symbols();
             let s = &syms[i];
             let sec = match s.section {
                 SymSection::Index(si) => Some(&o.cubin.sections[si as usize]),
@@ -276,6 +308,9 @@ impl Builder<'_, '_> {
             }
             self.local_symbol(oi, i);
         }
+        if !group_done {
+            self.debug_group(oi, orders, &mut debug_shared_due);
+        }
         // A partial link keeps an object's undefined locals after its other locals, as
         // objects with the value they resolve to (set by `relocate`).
         for i in undefined_locals {
@@ -296,6 +331,49 @@ impl Builder<'_, '_> {
         }
         if debug_shared_due {
             self.debug_shared_section(self.extern_debug_align(), self.p.shared.reserve);
+        }
+    }
+
+    /// At the end of an object's memory sections' symbols (`symbols_pass`): `.nv_debug.shared`
+    /// when it is due; under -r, for an object that uses extern shared arrays, the partial
+    /// link's `.nv_debug.shared` and its symbol where some input names such a section; then
+    /// the section symbols of all its debug sections in header order, whether the object
+    /// names them or not, for every debug section some input names (black-box, nvlink 13.5,
+    /// sm_75–sm_100, default, -r and -preserve-relocs, plain, -G and -lineinfo objects, a
+    /// helper's 1,102 generated links and the programs of testdata/programs: an object of data
+    /// alone gives its `[.debug_frame]` after its memory sections' symbols; a debug section no
+    /// input names keeps its place but gets no symbol, as a host-only file's empty
+    /// `.debug_frame`; testdata debug_symbol_order).
+    fn debug_group(&mut self, oi: ObjectId, orders: &PassOrders, debug_shared_due: &mut bool) {
+        if *debug_shared_due {
+            self.debug_shared_section(self.extern_debug_align(), self.p.shared.reserve);
+            *debug_shared_due = false;
+        }
+        if self.p.policy.relocatable()
+            && !self.p.partial.uses.is_empty()
+            && self.named_sections.debug_shared
+            && self.p.objects[oi].symbols().iter().any(|s| {
+                s.section == SymSection::Undefined
+                    && s.other & STO_CUDA_SHARED != 0
+                    && s.st_type != STT_FUNC
+            })
+        {
+            let sec = self.partial_debug_shared();
+            self.section_symbol(sec);
+        }
+        for &si in orders.debug.iter() {
+            let si = si as usize;
+            if !self.p.live[oi][si]
+                || !self
+                    .named_sections
+                    .debug
+                    .contains(self.p.objects[oi].cubin.sections[si].name)
+            {
+                continue;
+            }
+            if let Some(out) = self.out_section_for(oi, si) {
+                self.section_symbol(out);
+            }
         }
     }
 
@@ -375,10 +453,19 @@ impl Builder<'_, '_> {
             return;
         };
         let si = si as usize;
+        let sec = &o.cubin.sections[si];
+        // -preserve-relocs: an input's own `[.nv_debug.shared]` names the output's, where the
+        // link keeps it, even when the input's section is not kept.
+        if sec.name == b".nv_debug.shared"
+            && !self.p.policy.relocatable()
+            && self.p.policy.keeps_internal_symbols()
+        {
+            self.named_debug_shared(b".nv_debug.shared");
+            return;
+        }
         if !self.p.live[oi][si] {
             return;
         }
-        let sec = &o.cubin.sections[si];
         if *debug_shared_due && sec.flags & SHF_ALLOC == 0 {
             self.debug_shared_section(self.extern_debug_align(), self.p.shared.reserve);
             *debug_shared_due = false;

@@ -1,5 +1,41 @@
 //! Helpers the integration tests share.
 
+/// Cases with kernels nvlink re-schedules on sm_100+ (kernels that call nothing get the
+/// scoreboards whole-program ptxas would give them; cubin-ld keeps ptxas's -rdc scheduling,
+/// see README), as `case/sm_XX` patterns, with the kernels: their links are compared with the
+/// scheduling control bits left out, and must then be equal.
+#[allow(dead_code)]
+pub const RESCHEDULED_BY_NVLINK: &[(&str, &str)] = &[
+    (
+        "dynpar/sm_1*",
+        "the child kernel and libcudadevrt's memset/memcpy kernels exit early",
+    ),
+    (
+        "dynpar_externs/sm_1*",
+        "libcudadevrt's memset/memcpy kernels exit early",
+    ),
+    ("early_exit/sm_1*", "kernels with bounds checks"),
+    (
+        "shared_launch/sm_1*",
+        "libcudadevrt's memset/memcpy kernels exit early",
+    ),
+    ("shared_own_order/sm_1*", "MatrixMulCUDA calls nothing"),
+    ("capsule_tokens/sm_1*", "blur_rows calls nothing"),
+    ("debug_symbol_order/sm_1*", "tsum<256> calls nothing"),
+    (
+        "device_launched_kernel/sm_1*",
+        "libcudadevrt's memset/memcpy kernels exit early",
+    ),
+];
+
+/// Whether links of `case/sm_XX` are compared without scheduling bits.
+#[allow(dead_code)]
+pub fn rescheduled_by_nvlink(case_arch: &str) -> bool {
+    RESCHEDULED_BY_NVLINK
+        .iter()
+        .any(|(p, _)| matches(p, case_arch))
+}
+
 /// Whether `key` (`case/sm_XX/name`) matches `pattern`: per part, a trailing `*` matches any
 /// rest (`sm_1*`: sm_100 and later).
 #[allow(dead_code)]

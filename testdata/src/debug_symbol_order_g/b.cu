@@ -1,0 +1,1 @@
+__global__ void kern(float *p) { p[threadIdx.x] = sqrtf(p[threadIdx.x]); }
