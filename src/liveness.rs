@@ -121,6 +121,12 @@ impl Liveness {
         self.kernel_set.contains(&n)
     }
 
+    /// Whether a function's code calls anything: a function, a ptxas helper, or through a
+    /// pointer (the address it takes of other functions aside).
+    pub fn calls_anything(&self, n: Node) -> bool {
+        self.edges.get(&n).is_some_and(|e| !e.is_empty()) || self.indirect.contains_key(&n)
+    }
+
     /// The link's kernels (`kernels`), for lookups.
     pub fn kernel_set(&self) -> &HashSet<Node> {
         &self.kernel_set
@@ -532,11 +538,19 @@ impl<'data> CodeGraph<'data> {
             let Some(callee) = defs.get(oi, r.sym) else {
                 continue;
             };
-            if from_code {
+            // A function whose address code takes is kept as one whose address data holds
+            // (`reach`), whether that code is kept or not: its callees count only when a live
+            // indirect call could reach it (black-box, nvlink 13.5: a kernel storing `t`'s
+            // address keeps `t` but not `t`'s callee; a removed function taking it keeps it
+            // too; testdata taken_in_dead_code).
+            // (A kernel's address is a launch from device code, which keeps what it calls.)
+            let call = crate::reloc::table::kind(r.r_type) != crate::reloc::table::Kind::Value
+                || is_kernel_code(objects, callee);
+            if from_code && call {
                 if callee != (oi, target) {
                     self.own_pairs.push((target, callee));
                 }
-            } else {
+            } else if !from_code || callee != (oi, target) {
                 self.data_roots.push(callee);
             }
         }
@@ -638,6 +652,14 @@ fn reached_from(
         }
     }
     seen
+}
+
+/// Whether a text section is a kernel's.
+fn is_kernel_code(objects: &[InputObject<'_>], (oi, si): Node) -> bool {
+    let o = &objects[oi];
+    o.text_function(&o.cubin.sections[si])
+        .and_then(|f| o.symbols().get(f as usize))
+        .is_some_and(InputObject::is_entry)
 }
 
 /// A constant bank that belongs to one function (`.nv.constant2.<fn>`, linked to its code).

@@ -104,7 +104,7 @@ pub(super) fn refuse_refinalized_kernels(
         return Ok(());
     }
     for &(oi, si) in &liveness.kernels {
-        if liveness.edges.get(&(oi, si)).is_some_and(|e| !e.is_empty()) {
+        if liveness.calls_anything((oi, si)) {
             continue;
         }
         let o = &objects[oi];
