@@ -140,9 +140,9 @@ pub(super) struct FunctionFacts {
     /// The order of its records of `nvinfo::INHERITED`, EIATTR_NUM_MBARRIERS and EXTERNS
     /// (a partial link reverses ptxas's).
     pub inherited_order: Vec<u8>,
-    /// Where its code is in the inputs (object, section): the order kernels take on its
-    /// records in.
-    pub text_place: (usize, u32),
+    /// Where its `.nv.info.<fn>` is in the inputs (object, section): the order kernels take
+    /// on its records in.
+    pub info_place: (usize, u32),
 }
 
 /// A function's records of the attributes kernels take on from what they reach
@@ -291,12 +291,8 @@ fn object_function_facts(
         let Some(fo) = b.p.out_sym(oi, f) else {
             continue;
         };
-        let text = match o.symbols()[f as usize].section {
-            crate::elf::read::SymSection::Index(t) => t,
-            _ => u32::MAX,
-        };
         let mut x = FunctionFacts {
-            text_place: (oi.index(), text),
+            info_place: (oi.index(), si as u32),
             ..FunctionFacts::default()
         };
         for r in nvinfo::records(s.bytes()) {

@@ -570,13 +570,14 @@ fn inherit_record(out: &mut Recs, attr: u8, from: &Inherited<'_>) {
 }
 
 /// The inherited records (`nvinfo::INHERITED`, NUM_MBARRIERS, EXTERNS) in the order nvlink
-/// meets them for kernel `f`: the functions it reaches in the order of their code in the
-/// inputs (file, then section), not in the order of the calls, each function's records in
-/// their order, each with the function it is met in. (Black-box, nvlink 13.5 sm_90 and
-/// sm_100: four callees in two files, each with another record, called in random orders by
-/// three kernels: every kernel lists them alike, in the order of the callees' `.text`
-/// sections, which is not their symbols' order; finishing a partial link whose final link
-/// orders the code otherwise, in the partial link's order.)
+/// meets them for kernel `f`: the functions it reaches in the order of their `.nv.info.<fn>`
+/// sections in the inputs (file, then section), not in the order of the calls, each
+/// function's records in their order, each with the function it is met in. (Black-box,
+/// nvlink 13.5 sm_75, sm_90 and sm_100: four callees in two files, each with another record,
+/// called in random orders by three kernels: every kernel lists them alike, in the order of
+/// the callees' sections, which is not their symbols' order; finishing a partial link, whose
+/// `.nv.info.<fn>` come in another order than its code, in theirs: a grid-sync helper's
+/// barriers before its caller's %ctaid.z use.)
 fn inherited_events(
     f: OutSym,
     succ: &crate::graph::Succ,
@@ -598,7 +599,7 @@ fn inherited_events(
         .into_iter()
         .filter_map(|g| {
             let g = OutSym::from_index(g);
-            facts.get(&g).map(|x| (x.text_place, g, x))
+            facts.get(&g).map(|x| (x.info_place, g, x))
         })
         .collect();
     met.sort_unstable_by_key(|&(place, g, _)| (place, g));
