@@ -28,6 +28,17 @@ impl CodeEdges {
     pub fn get(&self, n: &Node) -> Option<&[Node]> {
         self.by_object.get(n.0)?.get(n.1)
     }
+
+    /// Every (function, what its code refers to) pair, object by object.
+    pub fn pairs(&self) -> impl Iterator<Item = (Node, Node)> + '_ {
+        self.by_object.iter_enumerated().flat_map(|(oi, e)| {
+            e.start.windows(2).enumerate().flat_map(move |(si, w)| {
+                e.targets[w[0] as usize..w[1] as usize]
+                    .iter()
+                    .map(move |&t| ((oi, si), t))
+            })
+        })
+    }
 }
 
 /// One object's code references, grouped by the text section making them: one table of

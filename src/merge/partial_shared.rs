@@ -59,7 +59,9 @@ pub(crate) enum Use {
     Unused,
 }
 
-/// Which kernels (by text section) use extern arrays, and how.
+/// Which kernels (by text section) use extern arrays, and how: one walk up the code graph
+/// from the functions that refer to them, which stops at kernels (a kernel another launches
+/// keeps its own), so every kernel is answered at once, in time linear in the graph.
 pub(crate) fn kernel_uses(
     b: &Builder<'_, '_>,
     live: &crate::ids::IdVec<ObjectId, Vec<bool>>,
@@ -68,35 +70,46 @@ pub(crate) fn kernel_uses(
 ) -> HashMap<Node, Use> {
     let direct =
         shared::code_refs(b.p.objects(), b.p.res, &b.p.shared.definitions, live).extern_users;
-    let mut out = HashMap::new();
-    for &k in kernels {
-        if direct.contains(&k) {
-            out.insert(k, Use::Direct);
-            continue;
-        }
-        let mut seen: HashSet<Node> = HashSet::new();
-        let mut stack = vec![k];
-        while let Some(n) = stack.pop() {
-            // (a kernel it launches does not count)
-            if n != k && kernels.contains(&n) {
-                continue;
+    if direct.is_empty() {
+        return HashMap::new();
+    }
+    let is_kernel: HashSet<Node> = kernels.iter().copied().collect();
+    let mut callers: HashMap<Node, Vec<Node>> = HashMap::new();
+    for (from, to) in edges.pairs().filter(|(from, to)| from != to) {
+        callers.entry(to).or_default().push(from);
+    }
+    // Functions (not kernels) that refer to the arrays or reach one that does; a kernel
+    // reaching one of them uses the arrays through its callees.
+    let mut through: HashSet<Node> = HashSet::new();
+    let mut reaching: HashSet<Node> = HashSet::new();
+    let mut stack: Vec<Node> = direct
+        .iter()
+        .copied()
+        .filter(|n| !is_kernel.contains(n))
+        .collect();
+    reaching.extend(stack.iter().copied());
+    while let Some(n) = stack.pop() {
+        for &caller in callers.get(&n).into_iter().flatten() {
+            if is_kernel.contains(&caller) {
+                through.insert(caller);
+            } else if reaching.insert(caller) {
+                stack.push(caller);
             }
-            if !seen.insert(n) {
-                continue;
-            }
-            if n != k && direct.contains(&n) {
-                out.insert(k, Use::ThroughCallees);
-                break;
-            }
-            if let Some(es) = edges.get(&n) {
-                stack.extend(es.iter().copied());
-            }
-        }
-        if !direct.is_empty() {
-            out.entry(k).or_insert(Use::Unused);
         }
     }
-    out
+    kernels
+        .iter()
+        .map(|&k| {
+            let how = if direct.contains(&k) {
+                Use::Direct
+            } else if through.contains(&k) {
+                Use::ThroughCallees
+            } else {
+                Use::Unused
+            };
+            (k, how)
+        })
+        .collect()
 }
 
 /// A and D (see the module's notes): the extern arrays' alignment (0 when none is used) and
