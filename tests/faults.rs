@@ -575,3 +575,53 @@ fn a_disk_without_room_for_the_output_is_an_error_leaving_the_old_one_whole() {
     assert_eq!(std::fs::read(&out).unwrap(), b"old");
     assert_eq!(names(&disk.0), ["filler", "out.cubin"]);
 }
+
+/// A `.fatbin` of one LZ4-compressed sm_90 cubin whose header claims `claimed` bytes, with a
+/// payload of `stored` zero bytes (255 times smaller: as much as LZ4 can honestly grow).
+fn lz4_bomb(claimed: u64, stored: usize) -> Vec<u8> {
+    let mut h = vec![0u8; 0x40];
+    h[0..2].copy_from_slice(&2u16.to_le_bytes()); // a cubin
+    h[2..4].copy_from_slice(&0x0101u16.to_le_bytes());
+    h[4..8].copy_from_slice(&0x40u32.to_le_bytes());
+    h[8..16].copy_from_slice(&(stored as u64).to_le_bytes());
+    h[0x10..0x14].copy_from_slice(&(stored as u32).to_le_bytes());
+    h[0x1c..0x20].copy_from_slice(&90u32.to_le_bytes());
+    h[0x28..0x30].copy_from_slice(&(0x2000u64 | 0x11).to_le_bytes()); // LZ4
+    h[0x38..0x40].copy_from_slice(&claimed.to_le_bytes());
+    let mut c = 0xBA55_ED50u32.to_le_bytes().to_vec();
+    c.extend_from_slice(&1u16.to_le_bytes());
+    c.extend_from_slice(&16u16.to_le_bytes());
+    c.extend_from_slice(&((0x40 + stored) as u64).to_le_bytes());
+    c.extend_from_slice(&h);
+    c.resize(c.len() + stored, 0);
+    c
+}
+
+#[test]
+fn an_lz4_fatbin_entry_claiming_more_memory_than_the_link_has_is_an_error_not_an_abort() {
+    // (Under a 1 GiB address-space limit: cubin-ld used to abort allocating 1 GiB, exit 134.)
+    let d = scratch("lz4-bomb");
+    std::fs::write(
+        d.join("bomb.fatbin"),
+        lz4_bomb(1 << 30, (1 << 30) / 255 + 1),
+    )
+    .unwrap();
+    let o = Command::new("sh")
+        .current_dir(&d)
+        .arg("-c")
+        .arg(format!(
+            "ulimit -v 1048576 && exec '{}' -arch sm_90 -o out.cubin a.o b.o c.o bomb.fatbin",
+            env!("CARGO_BIN_EXE_cubin-ld")
+        ))
+        .output()
+        .unwrap();
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("bomb.fatbin"), "{err}");
+    assert!(
+        err.contains("would decompress to 1073741824 bytes"),
+        "{err}"
+    );
+    assert!(!d.join("out.cubin").exists());
+    let _ = std::fs::remove_dir_all(&d);
+}

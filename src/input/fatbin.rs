@@ -177,7 +177,8 @@ impl Budget {
         }
     }
 
-    /// Half the machine's physical memory.
+    /// Half the machine's physical memory, or of the process's address space where a limit
+    /// (`ulimit -v`) makes that smaller.
     pub fn of_this_machine() -> Budget {
         // SAFETY: plain queries.
         let (pages, page) = unsafe {
@@ -190,7 +191,19 @@ impl Budget {
             .ok()
             .zip(u64::try_from(page).ok())
             .map_or(u64::MAX, |(n, p)| n.saturating_mul(p));
-        Budget::new(bytes / 2)
+        let mut limit = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: 0,
+        };
+        // SAFETY: getrlimit writes the struct it is given.
+        let address_space = if unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut limit) } == 0
+            && limit.rlim_cur != libc::RLIM_INFINITY
+        {
+            limit.rlim_cur as u64
+        } else {
+            u64::MAX
+        };
+        Budget::new(bytes.min(address_space) / 2)
     }
 
     /// Takes `n` bytes from the budget; false (taking nothing) where too few are left.
@@ -294,6 +307,15 @@ fn decompress(
              has left for the link's inputs (a damaged or hostile header)"
         )));
     }
+    // (Room asked for, not assumed: where the memory at hand cannot hold what the header
+    // claims, the link ends with an error naming the input rather than aborting.)
+    let mut out: Vec<u8> = Vec::new();
+    if out.try_reserve_exact(size).is_err() {
+        return Err(Error::new(format!(
+            "fatbin entry would decompress to {size} bytes, more memory than the link can \
+             have (a damaged or hostile header)"
+        )));
+    }
     let out = if zstd {
         // One frame, as the entry's reader always took: what follows it (padding where the
         // entry's compressed size is not given) is not read. Into room for exactly what the
@@ -301,13 +323,13 @@ fn decompress(
         let frame = zstd::zstd_safe::find_frame_compressed_size(input)
             .map_err(|c| bad(&zstd::zstd_safe::get_error_name(c)))?;
         let input = &input[..frame.min(input.len())];
-        let out = with_zstd(|d| d.decompress(input, size)).map_err(|e| bad(&e))?;
+        with_zstd(|d| d.decompress_to_buffer(input, &mut out)).map_err(|e| bad(&e))?;
         if !out.starts_with(magic) {
             return Err(bad(&"it does not hold what its header says"));
         }
         out
     } else {
-        let mut out = vec![0u8; size];
+        out.resize(size, 0);
         let n = lz4_flex::block::decompress_into(input, &mut out).map_err(|e| bad(&e))?;
         out.truncate(n);
         if !out.starts_with(magic) {
