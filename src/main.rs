@@ -96,7 +96,18 @@ fn purge_freed_memory_soon() {
 /// Milliseconds mimalloc waits before giving freed memory back.
 const PURGE_DELAY_MS: libc::c_long = 50;
 
+/// A closed standard output or error (`cubin-ld … 2>&1 | true`) ends the process by SIGPIPE,
+/// as it ends nvlink and other tools, rather than making every report's write panic (Rust
+/// ignores the signal, so the write fails instead).
+fn die_of_closed_pipes() {
+    // SAFETY: restores the default action of one signal, before any thread starts.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
 fn main() -> ExitCode {
+    die_of_closed_pipes();
     purge_freed_memory_soon();
     let raw: Vec<String> = std::env::args().skip(1).collect();
     let args = match cubin_ld::cli::parse(&raw) {

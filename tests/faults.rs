@@ -625,3 +625,26 @@ fn an_lz4_fatbin_entry_claiming_more_memory_than_the_link_has_is_an_error_not_an
     assert!(!d.join("out.cubin").exists());
     let _ = std::fs::remove_dir_all(&d);
 }
+
+#[test]
+fn a_closed_standard_error_ends_the_link_by_sigpipe_not_a_panic() {
+    // (nvlink dies of SIGPIPE; cubin-ld used to panic, exit 101 with a backtrace.)
+    use std::os::fd::{FromRawFd, OwnedFd};
+    use std::os::unix::process::ExitStatusExt;
+    let d = scratch("closed-stderr");
+    let mut fds = [0i32; 2];
+    // SAFETY: pipe fills the two descriptors it is given.
+    assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
+    // SAFETY: both descriptors are fresh and owned here.
+    let (read, write) = unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) };
+    drop(read);
+    let o = Command::new(env!("CARGO_BIN_EXE_cubin-ld"))
+        .current_dir(&d)
+        .args(["-arch", "sm_90", "-o", "out.cubin", "a.o", "missing.o"])
+        .stderr(std::process::Stdio::from(write))
+        .output()
+        .unwrap();
+    assert_eq!(o.status.signal(), Some(libc::SIGPIPE), "{:?}", o.status);
+    assert!(!d.join("out.cubin").exists());
+    let _ = std::fs::remove_dir_all(&d);
+}

@@ -55,6 +55,11 @@ fn dump_of(path: &Path) -> Result<String> {
 }
 
 fn main() -> ExitCode {
+    // (A closed pipe, `cubin-dump x | head`, ends it by SIGPIPE, not a panic.)
+    // SAFETY: restores the default action of one signal, before any thread starts.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     let o = Opts::parse();
     if o.compare {
         let pair = &o.files;
