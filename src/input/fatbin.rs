@@ -199,7 +199,7 @@ impl Budget {
         let address_space = if unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut limit) } == 0
             && limit.rlim_cur != libc::RLIM_INFINITY
         {
-            limit.rlim_cur as u64
+            limit.rlim_cur
         } else {
             u64::MAX
         };
