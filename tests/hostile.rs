@@ -227,6 +227,27 @@ fn extended_section_indices_resolve_through_symtab_shndx() {
 }
 
 #[test]
+fn an_unnamed_symtab_shndx_is_read_as_a_named_one() {
+    // (sh_name 0: nvlink links such an object as it is; so does cubin-ld.)
+    let strtab = b"\0f\0".to_vec();
+    let mut symtab = sym(0, 0, 0);
+    symtab.extend(sym(1, 0x12, 0xffff));
+    let mut shndx = 0u32.to_le_bytes().to_vec();
+    shndx.extend_from_slice(&4u32.to_le_bytes());
+    let elf = Elf {
+        sections: vec![
+            (".strtab".into(), 3, 0, 0, 0, strtab),
+            (".symtab".into(), 2, 1, 1, 24, symtab),
+            ("".into(), 18, 2, 0, 4, shndx),
+            (".text.f".into(), 1, 2, 1, 0, vec![0; 16]),
+        ],
+    };
+    let bytes = elf.build(false, false);
+    let c = Cubin::parse(&bytes).unwrap();
+    assert_eq!(c.symtabs[0].symbols[1].section, SymSection::Index(4));
+}
+
+#[test]
 fn a_symbol_pointing_past_the_section_table_is_an_error() {
     let strtab = b"\0f\0".to_vec();
     let mut symtab = sym(0, 0, 0);

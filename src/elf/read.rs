@@ -656,7 +656,9 @@ fn parse_sections<'data>(
                 "section 0 is not the null section (type {sh_type:#x})"
             )));
         }
-        if i.0 != 0 && name.is_empty() {
+        // (Only extended section indices may go unnamed: the table is found by its type and
+        // link, and nvlink links such an object as it is.)
+        if i.0 != 0 && name.is_empty() && sh_type != SHT_SYMTAB_SHNDX {
             return Err(Error::new(format!(
                 "section {index} has no name (its name offset or the section-name table's \
                  offset is damaged)"
