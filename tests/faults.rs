@@ -648,3 +648,36 @@ fn a_closed_standard_error_ends_the_link_by_sigpipe_not_a_panic() {
     assert!(!d.join("out.cubin").exists());
     let _ = std::fs::remove_dir_all(&d);
 }
+
+#[test]
+fn a_killed_link_leaves_no_temporary_file() {
+    // (SIGKILL cannot be caught: the output is made with no name until it is complete.)
+    let d = scratch("killed");
+    for fork in ["0", "1"] {
+        for delay_us in (0..30).map(|k| k * 150) {
+            let _ = std::fs::remove_file(d.join("out.cubin"));
+            let mut child = Command::new(env!("CARGO_BIN_EXE_cubin-ld"))
+                .current_dir(&d)
+                .env("CUBIN_LD_FORK", fork)
+                .args(["-arch", "sm_90", "-o", "out.cubin"])
+                .args(INPUTS)
+                .stderr(std::process::Stdio::null())
+                .spawn()
+                .unwrap();
+            std::thread::sleep(std::time::Duration::from_micros(delay_us));
+            // SAFETY: signalling our own child.
+            unsafe { libc::kill(child.id() as i32, libc::SIGKILL) };
+            child.wait().unwrap();
+            // (A forked link's own process may still be finishing its write.)
+            std::thread::sleep(std::time::Duration::from_millis(20));
+            let left = names(&d);
+            assert!(
+                left == ["a.o", "b.o", "c.o"] || left == ["a.o", "b.o", "c.o", "out.cubin"],
+                "{left:?} (CUBIN_LD_FORK={fork}, {delay_us} µs)"
+            );
+            if left.len() == 4 {
+                assert_eq!(std::fs::read(d.join("out.cubin")).unwrap(), plain_output());
+            }
+        }
+    }
+}

@@ -177,13 +177,19 @@ fn replace(
     fill: &(impl Contents + ?Sized),
 ) -> std::result::Result<(), Failed> {
     let tmp = temporary_name(dest);
-    // (Listed as it is made: an interrupt at any moment, on any thread, removes it.)
+    // (Listed as it is made: an interrupt at any moment, on any thread, removes it. Where
+    // the file system allows, the file has no name until it is complete, so that even a
+    // SIGKILL leaves nothing behind: `unnamed`.)
+    let mut unnamed = true;
     let (_interrupted, made) = crate::faults::make_pending(&tmp, || {
-        std::fs::OpenOptions::new()
-            .write(true)
-            .create(true)
-            .truncate(true)
-            .open(&tmp)
+        open_unnamed(&tmp).or_else(|_| {
+            unnamed = false;
+            std::fs::OpenOptions::new()
+                .write(true)
+                .create(true)
+                .truncate(true)
+                .open(&tmp)
+        })
     });
     let mut f = match (made, old) {
         (Ok(f), _) => f,
@@ -209,6 +215,14 @@ fn replace(
         r => r?,
     };
     fill_file(&mut f, size, reserved, fill)?;
+    if unnamed {
+        // (A new output gets its name at once; one that exists is replaced by a rename.)
+        if old.is_none() && give_name(&f, dest).is_ok() {
+            std::mem::forget(failed);
+            return Ok(());
+        }
+        give_name(&f, &tmp)?;
+    }
     drop(f);
     let replaced = old
         .filter(|m| m.len() >= HELD_BYTES)
@@ -271,6 +285,42 @@ fn write_through(
     }
     f.write_all(&bytes)?;
     f.flush()
+}
+
+/// A file with no name yet in the folder `tmp` will be in (O_TMPFILE; an error where the
+/// file system cannot make one).
+fn open_unnamed(tmp: &Path) -> std::io::Result<File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let dir = tmp.parent().unwrap_or(Path::new("."));
+    std::fs::OpenOptions::new()
+        .write(true)
+        .mode(0o666)
+        .custom_flags(libc::O_TMPFILE)
+        .open(dir)
+}
+
+/// Links the complete unnamed file `f` in as `tmp` (through /proc, which needs no
+/// privilege, where `AT_EMPTY_PATH` would).
+fn give_name(f: &File, tmp: &Path) -> std::io::Result<()> {
+    use std::os::fd::AsRawFd;
+    use std::os::unix::ffi::OsStrExt;
+    let from = std::ffi::CString::new(format!("/proc/self/fd/{}", f.as_raw_fd()))?;
+    let to = std::ffi::CString::new(tmp.as_os_str().as_bytes())?;
+    // SAFETY: both paths are NUL-terminated strings that live across the call.
+    let r = unsafe {
+        libc::linkat(
+            libc::AT_FDCWD,
+            from.as_ptr(),
+            libc::AT_FDCWD,
+            to.as_ptr(),
+            libc::AT_SYMLINK_FOLLOW,
+        )
+    };
+    if r == 0 {
+        Ok(())
+    } else {
+        Err(std::io::Error::last_os_error())
+    }
 }
 
 /// The temporary file until it is renamed: removed on any way out, a panic included.
