@@ -429,6 +429,16 @@ impl FunctionRecords<'_> {
             pending.push(EIATTR_EXTERNS_ADDED);
         }
         pending.extend(uses.attrs().filter(|&a| a != nvinfo::EIATTR_NUM_BARRIERS));
+        // (A record the kernel has is raised in place, wherever the walk would meet it: only
+        // new records need the walk, which every sm_90+ kernel would otherwise take for the
+        // SPARSE_MMA_MASK each of its callees has, on every call path below it.)
+        pending.retain(|&attr| {
+            let own = attr != EIATTR_EXTERNS_ADDED && out.find(attr).is_some();
+            if own {
+                inherit_record(out, attr, &inherited);
+            }
+            !own
+        });
         if !pending.is_empty() {
             for (attr, g) in inherited_events(f, &cx.prop.succ, cx.facts) {
                 // (a callee's EXTERNS counts when it names what the kernel's lists)
