@@ -2,7 +2,7 @@
 # Side-by-side timing of nvlink and cubin-ld on generated programs of N objects. Objects are
 # cached per (shape, N, SM).
 #
-#   scripts/bench.sh [-S simple|deep|wide] [-s sm_90] [-r REPEATS] [-n] [-H] [-N] N...
+#   scripts/bench.sh [-S simple|deep|wide] [-s sm_90] [-r REPEATS] [-m MODES] [-n] [-H] [-N] N...
 #
 # Shapes:
 #   simple  (default) N nvcc-compiled TUs with one function each: each TU's function calls
@@ -17,6 +17,9 @@
 # (-m64, -L to the toolkit's libraries, -cpu-arch, -lcudadevrt, --register-link-binaries);
 # the registration files must be equal too (simple).
 # -N skips nvlink (for sizes where it takes minutes).
+# -m MODES: the link modes to time, comma-separated, each against nvlink's same mode:
+#    default, r (-r), pr (-preserve-relocs) (default: default). Each mode's row also gives its
+#    time as a multiple of the default mode's (×dflt; the default mode must come first).
 #
 # Prints, per N: nvlink's and cubin-ld's best wall time over REPEATS runs and their ratio (as
 # the caller waits: a large link's caller ends once the output is written, see
@@ -34,6 +37,7 @@ constants=1
 hostobj=0
 shape=simple
 run_nvlink=1
+modes=default
 while [ $# -gt 0 ]; do
   case "$1" in
     -S) shape=$2; shift 2 ;;
@@ -42,10 +46,19 @@ while [ $# -gt 0 ]; do
     -r) reps=$2; shift 2 ;;
     -n) constants=0; shift ;;
     -H) hostobj=1; shift ;;
+    -m) modes=$2; shift 2 ;;
     *) break ;;
   esac
 done
-[ $# -gt 0 ] || { echo "usage: scripts/bench.sh [-S simple|deep|wide] [-s SM] [-r REPEATS] [-n] [-H] [-N] N..." >&2; exit 2; }
+[ $# -gt 0 ] || { echo "usage: scripts/bench.sh [-S simple|deep|wide] [-s SM] [-r REPEATS] [-m MODES] [-n] [-H] [-N] N..." >&2; exit 2; }
+mode_flags() {
+  case "$1" in
+    default) ;;
+    r) echo -r ;;
+    pr) echo -preserve-relocs ;;
+    *) echo "bench.sh: unknown mode '$1'" >&2; exit 2 ;;
+  esac
+}
 case "$shape" in simple | deep | wide) ;; *) echo "bench.sh: unknown shape '$shape'" >&2; exit 2 ;; esac
 C=$("$here/scripts/cuda-toolkit.sh")
 export PATH="$C/bin:$C/nvvm/bin:$PATH"
@@ -110,8 +123,8 @@ best() { # best wall time in seconds of "$@" over $reps runs
 # the ceiling for cubin-ld's 2thr× (two hardware threads of one core, or a busy host, give
 # less than 2×).
 "$here/target/release/examples/thread_ceiling" 3
-printf '%-6s %-7s %-6s %9s %9s %7s %7s %8s %6s %7s %7s %7s %6s  %s\n' \
-  N SM shape nvlink_s ld_s ratio ms/obj ld_1thr 2thr× rss_MB in+out cat_s ×cat output
+printf '%-6s %-7s %-6s %-7s %9s %9s %7s %6s %7s %8s %6s %7s %7s %7s %6s  %s\n' \
+  N SM shape mode nvlink_s ld_s ratio ×dflt ms/obj ld_1thr 2thr× rss_MB in+out cat_s ×cat output
 for n in "$@"; do
   dir="${CUBIN_LD_BENCH_CACHE:-$HOME/.cache/cubin-ld/bench}/$sm-$n"
   [ "$shape" = simple ] || dir="$dir-$shape"
@@ -128,17 +141,21 @@ for n in "$@"; do
     extra_nv=("${common[@]}" --register-link-binaries="$dir/nvlink.reg.c" -lcudadevrt)
     extra_ld=("${common[@]}" --register-link-binaries="$dir/cubin-ld.reg.c" -lcudadevrt)
   fi
+  tdefault=""
+  for mode in ${modes//,/ }; do
+  mflags=($(mode_flags "$mode"))
   tn=- ratio=- same="not compared" threads_differ=0
   if ((run_nvlink)); then
-    tn=$(best "$C/bin/nvlink" -arch="$sm" "${extra_nv[@]}" "${objs[@]}" -o "$dir/nvlink.cubin")
+    tn=$(best "$C/bin/nvlink" -arch="$sm" "${mflags[@]}" "${extra_nv[@]}" "${objs[@]}" -o "$dir/nvlink.cubin")
   fi
-  tc=$(best "$ld" -arch="$sm" "${extra_ld[@]}" "${objs[@]}" -o "$dir/cubin-ld.cubin")
+  tc=$(best "$ld" -arch="$sm" "${mflags[@]}" "${extra_ld[@]}" "${objs[@]}" -o "$dir/cubin-ld.cubin")
+  [ -n "$tdefault" ] || tdefault=$tc
   cp "$dir/cubin-ld.cubin" "$dir/cubin-ld.threads.cubin"
-  t1=$(RAYON_NUM_THREADS=1 best "$ld" -arch="$sm" "${extra_ld[@]}" "${objs[@]}" -o "$dir/cubin-ld.cubin")
+  t1=$(RAYON_NUM_THREADS=1 best "$ld" -arch="$sm" "${mflags[@]}" "${extra_ld[@]}" "${objs[@]}" -o "$dir/cubin-ld.cubin")
   # The output must not depend on the thread count.
   cmp -s "$dir/cubin-ld.cubin" "$dir/cubin-ld.threads.cubin" || threads_differ=1
   rm -f "$dir/cubin-ld.threads.cubin"
-  rss=$(peak_rss_mb "$ld" -arch="$sm" "${extra_ld[@]}" "${objs[@]}" -o "$dir/cubin-ld.cubin")
+  rss=$(peak_rss_mb "$ld" -arch="$sm" "${mflags[@]}" "${extra_ld[@]}" "${objs[@]}" -o "$dir/cubin-ld.cubin")
   io=$(du -cm "${objs[@]}" "$dir/cubin-ld.cubin" | tail -1 | cut -f1)
   tcat=$(best cat "${objs[@]}")
   [ "$tcat" != 0.000 ] || tcat=0.001
@@ -149,7 +166,9 @@ for n in "$@"; do
     if ((hostobj)) && ! cmp -s "$dir/nvlink.reg.c" "$dir/cubin-ld.reg.c"; then same="$same, reg.c DIFFERENT"; fi
   fi
   ((threads_differ)) && same="$same, 1 thread DIFFERENT"
-  printf '%-6s %-7s %-6s %9s %9s %7s %7.3f %8s %5.2fx %7s %7s %7s %5.1fx  %s\n' \
-    "$n" "$sm" "$shape" "$tn" "$tc" "$ratio" "$(echo "$tc * 1000 / $n" | bc -l)" "$t1" \
+  printf '%-6s %-7s %-6s %-7s %9s %9s %7s %5.2fx %7.3f %8s %5.2fx %7s %7s %7s %5.1fx  %s\n' \
+    "$n" "$sm" "$shape" "$mode" "$tn" "$tc" "$ratio" "$(echo "$tc / $tdefault" | bc -l)" \
+    "$(echo "$tc * 1000 / $n" | bc -l)" "$t1" \
     "$(echo "$t1 / $tc" | bc -l)" "$rss" "$io" "$tcat" "$(echo "$tc / $tcat" | bc -l)" "$same"
+  done
 done
