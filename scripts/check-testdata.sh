@@ -49,10 +49,11 @@ for d in "$gen"/*/*/; do
     fi
   done
   # Host links: outputs by meaning; exit status, messages and registration files as text
-  # (build hashes masked, and the folder that ids of inputs without host code start with).
+  # (build hashes masked, the number (a process id) nvcc appends to the id of a file with no
+  # strong external symbol to name it by, and the folder ids of inputs without host code start with).
   [ -d "${d}host" ] || continue
   [ -d "$com/host" ] || { echo "check-testdata: $rel/host: regenerated but not committed"; fail=1; continue; }
-  norm() { sed -E 's/_[0-9a-f]{8}_/_########_/g; s/DEFINE_REGISTER_FUNC\(.*_out_/DEFINE_REGISTER_FUNC(<dir>_out_/' "$1"; }
+  norm() { sed -E 's/_[0-9a-f]{8}_/_########_/g; s/(_########_)[0-9]+\)/\1<pid>)/g; s/DEFINE_REGISTER_FUNC\(.*_out_/DEFINE_REGISTER_FUNC(<dir>_out_/' "$1"; }
   cmp -s "$com/host/links.tsv" "${d}host/links.tsv" || { echo "check-testdata: $rel/host: links changed"; fail=1; }
   while IFS=$'\t' read -r name _; do
     for x in rc log reg.c; do
