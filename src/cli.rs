@@ -286,11 +286,23 @@ pub fn parse(raw: &[String]) -> Result<Args> {
     p.words(raw, 0)?;
     let mut a = p.args;
     if a.dlto || a.lto {
-        a.unsupported.push(
-            "link-time optimization (-dlto/-lto) is not supported: cubin-ld does not link \
-             LTO-IR"
-                .into(),
-        );
+        let untried = [
+            (a.ofast_compile.is_some(), "-Ofast-compile"),
+            (!a.xnvvm.is_empty(), "-Xnvvm"),
+            (a.nvvm_latest, "-nvvm-latest"),
+            (a.split_compile.is_some(), "-split-compile"),
+            (
+                a.split_compile_extended.is_some(),
+                "-split-compile-extended",
+            ),
+            (
+                !a.kernels_used.is_empty() || !a.variables_used.is_empty(),
+                "-kernels-used/-variables-used",
+            ),
+        ];
+        a.unsupported.extend(untried.iter().filter(|u| u.0).map(|(_, name)| {
+            format!("option '{name}' is not supported with -dlto: how nvlink applies it to link-time optimization is not established")
+        }));
     }
     if a.tools_patch {
         a.unsupported.push(
@@ -938,8 +950,13 @@ mod tests {
     #[test]
     fn lto_is_an_option_not_a_library() {
         let a = p(&["-lto"]);
-        assert!(a.lto && a.libraries.is_empty());
-        assert!(a.unsupported[0].contains("LTO-IR"), "{:?}", a.unsupported);
+        assert!(a.lto && a.libraries.is_empty() && a.unsupported.is_empty());
+    }
+
+    #[test]
+    fn lto_options_whose_effect_is_unknown_are_refused_with_dlto() {
+        let a = p(&["-dlto", "-Xnvvm", "-O3"]);
+        assert!(a.unsupported[0].contains("'-Xnvvm'"), "{:?}", a.unsupported);
     }
 
     #[test]

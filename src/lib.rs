@@ -22,6 +22,7 @@ pub mod input;
 pub mod layout;
 pub mod liveness;
 pub mod load;
+pub mod lto;
 pub mod map;
 pub mod mercury;
 pub mod merge;
@@ -108,6 +109,10 @@ fn link_inner(
         reproduce::write(tar, args, &files)?;
     }
     let loaded = load::read_inputs(args, &arch, &files, early)?;
+    // 1b. LTO: the LTO-IR optimized into one cubin, the output itself or the first input.
+    let Some(loaded) = load::link_time_optimize(args, &arch, loaded, early)? else {
+        return Ok(LinkOutcome::default());
+    };
     let user = load::user_objects(&loaded)?;
     // (Declared before the resolver, which may name what it holds: on an early return the
     // resolver is dropped here, and a hash map's drop wants its keys alive.)

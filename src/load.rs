@@ -39,6 +39,78 @@ pub fn read_inputs<'f>(
     Ok(loaded)
 }
 
+/// Pass 1b, LTO (`lto`): under `-dlto`, the LTO-IR optimized into one cubin. Where that
+/// cubin (or under `-emit-ptx` its PTX) is the output, it is written and the link is done;
+/// otherwise the link takes it as its first input. `None`: the link is done.
+pub fn link_time_optimize<'f>(
+    args: &cli::Args,
+    arch: &arch::Arch,
+    mut loaded: input::Loaded<'f>,
+    early: &mut Early,
+) -> Result<Option<input::Loaded<'f>>> {
+    let req = crate::lto::Request {
+        arch,
+        nvvmpath: args.nvvmpath.as_deref().map(std::path::Path::new),
+        maxrregcount: args.maxrregcount,
+        xptxas: &args.xptxas,
+        relocatable: args.relocatable,
+        emit_ptx: args.emit_ptx,
+        ignore_host_info: args.ignore_host_info,
+    };
+    let Some(p) = crate::lto::optimize(&loaded, &req)? else {
+        if args.dlto || args.lto {
+            early
+                .warnings
+                .push("Ignoring -dlto option because no LTO objects found".into());
+        }
+        return Ok(Some(loaded));
+    };
+    early.infos.extend(p.infos);
+    early.tool_messages.extend(p.tool_messages);
+    match p.outcome {
+        crate::lto::Outcome::Ptx(text) => {
+            write::write_file(&output_path(args), &text)?;
+            Ok(None)
+        }
+        crate::lto::Outcome::Program(cubin) => {
+            // (nvlink registers a whole program's modules last to first.)
+            if let Some(path) = &args.register_link_binaries {
+                let regs: Vec<_> = loaded
+                    .registrations
+                    .iter()
+                    .filter(|r| !r.system)
+                    .rev()
+                    .cloned()
+                    .collect();
+                write::write_file(path, input::registration_file(&regs).as_bytes())?;
+            }
+            write::write_file(&output_path(args), &cubin)?;
+            Ok(None)
+        }
+        crate::lto::Outcome::Cubin(cubin) => {
+            loaded.units.insert(
+                0,
+                input::Unit {
+                    name: LTO_UNIT.into(),
+                    bytes: Cow::Owned(cubin),
+                    system: false,
+                    pending: None,
+                    archive: None,
+                },
+            );
+            loaded.has_bare_input |= p.partial;
+            Ok(Some(loaded))
+        }
+    }
+}
+
+/// The name nvlink gives the cubin LTO made, in its messages.
+pub const LTO_UNIT: &str = "lto.cubin";
+
+fn output_path(args: &cli::Args) -> std::path::PathBuf {
+    args.output.clone().unwrap_or_default()
+}
+
 /// Maps the input files (`-L`/`-l` resolved).
 pub fn map_files(args: &cli::Args, arch: &arch::Arch) -> Result<Vec<input::MappedFile>> {
     let ptxas_options = args.ptxas_options();
@@ -58,6 +130,7 @@ fn input_options<'o>(
         register: args.register_link_binaries.is_some(),
         ptxas_options,
         decompressed: input::fatbin::Budget::of_this_machine(),
+        lto: args.dlto || args.lto,
     }
 }
 

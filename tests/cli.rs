@@ -109,11 +109,13 @@ fn unsupported_options_are_named_as_such() {
         "-lto",
         "-nvvmpath",
         "/nowhere",
+        "-Xnvvm",
+        "-O3",
         &corpus("xtu_call/sm_90/a.o"),
         "-o",
         out.to_str().unwrap(),
     ]);
-    assert_refused(&o, &out, 1, &["(-dlto/-lto) is not supported"]);
+    assert_refused(&o, &out, 1, &["'-Xnvvm' is not supported with -dlto"]);
 }
 
 #[test]
@@ -164,18 +166,28 @@ fn an_unknown_arch_is_fatal() {
 }
 
 #[test]
-fn unsupported_modes_are_refused_clearly_without_output() {
-    let d = scratch("notyet");
+fn a_dlto_link_without_lto_ir_is_a_plain_link_with_nvlinks_warning() {
+    let d = scratch("dlto-plain");
     let out = d.join("out.cubin");
+    let a = corpus("constant/sm_100/a.o");
     let o = cubin_ld(&[
         "-arch=sm_100",
         "-dlto",
         "-nvvmpath=/nowhere",
-        &corpus("constant/sm_100/a.o"),
+        &a,
+        &corpus("constant/sm_100/b.o"),
         "-o",
         out.to_str().unwrap(),
     ]);
-    assert_refused(&o, &out, 1, &["(-dlto/-lto) is not supported", "LTO-IR"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains(&format!(
+            "info    : requested LTO but '{a}' not built for LTO so doing partial LTO"
+        )) && err.contains("warning : Ignoring -dlto option because no LTO objects found"),
+        "{err}"
+    );
+    assert!(out.exists());
 }
 
 #[test]

@@ -236,13 +236,13 @@ fn a_gnu_archive_member_with_a_bsd_style_name_is_linked_whole_as_nvlink_links_it
 }
 
 #[test]
-fn lto_ir_is_refused_clearly() {
+fn lto_ir_without_dlto_is_nvlinks_error() {
     let d = scratch("lto");
     let mut ltoir = b"\xedCN\x7f\x01\x43".to_vec();
     ltoir.resize(256, 0);
     std::fs::write(d.join("x.ltoir"), ltoir).unwrap();
     let o = cubin_ld(&d, &["-arch=sm_90", "x.ltoir", "-o", "o.cubin"]);
-    assert_fails(&o, 1, &["does not link LTO-IR"]);
+    assert_fails(&o, 1, &["should only see nvvm files when -lto", "'x.ltoir'"]);
     assert!(!d.join("o.cubin").exists());
 }
 

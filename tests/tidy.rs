@@ -28,6 +28,7 @@ const LAYERS: &[&str] = &[
     "policy",
     // the passes, in pipeline order
     "input",
+    "lto",
     "object",
     "resolve",
     "liveness",

@@ -82,6 +82,16 @@ pub fn has_magic(bytes: &[u8]) -> bool {
 /// The entries of the first container in `bytes` (nvlink reads only the first one: the
 /// containers `ld -r` concatenates after it are ignored). Concat groups are expanded into
 /// their members, which all share the group's payload.
+/// The first container's bytes, header and entries (all of `bytes` where it is damaged:
+/// `first_container` has said so by then).
+pub fn first_container_bytes(bytes: &[u8]) -> &[u8] {
+    let start = u16_at(bytes, 6).map_or(CONTAINER_HEADER, |h| (h as usize).max(CONTAINER_HEADER));
+    u64_at(bytes, 8)
+        .and_then(|b| usize::try_from(b).ok())
+        .and_then(|b| bytes.get(..start.checked_add(b)?))
+        .unwrap_or(bytes)
+}
+
 pub fn first_container(bytes: &[u8]) -> Result<Vec<Entry<'_>>> {
     let bad = |what: &str| Error::new(format!("damaged fatbin: {what}"));
     if !has_magic(bytes) {
@@ -391,6 +401,36 @@ pub fn select<'e, 'a>(
         }
     }
     best
+}
+
+/// The LTO-IR entry `-dlto` optimizes for `target`: the highest usable version, the one of
+/// the target's own variant on a tie (nvcc -arch=sm_90a embeds compute_90 and compute_90a).
+/// An 'a' entry serves only its own target, an 'f' entry later members of its family.
+pub fn select_lto<'e, 'a>(
+    entries: &'e [Entry<'a>],
+    target: &crate::arch::Arch,
+) -> Option<&'e Entry<'a>> {
+    use crate::arch::Variant;
+    let usable = |e: &&Entry<'a>| {
+        e.kind == KIND_NVVM
+            && if e.is_accelerated() {
+                e.sm == target.sm && target.variant == Variant::Accelerated
+            } else if e.is_family() {
+                e.sm <= target.sm && e.sm / 10 == target.sm / 10
+            } else {
+                e.sm <= target.sm
+            }
+    };
+    let variant = |e: &Entry<'a>| match target.variant {
+        Variant::Accelerated => e.is_accelerated(),
+        Variant::Family => e.is_family(),
+        Variant::Plain => !e.is_accelerated() && !e.is_family(),
+    };
+    entries
+        .iter()
+        .filter(usable)
+        .rev()
+        .max_by_key(|e| (e.sm, variant(e)))
 }
 
 /// Whether the container holds LTO-IR only for `target`'s family (nvlink's "use -dlto").

@@ -16,6 +16,9 @@ pub struct HostObject<'a> {
     pub module_ids: Vec<String>,
     /// Glob patterns of the kernels host code launches (`.nvHRKI`, `.nvHRKE`).
     pub kernel_refs: Vec<&'a [u8]>,
+    /// Names of the device variables host code uses (`.nvHRDE`, `.nvHRDI`, `.nvHRCE`,
+    /// `.nvHRCI`): what LTO may not internalize.
+    pub variable_refs: Vec<&'a [u8]>,
     /// Whether the object carries host-reference sections (`.nvHR*`) at all.
     pub has_host_info: bool,
 }
@@ -79,6 +82,11 @@ pub fn parse<'a>(name: &str, bytes: &'a [u8]) -> Result<HostObject<'a>> {
             b".nvHRKI" | b".nvHRKE" => {
                 host.has_host_info = true;
                 host.kernel_refs
+                    .extend(data()?.split(|&c| c == 0).filter(|s| !s.is_empty()))
+            }
+            b".nvHRDE" | b".nvHRDI" | b".nvHRCE" | b".nvHRCI" => {
+                host.has_host_info = true;
+                host.variable_refs
                     .extend(data()?.split(|&c| c == 0).filter(|s| !s.is_empty()))
             }
             _ if sname.starts_with(b".nvHR") => host.has_host_info = true,

@@ -43,6 +43,21 @@ impl<'a> Unit<'a> {
     }
 }
 
+/// One module of LTO-IR (`-dlto`): an object's fatbin with an nvvm entry for the target, or
+/// a bare `.ltoir` file. The LTO pass optimizes them together into one cubin.
+pub struct LtoModule<'a> {
+    /// As `Unit::name`.
+    pub name: String,
+    /// The LTO-IR, or (`in_fatbin`) the fatbin container that holds it: nvvm entries are
+    /// stored in a form only the toolkit reads, and nvJitLink takes the container.
+    pub ir: Cow<'a, [u8]>,
+    pub in_fatbin: bool,
+    /// The compile options the entry recorded (`-maxreg 32 -ftz=0 …`); none for a bare file.
+    pub options: Option<String>,
+    /// It came in a host object (so host code's references to it are known).
+    pub from_host_object: bool,
+}
+
 /// One line of the `--register-link-binaries` file.
 #[derive(Debug, Clone)]
 pub struct Registration {
@@ -67,6 +82,11 @@ pub struct Loaded<'a> {
     /// Kernel name patterns host code launches (`.nvHRK*` of every host object), each
     /// marked when it comes from a system library (which counts only when linked).
     pub kernel_refs: Vec<(Vec<u8>, bool)>,
+    /// Variables host code names (`.nvHRD*`, `.nvHRC*`), as `kernel_refs`: only LTO uses them.
+    pub variable_refs: Vec<(Vec<u8>, bool)>,
+    /// Under `-dlto`: the LTO-IR modules, in command-line order (their objects are not in
+    /// `units`).
+    pub lto: Vec<LtoModule<'a>>,
     /// A bare cubin, `.fatbin` or `.ptx` input, or a host object without host-reference
     /// sections (even a plain one, like libcudart_static's): host information is
     /// incomplete, so no kernel may be dropped for want of a host reference.
@@ -82,6 +102,8 @@ pub struct Options<'o> {
     pub ptxas_options: &'o [String],
     /// What the inputs' compressed entries may decompress to, together.
     pub decompressed: fatbin::Budget,
+    /// `-dlto`/`-lto`: LTO-IR is taken (before any code for the target) for the LTO pass.
+    pub lto: bool,
 }
 
 /// How nvlink treats an input, from its name and its first bytes.
@@ -92,6 +114,8 @@ enum Kind {
     Archive,
     Fatbin,
     Ptx,
+    /// A bare LTO-IR module (`.ltoir`, `.nvvm`), linked only under `-dlto`.
+    LtoIr,
     /// Skipped as nvlink skips it: a shared library (no device code for this link).
     Ignored,
     /// Skipped as nvlink skips it, but with a word, as the user meant it to be linked:
@@ -110,7 +134,7 @@ fn extension(path: &Path) -> Option<&str> {
 /// whatever their name (nvlink: 1 to 55 bytes fail, an empty file is skipped).
 const MIN_INPUT_BYTES: usize = 56;
 
-fn classify(path: &Path, display: &str, bytes: &[u8]) -> Result<Kind> {
+fn classify(path: &Path, display: &str, bytes: &[u8], lto: bool) -> Result<Kind> {
     if !bytes.is_empty() && bytes.len() < MIN_INPUT_BYTES {
         return Err(Error::new(format!("Could not open input file '{display}'")));
     }
@@ -135,8 +159,9 @@ fn classify(path: &Path, display: &str, bytes: &[u8]) -> Result<Kind> {
         }
         Some("fatbin") if fatbin::has_magic(bytes) => Ok(Kind::Fatbin),
         Some("fatbin") => Err(Error::new(format!("fatbin wrong format? ('{display}')"))),
+        Some("nvvm") | Some("ltoir") if lto => Ok(Kind::LtoIr),
         Some("nvvm") | Some("ltoir") => Err(Error::new(format!(
-            "'{display}' is LTO-IR: cubin-ld does not link LTO-IR (link with nvlink -dlto)"
+            "should only see nvvm files when -lto ('{display}' is LTO-IR: link with -dlto)"
         ))),
         Some("bc") => Err(Error::new(format!(
             "'{display}' is LLVM bitcode, which no device linker reads"
@@ -209,6 +234,8 @@ struct Piece<'a> {
     infos: Vec<String>,
     tool_messages: Vec<String>,
     kernel_refs: Vec<(Vec<u8>, bool)>,
+    variable_refs: Vec<(Vec<u8>, bool)>,
+    lto: Vec<LtoModule<'a>>,
     bare: bool,
     skipped: Option<String>,
 }
@@ -240,7 +267,17 @@ pub fn load<'a>(files: &'a [MappedFile], opts: &Options<'_>) -> Result<Loaded<'a
         loaded.infos.extend(p.infos);
         loaded.tool_messages.extend(p.tool_messages);
         loaded.kernel_refs.extend(p.kernel_refs);
+        loaded.variable_refs.extend(p.variable_refs);
+        loaded.lto.extend(p.lto);
         loaded.has_bare_input |= p.bare;
+    }
+    if opts.lto {
+        loaded.infos.extend(loaded.units.iter().map(|u| {
+            format!(
+                "requested LTO but '{}' not built for LTO so doing partial LTO",
+                u.name
+            )
+        }));
     }
     // System libraries come last, whatever their position on the command line.
     loaded.units.extend(system);
@@ -252,7 +289,7 @@ fn load_file<'a>(f: &'a MappedFile, opts: &Options<'_>) -> Result<Piece<'a>> {
     let display = f.display_name();
     let bytes = f.bytes();
     let mut piece = Piece::default();
-    match classify(&f.path, &display, bytes)? {
+    match classify(&f.path, &display, bytes, opts.lto)? {
         Kind::Ignored => {}
         Kind::Skipped(why) => {
             piece.skipped = Some(format!("input file '{display}' skipped: {why}"))
@@ -270,6 +307,13 @@ fn load_file<'a>(f: &'a MappedFile, opts: &Options<'_>) -> Result<Piece<'a>> {
             piece.tool_messages.extend(compiled.messages);
             piece.add_bare(&f.path, &display, Cow::Owned(compiled.cubin), opts);
         }
+        Kind::LtoIr => piece.lto.push(LtoModule {
+            name: display.clone(),
+            ir: Cow::Borrowed(bytes),
+            in_fatbin: false,
+            options: None,
+            from_host_object: false,
+        }),
         Kind::Fatbin => {
             piece.bare = true;
             let before = piece.units.len();
@@ -305,7 +349,15 @@ fn load_file<'a>(f: &'a MappedFile, opts: &Options<'_>) -> Result<Piece<'a>> {
                         piece.registrations.extend(p.registrations);
                         piece.arch_warnings.extend(p.arch_warnings);
                         piece.kernel_refs.extend(p.kernel_refs);
+                        piece.variable_refs.extend(p.variable_refs);
                         piece.bare |= p.bare;
+                        piece.lto.extend(p.lto.into_iter().map(|m| LtoModule {
+                            name: m.name,
+                            ir: Cow::Owned(m.ir.into_owned()),
+                            in_fatbin: m.in_fatbin,
+                            options: m.options,
+                            from_host_object: m.from_host_object,
+                        }));
                         for u in p.units {
                             let bytes = Cow::Owned(u.materialize()?.into_owned());
                             piece.units.push(Unit {
@@ -374,6 +426,8 @@ impl<'a> Piece<'a> {
         self.bare |= !h.has_host_info;
         self.kernel_refs
             .extend(h.kernel_refs.iter().map(|p| (p.to_vec(), system)));
+        self.variable_refs
+            .extend(h.variable_refs.iter().map(|p| (p.to_vec(), system)));
         let Some(fatbin) = h.relfatbin else {
             return Ok(()); // plain host code, or whole-program device code (`.nv_fatbin`)
         };
@@ -382,7 +436,11 @@ impl<'a> Piece<'a> {
                 id: id.clone(),
                 system,
             }));
-        self.add_fatbin(name, fatbin, system, opts)
+        self.add_fatbin(name, fatbin, system, opts)?;
+        if let Some(m) = self.lto.last_mut().filter(|m| m.name == name) {
+            m.from_host_object = true;
+        }
+        Ok(())
     }
 
     fn add_fatbin(
@@ -393,11 +451,21 @@ impl<'a> Piece<'a> {
         opts: &Options<'_>,
     ) -> Result<()> {
         let entries = fatbin::first_container(bytes).map_err(|e| e.context(format!("'{name}'")))?;
+        // (Under -dlto a user object's LTO-IR is taken even where it also holds SASS.)
+        if let Some(e) = fatbin::select_lto(&entries, opts.arch).filter(|_| opts.lto && !system) {
+            self.lto.push(LtoModule {
+                name: name.to_string(),
+                ir: Cow::Borrowed(fatbin::first_container_bytes(bytes)),
+                in_fatbin: true,
+                options: e.options.map(|o| String::from_utf8_lossy(o).into_owned()),
+                from_host_object: false,
+            });
+            return Ok(());
+        }
         let Some(e) = fatbin::select(&entries, opts.arch) else {
             if fatbin::only_lto(&entries) {
                 return Err(Error::new(format!(
-                    "'{name}' holds LTO-IR only: cubin-ld does not link LTO-IR (link with \
-                     nvlink -dlto)"
+                    "'{name}' holds LTO-IR only: link with -dlto"
                 )));
             }
             self.arch_warnings

@@ -1,14 +1,17 @@
 //! PTX inputs (`.ptx` files and PTX entries of fatbins): nvlink compiles them with its
 //! built-in ptxas; cubin-ld runs the toolkit's `ptxas` (`$CUBIN_LD_PTXAS`, else the first
-//! `ptxas` on PATH) with the options nvlink uses, so the code is the same.
+//! `ptxas` on PATH) with the options nvlink uses, so the code is the same. The LTO pass
+//! compiles what it optimizes with the same ptxas.
 
 use crate::arch::Arch;
 use crate::diag::{Error, Result};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
-fn find_ptxas(name: &str) -> Result<PathBuf> {
-    let needs = |why: String| Error::new(format!("'{name}' is PTX, which needs ptxas: {why}"));
+/// The toolkit's ptxas: `$CUBIN_LD_PTXAS`, else `bin/ptxas` of the toolkit `near` names
+/// (`-nvvmpath`'s parent), else the first on PATH. `why` says what needs it, for the error.
+pub fn find_ptxas(why: &str, near: Option<&Path>) -> Result<PathBuf> {
+    let needs = |what: String| Error::new(format!("{why}, which needs ptxas: {what}"));
     if let Some(p) = std::env::var_os("CUBIN_LD_PTXAS") {
         let p = PathBuf::from(p);
         return match p.is_file() {
@@ -19,7 +22,12 @@ fn find_ptxas(name: &str) -> Result<PathBuf> {
             ))),
         };
     }
-    std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())
+    let toolkit = near.map(|d| d.join("bin"));
+    toolkit
+        .into_iter()
+        .chain(std::env::split_paths(
+            &std::env::var_os("PATH").unwrap_or_default(),
+        ))
         .map(|d| d.join("ptxas"))
         .find(|p| p.is_file())
         .ok_or_else(|| {
@@ -36,7 +44,18 @@ pub struct Compiled {
 /// Compiles PTX text for `arch` as a relocatable cubin. `options` are the ptxas options a
 /// fatbin entry recorded (placed first, as nvlink records them) and the command line's.
 pub fn compile(name: &str, text: &[u8], options: &[String], arch: &Arch) -> Result<Compiled> {
-    let ptxas = find_ptxas(name)?;
+    let ptxas = find_ptxas(&format!("'{name}' is PTX"), None)?;
+    let args: Vec<String> = options
+        .iter()
+        .filter(|o| *o != "--compile-only")
+        .cloned()
+        .chain(["-arch", &arch.to_string(), "-m64", "-c"].map(String::from))
+        .collect();
+    run(&ptxas, name, text, &args)
+}
+
+/// Runs `ptxas ARGS -o OUT IN` on `text` (up to its first NUL) in a private folder.
+pub fn run(ptxas: &Path, name: &str, text: &[u8], args: &[String]) -> Result<Compiled> {
     let text = match text.iter().position(|&c| c == 0) {
         Some(n) => &text[..n],
         None => text,
@@ -53,9 +72,9 @@ pub fn compile(name: &str, text: &[u8], options: &[String], arch: &Arch) -> Resu
     let result = (|| {
         std::fs::write(&input, text)
             .map_err(|e| Error::new(format!("cannot write '{}': {e}", input.display())))?;
-        let out = Command::new(&ptxas)
-            .args(options.iter().filter(|o| *o != "--compile-only"))
-            .args(["-arch", &arch.to_string(), "-m64", "-c", "-o"])
+        let out = Command::new(ptxas)
+            .args(args)
+            .arg("-o")
             .arg(&output)
             .arg(&input)
             .output()
