@@ -430,7 +430,12 @@ impl<'data> Cubin<'data> {
                     )))
                     .with_context(ctx);
                 }
-                let past_end = if type_has_no_file_data(target.sh_type) {
+                // (A whole program ptxas compiled (-dlto's output) gives the Mercury symbols
+                // of its internal functions their offsets in the expanded code, past the
+                // end of the capsule that holds them compressed.)
+                let whole_program_capsule =
+                    self.header.e_type == 2 && target.name_str().starts_with(".nv.capmerc");
+                let past_end = if type_has_no_file_data(target.sh_type) || whole_program_capsule {
                     // (Shared memory: an ET_EXEC's `-g` symbols may lie past the section.)
                     s.st_value(e) > MAX_SYMBOL_SIZE
                 } else {
