@@ -119,6 +119,10 @@ pub struct Liveness {
     pub data_roots: Vec<Node>,
     /// The same, for lookups.
     kernel_set: HashSet<Node>,
+    /// The kernels among them only other kernels launch, where host code's launches decide
+    /// the roots: their `.nv.info.<fn>` come after the launched kernels' (black-box: LTO
+    /// code, testdata lto `lto_incomplete`).
+    pub launched_by_kernels_only: HashSet<Node>,
     /// Undefined globals (by id) that live code refers to.
     pub undefined_from_live: HashSet<GlobalId>,
     /// For each of them, the first live function (in input order) whose code refers to it.
@@ -297,12 +301,18 @@ pub fn liveness(objects: &[InputObject<'_>], res: &Resolution<'_>, roots: &Roots
         reached_text.clone()
     };
     let mut kernels = kernels;
-    kernels.extend(
-        g.other_entries
-            .iter()
-            .filter(|n| launched_by_kernels.contains(n)),
-    );
+    let by_kernels: Vec<Node> = g
+        .other_entries
+        .iter()
+        .copied()
+        .filter(|n| launched_by_kernels.contains(n))
+        .collect();
+    kernels.extend(&by_kernels);
     kernels.sort_unstable();
+    let launched_by_kernels_only = match roots.keep_all {
+        true => HashSet::new(),
+        false => by_kernels.into_iter().collect(),
+    };
     let undefined_from_live: HashSet<GlobalId> = g
         .undefined_refs
         .iter()
@@ -332,6 +342,7 @@ pub fn liveness(objects: &[InputObject<'_>], res: &Resolution<'_>, roots: &Roots
         roots: code_roots,
         data_roots,
         kernel_set,
+        launched_by_kernels_only,
         undefined_from_live,
         undefined_referrer,
         undefined_dead_only,

@@ -766,6 +766,7 @@ impl<'a, 'data> Builder<'a, 'data> {
                 global_sym: crate::ids::IdVec::filled(None, res.globals.len()),
                 live: &liveness.live,
                 root_kernels: liveness.kernel_set(),
+                launched_by_kernels_only: &liveness.launched_by_kernels_only,
                 dead_function: placement::dead_functions(objects, res, &liveness.live),
                 undefined_dead_only: &liveness.undefined_dead_only,
                 partial: partial_shared::PartialShared::default(),

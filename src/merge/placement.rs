@@ -36,6 +36,8 @@ pub(crate) struct Placement<'a, 'data> {
     /// code launches, and the kernels their code launches), by text section; -preserve-relocs
     /// keeps the others as plain functions.
     pub(crate) root_kernels: &'a hashbrown::HashSet<crate::liveness::Node>,
+    /// Those only other kernels launch (`Liveness::launched_by_kernels_only`).
+    pub(crate) launched_by_kernels_only: &'a hashbrown::HashSet<crate::liveness::Node>,
     /// Per global: a function whose definition this link does not keep (`dead_functions`).
     pub(crate) dead_function: IdVec<GlobalId, bool>,
     /// -r: the kernels' extern-shared areas (`partial_shared`).

@@ -81,7 +81,10 @@ pub(super) fn emit_function_infos(
         for ((oi, order), made) in orders.into_iter().zip(made) {
             // -r: the unified tables come between the object's kernels and its other
             // functions.
-            let first_function = order.iter().position(|e| e.0).unwrap_or(order.len());
+            let first_function = order
+                .iter()
+                .position(|e| e.0 == Slot::Function)
+                .unwrap_or(order.len());
             for (pos, made) in made.into_iter().enumerate() {
                 if pos == first_function {
                     b.unified_tables(oi)?;
@@ -113,9 +116,18 @@ struct MadeInfo {
 /// A [`Made`], with its section name's hash.
 type Hashed = Option<(MadeInfo, u64)>;
 
-/// (is not a kernel, kernel symbol or section index, section index): sorted, the order of
-/// one object's `.nv.info.<fn>` sections.
-type InfoSlot = (bool, usize, usize);
+/// What comes first among one object's `.nv.info.<fn>` sections.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Slot {
+    Kernel,
+    /// A kernel only other kernels launch, where host launches decide what is kept.
+    LaunchedByKernels,
+    Function,
+}
+
+/// (slot, kernel symbol or section index, section index): sorted, the order of one object's
+/// `.nv.info.<fn>` sections.
+type InfoSlot = (Slot, usize, usize);
 
 /// The order of one object's `.nv.info.<fn>` sections.
 fn info_order(b: &Builder<'_, '_>, opts: &Options, oi: ObjectId) -> Vec<InfoSlot> {
@@ -126,7 +138,7 @@ fn info_order(b: &Builder<'_, '_>, opts: &Options, oi: ObjectId) -> Vec<InfoSlot
             // A function replaced by a later strong definition keeps its slot (created
             // with the object's other non-kernel functions): the winner's records land there.
             if b.p.replaced_by_later_definition(oi, s.info as usize) {
-                order.push((true, si, si));
+                order.push((Slot::Function, si, si));
             }
             continue;
         }
@@ -137,8 +149,15 @@ fn info_order(b: &Builder<'_, '_>, opts: &Options, oi: ObjectId) -> Vec<InfoSlot
             let sym = &o.symbols()[f as usize];
             InputObject::is_entry(sym) && named_by(opts.kernels_used.as_deref(), sym.name)
         }) {
-            Some(kernel) => order.push((false, kernel as usize, si)),
-            None => order.push((true, si, si)),
+            Some(kernel)
+                if b.p
+                    .launched_by_kernels_only
+                    .contains(&(oi, s.info as usize)) =>
+            {
+                order.push((Slot::LaunchedByKernels, kernel as usize, si))
+            }
+            Some(kernel) => order.push((Slot::Kernel, kernel as usize, si)),
+            None => order.push((Slot::Function, si, si)),
         }
     }
     order.sort_unstable();
