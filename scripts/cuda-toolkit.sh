@@ -33,7 +33,15 @@ find_root() {
   return 1
 }
 
+# nvlink -dlto loads <nvvmpath>/lib64/libnvvm.so, which the wheels keep in lib/: the link
+# makes nvcc's -nvvmpath=<root>/nvvm work as in a toolkit's own layout.
+nvvm_lib64() {
+  mkdir -p "$1/nvvm/lib64"
+  ln -sf ../../lib/libnvvm.so.4 "$1/nvvm/lib64/libnvvm.so"
+}
+
 if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] && root=$(find_root); then
+  nvvm_lib64 "$root"
   echo "$root"
   exit 0
 fi
@@ -50,5 +58,6 @@ for r in "$cache"/venv/lib/python3*/site-packages/nvidia/cu13; do root=$r; done
 chmod +x "$root"/bin/* 2>/dev/null || true
 chmod +x "$root"/nvvm/bin/* 2>/dev/null || true
 [ -x "$root/bin/nvlink" ] || { echo "cuda-toolkit: $root/bin/nvlink missing" >&2; exit 1; }
+nvvm_lib64 "$root"
 echo "$want" >"$stamp"
 echo "$root"

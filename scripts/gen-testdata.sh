@@ -20,7 +20,8 @@
 #   HOST_ARCHS         targets that also get host objects (nvcc -dc without -cubin) and
 #                      their links (default: sm_75 sm_90 sm_100; empty: none)
 #   HOST_LIBS          extra nvlink arguments of the host links; @CUDA_LIB@ stands for the
-#                      toolkit's lib directory (e.g. "-L@CUDA_LIB@ -lcudadevrt")
+#                      toolkit's lib directory (e.g. "-L@CUDA_LIB@ -lcudadevrt"),
+#                      @CUDA_NVVM@ for its nvvm folder (-dlto's -nvvmpath)
 #   host_extra DIR SM  a function that adds inputs (fatbins, ...) to DIR and links to
 #                      DIR/links.tsv; it runs in the case's build folder
 #
@@ -126,7 +127,8 @@ gen_case_arch() {
       while IFS=$'\t' read -r name args; do
         set +e
         # shellcheck disable=SC2086
-        nvlink ${args//@CUDA_LIB@/$CUDA_LIB} -o "$name.cubin" \
+        args=${args//@CUDA_LIB@/$CUDA_LIB}
+        nvlink ${args//@CUDA_NVVM@/$CUDA_NVVM} -o "$name.cubin" \
           --register-link-binaries="$name.reg.c" >"$name.log" 2>&1
         echo $? >"$name.rc"
         set -e
@@ -171,6 +173,7 @@ list_jobs() {
 
 export -f gen_case_arch mode_flags
 CUDA_LIB="$C/lib"
-export here outdir ALL_ARCHS DEFAULT_HOST_ARCHS CUDA_LIB
+CUDA_NVVM="$C/nvvm"
+export here outdir ALL_ARCHS DEFAULT_HOST_ARCHS CUDA_LIB CUDA_NVVM
 list_jobs | xargs -P "$jobs" -L 1 bash -c 'gen_case_arch "$0" "$1" || { echo "gen-testdata: $0 $1 failed" >&2; exit 255; }'
 echo "gen-testdata: wrote $outdir" >&2

@@ -5,8 +5,9 @@
 //! output (semantically, the linker's own note aside), the same messages (nvlink's prefix for
 //! cubin-ld's) and a byte-identical `--register-link-binaries` file.
 //!
-//! Links that name `@CUDA_LIB@` need the toolkit's libcudadevrt.a (never committed); they run
-//! when scripts/cuda-toolkit.sh has installed the toolkit and are skipped otherwise.
+//! Links that name `@CUDA_LIB@` need the toolkit's libcudadevrt.a (never committed), those
+//! that name `@CUDA_NVVM@` (-dlto) its nvJitLink and ptxas; they run when
+//! scripts/cuda-toolkit.sh has installed the toolkit and are skipped otherwise.
 //! `cargo test --test host_links -- --nocapture status` prints one line per link.
 
 mod common;
@@ -132,9 +133,13 @@ fn registrations(p: &Path) -> Option<String> {
 fn link_one(l: &HostLink, tk: Option<&Toolkit>) -> Outcome {
     let dir = out_dir().join(&l.case_arch).join("host");
     let rescheduled = common::rescheduled_by_nvlink(&l.case_arch);
-    let args = match (l.args.contains("@CUDA_LIB@"), tk) {
+    let needs_toolkit = l.args.contains("@CUDA_LIB@") || l.args.contains("@CUDA_NVVM@");
+    let args = match (needs_toolkit, tk) {
         (true, None) => return Outcome::Skipped,
-        (true, Some(tk)) => l.args.replace("@CUDA_LIB@", &tk.lib.to_string_lossy()),
+        (true, Some(tk)) => l
+            .args
+            .replace("@CUDA_LIB@", &tk.lib.to_string_lossy())
+            .replace("@CUDA_NVVM@", &tk.nvvm().to_string_lossy()),
         (false, _) => l.args.clone(),
     };
     static COUNTER: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);

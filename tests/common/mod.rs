@@ -26,6 +26,10 @@ pub const RESCHEDULED_BY_NVLINK: &[(&str, &str)] = &[
         "device_launched_kernel/sm_1*",
         "libcudadevrt's memset/memcpy kernels exit early",
     ),
+    (
+        "lto/sm_1*",
+        "libcudadevrt's memset/memcpy kernels exit early (lto_incomplete)",
+    ),
 ];
 
 /// Whether links of `case/sm_XX` are compared without scheduling bits.
@@ -56,6 +60,14 @@ pub fn matches(pattern: &str, key: &str) -> bool {
 pub struct Toolkit {
     pub bin: std::path::PathBuf,
     pub lib: std::path::PathBuf,
+}
+
+impl Toolkit {
+    /// Its `nvvm/` folder (`-nvvmpath`), beside `bin/`.
+    #[allow(dead_code)]
+    pub fn nvvm(&self) -> std::path::PathBuf {
+        self.bin.with_file_name("nvvm")
+    }
 }
 
 #[allow(dead_code)]
