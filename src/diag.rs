@@ -110,6 +110,8 @@ pub struct LinkOutcome {
 /// A message from loading the inputs.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum LoadMessage {
+    /// A warning about the options, said before any input is read.
+    Warning(String),
     /// What a tool cubin-ld ran said (ptxas's warnings), printed as it is.
     Tool(String),
     /// An `info` line about an input.
@@ -156,6 +158,8 @@ impl Failure {
 /// while loading them, printed first whatever happens later.
 #[derive(Default)]
 pub struct Early {
+    /// Warnings about the options, which come before anything the inputs make said.
+    pub option_warnings: Vec<String>,
     pub tool_messages: Vec<String>,
     pub infos: Vec<String>,
     pub warnings: Vec<String>,
@@ -190,10 +194,12 @@ impl Early {
 
     /// Tools' messages first, then the infos, as nvlink prints them.
     pub fn messages(&mut self) -> Vec<LoadMessage> {
+        let options = std::mem::take(&mut self.option_warnings).into_iter();
         let tools = std::mem::take(&mut self.tool_messages).into_iter();
         let infos = std::mem::take(&mut self.infos).into_iter();
-        tools
-            .map(LoadMessage::Tool)
+        options
+            .map(LoadMessage::Warning)
+            .chain(tools.map(LoadMessage::Tool))
             .chain(infos.map(LoadMessage::Info))
             .collect()
     }

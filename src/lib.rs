@@ -289,7 +289,9 @@ fn start(
             .into_iter()
             .collect();
     if !args.warning_as_error {
-        early.warnings.extend(option_warnings.iter().cloned());
+        early
+            .option_warnings
+            .extend(option_warnings.iter().cloned());
     }
     if let Some(t) = &args.time {
         early.stdout.push_str(&timing::start(t)?);

@@ -67,6 +67,10 @@ pub fn link_time_optimize<'f>(
     };
     early.infos.extend(p.infos);
     early.tool_messages.extend(p.tool_messages);
+    // (Black-box: any libcudadevrt.a will do, even one that defines nothing used.)
+    if p.needs_device_runtime && !loaded.units.iter().any(|u| u.system) {
+        return Err(crate::diag::Error::new("expected libcudadevrt object"));
+    }
     match p.outcome {
         crate::lto::Outcome::Ptx(text) => {
             write::write_file(&output_path(args), &text)?;

@@ -352,6 +352,7 @@ impl Diagnostics {
 fn print_load_messages(messages: &[cubin_ld::LoadMessage], say: &dyn Fn(&str, &str)) {
     for m in messages {
         match m {
+            cubin_ld::LoadMessage::Warning(w) => say("warning ", w),
             cubin_ld::LoadMessage::Tool(l) => eprintln!("{l}"),
             cubin_ld::LoadMessage::Info(i) => say("info    ", i),
         }

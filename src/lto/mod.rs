@@ -48,6 +48,9 @@ pub struct Product {
     pub infos: Vec<String>,
     /// What ptxas said.
     pub tool_messages: Vec<String>,
+    /// nvlink then wants libcudadevrt among the inputs ("expected libcudadevrt object"):
+    /// an executable link of LTO-IR from host objects, every input LTO-IR.
+    pub needs_device_runtime: bool,
 }
 
 /// Which code the optimizer may take as the whole program.
@@ -190,6 +193,7 @@ pub fn optimize(loaded: &Loaded<'_>, req: &Request<'_>) -> Result<Option<Product
         partial,
         infos: rec.infos.clone(),
         tool_messages: vec![],
+        needs_device_runtime: matches!(scope, Scope::Program { .. }) && !req.emit_ptx,
     };
     if req.emit_ptx {
         product.outcome = Outcome::Ptx(text);
