@@ -169,7 +169,10 @@ fn link_inner(
             &res,
             &liveness::Roots {
                 kernels_used: kernels.as_deref(),
-                host_kernels: host_kernels.as_ref(),
+                // (-g: every kernel is one the link is for, launched or not: nvlink gives
+                // an unlaunched one its MIN_STACK_SIZE; black-box, scripts/e2e.sh's debug
+                // builds. -preserve-relocs keeps host code's choice.)
+                host_kernels: host_kernels.as_ref().filter(|_| !args.debug),
                 keep_all: !policy.removes_dead_code(),
                 keep_shared: !policy.lays_out_shared_memory(),
             },
