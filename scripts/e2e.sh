@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # End to end with the real build tools: the program in testdata/e2e built with nvcc
 # (-rdc=true, objects, a static library, several -gencode targets, -G debug builds for sm_80,
-# sm_90 and sm_100) and with CMake (CUDA_SEPARABLE_COMPILATION, Release and Debug with -G), once with nvcc's own device linker and once through
+# sm_90 and sm_100, -dlto) and with CMake (CUDA_SEPARABLE_COMPILATION, Release, Debug with -G,
+# and Release with -dlto), once with nvcc's own device linker and once through
 # scripts/nvcc-shim.sh (cubin-ld). The device-link cubins must be equal (cubin-dump
 # --compare, the linker's own note aside), the registration files byte-identical, and the
 # host executables must link. Needs the toolkit (scripts/cuda-toolkit.sh), gcc, and CMake +
@@ -57,6 +58,15 @@ dlink library -arch=sm_90 main.o libkh.a
 dlink gencode -gencode arch=compute_75,code=sm_75 -gencode arch=compute_90,code=[sm_90,compute_90] \
   main_multi.o kernels_multi.o helper_multi.o
 dlink wholeprogram -arch=sm_90 "$src/main.cu" -rdc=false
+# Link-time optimization: nvcc -dc -dlto objects, device-linked -dlto (nvcc passes
+# -nvvmpath=<toolkit>/nvvm): all LTO-IR, a library of it, and partial LTO with a plain object.
+for f in main kernels helper; do
+  "$C/bin/nvcc" -dc -dlto -arch=sm_90 "$src/$f.cu" -o "${f}_lto.o"
+done
+ar rcs libkh_lto.a kernels_lto.o helper_lto.o
+dlink lto -dlto -arch=sm_90 main_lto.o kernels_lto.o helper_lto.o
+dlink lto_library -dlto -arch=sm_90 main_lto.o libkh_lto.a
+dlink lto_partial -dlto -arch=sm_90 main_lto.o kernels.o helper_lto.o
 # Debug builds: -G objects (debug information referring to __constant__ and __device__ data),
 # device-linked with the -g nvcc passes.
 for sm in 80 90 100; do
@@ -84,15 +94,18 @@ if [ -z "$cmake" ] || [ -z "$ninja" ]; then
   [ -x "$venv/bin/cmake" ] || { python3 -m venv "$venv" && "$venv/bin/pip" install -q cmake ninja; }
   cmake="$venv/bin/cmake"; ninja="$venv/bin/ninja"
 fi
-# Release for sm_90, and Debug (-G -g) for sm_80, sm_90 and sm_100. Both builds use the same
+# Release for sm_90, Debug (-G -g) for sm_80, sm_90 and sm_100, and Release with -dlto. Both
+# builds of each use the same
 # build folder, one after the other: -G debug information names the compile folder.
-for config in release debug; do
+for config in release debug lto; do
   for which in nv ld; do
     cc="$C/bin/nvcc"; [ "$which" = ld ] && cc="$shim"
     b="cmake.$config"
     rm -rf "$b"
     if [ "$config" = release ]; then
       extra=(-DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90)
+    elif [ "$config" = lto ]; then
+      extra=(-DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_INTERPROCEDURAL_OPTIMIZATION=ON)
     else
       extra=(-DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CUDA_FLAGS_DEBUG=-G -g" "-DCMAKE_CUDA_ARCHITECTURES=80;90;100")
     fi

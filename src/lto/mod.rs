@@ -162,7 +162,10 @@ pub fn optimize(loaded: &Loaded<'_>, req: &Request<'_>) -> Result<Option<Product
         Scope::Partial
     } else if loaded.lto.iter().all(|m| !m.from_host_object) {
         Scope::BareFiles
-    } else if req.ignore_host_info {
+    } else if req.ignore_host_info || loaded.has_bare_input {
+        // (Host information is incomplete where a host object carries none, like
+        // libcudart_static's members, which nvcc -dlink names: black-box, CMake's -dlto
+        // device link keeps every kernel.)
         Scope::Program {
             kernels: vec![],
             variables: vec![],
