@@ -32,6 +32,9 @@ pub const SHT_CUDA_CAPMERC_TEXT: u32 = 0x7000_0016;
 pub const SHT_CUDA_CONSTANT_B0: u32 = 0x7000_0064;
 pub const SHT_CUDA_CONSTANT_B17: u32 = 0x7000_0075;
 pub const SHT_CUDA_MERC_CONSTANT_USER: u32 = 0x7000_007c;
+/// `.nv.merc.nv.constant.pic` (ptxas's whole programs: seen in -dlto output with NCCL's device
+/// library, sm_100).
+pub const SHT_CUDA_MERC_CONSTANT_PIC: u32 = 0x7000_007d;
 pub const SHT_CUDA_MERC_IMAGE_HEADER_INDICES: u32 = 0x7000_0079;
 pub const SHT_CUDA_MERC_RELA: u32 = 0x7000_0082;
 /// A function's Mercury literal bank (`.nv.merc.nv.constant.optimizer.<fn>`, the twin of
