@@ -290,6 +290,10 @@ pub fn parse(raw: &[String]) -> Result<Args> {
             (a.ofast_compile.is_some(), "-Ofast-compile"),
             (!a.xnvvm.is_empty(), "-Xnvvm"),
             (a.nvvm_latest, "-nvvm-latest"),
+            (
+                a.device_stack_protector.is_some(),
+                "-device-stack-protector",
+            ),
             (a.split_compile.is_some(), "-split-compile"),
             (
                 a.split_compile_extended.is_some(),
