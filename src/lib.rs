@@ -130,7 +130,7 @@ fn link_inner(
     let wanted = args.keep_system_libraries || resolver.leaves_undefined();
     system_bytes = load::system_bytes(&loaded, &user, wanted)?;
     let n_user = user.len();
-    let inputs = load::with_system_libraries(user, &loaded, &system_bytes, args)?;
+    let inputs = load::with_system_libraries(user, &loaded, &system_bytes, wanted)?;
     if inputs.objects.len() > n_user {
         resolver.add(&inputs.objects, n_user);
     }

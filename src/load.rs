@@ -6,7 +6,7 @@
 use crate::diag::{Early, Result};
 use crate::ids::ObjectId;
 use crate::object::InputObject;
-use crate::{arch, cli, input, liveness, resolve, write};
+use crate::{arch, cli, input, liveness, write};
 use rayon::prelude::*;
 use std::borrow::Cow;
 
@@ -165,12 +165,13 @@ pub fn system_bytes<'l>(
     v.into_iter().collect()
 }
 
-/// The user's objects and, when used, the system libraries' after them.
+/// The user's objects and, when `wanted` (a name left undefined, or --keep-system-libraries),
+/// the system libraries' after them.
 pub fn with_system_libraries<'l>(
     mut objects: Vec<InputObject<'l>>,
     loaded: &'l input::Loaded<'_>,
     system_bytes: &'l [Cow<'l, [u8]>],
-    args: &cli::Args,
+    wanted: bool,
 ) -> Result<Objects<'l>> {
     let n_user = objects.len();
     let more: Vec<Result<InputObject<'l>>> = loaded.units[n_user..]
@@ -180,9 +181,12 @@ pub fn with_system_libraries<'l>(
         .map(|(i, (u, b))| InputObject::new(ObjectId::from_index(n_user + i), u.name.clone(), b))
         .collect();
     objects.extend(more.into_iter().collect::<Result<Vec<_>>>()?);
-    // A system library (libcudadevrt) stays only when the other objects use it.
+    // A system library (libcudadevrt) stays, whole, when the user's objects leave a name
+    // undefined, whether or not it defines that name or live code refers to it (black-box:
+    // an unlaunched kernel calling a missing function, or one object linked -r, brings
+    // libcudadevrt's kernels into nvlink's output; testdata devrt_when_undefined).
     let system: Vec<bool> = loaded.units.iter().map(|u| u.system).collect();
-    let system_used = args.keep_system_libraries || resolve::uses_any(&objects, &system);
+    let system_used = wanted;
     if !system_used && system.iter().any(|&s| s) {
         objects.retain(|o| !system[o.id.index()]);
         for (i, o) in objects.iter_mut().enumerate() {

@@ -460,41 +460,6 @@ fn referencing_function<'data>(o: &InputObject<'data>, name: &[u8]) -> Option<&'
     None
 }
 
-/// Whether the objects marked in `marked` define a global that one of the others leaves
-/// undefined: the test for linking a system library (libcudadevrt), which nvlink drops
-/// when nothing uses it.
-pub fn uses_any(objects: &[InputObject<'_>], marked: &[bool]) -> bool {
-    use rayon::prelude::*;
-    if !marked.iter().any(|&m| m) {
-        return false;
-    }
-    // (The marked objects' definitions are few, the others' references many: the few are
-    // the table, and the many are looked up in it, in parallel.)
-    let defined: hashbrown::HashSet<&[u8]> = objects
-        .iter()
-        .filter(|o| marked[o.id.index()])
-        .flat_map(globals)
-        .filter(|s| !is_undefined(s))
-        .map(|s| s.name)
-        .collect();
-    objects
-        .par_iter()
-        .filter(|o| !marked[o.id.index()])
-        .any(|o| globals(o).any(|s| is_undefined(s) && defined.contains(s.name)))
-}
-
-/// An object's global symbols (its null symbol left out).
-fn globals<'o, 'd>(o: &'o InputObject<'d>) -> impl Iterator<Item = &'o Symbol<'d>> + 'o {
-    o.symbols()
-        .iter()
-        .skip(1)
-        .filter(|s| InputObject::is_global(s))
-}
-
-fn is_undefined(s: &Symbol<'_>) -> bool {
-    s.section == SymSection::Undefined
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

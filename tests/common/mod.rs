@@ -27,6 +27,10 @@ pub const RESCHEDULED_BY_NVLINK: &[(&str, &str)] = &[
         "libcudadevrt's memset/memcpy kernels exit early",
     ),
     (
+        "devrt_when_undefined/sm_1*",
+        "libcudadevrt's memset/memcpy kernels exit early",
+    ),
+    (
         "lto/sm_1*",
         "libcudadevrt's memset/memcpy kernels exit early (lto_incomplete)",
     ),

@@ -1,0 +1,1 @@
+__device__ float scale(float x) { return x * 2.0f + 1.0f; }
