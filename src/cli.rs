@@ -570,10 +570,13 @@ impl Args {
 /// What nvlink checks of the options before it reads any input, in its order and words;
 /// returns the target.
 pub fn check(a: &Args) -> Result<crate::arch::Arch> {
-    let name = a
-        .arch
-        .as_deref()
-        .ok_or_else(|| Error::new("Unknown arch name '(null)'"))?;
+    let name = a.arch.as_deref().ok_or_else(|| {
+        // (nvlink's words first; then what they mean.)
+        Error::new(
+            "Unknown arch name '(null)': no target was given; name one with -arch \
+                 (cubin-ld -arch=sm_90 a.o b.o -o out.cubin; cubin-ld --help lists the options)",
+        )
+    })?;
     let arch = crate::arch::Arch::parse(name)?;
     if arch.kind == crate::arch::ArchKind::Lto {
         return Err(Error::new(format!(

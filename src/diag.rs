@@ -82,6 +82,13 @@ mod tests {
     use super::*;
 
     #[test]
+    fn an_io_errors_reason_leaves_out_the_errno() {
+        let e = std::io::Error::from_raw_os_error(2);
+        assert_eq!(reason(&e), "No such file or directory");
+        assert_eq!(reason(&"plain words"), "plain words");
+    }
+
+    #[test]
     fn context_is_printed_outermost_first() {
         let e = Error::new("record runs past the end")
             .context("section '.nv.info'")
@@ -202,6 +209,16 @@ impl Early {
             .chain(tools.map(LoadMessage::Tool))
             .chain(infos.map(LoadMessage::Info))
             .collect()
+    }
+}
+
+/// What went wrong, as a user reads it: an I/O error's text without Rust's
+/// " (os error N)" (the errno the text already names).
+pub fn reason(e: &dyn std::fmt::Display) -> String {
+    let s = e.to_string();
+    match s.rfind(" (os error ") {
+        Some(i) if s.ends_with(')') => s[..i].to_string(),
+        _ => s,
     }
 }
 

@@ -371,8 +371,11 @@ fn emit(
             Some("json") => map::json_map(&input),
             _ => map::text(&input),
         };
-        if let Some(path) = &args.map {
-            write::write_file(path, text.as_bytes())?;
+        // (`-Map=-`: standard output, as in GNU ld and lld.)
+        match &args.map {
+            Some(path) if path.as_os_str() == "-" => stdout.push_str(&text),
+            Some(path) => write::write_file(path, text.as_bytes())?,
+            None => {}
         }
         if args.print_map {
             stdout.push_str(&text);

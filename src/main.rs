@@ -138,11 +138,17 @@ fn main() -> ExitCode {
         && !args.help
         && !args.version)
         .then(|| cubin_ld::progress::Progress::start(args.inputs.len()));
-    start_tracing(trace.clone(), progress.as_ref().map(|p| p.layer()));
+    start_tracing(
+        trace.clone(),
+        progress.as_ref().map(|p| p.layer()),
+        terminal,
+    );
     let time_trace = args.time_trace.clone();
     let code = run(&args, small, progress, move |code| {
         if let (Some(t), Some(path)) = (trace, &time_trace) {
-            if let Err(e) = std::fs::write(path, t.json()) {
+            if path.as_os_str() == "-" {
+                println!("{}", t.json());
+            } else if let Err(e) = std::fs::write(path, t.json()) {
                 eprintln!(
                     "cubin-ld warning : --time-trace: cannot write {}: {e}",
                     path.display()
@@ -179,6 +185,7 @@ fn is_small_link(args: &cubin_ld::cli::Args) -> bool {
 fn start_tracing(
     trace: Option<cubin_ld::trace::TimeTrace>,
     progress: Option<cubin_ld::progress::ProgressLayer>,
+    terminal: bool,
 ) {
     use tracing_subscriber::layer::SubscriberExt;
     use tracing_subscriber::util::SubscriberInitExt;
@@ -186,6 +193,8 @@ fn start_tracing(
     let log = tracing_subscriber::fmt::layer()
         .with_span_events(tracing_subscriber::fmt::format::FmtSpan::CLOSE)
         .with_writer(std::io::stderr)
+        // (Colour only on a terminal: piped into a file or grep, escape codes are noise.)
+        .with_ansi(terminal)
         .with_filter(tracing_subscriber::EnvFilter::from_env("RUST_LOG"));
     let trace = trace.map(|t| t.with_filter(tracing_subscriber::filter::LevelFilter::INFO));
     let _ = tracing_subscriber::registry()

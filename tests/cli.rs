@@ -581,3 +581,56 @@ fn demangle_shows_cpp_names_in_messages_demangled_with_the_mangled_form() {
     );
     assert!(e.contains("(from 'k_live(int *)' (_Z6k_livePi))"), "{e}");
 }
+
+#[test]
+fn a_link_without_a_target_says_that_arch_is_missing() {
+    let o = cubin_ld(&["a.o", "-o", "out.cubin"]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(
+        err.contains("Unknown arch name '(null)': no target was given; name one with -arch"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_map_to_dash_goes_to_standard_output() {
+    let d = scratch("map-dash");
+    let out = d.join("out.cubin");
+    let objs: Vec<String> = ["a", "b", "c"]
+        .iter()
+        .map(|o| corpus(&format!("xtu_call/sm_90/{o}.o")))
+        .collect();
+    let o = Command::new(env!("CARGO_BIN_EXE_cubin-ld"))
+        .current_dir(&d)
+        .args(["-arch=sm_90", "-Map=-"])
+        .args(&objs)
+        .arg("-o")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("Sections (header order)"));
+    assert!(!d.join("-").exists(), "a file named '-' was written");
+}
+
+#[test]
+fn an_output_in_a_missing_folder_is_refused_in_plain_words() {
+    let objs: Vec<String> = ["a", "b", "c"]
+        .iter()
+        .map(|o| corpus(&format!("xtu_call/sm_90/{o}.o")))
+        .collect();
+    let mut args = vec!["-arch=sm_90".to_string()];
+    args.extend(objs);
+    args.extend(["-o".into(), "/nonexistent/x.cubin".into()]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let o = cubin_ld(&args);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(
+        err.contains(
+            "Could not open output file '/nonexistent/x.cubin': No such file or directory"
+        ) && !err.contains("os error"),
+        "{err}"
+    );
+}

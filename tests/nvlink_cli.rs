@@ -33,6 +33,10 @@ const KNOWN_DIFFERENT: &[(&str, &str)] = &[
     ),
     ("help_short", "as help_long"),
     (
+        "no_args",
+        "cubin-ld says after nvlink's words that no -arch was given, with a usage line",
+    ),
+    (
         "short_empty_file",
         "cubin-ld warns that it skips the empty input (nvlink skips it without a word); \
          the output is the same",

@@ -22,14 +22,16 @@ impl MappedFile {
                 Error::new(format!("Could not open input file '{}'", path.display()))
             }
             _ => Error::new(format!(
-                "Could not open input file '{}': {e}",
-                path.display()
+                "Could not open input file '{}': {}",
+                path.display(),
+                crate::diag::reason(&e)
             )),
         })?;
         let meta = file.metadata().map_err(|e| {
             Error::new(format!(
-                "Could not open input file '{}': {e}",
-                path.display()
+                "Could not open input file '{}': {}",
+                path.display(),
+                crate::diag::reason(&e)
             ))
         })?;
         let len = meta.len();
@@ -41,8 +43,9 @@ impl MappedFile {
         }
         let cannot = |e: &dyn std::fmt::Display| {
             Error::new(format!(
-                "Could not open input file '{}': {e}",
-                path.display()
+                "Could not open input file '{}': {}",
+                path.display(),
+                crate::diag::reason(e)
             ))
         };
         let map = if len == 0 {

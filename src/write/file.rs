@@ -89,14 +89,16 @@ pub fn write_with(path: &Path, contents: &(impl Contents + ?Sized)) -> Result<()
     let fill = contents;
     let open_failed = |e: &dyn std::fmt::Display| {
         Error::new(format!(
-            "Could not open output file '{}': {e}",
-            path.display()
+            "Could not open output file '{}': {}",
+            path.display(),
+            crate::diag::reason(e)
         ))
     };
     let write_failed = |e: std::io::Error| {
         Error::new(format!(
-            "Could not write output file '{}': {e}",
-            path.display()
+            "Could not write output file '{}': {}",
+            path.display(),
+            crate::diag::reason(&e)
         ))
     };
     let dest = through_symlinks(path).map_err(|e| open_failed(&e))?;
