@@ -633,8 +633,10 @@ fn a_closed_standard_error_ends_the_link_by_sigpipe_not_a_panic() {
     use std::os::unix::process::ExitStatusExt;
     let d = scratch("closed-stderr");
     let mut fds = [0i32; 2];
-    // SAFETY: pipe fills the two descriptors it is given.
-    assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
+    // (Close-on-exec: a process another test starts meanwhile must not inherit the read
+    // end, which would keep the pipe open and the write from failing.)
+    // SAFETY: pipe2 fills the two descriptors it is given.
+    assert_eq!(unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) }, 0);
     // SAFETY: both descriptors are fresh and owned here.
     let (read, write) = unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) };
     drop(read);
