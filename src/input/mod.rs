@@ -316,7 +316,7 @@ fn load_file<'a>(f: &'a MappedFile, opts: &Options<'_>) -> Result<Piece<'a>> {
         Kind::Fatbin => {
             piece.bare = true;
             let before = piece.units.len();
-            piece.add_fatbin(&display, bytes, false, opts)?;
+            piece.add_fatbin(&display, bytes, false, false, opts)?;
             // Unlike a host object, a fatbin without code for the target is not registered
             // (its info line still comes).
             piece.register_bare(&f.path, &display, opts);
@@ -435,11 +435,7 @@ impl<'a> Piece<'a> {
                 id: id.clone(),
                 system,
             }));
-        self.add_fatbin(name, fatbin, system, opts)?;
-        if let Some(m) = self.lto.last_mut().filter(|m| m.name == name) {
-            m.from_host_object = true;
-        }
-        Ok(())
+        self.add_fatbin(name, fatbin, system, true, opts)
     }
 
     fn add_fatbin(
@@ -447,6 +443,7 @@ impl<'a> Piece<'a> {
         name: &str,
         bytes: &'a [u8],
         system: bool,
+        from_host_object: bool,
         opts: &Options<'_>,
     ) -> Result<()> {
         let entries = fatbin::first_container(bytes).map_err(|e| e.context(format!("'{name}'")))?;
@@ -457,7 +454,7 @@ impl<'a> Piece<'a> {
                 ir: Cow::Borrowed(fatbin::first_container_bytes(bytes)),
                 in_fatbin: true,
                 options: e.options.map(|o| String::from_utf8_lossy(o).into_owned()),
-                from_host_object: false,
+                from_host_object,
             });
             return Ok(());
         }
