@@ -37,15 +37,31 @@ enum Check {
 }
 
 /// One option: long name, short name (`""`: only the long one, and only with two dashes),
-/// what it takes.
+/// what it takes, and how `--help` shows it.
 struct Opt {
     long: &'static str,
     short: &'static str,
     takes: Takes,
+    /// The value's name in `--help` (`""`: from what it takes).
+    meta: &'static str,
+    /// `--help`'s one line.
+    help: &'static str,
 }
 
-const fn opt(long: &'static str, short: &'static str, takes: Takes) -> Opt {
-    Opt { long, short, takes }
+const fn opt(
+    long: &'static str,
+    short: &'static str,
+    takes: Takes,
+    meta: &'static str,
+    help: &'static str,
+) -> Opt {
+    Opt {
+        long,
+        short,
+        takes,
+        meta,
+        help,
+    }
 }
 
 use Takes::{Flag, JoinedOptional, List, Optional, Repeated, Value};
@@ -60,100 +76,400 @@ const OPTIONS: &[Opt] = &[
         "Ofast-compile",
         "Ofc",
         Optional(Check::OneOf(&["0", "min", "mid", "max"]), "0"),
+        "",
+        "LTO: ptxas fast-compile level (refused with -dlto)",
     ),
-    opt("Xnvvm", "Xnvvm", List),
-    opt("Xptxas", "Xptxas", List),
-    opt("arch", "arch", Value(Check::Arch)),
-    opt("cpu-arch", "cpu-arch", Value(Check::OneOf(CPU_ARCHS))),
-    opt("debug", "g", Flag),
+    opt(
+        "Xnvvm",
+        "Xnvvm",
+        List,
+        "<opt>,...",
+        "LTO: options for the optimizer (refused with -dlto)",
+    ),
+    opt(
+        "Xptxas",
+        "Xptxas",
+        List,
+        "<opt>,...",
+        "LTO: options for ptxas, which compiles the optimized code",
+    ),
+    opt(
+        "arch",
+        "arch",
+        Value(Check::Arch),
+        "",
+        "target GPU (sm_75 ... sm_121f); required",
+    ),
+    opt(
+        "cpu-arch",
+        "cpu-arch",
+        Value(Check::OneOf(CPU_ARCHS)),
+        "",
+        "host CPU of the program (accepted; no effect on device code)",
+    ),
+    opt(
+        "debug",
+        "g",
+        Flag,
+        "",
+        "debug link (what nvcc -G passes): keep every function and the debug sections",
+    ),
     opt(
         "device-stack-protector",
         "device-stack-protector",
         Value(Check::Bool),
+        "",
+        "LTO: stack protectors (refused with -dlto)",
     ),
-    opt("disable-infos", "disable-infos", Flag),
-    opt("disable-warnings", "w", Flag),
-    opt("dlto", "dlto", Flag),
-    opt("dump-callgraph", "dump-callgraph", Flag),
+    opt(
+        "disable-infos",
+        "disable-infos",
+        Flag,
+        "",
+        "print no info messages",
+    ),
+    opt("disable-warnings", "w", Flag, "", "print no warnings"),
+    opt(
+        "dlto",
+        "dlto",
+        Flag,
+        "",
+        "link-time optimization of LTO-IR inputs (nvcc -dlto), through nvJitLink",
+    ),
+    opt(
+        "dump-callgraph",
+        "dump-callgraph",
+        Flag,
+        "",
+        "print the call graph as nvlink prints it, names demangled",
+    ),
     opt(
         "dump-callgraph-no-demangle",
         "dump-callgraph-no-demangle",
         Flag,
+        "",
+        "the same, names as they are in the objects",
     ),
-    opt("emit-ptx", "emit-ptx", Flag),
-    opt("extra-warnings", "extrawarn", Flag),
+    opt(
+        "emit-ptx",
+        "emit-ptx",
+        Flag,
+        "",
+        "LTO: write the optimized PTX instead of a cubin",
+    ),
+    opt(
+        "extra-warnings",
+        "extrawarn",
+        Flag,
+        "",
+        "warn about more possible problems",
+    ),
     opt(
         "gen-host-linker-script",
         "ghls",
         Optional(Check::OneOf(&["lcs-abs", "lcs-aug"]), "lcs-abs"),
+        "",
+        "write a host linker script that keeps the device code section, not a cubin",
     ),
-    opt("help", "h", Flag),
-    opt("ignore-host-info", "ignore-host-info", Flag),
-    opt("keep-system-libraries", "keep-system-libraries", Flag),
-    opt("kernels-used", "kernels-used", List),
-    opt("library", "l", List),
-    opt("library-path", "L", List),
-    opt("link-as-tools-patch", "astoolspatch", Flag),
-    opt("link-time-opt", "lto", Flag),
-    opt("machine", "m", Value(Check::OneOf(&["64"]))),
-    opt("maxrregcount", "maxrregcount", Value(Check::Number)),
-    opt("nvvm-latest", "nvvm-latest", Flag),
-    opt("nvvmpath", "nvvmpath", Value(Check::Any)),
-    opt("options-file", "optf", List),
-    opt("output-file", "o", Value(Check::Any)),
-    opt("preserve-relocs", "preserve-relocs", Flag),
-    opt("register-link-binaries", "", Value(Check::Any)),
-    opt("relocatable-link", "r", Flag),
-    opt("report-arch", "report-arch", Flag),
-    opt("split-compile", "split-compile", Value(Check::Number)),
+    opt("help", "h", Flag, "", "print this help"),
+    opt(
+        "ignore-host-info",
+        "ignore-host-info",
+        Flag,
+        "",
+        "keep kernels host code never launches (no removal from host information)",
+    ),
+    opt(
+        "keep-system-libraries",
+        "keep-system-libraries",
+        Flag,
+        "",
+        "keep all of libcudadevrt, used or not",
+    ),
+    opt(
+        "kernels-used",
+        "kernels-used",
+        List,
+        "<name>,...",
+        "keep only kernels whose names contain one of these; remove the rest",
+    ),
+    opt(
+        "library",
+        "l",
+        List,
+        "<lib>,...",
+        "link lib<lib>.a, searched for in the -L folders",
+    ),
+    opt(
+        "library-path",
+        "L",
+        List,
+        "<dir>,...",
+        "folders to search for -l libraries",
+    ),
+    opt(
+        "link-as-tools-patch",
+        "astoolspatch",
+        Flag,
+        "",
+        "tools-patch link (not supported: refused)",
+    ),
+    opt("link-time-opt", "lto", Flag, "", "the same as -dlto"),
+    opt(
+        "machine",
+        "m",
+        Value(Check::OneOf(&["64"])),
+        "",
+        "64-bit device code (the only value)",
+    ),
+    opt(
+        "maxrregcount",
+        "maxrregcount",
+        Value(Check::Number),
+        "",
+        "LTO: the most registers a function may use",
+    ),
+    opt(
+        "nvvm-latest",
+        "nvvm-latest",
+        Flag,
+        "",
+        "LTO: newest optimizer (refused with -dlto)",
+    ),
+    opt(
+        "nvvmpath",
+        "nvvmpath",
+        Value(Check::Any),
+        "<dir>",
+        "LTO: the toolkit's nvvm folder; nvJitLink and ptxas are found beside it",
+    ),
+    opt(
+        "options-file",
+        "optf",
+        List,
+        "<file>,...",
+        "read more options from these files",
+    ),
+    opt(
+        "output-file",
+        "o",
+        Value(Check::Any),
+        "<file>",
+        "write the output here (required)",
+    ),
+    opt(
+        "preserve-relocs",
+        "preserve-relocs",
+        Flag,
+        "",
+        "keep the resolved relocations in the linked executable",
+    ),
+    opt(
+        "register-link-binaries",
+        "",
+        Value(Check::Any),
+        "<file>",
+        "write the registration header nvcc's host stub includes",
+    ),
+    opt(
+        "relocatable-link",
+        "r",
+        Flag,
+        "",
+        "partial link: one relocatable object instead of an executable cubin",
+    ),
+    opt(
+        "report-arch",
+        "report-arch",
+        Flag,
+        "",
+        "name the target in error messages",
+    ),
+    opt(
+        "split-compile",
+        "split-compile",
+        Value(Check::Number),
+        "",
+        "LTO: optimizer threads (refused with -dlto)",
+    ),
     opt(
         "split-compile-extended",
         "split-compile-extended",
         Value(Check::Number),
+        "",
+        "LTO: extended split compilation (refused with -dlto)",
     ),
-    opt("suppress-arch-warning", "suppress-arch-warning", Flag),
-    opt("suppress-debug-info", "suppress-debug-info", Flag),
+    opt(
+        "suppress-arch-warning",
+        "suppress-arch-warning",
+        Flag,
+        "",
+        "no warning for inputs without code for the target",
+    ),
+    opt(
+        "suppress-debug-info",
+        "suppress-debug-info",
+        Flag,
+        "",
+        "with -g: leave the debug sections out",
+    ),
     opt(
         "suppress-stack-size-warning",
         "suppress-stack-size-warning",
         Flag,
+        "",
+        "no warning when a stack size cannot be determined",
     ),
-    opt("time", "time", Value(Check::Any)),
-    opt("uidx-file", "uidx", Value(Check::Any)),
-    opt("use-host-info", "use-host-info", Flag),
-    opt("variables-used", "variables-used", List),
-    opt("verbose", "v", Flag),
-    opt("verbose2", "v2", Flag),
-    opt("version", "V", Flag),
-    opt("warning-as-error", "Werror", Flag),
+    opt(
+        "time",
+        "time",
+        Value(Check::Any),
+        "<file>",
+        "append CSV timings to this file (- for standard output)",
+    ),
+    opt(
+        "uidx-file",
+        "uidx",
+        Value(Check::Any),
+        "<file>",
+        "unified-index file (not supported: refused)",
+    ),
+    opt(
+        "use-host-info",
+        "use-host-info",
+        Flag,
+        "",
+        "remove kernels host code never launches (the default)",
+    ),
+    opt(
+        "variables-used",
+        "variables-used",
+        List,
+        "<name>,...",
+        "keep only device variables whose names contain one of these",
+    ),
+    opt(
+        "verbose",
+        "v",
+        Flag,
+        "",
+        "print each kernel's resources as nvlink does",
+    ),
+    opt("verbose2", "v2", Flag, "", "the same as -v"),
+    opt("version", "V", Flag, "", "print the version"),
+    opt(
+        "warning-as-error",
+        "Werror",
+        Flag,
+        "",
+        "treat warnings as errors",
+    ),
     // What nvcc and CMake pass on the device-link line besides nvlink's own.
-    opt("host-ccbin", "host-ccbin", Value(Check::Any)),
-    opt("shared", "shared", Flag),
+    opt(
+        "host-ccbin",
+        "host-ccbin",
+        Value(Check::Any),
+        "<path>",
+        "host compiler nvcc names (accepted, unused)",
+    ),
+    opt(
+        "shared",
+        "shared",
+        Flag,
+        "",
+        "what nvcc passes for shared libraries (accepted, no effect)",
+    ),
     // cubin-ld's own (`OWN_OPTIONS`).
-    opt("threads", "", Value(Check::Number)),
-    opt("print-gc-sections", "", Flag),
-    opt("why-live", "", Repeated),
-    opt("why-extract", "", Value(Check::Any)),
-    opt("demangle", "", Flag),
-    opt("time-trace", "", Value(Check::Any)),
-    opt("reproduce", "", Value(Check::Any)),
-    opt("Map", "Map", Value(Check::Any)),
-    opt("print-map", "", Flag),
-    opt("map-format", "", Value(Check::OneOf(&["text", "json"]))),
+    opt(
+        "threads",
+        "",
+        Value(Check::Number),
+        "",
+        "threads to link with (default: one per core; the output is the same)",
+    ),
+    opt(
+        "print-gc-sections",
+        "",
+        Flag,
+        "",
+        "list the code removed, and why",
+    ),
+    opt(
+        "why-live",
+        "",
+        Repeated,
+        "<glob>",
+        "show why each matching function is kept (repeatable)",
+    ),
+    opt(
+        "why-extract",
+        "",
+        Value(Check::Any),
+        "<file>",
+        "write why each archive member is linked (- for standard output)",
+    ),
+    opt(
+        "demangle",
+        "",
+        Flag,
+        "",
+        "show C++ names demangled in messages",
+    ),
+    opt(
+        "time-trace",
+        "",
+        Value(Check::Any),
+        "<file>",
+        "write the passes' times as a Chrome trace (- for standard output)",
+    ),
+    opt(
+        "reproduce",
+        "",
+        Value(Check::Any),
+        "<file.tar>",
+        "write the inputs and command line to relink elsewhere",
+    ),
+    opt(
+        "Map",
+        "Map",
+        Value(Check::Any),
+        "<file>",
+        "write a link map (- for standard output)",
+    ),
+    opt(
+        "print-map",
+        "",
+        Flag,
+        "",
+        "print the link map on standard output",
+    ),
+    opt(
+        "map-format",
+        "",
+        Value(Check::OneOf(&["text", "json"])),
+        "",
+        "the map as text (default) or JSON",
+    ),
     opt(
         "color",
         "",
         Value(Check::OneOf(&["auto", "always", "never"])),
+        "",
+        "colour messages (default: auto, only on a terminal)",
     ),
     opt(
         "diagnostics-format",
         "",
         Value(Check::OneOf(&["text", "json"])),
+        "",
+        "messages as text (default) or one JSON object per line",
     ),
     opt(
         "resource-usage",
         "",
         JoinedOptional(Check::OneOf(&["table", "json"]), "table"),
+        "",
+        "each kernel's registers, stack and shared memory, and what set them",
     ),
 ];
 
@@ -248,8 +564,8 @@ pub struct Args {
     pub diagnostics_format: Option<String>,
     pub help: bool,
     pub version: bool,
-    /// Link-time optimization options: accepted and recorded (a link of cubins has nothing
-    /// to optimize); `-dlto`/`-lto` themselves are refused (`unsupported`).
+    /// Link-time optimization options (`crate::lto`); those whose effect is not established
+    /// are refused with `-dlto` (`unsupported`).
     pub ofast_compile: Option<String>,
     pub xnvvm: Vec<String>,
     pub xptxas: Vec<String>,
@@ -835,7 +1151,7 @@ pub fn help_text() -> String {
         "Usage: cubin-ld [options] <inputs>\n\n\
          An offline device linker for NVIDIA GPU cubins, a drop-in for nvlink 13.5: it accepts \
          nvlink's options\nin nvlink's spellings (-arch=sm_90, -arch sm_90, --arch=sm_90, -o out, \
-         -lfoo, -Ldir, -optf FILE).\n\nOptions (long name, short name):\n",
+         -lfoo, -Ldir, -optf FILE).\n\nnvlink's options:\n",
     );
     let nvlinks = OPTIONS.iter().filter(|o| !OWN_OPTIONS.contains(&o.long));
     s.extend(nvlinks.map(help_line));
@@ -843,29 +1159,38 @@ pub fn help_text() -> String {
     let own = OPTIONS.iter().filter(|o| OWN_OPTIONS.contains(&o.long));
     s.extend(own.map(help_line));
     s.push_str(
-        "\nSee man cubin-ld(1) for what each does and where cubin-ld differs from nvlink.\n",
+        "\nThe manual page (man cubin-ld, installed as the README says) tells more of each, \
+         and where cubin-ld differs from nvlink.\n",
     );
     s
 }
 
-/// One option's line in `--help`.
+/// One option's line in `--help`: names and value, then what it does (in a column where the
+/// names leave room, else on the next line).
 fn help_line(o: &Opt) -> String {
-    let value = match o.takes {
-        Flag => String::new(),
-        Value(Check::Arch) => " <sm_XX>".into(),
-        JoinedOptional(Check::OneOf(set), _) => format!("[={}]", set.join("|")),
-        Value(Check::OneOf(set)) | Optional(Check::OneOf(set), _) => {
+    let value = match (o.meta, o.takes) {
+        ("", Flag) => String::new(),
+        (meta, JoinedOptional(..)) if !meta.is_empty() => format!("[={meta}]"),
+        ("", JoinedOptional(Check::OneOf(set), _)) => format!("[={}]", set.join("|")),
+        (meta, _) if !meta.is_empty() => format!(" {meta}"),
+        (_, Value(Check::Arch)) => " <sm_XX>".into(),
+        (_, Value(Check::OneOf(set)) | Optional(Check::OneOf(set), _)) => {
             format!(" <{}>", set.join("|"))
         }
-        Value(Check::Bool) => " <true|false>".into(),
-        Value(Check::Number) => " <N>".into(),
-        Value(_) | Optional(..) | JoinedOptional(..) => " <value>".into(),
-        List => " <value,...>".into(),
-        Repeated => " <value>".into(),
+        (_, Value(Check::Bool)) => " <true|false>".into(),
+        (_, Value(Check::Number)) => " <N>".into(),
+        (_, List) => " <value,...>".into(),
+        _ => " <value>".into(),
     };
-    match o.short {
-        "" => format!("  --{}{value}\n", o.long),
-        short => format!("  --{} (-{short}){value}\n", o.long),
+    let names = match o.short {
+        "" => format!("  --{}{value}", o.long),
+        short => format!("  -{short}, --{}{value}", o.long),
+    };
+    const COLUMN: usize = 34;
+    if names.len() < COLUMN {
+        format!("{names:COLUMN$}{}\n", o.help)
+    } else {
+        format!("{names}\n{:COLUMN$}{}\n", "", o.help)
     }
 }
 

@@ -90,6 +90,61 @@ fn version_and_help_succeed() {
     }
 }
 
+/// The options `--help` lists, by long name.
+fn help_options() -> Vec<String> {
+    let h = cubin_ld(&["--help"]);
+    let text = String::from_utf8_lossy(&h.stdout).into_owned();
+    let names = text.lines().filter_map(|l| {
+        let l = l.trim_start();
+        let at = l.find("--")?;
+        (l.starts_with('-') && at < 40)
+            .then(|| l[at..].split([' ', '[', ',']).next().unwrap().to_string())
+    });
+    names.collect()
+}
+
+#[test]
+fn help_describes_every_option_in_one_line() {
+    let h = cubin_ld(&["--help"]);
+    let text = String::from_utf8_lossy(&h.stdout);
+    let opts = help_options();
+    assert!(opts.len() > 50, "{opts:?}");
+    for o in &opts {
+        let at = text
+            .find(&format!("{o} "))
+            .or_else(|| text.find(&format!("{o}\n")))
+            .or_else(|| text.find(&format!("{o}[")));
+        let rest = &text[at.unwrap_or_else(|| panic!("{o}"))..];
+        let line: String = rest.lines().take(2).collect();
+        let words = line.split_whitespace().count();
+        assert!(words >= 4, "--help gives {o} no description: {line}");
+    }
+}
+
+#[test]
+fn the_man_page_describes_every_option_help_lists() {
+    let man =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/man/cubin-ld.1")).unwrap();
+    for o in help_options() {
+        let roff = o.replace('-', "\\-");
+        assert!(man.contains(&roff), "man/cubin-ld.1 does not describe {o}");
+    }
+}
+
+#[test]
+fn every_option_in_the_man_page_starts_its_own_paragraph() {
+    let man =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/man/cubin-ld.1")).unwrap();
+    let options = &man[man.find(".SH OPTIONS").unwrap()..man.find(".SH COMMAND LINE").unwrap()];
+    let lines: Vec<&str> = options.lines().collect();
+    for pair in lines.windows(2) {
+        let heading = [".BR \\-", ".BI \\-", ".B \\-"]
+            .iter()
+            .any(|h| pair[1].starts_with(h));
+        assert!(!heading || pair[0] == ".TP", "no .TP before: {}", pair[1]);
+    }
+}
+
 #[test]
 fn unknown_options_are_fatal_with_nvlinks_wording() {
     let o = cubin_ld(&["-arch=sm_90", "-bogus", "a.o"]);
