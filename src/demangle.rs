@@ -1,7 +1,68 @@
-//! Names as nvlink prints them in `--dump-callgraph`: Itanium-mangled C++ names demangled in
-//! the style of NVIDIA's tools (`k_rec(int *)`, `Square::area() const`,
-//! `Circle::~Circle() [deleting]`, `T1 tsum<int>(T1, T1)`). Covers the constructs CUDA device
-//! code commonly uses; anything else is returned mangled, never guessed.
+//! C++ names shown demangled, two ways:
+//! - [`readable`], as `c++filt` prints them (`int tsum<int>(int, int)`), for cubin-ld's own
+//!   reports and messages: through the `cpp_demangle` crate, which covers the whole Itanium
+//!   ABI, where the hand-written parser below covers what nvlink prints;
+//! - [`demangle`], as nvlink prints them in `--dump-callgraph` and its messages: in the style of
+//!   NVIDIA's tools (`k_rec(int *)`, `Square::area() const`, `Circle::~Circle() [deleting]`,
+//!   `T1 tsum<int>(T1, T1)`). Covers the constructs CUDA device code commonly uses; anything
+//!   else is returned mangled, never guessed.
+
+/// `name` as `c++filt` prints it; a `$N` clone suffix and a static kernel's module prefix are
+/// dropped first, and a name that is not C++ (or that the crate cannot read) is returned as
+/// it is.
+pub fn readable(name: &str) -> String {
+    let base = match name.find('$') {
+        Some(p) if p > 0 => &name[..p],
+        _ => name,
+    };
+    let base = strip_static_prefix(base).unwrap_or(base);
+    if !base.starts_with("_Z") {
+        return base.to_string();
+    }
+    let Ok(symbol) = cpp_demangle::Symbol::new(base) else {
+        return name.to_string();
+    };
+    let mut out = Bounded(String::new());
+    match symbol.structured_demangle(&mut out, &cpp_demangle::DemangleOptions::default()) {
+        Ok(()) => special_as_cxxfilt(out.0),
+        Err(_) => name.to_string(),
+    }
+}
+
+/// The crate spells special names its own way (`{vtable(Base)}`); c++filt as `vtable for
+/// Base`.
+fn special_as_cxxfilt(s: String) -> String {
+    const KINDS: &[(&str, &str)] = &[
+        ("vtable", "vtable for "),
+        ("vtt", "VTT for "),
+        ("typeinfo", "typeinfo for "),
+        ("typeinfo name", "typeinfo name for "),
+    ];
+    let Some(inner) = s.strip_prefix('{').and_then(|r| r.strip_suffix(")}")) else {
+        return s;
+    };
+    let Some((kind, what)) = inner.split_once('(') else {
+        return s;
+    };
+    match KINDS.iter().find(|(k, _)| *k == kind) {
+        Some((_, words)) => format!("{words}{what}"),
+        None => s,
+    }
+}
+
+/// A string that refuses to grow past what any name is printed as, so that a hostile name
+/// stops being demangled as soon as it asks for more (see `MAX_DEMANGLED`).
+struct Bounded(String);
+
+impl std::fmt::Write for Bounded {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        if self.0.len() + s.len() > MAX_DEMANGLED {
+            return Err(std::fmt::Error);
+        }
+        self.0.push_str(s);
+        Ok(())
+    }
+}
 
 /// Demangles `name` (a `$N` suffix, which ptxas gives local clones, is dropped first).
 pub fn demangle(name: &str) -> String {
@@ -37,7 +98,7 @@ pub fn demangle_quoted(msg: &str) -> String {
         };
         let name = &rest[open + 1..open + 1 + len];
         out.push_str(&rest[..open]);
-        let plain = demangle(name);
+        let plain = readable(name);
         if plain == name {
             out.push_str(&rest[open..open + len + 2]);
         } else {
@@ -321,13 +382,32 @@ impl<'a> Parser<'a> {
 #[cfg(test)]
 mod tests {
     #[test]
+    fn readable_names_are_as_cxxfilt_prints_them() {
+        use super::readable;
+        assert_eq!(readable("_Z4tsumIiET_S0_S0_"), "int tsum<int>(int, int)");
+        assert_eq!(readable("_Z6k_tmplIfEvPT_"), "void k_tmpl<float>(float*)");
+        assert_eq!(readable("_Z1kPi$1"), "k(int*)");
+        assert_eq!(readable("vprintf"), "vprintf");
+        assert_eq!(readable("_ZTV4Base"), "vtable for Base");
+        assert_eq!(readable("_ZTI2D1"), "typeinfo for D1");
+        assert_eq!(readable("_Zgarbage"), "_Zgarbage");
+    }
+
+    #[test]
+    fn a_readable_name_that_would_grow_past_the_bound_stays_mangled() {
+        assert!(super::readable(&doubling_name(3)).starts_with("void a::b<a, a>::b<"));
+        let name = doubling_name(40);
+        assert_eq!(super::readable(&name), name);
+    }
+
+    #[test]
     fn quoted_names_in_a_message_are_shown_demangled_with_the_mangled_form() {
         assert_eq!(
             super::demangle_quoted(
                 "Undefined reference to '_Z10missing_fni' in 'a.o' (from '_Z7k_undefPi')"
             ),
             "Undefined reference to 'missing_fn(int)' (_Z10missing_fni) in 'a.o' (from \
-             'k_undef(int *)' (_Z7k_undefPi))"
+             'k_undef(int*)' (_Z7k_undefPi))"
         );
         assert_eq!(super::demangle_quoted("no names 'here"), "no names 'here");
         assert_eq!(super::demangle_quoted("'_Zbogus' stays"), "'_Zbogus' stays");

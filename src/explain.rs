@@ -3,7 +3,7 @@
 //! (`--why-live=GLOB`: the reference chain from a root). It reads liveness's product and the
 //! inputs and changes nothing; the reports go to standard output.
 
-use crate::liveness::{Liveness, Node};
+use crate::liveness::{Liveness, Node, Unwanted};
 use crate::object::{InputObject, SectionKind};
 use crate::resolve::Resolution;
 use hashbrown::HashMap;
@@ -24,7 +24,7 @@ fn function<'a>(objects: &'a [InputObject<'_>], (oi, si): Node) -> (&'a [u8], &'
 /// `name`, demangled where it is a C++ name, with the mangled form after it.
 fn shown(name: &[u8]) -> String {
     let mangled = String::from_utf8_lossy(name);
-    let plain = crate::demangle::demangle(&mangled);
+    let plain = crate::demangle::readable(&mangled);
     if plain == mangled {
         format!("'{mangled}'")
     } else {
@@ -32,9 +32,11 @@ fn shown(name: &[u8]) -> String {
     }
 }
 
-/// Every function's code the output leaves out, in input order, saying why: no root reaches
-/// it, or it is a weak copy another object's copy won over.
+/// Every function's code the output leaves out, in input order, saying why: a kernel the link
+/// is not for (and what decided that), code only such kernels reach, no kernel reaches it, or
+/// a weak copy another object's copy won over.
 pub fn gc_sections(objects: &[InputObject<'_>], res: &Resolution<'_>, live: &Liveness) -> String {
+    let reasons = Reasons::of(live);
     let mut out = String::new();
     for (oi, o) in crate::object::enumerated(objects) {
         for (si, s) in o.cubin.sections.iter().enumerate() {
@@ -42,7 +44,7 @@ pub fn gc_sections(objects: &[InputObject<'_>], res: &Resolution<'_>, live: &Liv
                 continue;
             }
             let (name, section) = function(objects, (oi, si));
-            let why = removed_because(objects, res, (oi, si));
+            let why = reasons.removed_because(objects, res, (oi, si));
             let _ = writeln!(
                 out,
                 "removed {} ({} in '{}'): {why}",
@@ -55,15 +57,74 @@ pub fn gc_sections(objects: &[InputObject<'_>], res: &Resolution<'_>, live: &Liv
     out
 }
 
-/// Why the output leaves a function's code out.
-fn removed_because(objects: &[InputObject<'_>], res: &Resolution<'_>, (oi, si): Node) -> String {
-    let o = &objects[oi];
-    match o.text_function(&o.cubin.sections[si]) {
-        Some(f) if !res.is_winner(oi, f) => match res.definition(oi, f) {
-            Some((d, _)) => format!("a weak copy; the one in '{}' is kept", objects[d].name),
-            None => "a weak copy; another one is kept".to_string(),
-        },
-        _ => "no kernel reaches it".to_string(),
+/// What removed code owes its removal to: the kernels the link is not for, and for each
+/// function only they reach, the first of them (in input order) that reaches it.
+struct Reasons {
+    kernel: HashMap<Node, Unwanted>,
+    via: HashMap<Node, Node>,
+}
+
+impl Reasons {
+    fn of(live: &Liveness) -> Reasons {
+        let kernel: HashMap<Node, Unwanted> = live.unwanted.iter().copied().collect();
+        let mut via = HashMap::new();
+        for &(k, _) in &live.unwanted {
+            let mut queue = VecDeque::from([k]);
+            while let Some(n) = queue.pop_front() {
+                let direct = live.edges.get(&n).into_iter().flatten();
+                let indirect = live.indirect.get(&n).into_iter().flatten();
+                for &t in direct.chain(indirect) {
+                    let removed = !live.live[t.0][t.1] && !kernel.contains_key(&t);
+                    if removed && !via.contains_key(&t) {
+                        via.insert(t, k);
+                        queue.push_back(t);
+                    }
+                }
+            }
+        }
+        Reasons { kernel, via }
+    }
+
+    /// Why the output leaves a function's code out.
+    fn removed_because(
+        &self,
+        objects: &[InputObject<'_>],
+        res: &Resolution<'_>,
+        (oi, si): Node,
+    ) -> String {
+        let o = &objects[oi];
+        if let Some(f) = o.text_function(&o.cubin.sections[si]) {
+            if !res.is_winner(oi, f) {
+                return match res.definition(oi, f) {
+                    Some((d, _)) => {
+                        format!("a weak copy; the one in '{}' is kept", objects[d].name)
+                    }
+                    None => "a weak copy; another one is kept".to_string(),
+                };
+            }
+        }
+        if let Some(&u) = self.kernel.get(&(oi, si)) {
+            return unwanted(u).to_string();
+        }
+        match self.via.get(&(oi, si)) {
+            Some(&k) => format!(
+                "reached only from {}: {}",
+                shown(function(objects, k).0),
+                unwanted(self.kernel[&k])
+            ),
+            None => "no kernel reaches it".to_string(),
+        }
+    }
+}
+
+/// Why a kernel is not the link's, and what to do to keep it.
+fn unwanted(u: Unwanted) -> &'static str {
+    match u {
+        Unwanted::NotLaunched => {
+            "a kernel host code never launches (host information; -ignore-host-info keeps it)"
+        }
+        Unwanted::NotNamed => "a kernel -kernels-used does not name",
+        Unwanted::NoneNamed => "a kernel, and -variables-used without -kernels-used keeps none",
     }
 }
 
@@ -76,6 +137,7 @@ pub fn why_live(
     patterns: &[String],
 ) -> String {
     let parents = chains(live);
+    let reasons = Reasons::of(live);
     let mut out = String::new();
     for pattern in patterns {
         let mut found = false;
@@ -85,21 +147,82 @@ pub fn why_live(
                     continue;
                 }
                 let (name, _) = function(objects, (oi, si));
-                let plain = crate::demangle::demangle(&String::from_utf8_lossy(name));
+                let plain = crate::demangle::readable(&String::from_utf8_lossy(name));
                 let matches = crate::input::host::glob_match(pattern.as_bytes(), name)
                     || crate::input::host::glob_match(pattern.as_bytes(), plain.as_bytes());
                 if !matches {
                     continue;
                 }
                 found = true;
-                chain(&mut out, objects, res, live, &parents, (oi, si));
+                chain(&mut out, objects, res, live, (&parents, &reasons), (oi, si));
             }
         }
+        found |= variables(&mut out, objects, res, pattern);
         if !found {
-            let _ = writeln!(out, "--why-live: no function matches '{pattern}'");
+            let _ = writeln!(
+                out,
+                "--why-live: no function or variable matches '{pattern}'"
+            );
         }
     }
     out
+}
+
+/// `--why-live` for the variables whose name matches `pattern`: a link of cubins keeps every
+/// variable, used or not (as nvlink keeps them), but the weak copies another object's copy
+/// won over. Whether one matched.
+fn variables(
+    out: &mut String,
+    objects: &[InputObject<'_>],
+    res: &Resolution<'_>,
+    pattern: &str,
+) -> bool {
+    use crate::elf::read::SymSection;
+    let mut found = false;
+    for (oi, o) in crate::object::enumerated(objects) {
+        for (i, sym) in o.symbols().iter().enumerate() {
+            // (An uninitialized `__device__` variable is common until the link places it.)
+            let section = match sym.section {
+                SymSection::Index(si) => o
+                    .cubin
+                    .sections
+                    .get(si as usize)
+                    .map_or(&b""[..], |s| s.name),
+                SymSection::Common => b"common",
+                _ => continue,
+            };
+            let plain = crate::demangle::readable(&String::from_utf8_lossy(sym.name));
+            let matches = crate::input::host::glob_match(pattern.as_bytes(), sym.name)
+                || crate::input::host::glob_match(pattern.as_bytes(), plain.as_bytes());
+            let variable = matches!(
+                sym.st_type,
+                crate::elf::STT_OBJECT | crate::elf::STT_CUDA_OBJECT
+            );
+            if !variable || !matches {
+                continue;
+            }
+            found = true;
+            let place = format!(
+                "{} ({} in '{}')",
+                shown(sym.name),
+                String::from_utf8_lossy(section),
+                o.name
+            );
+            let _ = match res.definition(oi, i as u32) {
+                Some((d, _)) if !res.is_winner(oi, i as u32) => writeln!(
+                    out,
+                    "{place} is not kept: a weak copy; the one in '{}' is kept",
+                    objects[d].name
+                ),
+                _ => writeln!(
+                    out,
+                    "{place} is kept: a variable (a link keeps every variable, used or not, as \
+                     nvlink does)"
+                ),
+            };
+        }
+    }
+    found
 }
 
 /// How each live function was first reached (made once, read for every message).
@@ -112,7 +235,9 @@ impl Chains {
 }
 
 /// One line for a message: how a live function is kept, root first
-/// (`k(int *) [a kernel] -> mid(int) -> leaf(int *, int)`); `None` for one not kept.
+/// (`'_Z1kPi' [a kernel] -> '_Z3midi' -> '_Z4leafPii'`); `None` for one not kept. Names are
+/// quoted and mangled as the rest of nvlink's message has them, so that `--demangle` shows
+/// the whole message demangled and its absence none of it.
 pub fn chain_line(
     objects: &[InputObject<'_>],
     live: &Liveness,
@@ -124,7 +249,7 @@ pub fn chain_line(
     let names: Vec<String> = steps
         .into_iter()
         .map(|(n, step)| {
-            let name = crate::demangle::demangle(&String::from_utf8_lossy(function(objects, n).0));
+            let name = format!("'{}'", String::from_utf8_lossy(function(objects, n).0));
             match step {
                 Step::Root if live.is_kernel(n) => format!("{name} [a kernel]"),
                 Step::Root => format!("{name} [every function is kept]"),
@@ -210,7 +335,7 @@ fn chain(
     objects: &[InputObject<'_>],
     res: &Resolution<'_>,
     live: &Liveness,
-    parents: &HashMap<Node, Step>,
+    (parents, reasons): (&HashMap<Node, Step>, &Reasons),
     target: Node,
 ) {
     let place = |n: Node| {
@@ -223,7 +348,7 @@ fn chain(
     };
     let (name, _, file) = place(target);
     if !live.live[target.0][target.1] || !parents.contains_key(&target) {
-        let why = removed_because(objects, res, target);
+        let why = reasons.removed_because(objects, res, target);
         let _ = writeln!(out, "{name} in '{file}' is not kept: {why}");
         return;
     }
@@ -281,7 +406,7 @@ pub fn why_extract(objects: &[InputObject<'_>], units: &[crate::input::Unit<'_>]
         });
         match first {
             Some((by, sym)) => {
-                let sym = crate::demangle::demangle(&String::from_utf8_lossy(sym));
+                let sym = crate::demangle::readable(&String::from_utf8_lossy(sym));
                 let _ = writeln!(out, "{by}\t{}\t{sym}", o.name);
             }
             None => {

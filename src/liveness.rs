@@ -129,6 +129,19 @@ pub struct Liveness {
     pub undefined_referrer: HashMap<GlobalId, Node>,
     /// Undefined globals only removed code refers to: they leave the symbol table.
     pub undefined_dead_only: HashSet<GlobalId>,
+    /// The kernels that are not the link's, with why (for `explain`): in input order.
+    pub unwanted: Vec<(Node, Unwanted)>,
+}
+
+/// Why a kernel is not one the link is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unwanted {
+    /// `-kernels-used` names other kernels.
+    NotNamed,
+    /// `-variables-used` without `-kernels-used`: no kernel is named.
+    NoneNamed,
+    /// Host information: host code never launches it.
+    NotLaunched,
 }
 
 impl Liveness {
@@ -333,7 +346,13 @@ pub fn liveness(objects: &[InputObject<'_>], res: &Resolution<'_>, roots: &Roots
         .map(|(_, g)| *g)
         .filter(|g| !undefined_from_live.contains(g))
         .collect();
-    let kernel_set = kernels.iter().copied().collect();
+    let kernel_set: HashSet<Node> = kernels.iter().copied().collect();
+    let unwanted = g
+        .other_entries
+        .iter()
+        .filter(|&&n| !kernel_set.contains(&n))
+        .map(|&n| (n, unwanted_because(objects, roots.kernels_used, n)))
+        .collect();
     Liveness {
         live: live.into(),
         edges: g.edges,
@@ -346,6 +365,25 @@ pub fn liveness(objects: &[InputObject<'_>], res: &Resolution<'_>, roots: &Roots
         undefined_from_live,
         undefined_referrer,
         undefined_dead_only,
+        unwanted,
+    }
+}
+
+/// Why the roots leave out a kernel: the kernel filter, else host information.
+fn unwanted_because(
+    objects: &[InputObject<'_>],
+    kernels_used: Option<&[String]>,
+    n: Node,
+) -> Unwanted {
+    let o = &objects[n.0];
+    let name = o
+        .text_function(&o.cubin.sections[n.1])
+        .and_then(|f| o.symbols().get(f as usize))
+        .map_or(&[][..], |s| s.name);
+    match kernels_used {
+        Some([]) => Unwanted::NoneNamed,
+        ks if !named_by(ks, name) => Unwanted::NotNamed,
+        _ => Unwanted::NotLaunched,
     }
 }
 

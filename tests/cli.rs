@@ -606,7 +606,7 @@ fn json_diagnostics_are_one_object_per_line() {
         "{\"severity\":\"error\",\"message\":\"Undefined reference to '_Z6used_bi' in '"
             .to_string()
             + &corpus("dead_code/sm_90/a.o")
-            + "' (from '_Z6k_livePi'); kept by k_live(int *) [a kernel]\"}\n"
+            + "' (from '_Z6k_livePi'); kept by '_Z6k_livePi' [a kernel]\"}\n"
     );
 }
 
@@ -634,7 +634,11 @@ fn demangle_shows_cpp_names_in_messages_demangled_with_the_mangled_form() {
         e.starts_with("cubin-ld error   : Undefined reference to 'used_b(int)' (_Z6used_bi) in '"),
         "{e}"
     );
-    assert!(e.contains("(from 'k_live(int *)' (_Z6k_livePi))"), "{e}");
+    assert!(e.contains("(from 'k_live(int*)' (_Z6k_livePi))"), "{e}");
+    assert!(
+        e.contains("kept by 'k_live(int*)' (_Z6k_livePi) [a kernel]"),
+        "{e}"
+    );
 }
 
 #[test]

@@ -84,10 +84,8 @@ fn why_live_gives_the_chain_through_three_objects() {
         lines[1].contains("(_Z10k_leafonlyPi)") && lines[1].ends_with("a kernel the link keeps")
     );
     assert!(lines[2].contains("(.text._Z4leafPii in '") && lines[2].contains("b.o'"));
-    assert!(
-        lines[2].ends_with("referenced from the code of 'k_leafonly(int *)' (_Z10k_leafonlyPi)")
-    );
-    assert!(lines[3].ends_with("referenced from the code of 'leaf(int *, int)' (_Z4leafPii)"));
+    assert!(lines[2].ends_with("referenced from the code of 'k_leafonly(int*)' (_Z10k_leafonlyPi)"));
+    assert!(lines[3].ends_with("referenced from the code of 'leaf(int*, int)' (_Z4leafPii)"));
 }
 
 #[test]
@@ -96,8 +94,7 @@ fn why_live_gives_the_kernel_that_may_call_an_address_taken_function_through_a_p
     let inputs = corpus("indirect_prototype", "sm_90", &["a.o", "b.o"]);
     let (report, _) = link("sm_90", &inputs, &["--why-live=heavy*"]);
     assert!(
-        report
-            .contains("may be called through a pointer by 'k_indirect(int *)' (_Z10k_indirectPi)"),
+        report.contains("may be called through a pointer by 'k_indirect(int*)' (_Z10k_indirectPi)"),
         "{report}"
     );
 }
@@ -120,7 +117,7 @@ fn why_live_matches_mangled_and_demangled_names_and_names_a_pattern_matching_not
         &inputs,
         &[
             "--why-live=_Z6used_bi",
-            "--why-live=k_live(int *)",
+            "--why-live=k_live(int*)",
             "--why-live=nothing*",
         ],
     );
@@ -129,11 +126,11 @@ fn why_live_matches_mangled_and_demangled_names_and_names_a_pattern_matching_not
         "{report}"
     );
     assert!(
-        report.contains("'k_live(int *)' (_Z6k_livePi) in '"),
+        report.contains("'k_live(int*)' (_Z6k_livePi) in '"),
         "{report}"
     );
     assert!(
-        report.contains("--why-live: no function matches 'nothing*'"),
+        report.contains("--why-live: no function or variable matches 'nothing*'"),
         "{report}"
     );
 }
@@ -220,20 +217,20 @@ fn resource_usage_gives_nvlinks_registers_and_stack_with_the_deepest_chain() {
     assert_resources_equal_nvlinks(&report, "callchain_stack", true);
     // k_chain's 536 bytes: its frame, mid's, leaf's and leaf2's.
     assert!(report.contains(
-        "  stack      536 bytes: k_chain(int *) [_Z7k_chainPi] (0) -> mid(int) [_Z3midi] (184) -> \
-         leaf(int *, int) [_Z4leafPii] (280) -> leaf2(int) [_Z5leaf2i] (72)\n"
+        "  stack      536 bytes: k_chain(int*) [_Z7k_chainPi] (0) -> mid(int) [_Z3midi] (184) -> \
+         leaf(int*, int) [_Z4leafPii] (280) -> leaf2(int) [_Z5leaf2i] (72)\n"
     ));
 }
 
 #[test]
 fn resource_usage_names_the_callee_that_determines_the_registers() {
-    // nvlink: "regcount 118 for heavy(const float *, int) propagated to entry k_light(...)".
+    // nvlink: "regcount 118 for heavy(float const*, int) propagated to entry k_light(...)".
     let inputs = corpus("regpressure", "sm_90", &["a.o", "b.o"]);
     let (report, _) = link("sm_90", &inputs, &["--resource-usage"]);
     assert!(
         report.contains(
-            "  registers  118 from heavy(const float *, int) [_Z5heavyPKfi] via \
-             k_light(float *, const float *) [_Z7k_lightPfPKf] -> heavy(const float *, int) \
+            "  registers  118 from heavy(float const*, int) [_Z5heavyPKfi] via \
+             k_light(float*, float const*) [_Z7k_lightPfPKf] -> heavy(float const*, int) \
              [_Z5heavyPKfi]\n"
         ),
         "{report}"
@@ -250,30 +247,133 @@ fn resource_usage_under_launch_bounds_equals_nvlinks_and_names_the_callee_two_ca
     );
     assert!(
         report.contains(
-            "  registers  118 from heavy_lb(const float *, int) [_Z8heavy_lbPKfi] via \
-             k_roomy(float *, const float *) [_Z7k_roomyPfPKf] -> mid_lb(const float *, int) \
-             [_Z6mid_lbPKfi] -> heavy_lb(const float *, int) [_Z8heavy_lbPKfi]\n"
+            "  registers  118 from heavy_lb(float const*, int) [_Z8heavy_lbPKfi] via \
+             k_roomy(float*, float const*) [_Z7k_roomyPfPKf] -> mid_lb(float const*, int) \
+             [_Z6mid_lbPKfi] -> heavy_lb(float const*, int) [_Z8heavy_lbPKfi]\n"
+        ),
+        "{report}"
+    );
+}
+
+fn launch_bounds_error(flags: &[&str]) -> String {
+    let inputs = corpus("launch_bounds_chain", "sm_90", &["a.o", "b.o", "c.o"]);
+    let o = Command::new(env!("CARGO_BIN_EXE_cubin-ld"))
+        .args(["-arch=sm_90", "-o"])
+        .arg(std::env::temp_dir().join(format!("cubin-ld-lb-{}.cubin", std::process::id())))
+        .args(flags)
+        .args(&inputs)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(255));
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn a_launch_bounds_error_names_the_call_chain_to_the_heavy_callee() {
+    assert_eq!(
+        launch_bounds_error(&[]),
+        "cubin-ld error   : entry function '_Z7k_boundPfPKf' with max regcount of 32 calls \
+         function '_Z8heavy_lbPKfi' with regcount of 118; call chain: '_Z7k_boundPfPKf' -> \
+         '_Z6mid_lbPKfi' -> '_Z8heavy_lbPKfi'\n"
+    );
+}
+
+#[test]
+fn demangle_shows_every_name_of_a_message_demangled_as_cxxfilt_prints_it() {
+    assert_eq!(
+        launch_bounds_error(&["--demangle"]),
+        "cubin-ld error   : entry function 'k_bound(float*, float const*)' (_Z7k_boundPfPKf) \
+         with max regcount of 32 calls function 'heavy_lb(float const*, int)' (_Z8heavy_lbPKfi) \
+         with regcount of 118; call chain: 'k_bound(float*, float const*)' (_Z7k_boundPfPKf) \
+         -> 'mid_lb(float const*, int)' (_Z6mid_lbPKfi) -> 'heavy_lb(float const*, int)' \
+         (_Z8heavy_lbPKfi)\n"
+    );
+}
+
+fn host_info(files: &[&str]) -> Vec<PathBuf> {
+    corpus("host_info", "sm_90/host", files)
+}
+
+#[test]
+fn print_gc_sections_says_a_kernel_is_removed_because_host_code_never_launches_it() {
+    let (report, _) = link(
+        "sm_90",
+        &host_info(&["a.o", "b.o"]),
+        &["--print-gc-sections"],
+    );
+    let line = report
+        .lines()
+        .find(|l| l.contains("_Z14k_not_launchedPi"))
+        .unwrap();
+    assert!(
+        line.ends_with(
+            "a kernel host code never launches (host information; -ignore-host-info keeps it)"
         ),
         "{report}"
     );
 }
 
 #[test]
-fn a_launch_bounds_error_names_the_call_chain_to_the_heavy_callee() {
-    let inputs = corpus("launch_bounds_chain", "sm_90", &["a.o", "b.o", "c.o"]);
-    let o = Command::new(env!("CARGO_BIN_EXE_cubin-ld"))
-        .args(["-arch=sm_90", "-o"])
-        .arg(std::env::temp_dir().join(format!("cubin-ld-lb-{}.cubin", std::process::id())))
-        .args(&inputs)
-        .output()
-        .unwrap();
-    assert_eq!(o.status.code(), Some(255));
-    assert_eq!(
-        String::from_utf8_lossy(&o.stderr),
-        "cubin-ld error   : entry function '_Z7k_boundPfPKf' with max regcount of 32 calls \
-         function '_Z8heavy_lbPKfi' with regcount of 118; call chain: k_bound(float *, const \
-         float *) -> mid_lb(const float *, int) -> heavy_lb(const float *, int)\n"
+fn print_gc_sections_names_the_removed_kernel_a_removed_callee_is_reached_from() {
+    let (report, _) = link(
+        "sm_90",
+        &host_info(&["a.o", "b.o"]),
+        &["--print-gc-sections"],
     );
+    let line = report
+        .lines()
+        .find(|l| l.contains("(_Z8b_helperi)"))
+        .unwrap();
+    assert!(
+        line.ends_with(
+            "reached only from 'k_calls_b(int*)' (_Z9k_calls_bPi): a kernel host code never \
+             launches (host information; -ignore-host-info keeps it)"
+        ),
+        "{report}"
+    );
+}
+
+#[test]
+fn print_gc_sections_says_a_kernel_is_removed_because_kernels_used_does_not_name_it() {
+    let inputs = host_info(&["a.o", "b.o"]);
+    let (report, _) = link(
+        "sm_90",
+        &inputs,
+        &["--print-gc-sections", "-kernels-used=k_launched"],
+    );
+    let line = report
+        .lines()
+        .find(|l| l.contains("_Z14k_not_launchedPi"))
+        .unwrap();
+    assert!(
+        line.ends_with("a kernel -kernels-used does not name"),
+        "{report}"
+    );
+}
+
+#[test]
+fn why_live_says_a_kernel_is_not_kept_because_host_code_never_launches_it() {
+    let inputs = host_info(&["a.o", "b.o"]);
+    let (report, _) = link("sm_90", &inputs, &["--why-live=k_b_unlaunched*"]);
+    assert!(
+        report.contains("'k_b_unlaunched(int*)' (_Z14k_b_unlaunchedPi) in '")
+            && report.ends_with(
+                "is not kept: a kernel host code never launches (host information; \
+             -ignore-host-info keeps it)\n"
+            ),
+        "{report}"
+    );
+}
+
+#[test]
+fn ignore_host_info_keeps_what_host_information_removed() {
+    let inputs = host_info(&["a.o", "b.o"]);
+    let (report, _) = link(
+        "sm_90",
+        &inputs,
+        &["--print-gc-sections", "-ignore-host-info"],
+    );
+    assert!(!report.contains("k_not_launched"), "{report}");
 }
 
 #[test]
@@ -285,9 +385,9 @@ fn resource_usage_lists_each_kernels_shared_objects_with_the_function_using_them
     for line in [
         "  shared     3968 bytes\n",
         "         0x0   1024 bytes reserved\n",
-        "       0xc00    512 bytes _ZZ7a_stagePKfE5buf_a, used by a_stage(const float *) \
+        "       0xc00    512 bytes _ZZ7a_stagePKfE5buf_a, used by a_stage(float const*) \
          [_Z7a_stagePKf$3]\n",
-        "       0xf00    128 bytes file_sh, used by k_sh2(const float *, float *) \
+        "       0xf00    128 bytes file_sh, used by k_sh2(float const*, float*) \
          [_Z5k_sh2PKfPf]\n",
     ] {
         assert!(block.contains(line), "{line}: {block}");
@@ -342,7 +442,7 @@ fn why_live_answers_also_when_the_link_then_fails() {
         .output()
         .unwrap();
     assert_eq!(o.status.code(), Some(255));
-    assert!(String::from_utf8_lossy(&o.stdout).contains("'k_live(int *)' (_Z6k_livePi) in '"));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("'k_live(int*)' (_Z6k_livePi) in '"));
     assert!(String::from_utf8_lossy(&o.stderr).contains("Undefined reference to '_Z6used_bi'"));
     assert!(!out.exists());
 }
@@ -413,4 +513,35 @@ fn why_extract_names_the_object_and_symbol_that_pull_in_the_system_library() {
     let (_, without) = link("sm_90", &[host[0].clone(), host[1].clone(), lib], &[]);
     assert_eq!(with, without);
     let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn why_live_says_a_variable_is_kept_used_or_not() {
+    let (report, _) = link(
+        "sm_90",
+        &host_info(&["a.o", "b.o"]),
+        &["--why-live=dvar_device_only"],
+    );
+    assert!(
+        report.starts_with("'dvar_device_only' (.nv.global in '")
+            && report.ends_with(
+                "is kept: a variable (a link keeps every variable, used or not, as nvlink does)\n"
+            ),
+        "{report}"
+    );
+}
+
+#[test]
+fn why_live_names_the_kept_copy_of_a_weak_variable() {
+    let inputs = corpus("weak_vtables", "sm_90", &["a.o", "b.o", "c.o"]);
+    let (report, _) = link("sm_90", &inputs, &["--why-live=vtable for D1"]);
+    let a = inputs[0].display();
+    let b = inputs[1].display();
+    assert!(
+        report.contains(&format!(
+            "'vtable for D1' (_ZTV2D1) (.nv.global.init in '{b}') is not kept: a weak copy; the \
+             one in '{a}' is kept"
+        )),
+        "{report}"
+    );
 }

@@ -254,7 +254,7 @@ fn a_callee_above_the_launch_bounds_register_limit_is_an_error_naming_both() {
     assert_eq!(format!("nvlink error   : {theirs}\n"), expected);
     assert_eq!(
         chain,
-        "k_light_lb(float *, const float *) -> heavy(const float *, int)"
+        "'_Z10k_light_lbPfPKf' -> '_Z5heavyPKfi'"
     );
 }
 
@@ -306,10 +306,10 @@ fn an_undefined_reference_names_the_file_the_function_that_makes_it_and_its_chai
         f.errors,
         vec![
             "Undefined reference to '_Z10missing_fni' in '{d}/a.o' (from '_Z7k_undefPi'); kept \
-             by k_undef(int *) [a kernel]"
+             by '_Z7k_undefPi' [a kernel]"
                 .replace("{d}", &dir("undefined/sm_90").display().to_string()),
             "Undefined reference to 'missing_var' in '{d}/b.o' (from '_Z10present_fni'); kept by \
-             k_undef(int *) [a kernel] -> present_fn(int)"
+             '_Z7k_undefPi' [a kernel] -> '_Z10present_fni'"
                 .replace("{d}", &dir("undefined/sm_90").display().to_string()),
         ]
     );

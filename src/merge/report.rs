@@ -65,7 +65,7 @@ pub(crate) fn resource_usage(
     let name = |s: crate::output::OutSym| String::from_utf8_lossy(&m.symbols[s].name).into_owned();
     // A name demangled, the mangled form after it (`k(int *) [_Z1kPi]`).
     let plain = |n: &str| {
-        let p = crate::demangle::demangle(n);
+        let p = crate::demangle::readable(n);
         if p == n {
             n.to_string()
         } else {

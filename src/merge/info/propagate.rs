@@ -122,9 +122,7 @@ pub(super) fn propagate(
                 // Better than nvlink: the calls that reach it.
                 let chain: Vec<String> = path(&succ, k, heaviest)
                     .iter()
-                    .map(|&f| {
-                        crate::demangle::demangle(&String::from_utf8_lossy(&b.m.symbols[f].name))
-                    })
+                    .map(|&f| format!("'{}'", String::from_utf8_lossy(&b.m.symbols[f].name)))
                     .collect();
                 over_limit = Some(format!(
                     "entry function '{}' with max regcount of {l} calls function '{}' with regcount of {callee_regs}; call chain: {}",
