@@ -844,6 +844,19 @@ impl Parser {
 }
 
 impl Args {
+    /// The command line as parsed (options files expanded), each word as the shell would
+    /// need it: for the map's header.
+    pub fn command_line(&self) -> Vec<String> {
+        let words = self.words.iter().map(|w| match w {
+            Word::Option(long, None) => format!("--{long}"),
+            Word::Option(long, Some(v)) => format!("--{long}={v}"),
+            Word::Input(p) => p.display().to_string(),
+        });
+        std::iter::once("cubin-ld".to_string())
+            .chain(words)
+            .collect()
+    }
+
     /// A link map is asked for (`-Map=FILE` or `--print-map`).
     pub fn wants_map(&self) -> bool {
         self.map.is_some() || self.print_map

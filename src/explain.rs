@@ -32,26 +32,96 @@ fn shown(name: &[u8]) -> String {
     }
 }
 
+/// One function's code the output leaves out (`--print-gc-sections`, the map).
+#[derive(Debug, Clone)]
+pub struct Removed {
+    /// The function's name as its object has it.
+    pub symbol: String,
+    pub section: String,
+    pub file: String,
+    pub why: Removal,
+}
+
+/// Why a function's code is left out.
+#[derive(Debug, Clone)]
+pub enum Removal {
+    /// A weak copy; the copy of the file named (if any) is kept.
+    WeakCopy { kept_in: Option<String> },
+    /// A kernel the link is not for.
+    Kernel(Unwanted),
+    /// Code only a removed kernel (the first in input order) reaches.
+    ReachedOnlyFrom { kernel: String, why: Unwanted },
+    /// No kernel reaches it.
+    Unreached,
+}
+
+impl Removal {
+    /// A stable name for the reason, for JSON.
+    pub fn code(&self) -> &'static str {
+        match self {
+            Removal::WeakCopy { .. } => "weak-copy",
+            Removal::Kernel(u) => unwanted_code(*u),
+            Removal::ReachedOnlyFrom { .. } => "reached-only-from-removed-kernel",
+            Removal::Unreached => "unreached",
+        }
+    }
+
+    /// The reason in words.
+    pub fn sentence(&self) -> String {
+        match self {
+            Removal::WeakCopy { kept_in: Some(f) } => {
+                format!("a weak copy; the one in '{f}' is kept")
+            }
+            Removal::WeakCopy { kept_in: None } => "a weak copy; another one is kept".to_string(),
+            Removal::Kernel(u) => unwanted(*u).to_string(),
+            Removal::ReachedOnlyFrom { kernel, why } => {
+                format!(
+                    "reached only from {}: {}",
+                    shown(kernel.as_bytes()),
+                    unwanted(*why)
+                )
+            }
+            Removal::Unreached => "no kernel reaches it".to_string(),
+        }
+    }
+}
+
+impl Removed {
+    /// `--print-gc-sections`' line.
+    pub fn line(&self) -> String {
+        format!(
+            "removed {} ({} in '{}'): {}",
+            shown(self.symbol.as_bytes()),
+            self.section,
+            self.file,
+            self.why.sentence()
+        )
+    }
+}
+
+/// `--print-gc-sections`: a line per removed function.
+pub fn gc_sections_text(removed: &[Removed]) -> String {
+    removed.iter().map(|r| r.line() + "\n").collect()
+}
+
 /// Every function's code the output leaves out, in input order, saying why: a kernel the link
 /// is not for (and what decided that), code only such kernels reach, no kernel reaches it, or
 /// a weak copy another object's copy won over.
-pub fn gc_sections(objects: &[InputObject<'_>], res: &Resolution<'_>, live: &Liveness) -> String {
+pub fn removed(objects: &[InputObject<'_>], res: &Resolution<'_>, live: &Liveness) -> Vec<Removed> {
     let reasons = Reasons::of(live);
-    let mut out = String::new();
+    let mut out = Vec::new();
     for (oi, o) in crate::object::enumerated(objects) {
         for (si, s) in o.cubin.sections.iter().enumerate() {
             if o.kind(s) != SectionKind::Text || live.live[oi][si] {
                 continue;
             }
             let (name, section) = function(objects, (oi, si));
-            let why = reasons.removed_because(objects, res, (oi, si));
-            let _ = writeln!(
-                out,
-                "removed {} ({} in '{}'): {why}",
-                shown(name),
-                String::from_utf8_lossy(section),
-                o.name
-            );
+            out.push(Removed {
+                symbol: String::from_utf8_lossy(name).into_owned(),
+                section: String::from_utf8_lossy(section).into_owned(),
+                file: o.name.clone(),
+                why: reasons.removed_because(objects, res, (oi, si)),
+            });
         }
     }
     out
@@ -91,28 +161,23 @@ impl Reasons {
         objects: &[InputObject<'_>],
         res: &Resolution<'_>,
         (oi, si): Node,
-    ) -> String {
+    ) -> Removal {
         let o = &objects[oi];
         if let Some(f) = o.text_function(&o.cubin.sections[si]) {
             if !res.is_winner(oi, f) {
-                return match res.definition(oi, f) {
-                    Some((d, _)) => {
-                        format!("a weak copy; the one in '{}' is kept", objects[d].name)
-                    }
-                    None => "a weak copy; another one is kept".to_string(),
-                };
+                let kept_in = res.definition(oi, f).map(|(d, _)| objects[d].name.clone());
+                return Removal::WeakCopy { kept_in };
             }
         }
         if let Some(&u) = self.kernel.get(&(oi, si)) {
-            return unwanted(u).to_string();
+            return Removal::Kernel(u);
         }
         match self.via.get(&(oi, si)) {
-            Some(&k) => format!(
-                "reached only from {}: {}",
-                shown(function(objects, k).0),
-                unwanted(self.kernel[&k])
-            ),
-            None => "no kernel reaches it".to_string(),
+            Some(&k) => Removal::ReachedOnlyFrom {
+                kernel: String::from_utf8_lossy(function(objects, k).0).into_owned(),
+                why: self.kernel[&k],
+            },
+            None => Removal::Unreached,
         }
     }
 }
@@ -125,6 +190,14 @@ fn unwanted(u: Unwanted) -> &'static str {
         }
         Unwanted::NotNamed => "a kernel -kernels-used does not name",
         Unwanted::NoneNamed => "a kernel, and -variables-used without -kernels-used keeps none",
+    }
+}
+
+fn unwanted_code(u: Unwanted) -> &'static str {
+    match u {
+        Unwanted::NotLaunched => "kernel-not-launched-by-host",
+        Unwanted::NotNamed => "kernel-not-in-kernels-used",
+        Unwanted::NoneNamed => "kernel-not-in-empty-kernels-used",
     }
 }
 
@@ -348,7 +421,7 @@ fn chain(
     };
     let (name, _, file) = place(target);
     if !live.live[target.0][target.1] || !parents.contains_key(&target) {
-        let why = reasons.removed_because(objects, res, target);
+        let why = reasons.removed_because(objects, res, target).sentence();
         let _ = writeln!(out, "{name} in '{file}' is not kept: {why}");
         return;
     }

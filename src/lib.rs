@@ -179,12 +179,12 @@ fn link_inner(
         )
     });
     let removed = if args.print_gc_sections || args.wants_map() {
-        explain::gc_sections(objects, &res, &live)
+        explain::removed(objects, &res, &live)
     } else {
-        String::new()
+        Vec::new()
     };
     if args.print_gc_sections {
-        early.stdout += &removed;
+        early.stdout += &explain::gc_sections_text(&removed);
     }
     if !args.why_live.is_empty() {
         early.stdout += &explain::why_live(objects, &res, &live, &args.why_live);
@@ -337,7 +337,7 @@ fn emit(
     objects: &[object::InputObject<'_>],
     pages: &input::files::Pages<'_>,
     built: merge::Built,
-    removed: &str,
+    removed: &[explain::Removed],
 ) -> std::result::Result<LinkOutcome, Failure> {
     let mut module = built.module;
     module.add_symtab_shndx_if_needed();
@@ -361,6 +361,9 @@ fn emit(
     let mut stdout = built.resource_usage;
     if args.wants_map() {
         let input = map::MapInput {
+            target: args.arch.as_deref().unwrap_or_default(),
+            output: &out,
+            command: args.command_line(),
             module: &module,
             layout: &lay,
             origins: &built.origins,

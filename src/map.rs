@@ -1,9 +1,10 @@
-//! `-Map=FILE` / `--print-map`: what the output holds and where it came from. Every output
-//! section in header order with its file offset, size and alignment, and under it the input
+//! `-Map=FILE` / `--print-map`: what the output holds and where it came from. The target, the
+//! output and the command line (a build with several `-gencode` targets runs one link per
+//! target, and their maps must be told apart); every output section in header order with its file offset, size and alignment, and under it the input
 //! sections it holds (offset in the section, size, input, input section); every symbol in
 //! symbol-table order with its value, size and section; per kernel its code, parameter bank,
-//! shared memory and stack; and the functions dead-code removal dropped. Text (documented in
-//! the README) or, with `--map-format=json`, one JSON object.
+//! shared memory and stack; and the functions dead-code removal dropped, with why. Text
+//! (documented in docs/usage.md) or, with `--map-format=json`, one JSON object.
 
 use crate::diag::json_string;
 use crate::layout::Layout;
@@ -13,12 +14,16 @@ use std::fmt::Write;
 
 /// What the map is made from.
 pub struct MapInput<'a> {
+    pub target: &'a str,
+    pub output: &'a std::path::Path,
+    /// The command line, a word each.
+    pub command: Vec<String>,
     pub module: &'a Module,
     pub layout: &'a Layout,
     pub origins: &'a [Origin],
     pub kernels: &'a [KernelFacts],
-    /// `--print-gc-sections`' lines: the functions left out, and why.
-    pub removed: &'a str,
+    /// The functions left out, and why.
+    pub removed: &'a [crate::explain::Removed],
 }
 
 fn section_type(t: u32) -> String {
@@ -70,9 +75,12 @@ pub fn text(i: &MapInput<'_>) -> String {
     let (m, lay) = (i.module, i.layout);
     let from = by_section(m, i.origins);
     let mut out = String::new();
+    let _ = writeln!(out, "Target: {}", i.target);
+    let _ = writeln!(out, "Output: {}", i.output.display());
+    let _ = writeln!(out, "Command line: {}", shell_words(&i.command));
     let _ = writeln!(
         out,
-        "Sections (header order): [index] name, type, offset, size, align"
+        "\nSections (header order): [index] name, type, offset, size, align"
     );
     for &s in &lay.order {
         let sec = &m.sections[s];
@@ -118,8 +126,22 @@ pub fn text(i: &MapInput<'_>) -> String {
         let _ = writeln!(out, "{k} {code} {cmem0} {smem} {stack}");
     }
     let _ = writeln!(out, "\nRemoved functions:");
-    out.push_str(i.removed);
+    out.push_str(&crate::explain::gc_sections_text(i.removed));
     out
+}
+
+/// Words joined as a shell reads them back: quoted where they hold what the shell splits at.
+fn shell_words(words: &[String]) -> String {
+    let plain = |w: &str| {
+        !w.is_empty()
+            && w.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"-_=./,:+@%".contains(&b))
+    };
+    let quoted = words.iter().map(|w| match plain(w) {
+        true => w.clone(),
+        false => format!("'{}'", w.replace('\'', "'\\''")),
+    });
+    quoted.collect::<Vec<_>>().join(" ")
 }
 
 pub fn json_map(i: &MapInput<'_>) -> String {
@@ -182,12 +204,40 @@ pub fn json_map(i: &MapInput<'_>) -> String {
             )
         })
         .collect();
-    let removed: Vec<String> = i.removed.lines().map(json_string).collect();
+    let removed: Vec<String> = i.removed.iter().map(removed_json).collect();
+    let command: Vec<String> = i.command.iter().map(|w| json_string(w)).collect();
     format!(
-        "{{\"sections\":[{}],\"symbols\":[{}],\"kernels\":[{}],\"removed\":[{}]}}\n",
+        "{{\"target\":{},\"output\":{},\"command\":[{}],\"sections\":[{}],\"symbols\":[{}],\"kernels\":[{}],\"removed\":[{}]}}\n",
+        json_string(i.target),
+        json_string(&i.output.display().to_string()),
+        command.join(","),
         sections.join(","),
         symbols.join(","),
         kernels.join(","),
         removed.join(",")
+    )
+}
+
+/// One removed function as fields: the symbol (mangled and as c++filt shows it), its code
+/// section and file, the reason's code and sentence, and the removed kernel or the kept copy
+/// it names.
+fn removed_json(r: &crate::explain::Removed) -> String {
+    use crate::explain::Removal;
+    let opt = |s: Option<&str>| s.map_or("null".to_string(), json_string);
+    let (kernel, kept_in) = match &r.why {
+        Removal::ReachedOnlyFrom { kernel, .. } => (Some(kernel.as_str()), None),
+        Removal::WeakCopy { kept_in } => (None, kept_in.as_deref()),
+        _ => (None, None),
+    };
+    format!(
+        "{{\"symbol\":{},\"demangled\":{},\"section\":{},\"file\":{},\"reason\":{},\"message\":{},\"kernel\":{},\"kept_in\":{}}}",
+        json_string(&r.symbol),
+        json_string(&crate::demangle::readable(&r.symbol)),
+        json_string(&r.section),
+        json_string(&r.file),
+        json_string(r.why.code()),
+        json_string(&r.why.sentence()),
+        opt(kernel),
+        opt(kept_in)
     )
 }

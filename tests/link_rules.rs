@@ -252,10 +252,7 @@ fn a_callee_above_the_launch_bounds_register_limit_is_an_error_naming_both() {
     // nvlink's words, then (cubin-ld's own) the call chain to the callee.
     let (theirs, chain) = f.errors[0].split_once("; call chain: ").unwrap();
     assert_eq!(format!("nvlink error   : {theirs}\n"), expected);
-    assert_eq!(
-        chain,
-        "'_Z10k_light_lbPfPKf' -> '_Z5heavyPKfi'"
-    );
+    assert_eq!(chain, "'_Z10k_light_lbPfPKf' -> '_Z5heavyPKfi'");
 }
 
 #[test]

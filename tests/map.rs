@@ -94,6 +94,42 @@ fn the_map_ends_with_the_kernels_and_the_removed_functions() {
 }
 
 #[test]
+fn the_map_starts_with_the_target_the_output_and_the_command_line() {
+    let (map, _) = link(&case("dead_code"), &["--print-map"]);
+    let head: Vec<&str> = map.lines().take(4).collect();
+    assert_eq!(head[0], "Target: sm_90", "{map}");
+    assert!(
+        head[1].starts_with("Output: ") && head[1].ends_with(".cubin"),
+        "{map}"
+    );
+    assert!(
+        head[2].starts_with("Command line: cubin-ld --arch=sm_90 ")
+            && head[2].ends_with(" --print-map a.o b.o"),
+        "{map}"
+    );
+    assert_eq!(head[3], "", "{map}");
+}
+
+#[test]
+fn the_json_map_names_why_a_kernel_is_removed_and_the_kernel_a_callee_depends_on() {
+    let dir = case("host_info").join("host");
+    let (json, _) = link(&dir, &["--print-map", "--map-format=json"]);
+    assert!(
+        json.contains(
+            "{\"symbol\":\"_Z14k_not_launchedPi\",\"demangled\":\"k_not_launched(int*)\",\
+             \"section\":\".text._Z14k_not_launchedPi\",\"file\":\"a.o\",\"reason\":\
+             \"kernel-not-launched-by-host\","
+        ),
+        "{json}"
+    );
+    assert!(
+        json.contains("\"reason\":\"reached-only-from-removed-kernel\",")
+            && json.contains("\"kernel\":\"_Z9k_calls_bPi\""),
+        "{json}"
+    );
+}
+
+#[test]
 fn a_json_map_goes_to_the_map_file_and_follows_its_schema() {
     let file = std::env::temp_dir().join(format!("cubin-ld-map-{}.json", std::process::id()));
     let flag = format!("-Map={}", file.display());
@@ -102,15 +138,23 @@ fn a_json_map_goes_to_the_map_file_and_follows_its_schema() {
     let json = std::fs::read_to_string(&file).unwrap();
     let _ = std::fs::remove_file(&file);
     assert!(
-        json.starts_with(
-            "{\"sections\":[{\"index\":1,\"name\":\".shstrtab\",\"type\":\"STRTAB\",\"offset\":64,"
+        json.starts_with("{\"target\":\"sm_90\",\"output\":\""),
+        "{json}"
+    );
+    assert!(
+        json.contains(
+            "\"sections\":[{\"index\":1,\"name\":\".shstrtab\",\"type\":\"STRTAB\",\"offset\":64,"
         ),
         "{json}"
     );
     assert!(json.contains("\"from\":[{\"offset\":0,\"size\":256,\"input\":\"b.o\",\"section\":\".text._Z6used_bi\"}]"), "{json}");
     assert!(json.contains("\"kernels\":[{\"name\":\"_Z10k_unused_aPi\",\"code\":384,\"cmem0\":536,\"shared\":0,\"stack\":8}"), "{json}");
     assert!(
-        json.contains("],\"removed\":[\"removed 'dead_b(int)'"),
+        json.contains(
+            "],\"removed\":[{\"symbol\":\"_Z6dead_bi\",\"demangled\":\"dead_b(int)\",\"section\":\
+             \".text._Z6dead_bi\",\"file\":\"b.o\",\"reason\":\"unreached\",\"message\":\"no kernel \
+             reaches it\",\"kernel\":null,\"kept_in\":null}"
+        ),
         "{json}"
     );
     assert!(json.ends_with("]}\n"));
