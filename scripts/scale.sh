@@ -8,7 +8,7 @@
 #   sections    two objects of 11,000 kernels each: 66,012 output sections (SHN_XINDEX,
 #               e_shnum in section 0); the output must be read by cuobjdump too. The
 #               outputs differ in one symbol: nvlink gives section 65,522's SHN_COMMON
-#               (its bug, in the README's differences)
+#               (its bug, in docs/differences.md)
 #   sections-r  the same with -r
 #   symbols     five objects of 200,000 initialized globals each: a million symbols
 #   2gib        a module over 2 GiB: an object whose .nv.global.init is 2.1 GiB (made from a

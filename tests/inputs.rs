@@ -403,7 +403,7 @@ fn a_system_library_is_read_only_when_the_users_objects_leave_something_undefine
     // (a.o, b.o and c.o leave only the unified tables' placeholders undefined; a.o and b.o
     // leave c.o's function. nvlink 13.5, given the same files, reads the library in both:
     // it prints "Uncompress failed" as an error and goes on, linking the first with exit
-    // status 0 and failing the second on c.o's function; README, "How it differs".)
+    // status 0 and failing the second on c.o's function; docs/differences.md.)
     let d = scratch("system-unread");
     copy_objects(&d);
     let bad = with_damaged_payload(&std::fs::read(d.join("c.o")).unwrap());

@@ -150,7 +150,7 @@ fn nvlink_partial_links_finish_with_cubin_ld_as_with_nvlink() {
                         // (a one-step link's order follows other inputs)
                         ignore_order: one_step,
                         ignore_sections,
-                        // (nvlink re-schedules sm_100+ kernels that call nothing; see README)
+                        // (nvlink re-schedules sm_100+ kernels that call nothing; see docs/differences.md)
                         ignore_scoreboards: common::rescheduled_by_nvlink(&label(&dir)),
                         ..Default::default()
                     },

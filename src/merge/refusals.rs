@@ -85,7 +85,7 @@ pub(super) fn refuse_mixed_partial_area(
 
 /// sm_100+ final links without -g: nvlink re-finalizes every kernel that calls nothing
 /// (black-box: docs/research/sm100-rescheduling.md, and below). Where that changes only
-/// scheduling bits cubin-ld keeps ptxas's code (README); where it changes instructions it is
+/// scheduling bits cubin-ld keeps ptxas's code (docs/differences.md); where it changes instructions it is
 /// refused, not linked otherwise:
 /// - code compiled with -G (the barriers before each exit go, and the line tables change);
 /// - fences: ptxas writes `@!PT LDS RZ, [RZ]` and `MEMBAR.ALL.CTA` before `MEMBAR.SC.*`

@@ -2,7 +2,7 @@
 
 /// Cases with kernels nvlink re-schedules on sm_100+ (kernels that call nothing get the
 /// scoreboards whole-program ptxas would give them; cubin-ld keeps ptxas's -rdc scheduling,
-/// see README), as `case/sm_XX` patterns, with the kernels: their links are compared with the
+/// see docs/differences.md), as `case/sm_XX` patterns, with the kernels: their links are compared with the
 /// scheduling control bits left out, and must then be equal.
 #[allow(dead_code)]
 pub const RESCHEDULED_BY_NVLINK: &[(&str, &str)] = &[
