@@ -11,6 +11,9 @@ pub struct MappedFile {
     // (Dropped before the map: the SIGBUS handler must not name a file no longer mapped.)
     _region: Option<crate::faults::MappedRegion>,
     map: Option<Mmap>,
+    /// A pipe's bytes (a FIFO, `<(…)`), read whole: a pipe cannot be mapped, and its size
+    /// says nothing of what it holds.
+    read: Vec<u8>,
 }
 
 impl MappedFile {
@@ -48,6 +51,17 @@ impl MappedFile {
                 crate::diag::reason(e)
             ))
         };
+        // (Better than nvlink, which reads a pipe by its size, 0, and skips it as empty.)
+        if is_pipe(&meta) {
+            let mut read = Vec::new();
+            std::io::Read::read_to_end(&mut &file, &mut read).map_err(|e| cannot(&e))?;
+            return Ok(MappedFile {
+                path: path.to_path_buf(),
+                _region: None,
+                map: None,
+                read,
+            });
+        }
         let map = if len == 0 {
             None
         } else {
@@ -64,11 +78,12 @@ impl MappedFile {
                 .as_deref()
                 .map(|b| crate::faults::MappedRegion::new(b, path)),
             map,
+            read: Vec::new(),
         })
     }
 
     pub fn bytes(&self) -> &[u8] {
-        self.map.as_deref().unwrap_or(&[])
+        self.map.as_deref().unwrap_or(&self.read)
     }
 
     /// Device and inode, to read the same archive once however it is named.
@@ -81,6 +96,13 @@ impl MappedFile {
     pub fn display_name(&self) -> String {
         self.path.display().to_string()
     }
+}
+
+/// A FIFO or a socket: bytes that can only be read in order, once.
+fn is_pipe(meta: &std::fs::Metadata) -> bool {
+    use std::os::unix::fs::FileTypeExt;
+    let t = meta.file_type();
+    t.is_fifo() || t.is_socket()
 }
 
 /// The pages of the mapped inputs, to give back what the link has copied: once a section's
