@@ -216,6 +216,66 @@ fn a_read_only_output_is_written_only_by_whom_open_would_let() {
     assert_eq!(names(&d), ["a.o", "b.o", "c.o", "out.cubin"]);
 }
 
+/// A tmpfs mounted read-only at a folder of `dir`, holding `files`; unmounted when dropped.
+/// None, saying so, where this user may not mount (not root, or in a container that forbids it).
+struct ReadOnlyMount(PathBuf);
+
+impl ReadOnlyMount {
+    fn new(dir: &Path, files: &[(&str, &[u8])]) -> Option<ReadOnlyMount> {
+        let at = dir.join("ro");
+        std::fs::create_dir(&at).unwrap();
+        let mount = |opts: &str| {
+            Command::new("mount")
+                .args(["-t", "tmpfs", "-o", opts, "tmpfs"])
+                .arg(&at)
+                .output()
+                .is_ok_and(|o| o.status.success())
+        };
+        if !mount("size=1m") {
+            eprintln!("SKIPPED: a read-only file system: this user may not mount one");
+            return None;
+        }
+        let m = ReadOnlyMount(at.clone());
+        for (name, bytes) in files {
+            std::fs::write(at.join(name), bytes).unwrap();
+        }
+        let remount = Command::new("mount")
+            .args(["-o", "remount,ro"])
+            .arg(&at)
+            .status()
+            .unwrap();
+        assert!(remount.success());
+        Some(m)
+    }
+}
+
+impl Drop for ReadOnlyMount {
+    fn drop(&mut self) {
+        let _ = Command::new("umount").arg(&self.0).status();
+    }
+}
+
+#[test]
+fn an_output_on_a_read_only_file_system_is_refused_naming_it_so() {
+    let d = scratch("read-only-fs");
+    let Some(ro) = ReadOnlyMount::new(&d, &[("out.cubin", b"old")]) else {
+        return;
+    };
+    for out in ["ro/out.cubin", "ro/new.cubin"] {
+        let o = link_in(&d, out, &[]);
+        assert_eq!(o.status.code(), Some(1));
+        assert_eq!(
+            stderr(&o),
+            format!(
+                "cubin-ld fatal   : Could not open output file '{out}': Read-only file system\n"
+            )
+        );
+    }
+    assert_eq!(std::fs::read(ro.0.join("out.cubin")).unwrap(), b"old");
+    drop(ro);
+    let _ = std::fs::remove_dir_all(&d);
+}
+
 #[test]
 fn a_directory_as_output_is_refused_and_left_alone() {
     let d = scratch("dir");

@@ -115,10 +115,8 @@ pub fn write_with(path: &Path, contents: &(impl Contents + ?Sized)) -> Result<()
         None => replace(&dest, None, size, fill).map_err(failed),
         Some(m) if m.is_dir() => Err(open_failed(&"it is a directory")),
         Some(m) => {
-            if !may_write(&dest) {
-                return Err(open_failed(&std::io::Error::from_raw_os_error(
-                    libc::EACCES,
-                )));
+            if let Err(e) = may_write(&dest) {
+                return Err(open_failed(&e));
             }
             if m.is_file() && m.nlink() == 1 {
                 replace(&dest, Some(&m), size, fill).map_err(failed)
@@ -149,14 +147,18 @@ fn through_symlinks(path: &Path) -> std::io::Result<PathBuf> {
     Err(std::io::Error::from_raw_os_error(libc::ELOOP))
 }
 
-/// Whether this user may write the file (root may write a read-only one, as with open).
-fn may_write(path: &Path) -> bool {
+/// Whether this user may write the file (root may write a read-only one, as with open), and
+/// if not, why.
+fn may_write(path: &Path) -> std::io::Result<()> {
     use std::os::unix::ffi::OsStrExt;
-    let Ok(c) = std::ffi::CString::new(path.as_os_str().as_bytes()) else {
-        return false;
-    };
+    let c = std::ffi::CString::new(path.as_os_str().as_bytes())
+        .map_err(|_| std::io::Error::from_raw_os_error(libc::EINVAL))?;
     // SAFETY: a plain system call on a C string.
-    unsafe { libc::access(c.as_ptr(), libc::W_OK) == 0 }
+    match unsafe { libc::access(c.as_ptr(), libc::W_OK) } {
+        0 => Ok(()),
+        // (Its own reason: a read-only file system is not a missing permission.)
+        _ => Err(std::io::Error::last_os_error()),
+    }
 }
 
 /// Where writing the output failed: opening it is what nvlink reports as "Could not open".
