@@ -162,6 +162,40 @@ fn a_relocation_past_the_end_of_its_section_is_an_error_naming_the_file() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+#[test]
+fn code_aligned_to_no_power_of_two_is_refused_naming_file_and_section() {
+    // (nvdisasm and cuobjdump reject a cubin whose code has such an alignment; a partial
+    // link would keep it.)
+    use object::read::elf::{FileHeader, SectionHeader};
+    use object::LittleEndian as LE;
+    let mut bytes = std::fs::read(corpus("xtu_call/sm_90/a.o")).unwrap();
+    let at = {
+        let hdr = object::elf::FileHeader64::<LE>::parse(&*bytes).unwrap();
+        let secs = hdr.sections(LE, &*bytes).unwrap();
+        let i = secs
+            .iter()
+            .position(|s| s.sh_flags(LE).0 & object::elf::SHF_EXECINSTR.0 != 0)
+            .expect("a code section");
+        hdr.e_shoff(LE) as usize + i * 64 + 48
+    };
+    bytes[at..at + 8].copy_from_slice(&6u64.to_le_bytes());
+    let dir = std::env::temp_dir().join(format!("cubin-ld-align6-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("bad.o");
+    std::fs::write(&bad, &bytes).unwrap();
+    let out = dir.join("out.cubin");
+    let b = corpus("xtu_call/sm_90/b.o");
+    let err = link(&[&bad, &b], &out, &["-r"]).expect_err("the link must fail");
+    assert!(
+        err.contains("bad.o")
+            && err.contains("'.text.")
+            && err.contains("aligned to 6, not a power of two"),
+        "{err}"
+    );
+    assert!(!out.exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// The input's `.nv_debug.shared` resized to `size` (its header's sh_size).
 fn with_debug_shared_size(rel: &str, size: u64) -> Vec<u8> {
     use object::read::elf::FileHeader;

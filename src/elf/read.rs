@@ -593,6 +593,16 @@ fn parse_sections<'data>(
                 String::from_utf8_lossy(name)
             )));
         }
+        // Code is aligned to a power of two in everything NVIDIA's tools write, and
+        // cuobjdump and nvdisasm reject a cubin whose code is not: a damaged alignment would
+        // reach the output (a partial link keeps it).
+        let code = sh.sh_flags(e).0 & SHF_EXECINSTR != 0;
+        if code && align > 1 && !align.is_power_of_two() {
+            return Err(Error::new(format!(
+                "section '{}': code aligned to {align}, not a power of two (damaged)",
+                String::from_utf8_lossy(name)
+            )));
+        }
         // Bytes sit at a multiple of their alignment in everything NVIDIA's tools write; a
         // section that does not was moved (a damaged offset), and its code would be read
         // from the middle of an instruction.
