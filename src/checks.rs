@@ -48,6 +48,11 @@ pub fn unified_index(objects: &[object::InputObject<'_>], args: &cli::Args) -> R
 }
 
 /// nvlink stops at multiple definitions ("merge_elf failed").
+/// What to do about a duplicate definition, after nvlink's `merge_elf failed`.
+const DUPLICATE_HINT: &str = "each name above is defined in two inputs: keep one definition, \
+     or make the others local to their file (static, or an anonymous namespace); a definition \
+     in a header needs inline";
+
 pub fn duplicates(errs: &resolve::ResolveErrors) -> Result<(), Failure> {
     if errs.duplicates.is_empty() {
         return Ok(());
@@ -56,6 +61,7 @@ pub fn duplicates(errs: &resolve::ResolveErrors) -> Result<(), Failure> {
         errors: errs.duplicates.iter().map(|e| e.to_string()).collect(),
         fatal: Some("merge_elf failed".into()),
         code: 1,
+        hints: Box::new(vec![DUPLICATE_HINT.into()]),
         ..Default::default()
     })
 }
@@ -65,6 +71,7 @@ pub fn duplicates(errs: &resolve::ResolveErrors) -> Result<(), Failure> {
 pub fn undefined(
     errs: resolve::ResolveErrors,
     objects: &[crate::object::InputObject<'_>],
+    res: &resolve::Resolution<'_>,
     live: &liveness::Liveness,
 ) -> Result<(), Failure> {
     let mut undefined = errs.undefined;
@@ -89,8 +96,22 @@ pub fn undefined(
             None => e.to_string(),
         }
     };
-    Err(Failure::link_errors(
-        undefined.iter().map(with_chain).collect(),
+    let mut failure = Failure::link_errors(undefined.iter().map(with_chain).collect());
+    failure.hints.extend(device_runtime_hint(
+        undefined.iter().map(|(g, _)| res.globals[*g].name),
+    ));
+    Err(failure)
+}
+
+/// Device code calls the CUDA device runtime (dynamic parallelism: `cudaLaunchDevice`,
+/// `__cudaCDP2LaunchDeviceV2`, …) through C names starting `cuda` or `__cuda`, which only
+/// libcudadevrt defines: one left undefined means it is not linked.
+fn device_runtime_hint<'a>(mut undefined: impl Iterator<Item = &'a [u8]>) -> Option<String> {
+    let name = undefined.find(|n| n.starts_with(b"cuda") || n.starts_with(b"__cuda"))?;
+    Some(format!(
+        "'{}' is in the CUDA device runtime (dynamic parallelism): link with -lcudadevrt and \
+         the toolkit's library folder in -L (nvcc -rdc=true passes both)",
+        String::from_utf8_lossy(name)
     ))
 }
 
@@ -195,9 +216,14 @@ pub fn architectures(
     arch: &arch::Arch,
 ) -> std::result::Result<(), Failure> {
     let mismatch = |o: &object::InputObject<'_>| {
-        Failure::from(Error::new(format!(
+        let error = Error::new(format!(
             "Input file '{}' arch does not match target '{arch}'",
             o.name
+        ));
+        Failure::from(error.hint(format!(
+            "'{}' holds code for sm_{}: build it for {arch} (nvcc -arch={arch}), or link for \
+             its target",
+            o.name, o.sm
         )))
     };
     // (Each object's compatibility records read in parallel: finding them reads every

@@ -8,6 +8,8 @@ pub struct Error {
     message: String,
     /// Innermost context last, as it is added while the error travels outwards.
     context: Vec<String>,
+    /// What the user can do about it, where the message (often nvlink's words) does not say.
+    hint: Option<String>,
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
@@ -17,7 +19,14 @@ impl Error {
         Error {
             message: message.into(),
             context: Vec::new(),
+            hint: None,
         }
+    }
+
+    /// Adds what the user can do about it (printed as a `hint` line after the message).
+    pub fn hint(mut self, hint: impl Into<String>) -> Self {
+        self.hint = Some(hint.into());
+        self
     }
 
     /// Wraps the error in one more layer of context (a file, a section, a symbol).
@@ -131,20 +140,24 @@ pub enum LoadMessage {
 pub struct Failure {
     pub warnings: Vec<String>,
     pub errors: Vec<String>,
-    pub fatal: Option<String>,
+    pub fatal: Option<Box<str>>,
     pub code: u8,
     /// What loading the inputs said, printed before anything else.
     pub load_messages: Vec<LoadMessage>,
     /// Reports asked for that were made before the link failed (`--why-live`,
     /// `--print-gc-sections`): most wanted when it fails. (Boxed: a failure stays small.)
     pub stdout: Box<str>,
+    /// cubin-ld's own advice, printed last as `hint` lines: what to do about the errors,
+    /// where nvlink's words do not say. (Boxed: a failure stays small.)
+    pub hints: Box<Vec<String>>,
 }
 
 impl From<Error> for Failure {
     fn from(e: Error) -> Self {
         Failure {
-            fatal: Some(e.to_string()),
+            fatal: Some(e.to_string().into()),
             code: 1,
+            hints: Box::new(e.hint.into_iter().collect()),
             ..Default::default()
         }
     }

@@ -189,7 +189,7 @@ fn link_inner(
     if !args.why_live.is_empty() {
         early.stdout += &explain::why_live(objects, &res, &live, &args.why_live);
     }
-    checks::undefined(errs, objects, &live)?;
+    checks::undefined(errs, objects, &res, &live)?;
     // 4.–6. Merge, relocations, the sm_100+ Mercury half: the output module, frozen from
     // here on.
     let opts = merge_options(args, &arch, policy, kernels);

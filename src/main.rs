@@ -280,6 +280,9 @@ fn report(linked: &Result<cubin_ld::LinkOutcome, cubin_ld::Failure>, out: &Diagn
             if let Some(fatal) = &f.fatal {
                 out.say("fatal   ", fatal);
             }
+            for h in f.hints.iter() {
+                out.say("hint    ", h);
+            }
             f.code
         }
     }

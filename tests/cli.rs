@@ -57,6 +57,14 @@ fn recorded_log(case_arch: &str, mode: &str) -> String {
     std::fs::read_to_string(Path::new(&corpus(case_arch)).join(format!("{mode}.log"))).unwrap()
 }
 
+/// Messages without cubin-ld's hint lines (its advice where nvlink says nothing).
+fn without_hints(text: &str) -> String {
+    let kept = text
+        .split_inclusive('\n')
+        .filter(|l| !l.starts_with("cubin-ld hint"));
+    kept.collect()
+}
+
 fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
@@ -390,6 +398,67 @@ fn verbose_output_with_warnings_reads_as_nvlinks_recorded_messages() {
 }
 
 #[test]
+fn an_arch_mismatch_hints_at_the_inputs_own_target() {
+    let d = scratch("arch-hint");
+    let out = d.join("out.cubin");
+    let o = link_as_recorded("arch_mismatch/sm_90", &[], &out);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).ends_with(
+            "cubin-ld hint    : 'b.o' holds code for sm_80: build it for sm_90 (nvcc \
+             -arch=sm_90), or link for its target\n"
+        ),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn a_duplicate_definition_hints_at_what_to_do() {
+    let d = scratch("dup-hint");
+    let o = link_as_recorded("dup_function/sm_90", &[], &d.join("out.cubin"));
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(err.contains("cubin-ld fatal   : merge_elf failed\ncubin-ld hint    : each name above is defined in two inputs: keep one definition"), "{err}");
+}
+
+#[test]
+fn dynamic_parallelism_without_the_device_runtime_hints_at_lcudadevrt() {
+    let d = scratch("cdp-hint");
+    let o = link_as_recorded("dynpar/sm_90", &[], &d.join("out.cubin"));
+    assert_eq!(o.status.code(), Some(255));
+    assert!(
+        stderr(&o).contains(
+            "cubin-ld hint    : '__cudaCDP2GetParameterBufferV2' is in the CUDA device runtime \
+             (dynamic parallelism): link with -lcudadevrt"
+        ),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn a_file_too_short_to_be_an_object_hints_at_its_size() {
+    let d = scratch("tiny-hint");
+    std::fs::write(d.join("tiny.o"), b"not an object").unwrap();
+    let o = cubin_ld(&[
+        "-arch=sm_90",
+        d.join("tiny.o").to_str().unwrap(),
+        "-o",
+        d.join("out.cubin").to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).ends_with(
+            "tiny.o' is 13 bytes: too short to be an object, archive or fatbin (nvlink cannot \
+             open a file under 56 bytes)\n"
+        ),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
 fn architecture_refusals_read_as_nvlinks_recorded_messages() {
     // arch_family: sm_100a code into sm_100, sm_100 code into sm_110 (another major
     // version), sm_90 code into sm_120 (warning, then the error). Run where nvlink ran, with
@@ -401,7 +470,7 @@ fn architecture_refusals_read_as_nvlinks_recorded_messages() {
         let o = link_as_recorded(&case, &[], &out);
         assert_eq!(o.status.code(), Some(1), "{arch}: {}", stderr(&o));
         assert_eq!(
-            stderr(&o).replace("cubin-ld ", "nvlink "),
+            without_hints(&stderr(&o)).replace("cubin-ld ", "nvlink "),
             recorded_log(&case, "default"),
             "{arch}"
         );

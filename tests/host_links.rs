@@ -85,7 +85,9 @@ enum Outcome {
 /// cubin-ld adds to an error: the referencing function and its chain from a root (undefined
 /// references), the call chain (launch bounds). -report-arch's target stays.
 fn normalize(log: &str, tool: &str) -> String {
+    // (cubin-ld's hints, advice on lines of their own, are nvlink's silence.)
     log.lines()
+        .filter(|l| !l.starts_with("cubin-ld hint"))
         .map(|l| {
             let l = l.replacen(tool, "LINKER", 1);
             if !l.starts_with("LINKER error") {

@@ -83,7 +83,8 @@ fn zero_threads_is_an_error() {
     assert!(
         f.errors
             .iter()
-            .chain(&f.fatal)
+            .map(String::as_str)
+            .chain(f.fatal.as_deref())
             .any(|e| e.contains("--threads")),
         "{:?} {:?}",
         f.errors,

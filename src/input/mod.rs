@@ -136,7 +136,13 @@ const MIN_INPUT_BYTES: usize = 56;
 
 fn classify(path: &Path, display: &str, bytes: &[u8], lto: bool) -> Result<Kind> {
     if !bytes.is_empty() && bytes.len() < MIN_INPUT_BYTES {
-        return Err(Error::new(format!("Could not open input file '{display}'")));
+        return Err(
+            Error::new(format!("Could not open input file '{display}'")).hint(format!(
+                "'{display}' is {} bytes: too short to be an object, archive or fatbin (nvlink \
+                 cannot open a file under {MIN_INPUT_BYTES} bytes)",
+                bytes.len()
+            )),
+        );
     }
     let elf = host::elf_machine(bytes);
     let device = matches!(elf, Some((_, host::EM_CUDA)));
