@@ -26,6 +26,7 @@ pub mod lto;
 pub mod map;
 pub mod mercury;
 pub mod merge;
+pub mod messages;
 pub mod object;
 pub mod output;
 pub mod policy;

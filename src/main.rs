@@ -106,6 +106,18 @@ fn die_of_closed_pipes() {
     }
 }
 
+/// Whether the command line asks for JSON diagnostics, read from the words themselves: a
+/// command line that does not parse must still be answered in the format asked for.
+fn asks_for_json(raw: &[String]) -> bool {
+    let option = |w: &str| matches!(w, "--diagnostics-format" | "-diagnostics-format");
+    raw.iter().enumerate().any(|(i, w)| {
+        matches!(
+            w.as_str(),
+            "--diagnostics-format=json" | "-diagnostics-format=json"
+        ) || (option(w) && raw.get(i + 1).is_some_and(|v| v == "json"))
+    })
+}
+
 fn main() -> ExitCode {
     die_of_closed_pipes();
     purge_freed_memory_soon();
@@ -113,7 +125,23 @@ fn main() -> ExitCode {
     let args = match cubin_ld::cli::parse(&raw) {
         Ok(a) => a,
         Err(e) => {
-            eprintln!("cubin-ld fatal   : {e}");
+            let msg = e.to_string();
+            if asks_for_json(&raw) {
+                let kind = cubin_ld::messages::classify(&msg);
+                let json = cubin_ld::diag::json_string;
+                let fields: String = kind
+                    .fields
+                    .iter()
+                    .map(|(name, value)| format!(",{}:{}", json(name), json(value)))
+                    .collect();
+                eprintln!(
+                    "{{\"severity\":\"fatal\",\"code\":{}{fields},\"message\":{}}}",
+                    json(kind.code),
+                    json(&msg)
+                );
+            } else {
+                eprintln!("cubin-ld fatal   : {msg}");
+            }
             return ExitCode::from(1);
         }
     };
@@ -335,6 +363,7 @@ impl Diagnostics {
 
     /// `level` as nvlink pads it (`"error   "`).
     fn say(&self, level: &str, msg: &str) {
+        let raw = msg;
         let demangled;
         let msg = if self.demangle {
             demangled = cubin_ld::demangle::demangle_quoted(msg);
@@ -343,10 +372,19 @@ impl Diagnostics {
             msg
         };
         if self.json {
+            // (Fields from the words as the link made them: names mangled.)
+            let kind = cubin_ld::messages::classify(raw);
+            let json = cubin_ld::diag::json_string;
+            let fields: String = kind
+                .fields
+                .iter()
+                .map(|(name, value)| format!(",{}:{}", json(name), json(value)))
+                .collect();
             eprintln!(
-                "{{\"severity\":{},\"message\":{}}}",
-                cubin_ld::diag::json_string(level.trim_end()),
-                cubin_ld::diag::json_string(&format!("{msg}{}", self.suffix))
+                "{{\"severity\":{},\"code\":{}{fields},\"message\":{}}}",
+                json(level.trim_end()),
+                json(kind.code),
+                json(&format!("{msg}{}", self.suffix))
             );
         } else if self.color {
             let code = match level.trim_end() {

@@ -670,12 +670,64 @@ fn color_always_colours_the_message_kind() {
 #[test]
 fn json_diagnostics_are_one_object_per_line() {
     let e = undefined_reference(&["--diagnostics-format=json"]);
+    let a = corpus("dead_code/sm_90/a.o");
     assert_eq!(
         e,
-        "{\"severity\":\"error\",\"message\":\"Undefined reference to '_Z6used_bi' in '"
-            .to_string()
-            + &corpus("dead_code/sm_90/a.o")
-            + "' (from '_Z6k_livePi'); kept by '_Z6k_livePi' [a kernel]\"}\n"
+        format!(
+            "{{\"severity\":\"error\",\"code\":\"undefined-reference\",\"symbol\":\"_Z6used_bi\",\
+             \"file\":\"{a}\",\"function\":\"_Z6k_livePi\",\"message\":\"Undefined reference to \
+             '_Z6used_bi' in '{a}' (from '_Z6k_livePi'); kept by '_Z6k_livePi' [a kernel]\"}}\n"
+        )
+    );
+}
+
+#[test]
+fn json_diagnostics_answer_a_command_line_that_does_not_parse() {
+    let o = cubin_ld(&[
+        "-arch=sm_90",
+        "--no-such-option",
+        "--diagnostics-format=json",
+        "a.o",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        stderr(&o),
+        "{\"severity\":\"fatal\",\"code\":\"unknown-option\",\"option\":\"-no-such-option\",\
+         \"message\":\"Unknown option '-no-such-option'\"}\n"
+    );
+}
+
+#[test]
+fn json_diagnostics_name_the_file_and_section_of_a_damaged_input() {
+    let d = scratch("json-damaged");
+    let mut bytes = std::fs::read(corpus("xtu_call/sm_90/a.o")).unwrap();
+    // (The first code section's size past the end of the file.)
+    let u64_at = |b: &[u8], at: usize| u64::from_le_bytes(b[at..at + 8].try_into().unwrap());
+    let shoff = u64_at(&bytes, 0x28) as usize;
+    let shnum = u16::from_le_bytes([bytes[0x3c], bytes[0x3d]]) as usize;
+    let code = (0..shnum)
+        .map(|i| shoff + i * 64)
+        .find(|&h| bytes[h + 4] == 1 && u64_at(&bytes, h + 8) & 4 != 0)
+        .unwrap();
+    bytes[code + 32..code + 40].copy_from_slice(&0x7fff_ffffu64.to_le_bytes());
+    let bad = d.join("bad.o");
+    std::fs::write(&bad, &bytes).unwrap();
+    let o = cubin_ld(&[
+        "-arch=sm_90",
+        "--diagnostics-format=json",
+        bad.to_str().unwrap(),
+        "-o",
+        d.join("out.cubin").to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).starts_with(&format!(
+            "{{\"severity\":\"fatal\",\"code\":\"invalid-input\",\"file\":\"{}\",\"section\":\
+             \".text._Z7a_locali\",",
+            bad.display()
+        )),
+        "{}",
+        stderr(&o)
     );
 }
 
