@@ -1,6 +1,6 @@
 //! The binaries as a build system sees them: exit codes, messages, and no output file on error.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
 
 mod common;
@@ -28,11 +28,8 @@ fn corpus(rel: &str) -> String {
         .into_owned()
 }
 
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("cubin-ld-cli-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+fn scratch(name: &str) -> common::Scratch {
+    common::Scratch::new("cli", name)
 }
 
 /// Redoes a corpus link (`case/sm_XX`) as nvlink ran it: in the case's folder, with the

@@ -458,11 +458,8 @@ fn archive_in(dir: &Path, name: &str, members: &[(&str, PathBuf)]) -> PathBuf {
     path
 }
 
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("cubin-ld-explain-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+fn scratch(name: &str) -> common::Scratch {
+    common::Scratch::new("explain", name)
 }
 
 #[test]

@@ -7,13 +7,13 @@ use std::os::unix::fs::{FileTypeExt, MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+mod common;
+
 const INPUTS: [&str; 3] = ["a.o", "b.o", "c.o"];
 
 /// A folder holding the three objects of a corpus link that succeeds.
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("cubin-ld-faults-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
+fn scratch(name: &str) -> common::Scratch {
+    let d = common::Scratch::new("faults", name);
     let from = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/out/xtu_call/sm_90");
     for f in INPUTS {
         std::fs::copy(from.join(f), d.join(f)).unwrap();
@@ -320,7 +320,7 @@ fn link_as_other_user(dir: &Path, out: &str) -> Option<Output> {
     )
 }
 
-fn locked_folder(name: &str, old: Option<&[u8]>) -> PathBuf {
+fn locked_folder(name: &str, old: Option<&[u8]>) -> common::Scratch {
     let d = scratch(name);
     let locked = d.join("locked");
     std::fs::create_dir(&locked).unwrap();

@@ -13,11 +13,8 @@ fn host(name: &str) -> PathBuf {
         .join(name)
 }
 
-fn scratch(tag: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("cubin-ld-inputs-{}-{tag}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+fn scratch(tag: &str) -> common::Scratch {
+    common::Scratch::new("inputs", tag)
 }
 
 fn cubin_ld(dir: &Path, args: &[&str]) -> Output {

@@ -4,7 +4,7 @@
 
 mod common;
 use common::{report_skipped, toolkit};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
 
 fn lto_object(sm: &str, name: &str) -> String {
@@ -17,11 +17,8 @@ fn lto_object(sm: &str, name: &str) -> String {
         .into_owned()
 }
 
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("cubin-ld-lto-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+fn scratch(name: &str) -> common::Scratch {
+    common::Scratch::new("lto", name)
 }
 
 /// An LTO link of the corpus's sm_90 program, with `env` set for cubin-ld.

@@ -199,3 +199,45 @@ pub fn module_with_tables() -> cubin_ld::output::Module {
     }
     m
 }
+
+/// A test's scratch folder (`cubin-ld-<tag>-<pid>-<name>` in the temp folder, empty when
+/// made): removed when the test passes, kept for a look when it fails.
+#[allow(dead_code)]
+pub struct Scratch(std::path::PathBuf);
+
+#[allow(dead_code)]
+impl Scratch {
+    pub fn new(tag: &str, name: &str) -> Scratch {
+        let d = std::env::temp_dir().join(format!("cubin-ld-{tag}-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        Scratch(d)
+    }
+}
+
+impl std::ops::Deref for Scratch {
+    type Target = std::path::Path;
+    fn deref(&self) -> &std::path::Path {
+        &self.0
+    }
+}
+
+impl AsRef<std::path::Path> for Scratch {
+    fn as_ref(&self) -> &std::path::Path {
+        &self.0
+    }
+}
+
+impl AsRef<std::ffi::OsStr> for Scratch {
+    fn as_ref(&self) -> &std::ffi::OsStr {
+        self.0.as_os_str()
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+}
