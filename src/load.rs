@@ -35,6 +35,10 @@ pub fn read_inputs<'f>(
     early.warnings.extend(loaded.warnings.iter().cloned());
     if !args.disable_warnings {
         early.warnings.extend(loaded.skipped.iter().cloned());
+        early.warnings.extend(input::missing_libraries(
+            &args.libraries,
+            &args.library_paths,
+        ));
     }
     Ok(loaded)
 }

@@ -456,6 +456,34 @@ fn a_file_too_short_to_be_an_object_hints_at_its_size() {
 }
 
 #[test]
+fn a_library_no_l_folder_holds_is_named_in_a_warning_and_skipped() {
+    let d = scratch("lnosuch");
+    let out = d.join("out.cubin");
+    let mut args: Vec<String> = ["a.o", "b.o", "c.o"]
+        .iter()
+        .map(|f| corpus(&format!("xtu_call/sm_90/{f}")))
+        .collect();
+    args.extend(["-arch=sm_90", "-lnosuch", "-o"].map(String::from));
+    args.push(out.display().to_string());
+    args.push(format!("-L{}", d.display()));
+    let words: Vec<&str> = args.iter().map(String::as_str).collect();
+    let o = cubin_ld(&words);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        stderr(&o),
+        format!(
+            "cubin-ld warning : library -lnosuch skipped: no libnosuch.a found (searched {})\n",
+            d.display()
+        )
+    );
+    // (-w silences it; -Werror does not fail the link nvlink makes.)
+    let o = cubin_ld(&[&words[..], &["-w"]].concat());
+    assert!(o.status.success() && o.stderr.is_empty(), "{}", stderr(&o));
+    let o = cubin_ld(&[&words[..], &["-Werror"]].concat());
+    assert!(o.status.success(), "{}", stderr(&o));
+}
+
+#[test]
 fn architecture_refusals_read_as_nvlinks_recorded_messages() {
     // arch_family: sm_100a code into sm_100, sm_100 code into sm_110 (another major
     // version), sm_90 code into sm_120 (warning, then the error). Run where nvlink ran, with

@@ -99,12 +99,14 @@ fn same_outcome(name: &str, args: &str) -> Vec<String> {
             o.status.code()
         ));
     }
-    // (cubin-ld's hints, advice on lines of their own, are nvlink's silence.)
+    // (cubin-ld's hints, advice on lines of their own, and its warning for a library no -L
+    // folder holds, are nvlink's silence.)
     let ours = |b: &[u8]| {
         let text = String::from_utf8_lossy(b);
-        let kept = text
-            .split_inclusive('\n')
-            .filter(|l| !l.starts_with("cubin-ld hint"));
+        let own = |l: &&str| {
+            l.starts_with("cubin-ld hint") || l.starts_with("cubin-ld warning : library -l")
+        };
+        let kept = text.split_inclusive('\n').filter(|l| !own(l));
         kept.collect::<String>().replace("cubin-ld ", "nvlink ")
     };
     if read(&recorded.join("stderr")) != ours(&o.stderr) {

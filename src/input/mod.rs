@@ -198,6 +198,22 @@ fn find_library(name: &str, dirs: &[PathBuf]) -> Option<PathBuf> {
         .find(|p| p.is_file())
 }
 
+/// A warning for each `-l` library no `-L` folder holds (nvlink skips it without a word; GNU
+/// ld and lld stop at it, which would fail builds nvlink links, so cubin-ld warns).
+pub fn missing_libraries(libraries: &[String], dirs: &[PathBuf]) -> Vec<String> {
+    let missing = libraries.iter().filter(|l| find_library(l, dirs).is_none());
+    missing
+        .map(|l| {
+            let searched: Vec<String> = dirs.iter().map(|d| d.display().to_string()).collect();
+            let searched = match searched.is_empty() {
+                true => "no -L folder was given".to_string(),
+                false => format!("searched {}", searched.join(", ")),
+            };
+            format!("library -l{l} skipped: no lib{l}.a found ({searched})")
+        })
+        .collect()
+}
+
 /// The files to read, in nvlink's order: inputs as given, then `-l` libraries.
 pub fn input_paths(inputs: &[PathBuf], opts: &Options<'_>) -> Vec<PathBuf> {
     let mut out: Vec<PathBuf> = inputs.to_vec();
