@@ -11,11 +11,7 @@
 /// dropped first, and a name that is not C++ (or that the crate cannot read) is returned as
 /// it is.
 pub fn readable(name: &str) -> String {
-    let base = match name.find('$') {
-        Some(p) if p > 0 => &name[..p],
-        _ => name,
-    };
-    let base = strip_static_prefix(base).unwrap_or(base);
+    let base = mangled_base(name);
     if !base.starts_with("_Z") {
         return base.to_string();
     }
@@ -66,12 +62,7 @@ impl std::fmt::Write for Bounded {
 
 /// Demangles `name` (a `$N` suffix, which ptxas gives local clones, is dropped first).
 pub fn demangle(name: &str) -> String {
-    let base = match name.find('$') {
-        Some(p) if p > 0 => &name[..p],
-        _ => name,
-    };
-    // Static kernels carry their module's id: `__nv_static_<N>_<N characters>_<mangled>`.
-    let base = strip_static_prefix(base).unwrap_or(base);
+    let base = mangled_base(name);
     if !base.starts_with("_Z") {
         return base.to_string();
     }
@@ -85,6 +76,16 @@ pub fn demangle(name: &str) -> String {
         Some(out) if p.i == p.s.len() => out,
         _ => name.to_string(),
     }
+}
+
+/// The name to demangle: without the `$N` suffix ptxas gives local clones, and without a
+/// static kernel's module id (`__nv_static_<N>_<N characters>_<mangled>`).
+fn mangled_base(name: &str) -> &str {
+    let base = match name.find('$') {
+        Some(p) if p > 0 => &name[..p],
+        _ => name,
+    };
+    strip_static_prefix(base).unwrap_or(base)
 }
 
 /// A message with each quoted C++ name (`'_Z…'`) shown demangled, the mangled form after it

@@ -220,10 +220,7 @@ pub fn why_live(
                     continue;
                 }
                 let (name, _) = function(objects, (oi, si));
-                let plain = crate::demangle::readable(&String::from_utf8_lossy(name));
-                let matches = crate::input::host::glob_match(pattern.as_bytes(), name)
-                    || crate::input::host::glob_match(pattern.as_bytes(), plain.as_bytes());
-                if !matches {
+                if !name_matches(pattern, name) {
                     continue;
                 }
                 found = true;
@@ -239,6 +236,13 @@ pub fn why_live(
         }
     }
     out
+}
+
+/// Whether `--why-live`'s pattern matches a name, mangled or as c++filt shows it.
+fn name_matches(pattern: &str, name: &[u8]) -> bool {
+    let plain = crate::demangle::readable(&String::from_utf8_lossy(name));
+    crate::input::host::glob_match(pattern.as_bytes(), name)
+        || crate::input::host::glob_match(pattern.as_bytes(), plain.as_bytes())
 }
 
 /// `--why-live` for the variables whose name matches `pattern`: a link of cubins keeps every
@@ -264,14 +268,12 @@ fn variables(
                 SymSection::Common => b"common",
                 _ => continue,
             };
-            let plain = crate::demangle::readable(&String::from_utf8_lossy(sym.name));
-            let matches = crate::input::host::glob_match(pattern.as_bytes(), sym.name)
-                || crate::input::host::glob_match(pattern.as_bytes(), plain.as_bytes());
+            // (Only variables' names are demangled to be matched.)
             let variable = matches!(
                 sym.st_type,
                 crate::elf::STT_OBJECT | crate::elf::STT_CUDA_OBJECT
             );
-            if !variable || !matches {
+            if !variable || !name_matches(pattern, sym.name) {
                 continue;
             }
             found = true;

@@ -127,18 +127,7 @@ fn main() -> ExitCode {
         Err(e) => {
             let msg = e.to_string();
             if asks_for_json(&raw) {
-                let kind = cubin_ld::messages::classify(&msg);
-                let json = cubin_ld::diag::json_string;
-                let fields: String = kind
-                    .fields
-                    .iter()
-                    .map(|(name, value)| format!(",{}:{}", json(name), json(value)))
-                    .collect();
-                eprintln!(
-                    "{{\"severity\":\"fatal\",\"code\":{}{fields},\"message\":{}}}",
-                    json(kind.code),
-                    json(&msg)
-                );
+                eprintln!("{}", cubin_ld::messages::json_line("fatal", &msg, &msg));
             } else {
                 eprintln!("cubin-ld fatal   : {msg}");
             }
@@ -372,19 +361,10 @@ impl Diagnostics {
             msg
         };
         if self.json {
-            // (Fields from the words as the link made them: names mangled.)
-            let kind = cubin_ld::messages::classify(raw);
-            let json = cubin_ld::diag::json_string;
-            let fields: String = kind
-                .fields
-                .iter()
-                .map(|(name, value)| format!(",{}:{}", json(name), json(value)))
-                .collect();
+            let shown = format!("{msg}{}", self.suffix);
             eprintln!(
-                "{{\"severity\":{},\"code\":{}{fields},\"message\":{}}}",
-                json(level.trim_end()),
-                json(kind.code),
-                json(&format!("{msg}{}", self.suffix))
+                "{}",
+                cubin_ld::messages::json_line(level.trim_end(), raw, &shown)
             );
         } else if self.color {
             let code = match level.trim_end() {

@@ -87,6 +87,25 @@ pub fn classify(message: &str) -> Classified<'_> {
     }
 }
 
+/// `--diagnostics-format=json`'s line for a message: its severity, kind and fields (from
+/// `raw`, the words as the link made them, names mangled) and the text shown (`shown`:
+/// demangled under `--demangle`, with `-report-arch`'s suffix).
+pub fn json_line(severity: &str, raw: &str, shown: &str) -> String {
+    let json = crate::diag::json_string;
+    let kind = classify(raw);
+    let fields: String = kind
+        .fields
+        .iter()
+        .map(|(name, value)| format!(",{}:{}", json(name), json(value)))
+        .collect();
+    format!(
+        "{{\"severity\":{},\"code\":{}{fields},\"message\":{}}}",
+        json(severity),
+        json(kind.code),
+        json(shown)
+    )
+}
+
 /// The values `message` holds where `shape` has fields, if it has the shape.
 fn matches<'m>(shape: &'static str, message: &'m str) -> Option<Vec<(&'static str, &'m str)>> {
     let mut fields = Vec::new();

@@ -58,7 +58,7 @@ fn recorded_log(case_arch: &str, mode: &str) -> String {
 fn without_hints(text: &str) -> String {
     let kept = text
         .split_inclusive('\n')
-        .filter(|l| !l.starts_with("cubin-ld hint"));
+        .filter(|l| !common::cubin_lds_own_line(l));
     kept.collect()
 }
 

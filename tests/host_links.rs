@@ -87,7 +87,7 @@ enum Outcome {
 fn normalize(log: &str, tool: &str) -> String {
     // (cubin-ld's hints, advice on lines of their own, are nvlink's silence.)
     log.lines()
-        .filter(|l| !l.starts_with("cubin-ld hint"))
+        .filter(|l| !common::cubin_lds_own_line(l))
         .map(|l| {
             let l = l.replacen(tool, "LINKER", 1);
             if !l.starts_with("LINKER error") {

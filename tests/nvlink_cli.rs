@@ -9,6 +9,8 @@ use cubin_ld::compare::{compare_dumps, CompareOptions};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+mod common;
+
 /// Lines where cubin-ld deliberately differs, with the reason.
 const KNOWN_DIFFERENT: &[(&str, &str)] = &[
     (
@@ -103,10 +105,9 @@ fn same_outcome(name: &str, args: &str) -> Vec<String> {
     // folder holds, are nvlink's silence.)
     let ours = |b: &[u8]| {
         let text = String::from_utf8_lossy(b);
-        let own = |l: &&str| {
-            l.starts_with("cubin-ld hint") || l.starts_with("cubin-ld warning : library -l")
-        };
-        let kept = text.split_inclusive('\n').filter(|l| !own(l));
+        let kept = text
+            .split_inclusive('\n')
+            .filter(|l| !common::cubin_lds_own_line(l));
         kept.collect::<String>().replace("cubin-ld ", "nvlink ")
     };
     if read(&recorded.join("stderr")) != ours(&o.stderr) {

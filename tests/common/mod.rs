@@ -241,3 +241,10 @@ impl Drop for Scratch {
         }
     }
 }
+
+/// Lines cubin-ld adds where nvlink says nothing, which a comparison with nvlink's recorded
+/// messages leaves out: its hints, and its warning for a library no -L folder holds.
+#[allow(dead_code)]
+pub fn cubin_lds_own_line(line: &str) -> bool {
+    line.starts_with("cubin-ld hint") || line.starts_with("cubin-ld warning : library -l")
+}
