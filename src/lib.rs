@@ -32,6 +32,7 @@ pub mod output;
 pub mod policy;
 pub mod prefault;
 pub mod progress;
+pub mod refinalize;
 pub mod reloc;
 pub mod relocate;
 pub mod reproduce;
@@ -111,9 +112,13 @@ fn link_inner(
     }
     let loaded = load::read_inputs(args, &arch, &files, early)?;
     // 1b. LTO: the LTO-IR optimized into one cubin, the output itself or the first input.
-    let Some(loaded) = load::link_time_optimize(args, &arch, loaded, early)? else {
+    let Some(mut loaded) = load::link_time_optimize(args, &arch, loaded, early)? else {
         return Ok(LinkOutcome::default());
     };
+    // 1c. sm_100+: the fence clean-up nvlink's re-finalization does to kernels calling nothing.
+    if refinalize::wanted(&policy) {
+        tracing::info_span!("refinalize").in_scope(|| refinalize::apply(&mut loaded.units))?;
+    }
     let user = load::user_objects(&loaded)?;
     // (Declared before the resolver, which may name what it holds: on an early return the
     // resolver is dropped here, and a hash map's drop wants its keys alive.)

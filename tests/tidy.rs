@@ -31,6 +31,7 @@ const LAYERS: &[&str] = &[
     "input",
     "lto",
     "object",
+    "refinalize",
     "resolve",
     "liveness",
     "explain",

@@ -90,9 +90,9 @@ pub(super) fn refuse_mixed_partial_area(
 /// - code compiled with -G (the barriers before each exit go, and the line tables change);
 /// - fences: ptxas writes `@!PT LDS RZ, [RZ]` and `MEMBAR.ALL.CTA` before `MEMBAR.SC.*`
 ///   (`__threadfence()`, `_block`, `_system`, grid sync), which the re-finalized kernel loses,
-///   moving every later instruction (nvlink 13.5, sm_100 and sm_120: kernels calling nothing
-///   lose them, with or without local memory or early exits; kernels calling a function or a
-///   ptxas helper, the functions themselves, and `-r` keep them).
+///   moving every later instruction. `refinalize` removes them from the inputs as nvlink
+///   does; a kernel still holding them here came from a system library (decompressed after
+///   that pass).
 ///
 /// (It cuts removed functions out of line tables as nvlink does: `line_tables`.)
 pub(super) fn refuse_refinalized_kernels(
@@ -118,34 +118,16 @@ pub(super) fn refuse_refinalized_kernels(
                 o.name,
             )));
         }
-        if let Some(what) = refinalized_away(o.cubin.sections[si].bytes()) {
+        // (`refinalize` removed them from the inputs it could edit: what is left came from
+        // a system library, decompressed later.)
+        if let Some(what) = crate::refinalize::still_to_remove(o.cubin.sections[si].bytes()) {
             return Err(Error::not_implemented(format!(
                 "'{}': kernel '{kernel}' calls nothing and holds `{what}` (around a fence); \
                  nvlink re-finalizes such sm_100+ kernels and removes these instructions, \
-                 moving the code after them. Removing them as nvlink does",
+                 moving the code after them. Removing them from a system library's kernel",
                 o.name,
             )));
         }
     }
     Ok(())
-}
-
-/// Instructions of relocatable sm_100+ code that a kernel nvlink re-finalizes loses: the
-/// 64-bit words of each, the second without its scheduling bits (41 and up).
-const REFINALIZED_AWAY: &[(u64, u64, &str)] = &[
-    (0x0000_0000_ffff_f984, 0x800, "@!PT LDS RZ, [RZ]"),
-    (0x0000_0000_0000_7992, 0x8000, "MEMBAR.ALL.CTA"),
-];
-
-/// The first instruction of `code` in `REFINALIZED_AWAY`, by its text.
-fn refinalized_away(code: &[u8]) -> Option<&'static str> {
-    const OPERANDS: u64 = (1 << 41) - 1;
-    code.chunks_exact(16).find_map(|i| {
-        let lo = u64::from_le_bytes(i[..8].try_into().unwrap());
-        let hi = u64::from_le_bytes(i[8..].try_into().unwrap()) & OPERANDS;
-        REFINALIZED_AWAY
-            .iter()
-            .find(|&&(l, h, _)| l == lo && h == hi)
-            .map(|e| e.2)
-    })
 }

@@ -124,6 +124,32 @@ pub fn value_field(code: &[u8], sass: &[u8], instr: u64, r_type: u32) -> Result<
     unreachable!("the loop returns at its last iteration")
 }
 
+/// The offsets of every 2-byte prefix in capsule `code` (its entries walked in order), and
+/// where the entries end.
+pub fn prefixes(code: &[u8]) -> Result<(Vec<usize>, usize)> {
+    let n = code
+        .get(8..12)
+        .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        .ok_or_else(|| Damaged("capsule code is truncated".into()))?;
+    let words = n.div_ceil(32) as usize;
+    let bitmap = code
+        .get(12..12 + 4 * words)
+        .ok_or_else(|| Damaged("capsule code is truncated".into()))?;
+    let mut at = 12 + 4 * words;
+    let mut found = Vec::new();
+    for i in 0..n as usize {
+        if bitmap[i / 8] & (1 << (i % 8)) != 0 {
+            continue;
+        }
+        let (entry, next) = entry_at(code, at)?;
+        if let Entry::Record(body) = entry {
+            found.extend((at..body).step_by(2));
+        }
+        at = next;
+    }
+    Ok((found, at))
+}
+
 /// One instruction's entry in the capsule.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Entry {
@@ -324,6 +350,20 @@ mod tests {
             value_field(&c, &sass_for(&c), 1, LDC),
             Err(Unknown(_))
         ));
+    }
+
+    #[test]
+    fn prefixes_are_listed_in_entry_order() {
+        let mut fence = vec![0xd1, 0x04, 0x51, 0x01];
+        fence.extend(unit(1, 0x49, 1));
+        let c = capsule(3, &[1], &[&unit(1, 0x0b, 1), &fence]);
+        let (found, end) = prefixes(&c).unwrap();
+        assert_eq!(found, [16 + 16, 16 + 18]);
+        assert_eq!(
+            end,
+            c.len() - 2,
+            "the closing token is not one of the 3 instructions"
+        );
     }
 
     #[test]

@@ -16,6 +16,10 @@ pub const RESCHEDULED_BY_NVLINK: &[(&str, &str)] = &[
     ),
     ("early_exit/sm_1*", "kernels with bounds checks"),
     (
+        "fence_refinalized/sm_1*",
+        "kernels with fences that call nothing (their fence instructions removed as well)",
+    ),
+    (
         "shared_launch/sm_1*",
         "libcudadevrt's memset/memcpy kernels exit early",
     ),

@@ -1,0 +1,850 @@
+//! sm_100+ final links: the fence clean-up nvlink's re-finalization does, applied to the
+//! input objects' bytes before any pass reads them.
+//!
+//! nvlink re-finalizes every kernel that calls nothing (not under `-r` or `-g`). Besides
+//! re-scheduling (kept as ptxas wrote it: docs/differences.md), the finalizer then drops what
+//! ptxas writes before a fence for code that might call out: the four `@!PT LDS RZ, [RZ]` and
+//! the `MEMBAR.ALL.CTA` before `MEMBAR.SC.GPU`/`.SYS`/`MEMBAR.ALL.GPU`
+//! (`__threadfence()`, `_block`, `_system`, `cuda::atomic_thread_fence`, seq_cst atomics,
+//! grid sync). Every later instruction moves up: branch targets, `.nv.info` instruction
+//! offsets, relocations, the frame's address range and advances, the kernel's size (padded
+//! again to whole 128 bytes with at least 8 NOPs after the closing branch). Black-box rule
+//! and evidence: docs/research/fence-refinalization.md.
+//!
+//! Where a kernel holds something whose offsets this pass does not know how to move (an
+//! indirect branch, line tables, an attribute listing offsets in an unknown shape), the link
+//! is refused, naming file, kernel and construct.
+
+use crate::diag::Error;
+use crate::elf::read::Cubin;
+use crate::elf::read::SymSection;
+use crate::elf::{SHT_CUDA_INFO, SHT_RELA};
+use std::borrow::Cow;
+
+type Result<T> = std::result::Result<T, String>;
+
+/// Whether the link re-finalizes kernels as nvlink does (sm_100+ final links without -g).
+pub fn wanted(policy: &crate::policy::Policy) -> bool {
+    policy.mercury() && !policy.debug() && !policy.relocatable()
+}
+
+/// Edits each unit whose kernels lose fence instructions; the others keep their bytes.
+/// (Pending system entries are decompressed later: the merge refuses what they would need.)
+pub fn apply(units: &mut [crate::input::Unit<'_>]) -> std::result::Result<(), Error> {
+    use rayon::prelude::*;
+    units.par_iter_mut().try_for_each(|u| {
+        if u.pending.is_some() {
+            return Ok(());
+        }
+        match edit(&u.bytes) {
+            Ok(Some(bytes)) => {
+                u.bytes = Cow::Owned(bytes);
+                Ok(())
+            }
+            Ok(None) => Ok(()),
+            Err(what) => Err(Error::not_implemented(format!("'{}': {what}", u.name))),
+        }
+    })
+}
+
+/// What a kernel's code still holds that re-finalization drops, `None` when it calls out or
+/// holds none of it (for the merge, which refuses kernels this pass did not edit).
+pub fn still_to_remove(text: &[u8]) -> Option<&'static str> {
+    let code: Vec<[u8; 16]> = text
+        .chunks_exact(16)
+        .map(|c| c.try_into().unwrap())
+        .collect();
+    if code
+        .iter()
+        .any(|i| flow(words(i).0) == Ok(Some(Flow::Call)))
+    {
+        return None;
+    }
+    let k = (0..code.len()).find(|&k| dropped(&code, k))?;
+    Some(if words(&code[k]).0 == DUMMY_LOAD.0 {
+        "@!PT LDS RZ, [RZ]"
+    } else {
+        "MEMBAR.ALL.CTA"
+    })
+}
+
+/// The 64-bit words of `@!PT LDS RZ, [RZ]`, the second without its scheduling bits.
+const DUMMY_LOAD: (u64, u64) = (0x0000_0000_ffff_f984, 0x800);
+/// `MEMBAR.ALL.CTA` (any predicate: bits 12–15 masked) and the `MEMBAR` opcode.
+const CTA_BARRIER: (u64, u64) = (0x0000_0000_0000_0992, 0x8000);
+const MEMBAR: u64 = 0x992;
+const OPERANDS: u64 = (1 << 41) - 1;
+/// The padding `NOP` (ptxas's and nvlink's, scheduling bits included).
+const NOP: [u8; 16] = [0x18, 0x79, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xc0, 0x0f, 0];
+
+/// How an instruction's opcode (its low 12 bits) takes part in control flow.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Flow {
+    /// A relative target: the low 8 bits of (target − next) / 4 at bit 16, the rest at 34–81.
+    Split,
+    /// A relative target in bytes, signed, at bits 32–63 (`BSSY`).
+    Bytes,
+    /// A call: the kernel is not re-finalized.
+    Call,
+    /// No target.
+    Plain,
+    /// An indirect branch: its targets live elsewhere.
+    Indirect,
+}
+
+/// Control-flow opcodes of sm_100/sm_120 code (black-box: nvdisasm of every sm_100+ object
+/// of the corpus; 1,261 targets decoded).
+const FLOW: &[(u64, Flow, &str)] = &[
+    (0x947, Flow::Split, "BRA"),
+    (0x547, Flow::Split, "BRA.U"),
+    (0x948, Flow::Split, "WARPSYNC"),
+    (0x348, Flow::Split, "WARPSYNC.COLLECTIVE"),
+    (0x945, Flow::Bytes, "BSSY"),
+    (0x943, Flow::Call, "CALL.ABS"),
+    (0x343, Flow::Call, "CALL.ABS"),
+    (0x944, Flow::Call, "CALL.REL"),
+    (0x344, Flow::Call, "CALL.REL"),
+    (0x941, Flow::Plain, "BSYNC"),
+    (0x942, Flow::Plain, "BREAK"),
+    (0x946, Flow::Plain, "YIELD"),
+    (0x94d, Flow::Plain, "EXIT"),
+    (0x950, Flow::Plain, "RET"),
+    (0x95c, Flow::Plain, "BPT"),
+    (0x352, Flow::Plain, "RPCMOV"),
+    (0x353, Flow::Plain, "RPCMOV"),
+    (0x355, Flow::Plain, "BMOV"),
+    (0x356, Flow::Plain, "BMOV"),
+    (0x949, Flow::Indirect, "BRX"),
+];
+
+/// An instruction's control-flow class: `None` for ordinary ones, `Err` for an opcode of
+/// the control-flow family this table does not know.
+fn flow(lo: u64) -> Result<Option<Flow>> {
+    let op = lo & 0xfff;
+    if let Some(&(_, f, _)) = FLOW.iter().find(|e| e.0 == op) {
+        return Ok(Some(f));
+    }
+    let family = matches!(op >> 8, 3 | 5 | 9) && (0x40..=0x5f).contains(&(op & 0xff));
+    if family {
+        return Err(format!("a control-flow instruction of opcode {op:#05x}"));
+    }
+    Ok(None)
+}
+
+fn words(i: &[u8]) -> (u64, u64) {
+    (
+        u64::from_le_bytes(i[..8].try_into().unwrap()),
+        u64::from_le_bytes(i[8..16].try_into().unwrap()),
+    )
+}
+
+/// Whether instruction `k` of `code` is one re-finalization drops.
+fn dropped(code: &[[u8; 16]], k: usize) -> bool {
+    let (lo, hi) = words(&code[k]);
+    if (lo, hi & OPERANDS) == DUMMY_LOAD {
+        return true;
+    }
+    // A CTA barrier goes when the next instruction kept is a wider MEMBAR.
+    (lo & !0xf000, hi & OPERANDS) == CTA_BARRIER
+        && code[k + 1..]
+            .iter()
+            .map(|i| words(i))
+            .find(|&(l, h)| (l, h & OPERANDS) != DUMMY_LOAD)
+            .is_some_and(|(l, _)| l & 0xfff == MEMBAR)
+}
+
+/// One kernel's new code and where each old instruction went.
+struct Edit {
+    code: Vec<u8>,
+    /// `moved[k]`: the new offset of old instruction `k` (a dropped one: of the next kept
+    /// one); `moved[n]`: the end of the code.
+    moved: Vec<u64>,
+    old_size: u64,
+    /// Each run of dropped instructions, in order: whether it held the CTA barrier.
+    runs: Vec<bool>,
+    /// The padding `NOP`s after the closing branch, before and after.
+    padding: (usize, usize),
+}
+
+impl Edit {
+    /// The new place of old offset `off`; `Err` for one inside a dropped instruction.
+    fn at(&self, off: u64, dropped_ok: bool) -> Result<u64> {
+        let k = (off / 16) as usize;
+        if off % 16 != 0 || k >= self.moved.len() {
+            return Err(format!(
+                "an offset ({off:#x}) outside the kernel's instructions"
+            ));
+        }
+        let here = self.moved[k];
+        let gone = k + 1 < self.moved.len() && self.moved[k + 1] == here;
+        if gone && !dropped_ok {
+            return Err(format!(
+                "an offset ({off:#x}) naming an instruction re-finalization removes"
+            ));
+        }
+        Ok(here)
+    }
+}
+
+/// The edit of one kernel's code, `None` when it keeps every instruction or calls out.
+fn edit_code(text: &[u8]) -> Result<Option<Edit>> {
+    let code: Vec<[u8; 16]> = text
+        .chunks_exact(16)
+        .map(|c| c.try_into().unwrap())
+        .collect();
+    if code
+        .iter()
+        .any(|i| flow(words(i).0) == Ok(Some(Flow::Call)))
+    {
+        return Ok(None);
+    }
+    let gone: Vec<bool> = (0..code.len()).map(|k| dropped(&code, k)).collect();
+    if !gone.contains(&true) {
+        return Ok(None);
+    }
+    for i in &code {
+        if flow(words(i).0)? == Some(Flow::Indirect) {
+            return Err("an indirect branch (BRX)".into());
+        }
+    }
+    let mut moved = Vec::with_capacity(code.len() + 1);
+    let mut at = 0u64;
+    for &g in &gone {
+        moved.push(at);
+        at += if g { 0 } else { 16 };
+    }
+    moved.push(at);
+    let runs = gone
+        .iter()
+        .enumerate()
+        .filter(|&(k, &g)| g && (k == 0 || !gone[k - 1]))
+        .map(|(k, _)| {
+            let end = gone[k..]
+                .iter()
+                .position(|g| !g)
+                .map_or(code.len(), |p| k + p);
+            code[k..end].iter().any(|i| words(i).0 & 0xfff == MEMBAR)
+        })
+        .collect();
+    let edit = Edit {
+        code: Vec::new(),
+        moved,
+        old_size: text.len() as u64,
+        runs,
+        padding: (padding(text), 0),
+    };
+    let kept = kept_code(&code, &gone, &edit)?;
+    let new_padding = padding(&kept);
+    Ok(Some(Edit {
+        code: kept,
+        padding: (edit.padding.0, new_padding),
+        ..edit
+    }))
+}
+
+/// The `NOP`s after the closing branch.
+fn padding(code: &[u8]) -> usize {
+    code.chunks_exact(16)
+        .rev()
+        .take_while(|i| i[..8] == NOP[..8])
+        .count()
+}
+
+/// The kept instructions, branches retargeted and the dropped ones' waits and stalls moved
+/// onto their neighbours, padded as the finalizer pads.
+fn kept_code(code: &[[u8; 16]], gone: &[bool], e: &Edit) -> Result<Vec<u8>> {
+    let mut out: Vec<[u8; 16]> = Vec::with_capacity(code.len());
+    let (mut waits, mut stalls) = (0u64, 0u64);
+    for (k, ins) in code.iter().enumerate() {
+        let (lo, hi) = words(ins);
+        if gone[k] {
+            waits |= hi & WAIT_MASK;
+            stalls += (hi >> 41) & 0xf;
+            if let Some(prev) = out.last_mut() {
+                add_stall(prev, stalls);
+                stalls = 0;
+            }
+            continue;
+        }
+        let lo = retarget(lo, hi, k, e)?;
+        let hi = retarget_high(lo, hi)? | waits;
+        waits = 0;
+        let mut i = [0u8; 16];
+        i[..8].copy_from_slice(&lo.to_le_bytes());
+        i[8..].copy_from_slice(&hi.to_le_bytes());
+        out.push(i);
+    }
+    let real = out
+        .iter()
+        .rposition(|i| i[..8] != NOP[..8])
+        .map_or(0, |p| p + 1);
+    out.truncate(real);
+    let total = (real + 8).div_ceil(8) * 8;
+    out.resize(total, NOP);
+    Ok(out.concat())
+}
+
+/// The wait mask of an instruction's high word (bits 52–57).
+const WAIT_MASK: u64 = 0x3f << 52;
+
+fn add_stall(i: &mut [u8; 16], extra: u64) {
+    let hi = u64::from_le_bytes(i[8..].try_into().unwrap());
+    let stall = ((hi >> 41) & 0xf) + extra;
+    let hi = (hi & !(0xf << 41)) | (stall.min(15) << 41);
+    i[8..].copy_from_slice(&hi.to_le_bytes());
+}
+
+/// Old instruction `k`'s target and the new relative field for it.
+fn new_relative(k: usize, relative: i64, unit: i64, e: &Edit) -> Result<i64> {
+    let next = 16 * (k as i64 + 1);
+    let target = next + relative * unit;
+    if target < 0 {
+        return Err(format!("a branch at {:#x} before the kernel", 16 * k));
+    }
+    let new_target = e.at(target as u64, true)? as i64;
+    Ok((new_target - (e.moved[k] as i64 + 16)) / unit)
+}
+
+fn retarget(lo: u64, hi: u64, k: usize, e: &Edit) -> Result<u64> {
+    match flow(lo)? {
+        Some(Flow::Split) => {
+            let rel = split_field(lo, hi);
+            let new = new_relative(k, rel, 4, e)? as u64;
+            Ok((lo & !(0xff << 16) & !(!0u64 << 34)) | ((new & 0xff) << 16) | ((new >> 8) << 34))
+        }
+        Some(Flow::Bytes) => {
+            let rel = (lo >> 32) as u32 as i32 as i64;
+            let new = new_relative(k, rel, 1, e)?;
+            let new = i32::try_from(new).map_err(|_| "a BSSY target out of range".to_string())?;
+            Ok((lo & 0xffff_ffff) | ((new as u32 as u64) << 32))
+        }
+        _ => Ok(lo),
+    }
+}
+
+/// The high word's part of a split relative field (bits 64–81), for the target `retarget`
+/// wrote into `new_lo` (`lo` before: the field's sign fills the high bits).
+fn retarget_high(new_lo: u64, hi: u64) -> Result<u64> {
+    if flow(new_lo)? != Some(Flow::Split) {
+        return Ok(hi);
+    }
+    let negative = new_lo >> 63 == 1;
+    let high_bits: u64 = (1 << 18) - 1;
+    Ok((hi & !high_bits) | if negative { high_bits } else { 0 })
+}
+
+/// A split relative field: the low 8 bits at 16–23, the rest at 34–81, signed (56 bits).
+fn split_field(lo: u64, hi: u64) -> i64 {
+    let high = (lo >> 34) | ((hi & ((1 << 18) - 1)) << 30);
+    let v = ((lo >> 16) & 0xff) | (high << 8);
+    ((v << 8) as i64) >> 8
+}
+
+/// The edited object, `None` when no kernel of it loses an instruction.
+fn edit(bytes: &[u8]) -> Result<Option<Vec<u8>>> {
+    // (Most objects hold no MEMBAR: one look at their bytes, no parse. Code sections start
+    // at multiples of 128 bytes; one that did not and was missed here still meets the
+    // merge's refusal.)
+    let membar_or_dummy = |c: &[u8]| {
+        let lo = u64::from_le_bytes(c[..8].try_into().unwrap());
+        lo == DUMMY_LOAD.0 || lo & !0xf000 == CTA_BARRIER.0
+    };
+    if !bytes.chunks_exact(16).any(membar_or_dummy) {
+        return Ok(None);
+    }
+    let Ok(cubin) = Cubin::parse(bytes) else {
+        return Ok(None); // (the loader reports what is wrong with it)
+    };
+    let mut out: Option<Vec<u8>> = None;
+    for s in &cubin.sections {
+        let Some(fi) = kernel_of(&cubin, s) else {
+            continue;
+        };
+        let name = s.name_str();
+        let kernel = name.trim_start_matches(".text.");
+        let Some(e) = edit_code(s.bytes()).map_err(|w| {
+            format!(
+                "section '{name}': kernel '{kernel}' holds {w}; re-finalizing it as nvlink \
+                 does (removing the instructions before its fences)"
+            )
+        })?
+        else {
+            continue;
+        };
+        let out = out.get_or_insert_with(|| bytes.to_vec());
+        apply_edit(&cubin, s.index, fi, &e, out).map_err(|w| {
+            format!(
+                "section '{name}': moving {w} with kernel '{kernel}''s code, which loses the \
+                 instructions before its fences as nvlink re-finalizes it"
+            )
+        })?;
+    }
+    Ok(out)
+}
+
+/// The kernel symbol a `.text.<fn>` section holds.
+fn kernel_of(cubin: &Cubin<'_>, s: &crate::elf::read::Section<'_>) -> Option<u32> {
+    if !s.name.starts_with(b".text.") {
+        return None;
+    }
+    let i = s.info & 0xff_ffff;
+    let sym = cubin.symtabs.first()?.symbols.get(i as usize)?;
+    (crate::object::InputObject::is_entry(sym) && sym.section == SymSection::Index(s.index))
+        .then_some(i)
+}
+
+fn put_u32(out: &mut [u8], at: usize, v: u32) {
+    out[at..at + 4].copy_from_slice(&v.to_le_bytes());
+}
+
+fn put_u64(out: &mut [u8], at: usize, v: u64) {
+    out[at..at + 8].copy_from_slice(&v.to_le_bytes());
+}
+
+/// Writes `e` into `out` (a copy of the object): the code, the section and symbol sizes,
+/// and every offset into the code.
+fn apply_edit(cubin: &Cubin<'_>, text: u32, func: u32, e: &Edit, out: &mut [u8]) -> Result<()> {
+    if cubin.sections.iter().any(|s| {
+        matches!(
+            s.name,
+            b".debug_line" | b".nv_debug_line_sass" | b".debug_info"
+        )
+    }) {
+        return Err("line tables (-lineinfo)".into());
+    }
+    let s = &cubin.sections[text as usize];
+    let at = s.offset as usize;
+    out[at..at + s.size as usize].fill(0);
+    out[at..at + e.code.len()].copy_from_slice(&e.code);
+    let shdr = cubin.header.e_shoff as usize + 64 * text as usize;
+    put_u64(out, shdr + 32, e.code.len() as u64);
+    symbols(cubin, text, func, e, out)?;
+    capsule(cubin, s.name, e, out)?;
+    for r in &cubin.sections {
+        if r.sh_type == SHT_RELA && r.info == text {
+            relocations(cubin, r, e, out)?;
+        } else if r.sh_type == SHT_CUDA_INFO && r.info == text {
+            info_offsets(r, e, out)?;
+        } else if r.name == b".rela.debug_frame" {
+            frames(cubin, r, text, e, out)?;
+        } else if r.sh_type == SHT_RELA {
+            no_addend_into(cubin, r, text)?;
+        }
+    }
+    Ok(())
+}
+
+/// The capsule's closing token: the padding `NOP`s after the closing branch (black-box: 15
+/// kernels before and after nvlink's re-finalization, 8 to 15 NOPs).
+fn closing_token(nops: usize) -> [u8; 2] {
+    let even = if nops % 2 == 0 { 0x80 } else { 0 };
+    [0x50 | even, nops.div_ceil(2) as u8]
+}
+
+/// `.nv.capmerc.text.<kernel>`: each fence's record loses the prefix ptxas gave it for the
+/// dropped instructions (`d1 04`, `d1 02`; one per run of them, in order: 1,242 functions
+/// of the corpus), for `51 02` where the run held the CTA barrier; the closing token counts
+/// the new padding.
+fn capsule(cubin: &Cubin<'_>, text: &[u8], e: &Edit, out: &mut [u8]) -> Result<()> {
+    let name = [b".nv.capmerc".as_slice(), text].concat();
+    let Some(c) = cubin.sections.iter().find(|s| s.name == name.as_slice()) else {
+        return Ok(());
+    };
+    let code = c.bytes();
+    let (prefixes, end) = crate::reloc::capsule::prefixes(code)
+        .map_err(|_| "its capsule (a layout not understood)".to_string())?;
+    let fences: Vec<usize> = prefixes
+        .into_iter()
+        .filter(|&p| code[p] == 0xd1 && matches!(code[p + 1], 2 | 4))
+        .collect();
+    if fences.len() != e.runs.len()
+        || end != code.len()
+        || code[end - 2..] != closing_token(e.padding.0)
+    {
+        return Err(format!(
+            "its capsule ({} fence record(s) for {} fence(s))",
+            fences.len(),
+            e.runs.len()
+        ));
+    }
+    let mut new = Vec::with_capacity(code.len());
+    let mut from = 0;
+    for (&p, &cta) in fences.iter().zip(&e.runs) {
+        new.extend_from_slice(&code[from..p]);
+        if cta {
+            new.extend_from_slice(&[0x51, 0x02]);
+        }
+        from = p + 2;
+    }
+    new.extend_from_slice(&code[from..]);
+    let l = new.len();
+    new[l - 2..].copy_from_slice(&closing_token(e.padding.1));
+    let at = c.offset as usize;
+    out[at..at + code.len()].fill(0);
+    out[at..at + l].copy_from_slice(&new);
+    let shdr = cubin.header.e_shoff as usize + 64 * c.index as usize;
+    put_u64(out, shdr + 32, l as u64);
+    Ok(())
+}
+
+/// The kernel's size; a symbol elsewhere in its code is refused.
+fn symbols(cubin: &Cubin<'_>, text: u32, func: u32, e: &Edit, out: &mut [u8]) -> Result<()> {
+    let table = cubin.symtabs.first().ok_or("no symbol table")?;
+    let base = cubin.sections[table.section as usize].offset as usize;
+    for (i, sym) in table.symbols.iter().enumerate() {
+        if sym.section != SymSection::Index(text) {
+            continue;
+        }
+        if sym.value != 0 {
+            return Err(format!("symbol '{}' inside the code", sym.name_str()));
+        }
+        if i as u32 == func && sym.size == e.old_size {
+            put_u64(out, base + 24 * i + 16, e.code.len() as u64);
+        }
+    }
+    Ok(())
+}
+
+/// Relocations of the code: their offsets.
+fn relocations(
+    cubin: &Cubin<'_>,
+    r: &crate::elf::read::Section<'_>,
+    e: &Edit,
+    out: &mut [u8],
+) -> Result<()> {
+    let relocs = cubin.relocations(r).map_err(|x| x.to_string())?;
+    for (i, rel) in relocs.iter().enumerate() {
+        let new = e.at(rel.offset - rel.offset % 16, false)? + rel.offset % 16;
+        put_u64(out, r.offset as usize + 24 * i, new);
+    }
+    Ok(())
+}
+
+/// Other relocations may name the kernel, but not a place inside it.
+fn no_addend_into(cubin: &Cubin<'_>, r: &crate::elf::read::Section<'_>, text: u32) -> Result<()> {
+    let table = cubin.symtabs.first().ok_or("no symbol table")?;
+    for rel in cubin.relocations(r).map_err(|x| x.to_string())?.iter() {
+        let inside = table
+            .symbols
+            .get(rel.sym as usize)
+            .is_some_and(|s| s.section == SymSection::Index(text));
+        if inside && rel.addend.unwrap_or(0) != 0 {
+            return Err(format!("a relocation in '{}' into the code", r.name_str()));
+        }
+    }
+    Ok(())
+}
+
+/// EIATTRs whose words are offsets of instructions in the function's code.
+fn lists_offsets(attr: u8) -> Option<bool> {
+    let name = crate::elf::nvinfo::attr_name(attr)?;
+    if name.ends_with("_INSTR_OFFSETS")
+        || matches!(
+            name,
+            "EIATTR_SYSCALL_OFFSETS"
+                | "EIATTR_STACK_CANARY_TRAP_OFFSETS"
+                | "EIATTR_LOCAL_CTA_ASYNC_STORE_OFFSETS"
+        )
+    {
+        return Some(true);
+    }
+    if matches!(
+        name,
+        "EIATTR_INDIRECT_BRANCH_TARGETS"
+            | "EIATTR_INSTR_REG_MAP"
+            | "EIATTR_ATOM16_EMUL_INSTR_REG_MAP"
+            | "EIATTR_COROUTINE_RESUME_ID_OFFSETS"
+            | "EIATTR_JUMPTABLE_RELOCS"
+    ) {
+        return Some(false);
+    }
+    None
+}
+
+/// `.nv.info.<kernel>`: the instruction offsets its lists hold.
+fn info_offsets(r: &crate::elf::read::Section<'_>, e: &Edit, out: &mut [u8]) -> Result<()> {
+    let bytes = r.bytes();
+    let mut at = 0usize;
+    while at + 4 <= bytes.len() {
+        let (format, attr) = (bytes[at], bytes[at + 1]);
+        let len = u16::from_le_bytes([bytes[at + 2], bytes[at + 3]]) as usize;
+        let payload = if format == 0x04 { len } else { 0 };
+        match lists_offsets(attr) {
+            Some(true) if format == 0x04 => {
+                for w in (at + 4..at + 4 + payload).step_by(4) {
+                    let old = u32::from_le_bytes(bytes[w..w + 4].try_into().unwrap());
+                    let new = e.at(u64::from(old), false)?;
+                    put_u32(out, r.offset as usize + w, new as u32);
+                }
+            }
+            Some(_) => {
+                let name = crate::elf::nvinfo::attr_name(attr).unwrap_or("?");
+                return Err(format!("the offsets of {name}"));
+            }
+            None => {}
+        }
+        at += 4 + payload;
+    }
+    Ok(())
+}
+
+/// `.debug_frame`: the FDE of the kernel (found by its relocation): its address range and
+/// its advances.
+fn frames(
+    cubin: &Cubin<'_>,
+    r: &crate::elf::read::Section<'_>,
+    text: u32,
+    e: &Edit,
+    out: &mut [u8],
+) -> Result<()> {
+    let Some(df) = cubin.sections.get(r.info as usize) else {
+        return Ok(());
+    };
+    let table = cubin.symtabs.first().ok_or("no symbol table")?;
+    let bytes = df.bytes();
+    let entries = crate::elf::frames::frame_entries(bytes);
+    for rel in cubin.relocations(r).map_err(|x| x.to_string())?.iter() {
+        let Some(sym) = table.symbols.get(rel.sym as usize) else {
+            continue;
+        };
+        if sym.section != SymSection::Index(text) {
+            continue;
+        }
+        let at = rel.offset as usize;
+        let k = entries
+            .iter()
+            .position(|&(a, b, cie)| !cie && a <= at && at < b)
+            .ok_or("a frame relocation outside every FDE")?;
+        let fde = entries[k];
+        // 64-bit FDE: ffffffff, length, CIE pointer, initial location, address range.
+        if at != fde.0 + 20 {
+            continue;
+        }
+        let range_at = fde.0 + 28;
+        let range = u64::from_le_bytes(bytes[range_at..range_at + 8].try_into().unwrap());
+        if range == e.old_size {
+            put_u64(out, df.offset as usize + range_at, e.code.len() as u64);
+        }
+        // (The CIE pointer is itself relocated in an object: the CIE before the FDE.)
+        let cie = entries[..k]
+            .iter()
+            .rev()
+            .find(|e| e.2)
+            .ok_or("an FDE with no CIE")?;
+        let factor = code_alignment(bytes, cie.0)?;
+        advances(
+            bytes,
+            fde.0 + 36,
+            fde.1,
+            factor,
+            e,
+            &mut out[df.offset as usize..],
+        )?;
+    }
+    Ok(())
+}
+
+/// A CIE's code alignment factor.
+fn code_alignment(b: &[u8], cie: usize) -> Result<u64> {
+    // ffffffff, length, id (8), version, augmentation string, code alignment (ULEB).
+    let mut at = cie + 21;
+    while *b.get(at).ok_or("a damaged CIE")? != 0 {
+        at += 1;
+    }
+    Ok(uleb(b, at + 1)?.0)
+}
+
+fn uleb(b: &[u8], at: usize) -> Result<(u64, usize)> {
+    let (mut v, mut shift, mut at) = (0u64, 0, at);
+    loop {
+        let byte = *b.get(at).ok_or("a damaged frame")?;
+        at += 1;
+        v |= u64::from(byte & 0x7f) << shift.min(63);
+        shift += 7;
+        if byte & 0x80 == 0 {
+            return Ok((v, at));
+        }
+    }
+}
+
+/// Walks an FDE's call frame instructions from `at` to `end`, rewriting each advance for
+/// the moved code.
+fn advances(
+    b: &[u8],
+    mut at: usize,
+    end: usize,
+    factor: u64,
+    e: &Edit,
+    out: &mut [u8],
+) -> Result<()> {
+    let mut loc = 0u64;
+    let factor = factor.max(1);
+    while at < end {
+        let op = b[at];
+        at += 1;
+        let (delta, width) = match op >> 6 {
+            1 => (u64::from(op & 0x3f), 0),
+            2 => {
+                at = uleb(b, at)?.1;
+                continue;
+            }
+            3 => continue,
+            _ => match op {
+                0x02 => (u64::from(b[at]), 1),
+                0x03 => (u64::from(u16::from_le_bytes([b[at], b[at + 1]])), 2),
+                0x04 => (
+                    u64::from(u32::from_le_bytes(b[at..at + 4].try_into().unwrap())),
+                    4,
+                ),
+                0x00 | 0x0a | 0x0b => continue,
+                0x06..=0x08 | 0x0d | 0x0e => {
+                    at = uleb(b, at)?.1;
+                    continue;
+                }
+                0x05 | 0x09 | 0x0c | 0x11 | 0x12 | 0x14 | 0x15 => {
+                    at = uleb(b, uleb(b, at)?.1)?.1;
+                    continue;
+                }
+                0x13 => {
+                    at = uleb(b, at)?.1;
+                    continue;
+                }
+                _ => return Err(format!("a call frame instruction {op:#04x}")),
+            },
+        };
+        let new_from = e.at(loc, true)?;
+        loc += delta * factor;
+        let new_delta = (e.at(loc, true)? - new_from) / factor;
+        let field = if width == 0 { at - 1 } else { at };
+        match width {
+            0 => out[field] = 0x40 | new_delta as u8,
+            1 => out[field] = new_delta as u8,
+            2 => out[field..field + 2].copy_from_slice(&(new_delta as u16).to_le_bytes()),
+            _ => out[field..field + 4].copy_from_slice(&(new_delta as u32).to_le_bytes()),
+        }
+        at += width;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ins(lo: u64, hi: u64) -> [u8; 16] {
+        let mut i = [0u8; 16];
+        i[..8].copy_from_slice(&lo.to_le_bytes());
+        i[8..].copy_from_slice(&hi.to_le_bytes());
+        i
+    }
+
+    #[test]
+    fn split_fields_decode_forward_and_backward_branches() {
+        // nvdisasm: `@!P0 BRA` at 0xc0 to 0x590; `@P1 BRA` at 0x540 back to 0x140.
+        assert_eq!(
+            split_field(0x0000_0004_0030_8947, 0x000f_ea00_0380_0000),
+            0x130
+        );
+        assert_eq!(
+            split_field(0xffff_fff8_00fc_1947, 0x000f_f000_0383_ffff),
+            -0x104
+        );
+        assert_eq!(
+            split_field(0xffff_fffc_00fc_7947, 0x000f_c000_0383_ffff),
+            -4
+        );
+    }
+
+    #[test]
+    fn dummy_loads_and_the_cta_barrier_before_a_gpu_fence_go() {
+        let lds = ins(DUMMY_LOAD.0, DUMMY_LOAD.1 | 0x000f_e200_0000_0000);
+        let cta = ins(0x7992, 0x8000 | 0x0005_ec00_0000_0000);
+        let gpu = ins(0x7992, 0x2000 | 0x004f_ec00_0000_0000);
+        let exit = ins(0x794d, 0x0380_0000);
+        let code = [exit, lds, lds, lds, lds, cta, gpu, exit];
+        let gone: Vec<bool> = (0..code.len()).map(|k| dropped(&code, k)).collect();
+        assert_eq!(gone, [false, true, true, true, true, true, false, false]);
+    }
+
+    #[test]
+    fn a_cta_barrier_alone_stays() {
+        let cta = ins(0x7992, 0x8000);
+        let exit = ins(0x794d, 0x0380_0000);
+        assert!(!dropped(&[cta, exit], 0));
+    }
+
+    #[test]
+    fn branches_over_dropped_instructions_are_shortened_and_code_padded() {
+        let lds = ins(DUMMY_LOAD.0, DUMMY_LOAD.1);
+        let gpu = ins(0x7992, 0x2000);
+        // 0: BRA +2 instructions (to 3); 1, 2: dropped; 3: MEMBAR; 4: EXIT; 5: BRA self.
+        let bra = ins(0x0000_0000_0008_0947, 0x000f_ea00_0380_0000);
+        let exit = ins(0x794d, 0x0380_0000);
+        let self_loop = ins(0xffff_fffc_00fc_7947, 0x000f_c000_0383_ffff);
+        let code: Vec<u8> = [bra, lds, lds, gpu, exit, self_loop].concat();
+        let e = edit_code(&code).unwrap().unwrap();
+        assert_eq!(e.moved, [0, 16, 16, 16, 32, 48, 64]);
+        let (lo, hi) = words(&e.code[..16]);
+        assert_eq!(split_field(lo, hi), 0);
+        let (lo, hi) = words(&e.code[48..64]);
+        assert_eq!(split_field(lo, hi), -4);
+        assert_eq!(
+            e.code.len(),
+            16 * 16,
+            "4 instructions, at least 8 NOPs, whole 128 bytes"
+        );
+    }
+
+    #[test]
+    fn the_capsules_closing_token_counts_the_padding() {
+        // nvlink's outputs: 8, 10, 12 NOPs (even: 0xd0) and 9, 13, 15 (odd: 0x50).
+        assert_eq!(closing_token(8), [0xd0, 4]);
+        assert_eq!(closing_token(10), [0xd0, 5]);
+        assert_eq!(closing_token(12), [0xd0, 6]);
+        assert_eq!(closing_token(9), [0x50, 5]);
+        assert_eq!(closing_token(13), [0x50, 7]);
+        assert_eq!(closing_token(15), [0x50, 8]);
+    }
+
+    #[test]
+    fn a_cta_barrier_run_is_told_apart_from_loads_alone() {
+        let lds = ins(DUMMY_LOAD.0, DUMMY_LOAD.1);
+        let cta = ins(0x7992, 0x8000);
+        let gpu = ins(0x7992, 0x2000);
+        let block = ins(0x7992, 0x0000);
+        let bra = ins(0xffff_fffc_00fc_7947, 0x000f_c000_0383_ffff);
+        let code = [lds, lds, cta, gpu, lds, lds, block, bra].concat();
+        let e = edit_code(&code).unwrap().unwrap();
+        assert_eq!(e.runs, [true, false]);
+        assert_eq!(e.padding, (0, 13), "3 kept: padded to 16");
+    }
+
+    #[test]
+    fn a_dropped_instructions_wait_moves_to_the_next_and_its_stall_to_the_one_before() {
+        let before = ins(0x7986, 2 << 41);
+        let lds = ins(DUMMY_LOAD.0, DUMMY_LOAD.1 | (1 << 41) | (0x4 << 52));
+        let gpu = ins(0x7992, 0x2000 | (6 << 41));
+        let bra = ins(0xffff_fffc_00fc_7947, 0x000f_c000_0383_ffff);
+        let e = edit_code(&[before, lds, lds, gpu, bra].concat())
+            .unwrap()
+            .unwrap();
+        let (_, hi) = words(&e.code[..16]);
+        assert_eq!((hi >> 41) & 0xf, 4, "2 cycles and the two loads' one each");
+        let (_, hi) = words(&e.code[16..32]);
+        assert_eq!((hi >> 52) & 0x3f, 0x4, "the loads' wait on scoreboard 2");
+    }
+
+    #[test]
+    fn kernels_that_call_keep_their_code() {
+        let lds = ins(DUMMY_LOAD.0, DUMMY_LOAD.1);
+        let call = ins(0x7943, 0);
+        assert!(edit_code(&[lds, call].concat()).unwrap().is_none());
+    }
+
+    #[test]
+    fn indirect_branches_are_refused() {
+        let lds = ins(DUMMY_LOAD.0, DUMMY_LOAD.1);
+        let brx = ins(0xffff_fffc_0680_7949, 0);
+        assert!(edit_code(&[lds, brx].concat()).is_err());
+    }
+}

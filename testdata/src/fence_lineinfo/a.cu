@@ -1,0 +1,14 @@
+// sm_100+: a kernel with a fence that calls nothing, compiled with -lineinfo. nvlink's
+// re-finalization removes the fence preamble and moves the line table's addresses with the
+// code; cubin-ld does not move line tables yet, so it refuses the link, naming the kernel.
+__device__ unsigned done;
+
+__global__ void publish(int *p, int n)
+{
+    int i = threadIdx.x;
+    if (i >= n)
+        return;
+    p[i] = i;
+    __threadfence();
+    atomicAdd(&done, 1);
+}
