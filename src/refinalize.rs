@@ -6,10 +6,11 @@
 //! ptxas writes before a fence for code that might call out: the four `@!PT LDS RZ, [RZ]` and
 //! the `MEMBAR.ALL.CTA` before `MEMBAR.SC.GPU`/`.SYS`/`MEMBAR.ALL.GPU`
 //! (`__threadfence()`, `_block`, `_system`, `cuda::atomic_thread_fence`, seq_cst atomics,
-//! grid sync). Every later instruction moves up: branch targets, `.nv.info` instruction
-//! offsets, relocations, the frame's address range and advances, the kernel's size (padded
-//! again to whole 128 bytes with at least 8 NOPs after the closing branch). Black-box rule
-//! and evidence: docs/research/fence-refinalization.md.
+//! proxy fences, grid sync, cub's decoupled look-back). Every later instruction moves up:
+//! branch targets, `.nv.info` instruction offsets, relocations, the frame's address range
+//! and advances, the kernel's size (padded again to whole 128 bytes with at least 8 NOPs
+//! after the closing branch), and the capsule's fence prefixes and closing token follow.
+//! Black-box rule and evidence: docs/research/fence-refinalization.md.
 //!
 //! Where a kernel holds something whose offsets this pass does not know how to move (an
 //! indirect branch, line tables, an attribute listing offsets in an unknown shape), the link
@@ -153,6 +154,60 @@ fn dropped(code: &[[u8; 16]], k: usize) -> bool {
             .is_some_and(|(l, _)| l & 0xfff == MEMBAR)
 }
 
+/// The `MEMBAR` a run of dropped instructions stood before.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Fence {
+    /// GPU or system scope (`MEMBAR.SC.GPU`, `.ALL.GPU`, `.SC.SYS`): the CTA barrier went too.
+    Wide,
+    /// `MEMBAR.SC.CTA` (`__threadfence_block`).
+    Block,
+    /// `MEMBAR.ALL.CTA`, kept (before `FENCE.VIEW.ASYNC`: cub's decoupled look-back).
+    CtaKept,
+}
+
+impl Fence {
+    /// (The scope is at bits 12–13 of the high word: 0 CTA, 2 GPU, 3 system; bit 15: ALL.)
+    fn of((lo, hi): (u64, u64)) -> Option<Fence> {
+        if lo & 0xfff != MEMBAR {
+            return None;
+        }
+        match (hi & OPERANDS & 0x8000 != 0, (hi >> 12) & 3) {
+            (_, 2 | 3) => Some(Fence::Wide),
+            (false, 0) => Some(Fence::Block),
+            (true, 0) => Some(Fence::CtaKept),
+            _ => None,
+        }
+    }
+
+    /// Whether `p` is the capsule prefix ptxas gives the record of such a fence: flagged
+    /// (`d1 0N`) for the wide and block ones, `51 03` for a kept CTA barrier (which other
+    /// records carry too). Black-box: every kernel nvlink re-finalized in the corpus, the
+    /// fuzz seeds and the programs of testdata/programs.
+    fn marks(self, p: [u8; 2]) -> bool {
+        match self {
+            Fence::Wide | Fence::Block => p[0] == 0xd1 && (2..=4).contains(&p[1]),
+            Fence::CtaKept => p == [0x51, 3],
+        }
+    }
+}
+
+/// A run of dropped instructions: the fence it stood before, and whether it held dummy loads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Run {
+    fence: Fence,
+    loads: bool,
+}
+
+impl Run {
+    /// nvlink's prefix for the fence's record once the run is gone: unflagged, its count
+    /// two less where the loads went (`d1 04` → `51 02`, `d1 03` → `51 01`, `51 03` → `51 01`,
+    /// `d1 02` → none; a lone CTA barrier: `d1 02` → `51 02`).
+    fn prefix_after(self, p: [u8; 2]) -> Option<[u8; 2]> {
+        let n = p[1] - if self.loads { 2 } else { 0 };
+        (n > 0).then_some([0x51, n])
+    }
+}
+
 /// One kernel's new code and where each old instruction went.
 struct Edit {
     code: Vec<u8>,
@@ -160,8 +215,8 @@ struct Edit {
     /// one); `moved[n]`: the end of the code.
     moved: Vec<u64>,
     old_size: u64,
-    /// Each run of dropped instructions, in order: whether it held the CTA barrier.
-    runs: Vec<bool>,
+    /// The runs of dropped instructions, in order.
+    runs: Vec<Run>,
     /// The padding `NOP`s after the closing branch, before and after.
     padding: (usize, usize),
 }
@@ -219,13 +274,16 @@ fn edit_code(text: &[u8]) -> Result<Option<Edit>> {
         .enumerate()
         .filter(|&(k, &g)| g && (k == 0 || !gone[k - 1]))
         .map(|(k, _)| {
-            let end = gone[k..]
+            let end = gone[k..].iter().position(|g| !g).map(|p| k + p);
+            let fence = end
+                .and_then(|j| Fence::of(words(&code[j])))
+                .ok_or_else(|| "dummy loads before something other than a MEMBAR".to_string())?;
+            let loads = code[k..end.unwrap_or(code.len())]
                 .iter()
-                .position(|g| !g)
-                .map_or(code.len(), |p| k + p);
-            code[k..end].iter().any(|i| words(i).0 & 0xfff == MEMBAR)
+                .any(|i| words(i).0 == DUMMY_LOAD.0);
+            Ok(Run { fence, loads })
         })
-        .collect();
+        .collect::<Result<_>>()?;
     let edit = Edit {
         code: Vec::new(),
         moved,
@@ -441,10 +499,9 @@ fn closing_token(nops: usize) -> [u8; 2] {
     [0x50 | even, nops.div_ceil(2) as u8]
 }
 
-/// `.nv.capmerc.text.<kernel>`: each fence's record loses the prefix ptxas gave it for the
-/// dropped instructions (`d1 04`, `d1 02`; one per run of them, in order: 1,242 functions
-/// of the corpus), for `51 02` where the run held the CTA barrier; the closing token counts
-/// the new padding.
+/// `.nv.capmerc.text.<kernel>`: each fence's record carries a prefix for the instructions
+/// before it (`Fence::marks`), paired with the runs in order, which nvlink rewrites for the
+/// code without them (`Run::prefix_after`); the closing token counts the new padding.
 fn capsule(cubin: &Cubin<'_>, text: &[u8], e: &Edit, out: &mut [u8]) -> Result<()> {
     let name = [b".nv.capmerc".as_slice(), text].concat();
     let Some(c) = cubin.sections.iter().find(|s| s.name == name.as_slice()) else {
@@ -453,27 +510,51 @@ fn capsule(cubin: &Cubin<'_>, text: &[u8], e: &Edit, out: &mut [u8]) -> Result<(
     let code = c.bytes();
     let (prefixes, end) = crate::reloc::capsule::prefixes(code)
         .map_err(|_| "its capsule (a layout not understood)".to_string())?;
-    let fences: Vec<usize> = prefixes
-        .into_iter()
-        .filter(|&p| code[p] == 0xd1 && matches!(code[p + 1], 2 | 4))
-        .collect();
-    if fences.len() != e.runs.len()
+    let at_prefix = |p: usize| [code[p], code[p + 1]];
+    // Flagged prefixes pair with the wide and block fences; `51 03` with kept CTA barriers,
+    // where the kernel has any.
+    let pairs = |kept: bool| -> Vec<usize> {
+        let fence = if kept { Fence::CtaKept } else { Fence::Wide };
+        prefixes
+            .iter()
+            .copied()
+            .filter(|&p| fence.marks(at_prefix(p)))
+            .collect()
+    };
+    let (flagged, kept) = (pairs(false), pairs(true));
+    let is_kept = |r: &&Run| r.fence == Fence::CtaKept;
+    let n_kept = e.runs.iter().filter(is_kept).count();
+    if flagged.len() != e.runs.len() - n_kept
+        || (n_kept > 0 && kept.len() != n_kept)
         || end != code.len()
         || code[end - 2..] != closing_token(e.padding.0)
     {
         return Err(format!(
             "its capsule ({} fence record(s) for {} fence(s))",
-            fences.len(),
+            flagged.len() + kept.len(),
             e.runs.len()
         ));
     }
+    let (mut flagged, mut kept) = (flagged.into_iter(), kept.into_iter());
+    let mut edits: Vec<(usize, Option<[u8; 2]>)> = e
+        .runs
+        .iter()
+        .map(|r| {
+            let p = if is_kept(&r) {
+                kept.next()
+            } else {
+                flagged.next()
+            };
+            let p = p.expect("counted above");
+            (p, r.prefix_after(at_prefix(p)))
+        })
+        .collect();
+    edits.sort_unstable_by_key(|e| e.0);
     let mut new = Vec::with_capacity(code.len());
     let mut from = 0;
-    for (&p, &cta) in fences.iter().zip(&e.runs) {
+    for (p, by) in edits {
         new.extend_from_slice(&code[from..p]);
-        if cta {
-            new.extend_from_slice(&[0x51, 0x02]);
-        }
+        new.extend_from_slice(by.as_ref().map_or(&[][..], |b| &b[..]));
         from = p + 2;
     }
     new.extend_from_slice(&code[from..]);
@@ -535,30 +616,33 @@ fn no_addend_into(cubin: &Cubin<'_>, r: &crate::elf::read::Section<'_>, text: u3
     Ok(())
 }
 
-/// EIATTRs whose words are offsets of instructions in the function's code.
-fn lists_offsets(attr: u8) -> Option<bool> {
+/// How an EIATTR holds offsets of instructions in the function's code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Offsets {
+    /// Every word is one.
+    Words,
+    /// Records of four words whose first is one (MBARRIER_INSTR_OFFSETS: offset, kind, 0,
+    /// flags; black-box: cub's scans, moved by nvlink only in their first word).
+    FirstOfFour,
+    /// Offsets in a shape not known (refused).
+    Unknown,
+}
+
+fn offsets_in(attr: u8) -> Option<Offsets> {
     let name = crate::elf::nvinfo::attr_name(attr)?;
-    if name.ends_with("_INSTR_OFFSETS")
-        || matches!(
-            name,
-            "EIATTR_SYSCALL_OFFSETS"
-                | "EIATTR_STACK_CANARY_TRAP_OFFSETS"
-                | "EIATTR_LOCAL_CTA_ASYNC_STORE_OFFSETS"
-        )
-    {
-        return Some(true);
-    }
-    if matches!(
-        name,
+    match name {
+        "EIATTR_MBARRIER_INSTR_OFFSETS" => Some(Offsets::FirstOfFour),
+        "EIATTR_SYSCALL_OFFSETS"
+        | "EIATTR_STACK_CANARY_TRAP_OFFSETS"
+        | "EIATTR_LOCAL_CTA_ASYNC_STORE_OFFSETS" => Some(Offsets::Words),
         "EIATTR_INDIRECT_BRANCH_TARGETS"
-            | "EIATTR_INSTR_REG_MAP"
-            | "EIATTR_ATOM16_EMUL_INSTR_REG_MAP"
-            | "EIATTR_COROUTINE_RESUME_ID_OFFSETS"
-            | "EIATTR_JUMPTABLE_RELOCS"
-    ) {
-        return Some(false);
+        | "EIATTR_INSTR_REG_MAP"
+        | "EIATTR_ATOM16_EMUL_INSTR_REG_MAP"
+        | "EIATTR_COROUTINE_RESUME_ID_OFFSETS"
+        | "EIATTR_JUMPTABLE_RELOCS" => Some(Offsets::Unknown),
+        _ if name.ends_with("_INSTR_OFFSETS") => Some(Offsets::Words),
+        _ => None,
     }
-    None
 }
 
 /// `.nv.info.<kernel>`: the instruction offsets its lists hold.
@@ -569,9 +653,10 @@ fn info_offsets(r: &crate::elf::read::Section<'_>, e: &Edit, out: &mut [u8]) -> 
         let (format, attr) = (bytes[at], bytes[at + 1]);
         let len = u16::from_le_bytes([bytes[at + 2], bytes[at + 3]]) as usize;
         let payload = if format == 0x04 { len } else { 0 };
-        match lists_offsets(attr) {
-            Some(true) if format == 0x04 => {
-                for w in (at + 4..at + 4 + payload).step_by(4) {
+        match offsets_in(attr) {
+            Some(shape @ (Offsets::Words | Offsets::FirstOfFour)) if format == 0x04 => {
+                let stride = if shape == Offsets::Words { 4 } else { 16 };
+                for w in (at + 4..at + 4 + payload).step_by(stride) {
                     let old = u32::from_le_bytes(bytes[w..w + 4].try_into().unwrap());
                     let new = e.at(u64::from(old), false)?;
                     put_u32(out, r.offset as usize + w, new as u32);
@@ -815,7 +900,8 @@ mod tests {
         let bra = ins(0xffff_fffc_00fc_7947, 0x000f_c000_0383_ffff);
         let code = [lds, lds, cta, gpu, lds, lds, block, bra].concat();
         let e = edit_code(&code).unwrap().unwrap();
-        assert_eq!(e.runs, [true, false]);
+        let fences: Vec<Fence> = e.runs.iter().map(|r| r.fence).collect();
+        assert_eq!(fences, [Fence::Wide, Fence::Block]);
         assert_eq!(e.padding, (0, 13), "3 kept: padded to 16");
     }
 

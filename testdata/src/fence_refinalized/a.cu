@@ -28,3 +28,9 @@ extern "C" __global__ void fence_local(int *p, int n) { int t[64]; int i = threa
 extern "C" __global__ void fence_divergent(int *p, int n) { int i = threadIdx.x; if (i & 1) { p[i] = i; __threadfence(); } else { p[i] = -i; } if (i < n) atomicAdd(&cnt, p[i]); }
 extern "C" __global__ void fence_then_call(int *p, int n) { int i = threadIdx.x; if (i >= n) return; p[i] = i; __threadfence(); p[i + 2] = helper(p, i); }
 extern "C" __global__ void fence_then_assert(int *p, int n) { int i = threadIdx.x; if (i >= n) return; p[i] = i; __threadfence(); assert(p[i + 1] != 7); }
+// A CTA-scope acquire-release fence keeps its MEMBAR.ALL.CTA (only the loads go), as do the
+// async-proxy fences cub's decoupled look-back uses; fence.proxy.async widens to the GPU.
+extern "C" __global__ void acq_rel_cta(int *p, int n) { int i = threadIdx.x; if (i >= n) return; p[i] = i; asm volatile("fence.acq_rel.cta;" ::: "memory"); p[i + 1] = 3; }
+extern "C" __global__ void sc_cta(int *p, int n) { int i = threadIdx.x; if (i >= n) return; p[i] = i; asm volatile("fence.sc.cta;" ::: "memory"); p[i + 1] = 3; }
+extern "C" __global__ void proxy_async_shared(int *p, int n) { __shared__ int s[64]; int i = threadIdx.x; if (i >= n) return; s[i & 63] = i; asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); p[i] = s[(i + 3) & 63]; }
+extern "C" __global__ void proxy_async(int *p, int n) { int i = threadIdx.x; if (i >= n) return; p[i] = i; asm volatile("fence.proxy.async;" ::: "memory"); atomicAdd(&cnt, 1); }
