@@ -587,6 +587,13 @@ impl<'data> CodeGraph<'data> {
         let Ok(relocs) = o.cubin.relocations(s) else {
             return;
         };
+        // The definition the code's own function resolves to: itself, or for a weak copy
+        // that lost, the copy that won, whose address the loser's code takes only as its own
+        // (return addresses of its calls): that keeps nothing, as in nvlink (thrust's
+        // temporary_array destructors in several objects).
+        let own = from_code
+            .then(|| o.text_function(t).and_then(|f| defs.get(oi, f)))
+            .flatten();
         for r in relocs {
             if from_code {
                 if let Some(g) = res.global_of(oi, r.sym) {
@@ -610,7 +617,7 @@ impl<'data> CodeGraph<'data> {
                 if callee != (oi, target) {
                     self.own_pairs.push((target, callee));
                 }
-            } else if !from_code || callee != (oi, target) {
+            } else if !from_code || (callee != (oi, target) && Some(callee) != own) {
                 self.data_roots.push(callee);
             }
         }
