@@ -653,11 +653,14 @@ fn info_offsets(r: &crate::elf::read::Section<'_>, e: &Edit, out: &mut [u8]) -> 
         let (format, attr) = (bytes[at], bytes[at + 1]);
         let len = u16::from_le_bytes([bytes[at + 2], bytes[at + 3]]) as usize;
         let payload = if format == 0x04 { len } else { 0 };
+        if at + 4 + payload > bytes.len() {
+            return Err("a damaged .nv.info record".into());
+        }
         match offsets_in(attr) {
             Some(shape @ (Offsets::Words | Offsets::FirstOfFour)) if format == 0x04 => {
                 let stride = if shape == Offsets::Words { 4 } else { 16 };
                 for w in (at + 4..at + 4 + payload).step_by(stride) {
-                    let old = u32::from_le_bytes(bytes[w..w + 4].try_into().unwrap());
+                    let old = little_endian(bytes, w, 4)? as u32;
                     let new = e.at(u64::from(old), false)?;
                     put_u32(out, r.offset as usize + w, new as u32);
                 }
@@ -706,7 +709,7 @@ fn frames(
             continue;
         }
         let range_at = fde.0 + 28;
-        let range = u64::from_le_bytes(bytes[range_at..range_at + 8].try_into().unwrap());
+        let range = little_endian(bytes, range_at, 8)?;
         if range == e.old_size {
             put_u64(out, df.offset as usize + range_at, e.code.len() as u64);
         }
@@ -727,6 +730,14 @@ fn frames(
         )?;
     }
     Ok(())
+}
+
+/// The `width`-byte little-endian number at `at` of `b`, `Err` past its end (damaged input).
+fn little_endian(b: &[u8], at: usize, width: usize) -> Result<u64> {
+    let bytes = b
+        .get(at..at.saturating_add(width))
+        .ok_or("a damaged frame or attribute")?;
+    Ok(bytes.iter().rev().fold(0, |v, &x| v << 8 | u64::from(x)))
 }
 
 /// A CIE's code alignment factor.
@@ -765,7 +776,7 @@ fn advances(
     let mut loc = 0u64;
     let factor = factor.max(1);
     while at < end {
-        let op = b[at];
+        let op = little_endian(b, at, 1)? as u8;
         at += 1;
         let (delta, width) = match op >> 6 {
             1 => (u64::from(op & 0x3f), 0),
@@ -775,12 +786,9 @@ fn advances(
             }
             3 => continue,
             _ => match op {
-                0x02 => (u64::from(b[at]), 1),
-                0x03 => (u64::from(u16::from_le_bytes([b[at], b[at + 1]])), 2),
-                0x04 => (
-                    u64::from(u32::from_le_bytes(b[at..at + 4].try_into().unwrap())),
-                    4,
-                ),
+                0x02 => (little_endian(b, at, 1)?, 1),
+                0x03 => (little_endian(b, at, 2)?, 2),
+                0x04 => (little_endian(b, at, 4)?, 4),
                 0x00 | 0x0a | 0x0b => continue,
                 0x06..=0x08 | 0x0d | 0x0e => {
                     at = uleb(b, at)?.1;
@@ -918,6 +926,24 @@ mod tests {
         assert_eq!((hi >> 41) & 0xf, 4, "2 cycles and the two loads' one each");
         let (_, hi) = words(&e.code[16..32]);
         assert_eq!((hi >> 52) & 0x3f, 0x4, "the loads' wait on scoreboard 2");
+    }
+
+    #[test]
+    fn damaged_frames_are_errors_not_panics() {
+        let e = Edit {
+            code: vec![0; 32],
+            moved: vec![0, 16, 32],
+            old_size: 32,
+            runs: Vec::new(),
+            padding: (0, 0),
+        };
+        // DW_CFA_advance_loc4 with two of its four bytes; a ULEB that never ends.
+        for program in [&[0x04, 0x01, 0x00][..], &[0x0e, 0x80, 0x80][..]] {
+            let mut out = program.to_vec();
+            assert!(advances(program, 0, program.len(), 4, &e, &mut out).is_err());
+        }
+        assert!(little_endian(&[1, 2], 1, 4).is_err());
+        assert_eq!(little_endian(&[0x34, 0x12], 0, 2).unwrap(), 0x1234);
     }
 
     #[test]
