@@ -20,6 +20,7 @@ use crate::diag::Error;
 use crate::elf::read::Cubin;
 use crate::elf::read::SymSection;
 use crate::elf::{SHT_CUDA_INFO, SHT_RELA};
+use crate::reloc::capsule::trailing_nops;
 use std::borrow::Cow;
 
 type Result<T> = std::result::Result<T, String>;
@@ -51,14 +52,8 @@ pub fn apply(units: &mut [crate::input::Unit<'_>]) -> std::result::Result<(), Er
 /// What a kernel's code still holds that re-finalization drops, `None` when it calls out or
 /// holds none of it (for the merge, which refuses kernels this pass did not edit).
 pub fn still_to_remove(text: &[u8]) -> Option<&'static str> {
-    let code: Vec<[u8; 16]> = text
-        .chunks_exact(16)
-        .map(|c| c.try_into().unwrap())
-        .collect();
-    if code
-        .iter()
-        .any(|i| flow(words(i).0) == Ok(Some(Flow::Call)))
-    {
+    let code = instructions(text);
+    if calls_out(&code) {
         return None;
     }
     let k = (0..code.len()).find(|&k| dropped(&code, k))?;
@@ -130,6 +125,19 @@ fn flow(lo: u64) -> Result<Option<Flow>> {
         return Err(format!("a control-flow instruction of opcode {op:#05x}"));
     }
     Ok(None)
+}
+
+/// A function's code as instructions.
+fn instructions(text: &[u8]) -> Vec<[u8; 16]> {
+    text.chunks_exact(16)
+        .map(|c| c.try_into().unwrap())
+        .collect()
+}
+
+/// Whether the code calls anything (a kernel that does is not re-finalized).
+fn calls_out(code: &[[u8; 16]]) -> bool {
+    code.iter()
+        .any(|i| flow(words(i).0) == Ok(Some(Flow::Call)))
 }
 
 fn words(i: &[u8]) -> (u64, u64) {
@@ -217,8 +225,8 @@ struct Edit {
     old_size: u64,
     /// The runs of dropped instructions, in order.
     runs: Vec<Run>,
-    /// The padding `NOP`s after the closing branch, before and after.
-    padding: (usize, usize),
+    /// The padding `NOP`s after the closing branch before the edit (after it: `code`'s).
+    old_padding: usize,
 }
 
 impl Edit {
@@ -243,14 +251,8 @@ impl Edit {
 
 /// The edit of one kernel's code, `None` when it keeps every instruction or calls out.
 fn edit_code(text: &[u8]) -> Result<Option<Edit>> {
-    let code: Vec<[u8; 16]> = text
-        .chunks_exact(16)
-        .map(|c| c.try_into().unwrap())
-        .collect();
-    if code
-        .iter()
-        .any(|i| flow(words(i).0) == Ok(Some(Flow::Call)))
-    {
+    let code = instructions(text);
+    if calls_out(&code) {
         return Ok(None);
     }
     let gone: Vec<bool> = (0..code.len()).map(|k| dropped(&code, k)).collect();
@@ -284,28 +286,15 @@ fn edit_code(text: &[u8]) -> Result<Option<Edit>> {
             Ok(Run { fence, loads })
         })
         .collect::<Result<_>>()?;
-    let edit = Edit {
+    let mut edit = Edit {
         code: Vec::new(),
         moved,
         old_size: text.len() as u64,
         runs,
-        padding: (padding(text), 0),
+        old_padding: trailing_nops(text),
     };
-    let kept = kept_code(&code, &gone, &edit)?;
-    let new_padding = padding(&kept);
-    Ok(Some(Edit {
-        code: kept,
-        padding: (edit.padding.0, new_padding),
-        ..edit
-    }))
-}
-
-/// The `NOP`s after the closing branch.
-fn padding(code: &[u8]) -> usize {
-    code.chunks_exact(16)
-        .rev()
-        .take_while(|i| i[..8] == NOP[..8])
-        .count()
+    edit.code = kept_code(&code, &gone, &edit)?;
+    Ok(Some(edit))
 }
 
 /// The kept instructions, branches retargeted and the dropped ones' waits and stalls moved
@@ -324,18 +313,15 @@ fn kept_code(code: &[[u8; 16]], gone: &[bool], e: &Edit) -> Result<Vec<u8>> {
             }
             continue;
         }
-        let lo = retarget(lo, hi, k, e)?;
-        let hi = retarget_high(lo, hi)? | waits;
+        let (lo, hi) = retarget((lo, hi), k, e)?;
+        let hi = hi | waits;
         waits = 0;
         let mut i = [0u8; 16];
         i[..8].copy_from_slice(&lo.to_le_bytes());
         i[8..].copy_from_slice(&hi.to_le_bytes());
         out.push(i);
     }
-    let real = out
-        .iter()
-        .rposition(|i| i[..8] != NOP[..8])
-        .map_or(0, |p| p + 1);
+    let real = out.len() - trailing_nops(out.as_flattened());
     out.truncate(real);
     let total = (real + 8).div_ceil(8) * 8;
     out.resize(total, NOP);
@@ -363,32 +349,31 @@ fn new_relative(k: usize, relative: i64, unit: i64, e: &Edit) -> Result<i64> {
     Ok((new_target - (e.moved[k] as i64 + 16)) / unit)
 }
 
-fn retarget(lo: u64, hi: u64, k: usize, e: &Edit) -> Result<u64> {
+/// Instruction `k`'s words with its relative target (if it has one) moved for the edit.
+fn retarget((lo, hi): (u64, u64), k: usize, e: &Edit) -> Result<(u64, u64)> {
     match flow(lo)? {
         Some(Flow::Split) => {
-            let rel = split_field(lo, hi);
-            let new = new_relative(k, rel, 4, e)? as u64;
-            Ok((lo & !(0xff << 16) & !(!0u64 << 34)) | ((new & 0xff) << 16) | ((new >> 8) << 34))
+            let new = new_relative(k, split_field(lo, hi), 4, e)?;
+            Ok(with_split_field(lo, hi, new))
         }
         Some(Flow::Bytes) => {
             let rel = (lo >> 32) as u32 as i32 as i64;
             let new = new_relative(k, rel, 1, e)?;
             let new = i32::try_from(new).map_err(|_| "a BSSY target out of range".to_string())?;
-            Ok((lo & 0xffff_ffff) | ((new as u32 as u64) << 32))
+            Ok(((lo & 0xffff_ffff) | ((new as u32 as u64) << 32), hi))
         }
-        _ => Ok(lo),
+        _ => Ok((lo, hi)),
     }
 }
 
-/// The high word's part of a split relative field (bits 64–81), for the target `retarget`
-/// wrote into `new_lo` (`lo` before: the field's sign fills the high bits).
-fn retarget_high(new_lo: u64, hi: u64) -> Result<u64> {
-    if flow(new_lo)? != Some(Flow::Split) {
-        return Ok(hi);
-    }
-    let negative = new_lo >> 63 == 1;
+/// The words with split relative field `v` written (`split_field`'s inverse): the low 8
+/// bits at 16–23, the rest at 34–63 and 64–81 (the high word's part its sign).
+fn with_split_field(lo: u64, hi: u64, v: i64) -> (u64, u64) {
+    let v = v as u64;
+    let lo = (lo & !(0xff << 16) & !(!0u64 << 34)) | ((v & 0xff) << 16) | ((v >> 8) << 34);
     let high_bits: u64 = (1 << 18) - 1;
-    Ok((hi & !high_bits) | if negative { high_bits } else { 0 })
+    let hi = (hi & !high_bits) | if lo >> 63 == 1 { high_bits } else { 0 };
+    (lo, hi)
 }
 
 /// A split relative field: the low 8 bits at 16–23, the rest at 34–81, signed (56 bits).
@@ -527,7 +512,7 @@ fn capsule(cubin: &Cubin<'_>, text: &[u8], e: &Edit, out: &mut [u8]) -> Result<(
     if flagged.len() != e.runs.len() - n_kept
         || (n_kept > 0 && kept.len() != n_kept)
         || end != code.len()
-        || code[end - 2..] != closing_token(e.padding.0)
+        || code[end - 2..] != closing_token(e.old_padding)
     {
         return Err(format!(
             "its capsule ({} fence record(s) for {} fence(s))",
@@ -559,7 +544,7 @@ fn capsule(cubin: &Cubin<'_>, text: &[u8], e: &Edit, out: &mut [u8]) -> Result<(
     }
     new.extend_from_slice(&code[from..]);
     let l = new.len();
-    new[l - 2..].copy_from_slice(&closing_token(e.padding.1));
+    new[l - 2..].copy_from_slice(&closing_token(trailing_nops(&e.code)));
     let at = c.offset as usize;
     out[at..at + code.len()].fill(0);
     out[at..at + l].copy_from_slice(&new);
@@ -824,10 +809,22 @@ fn advances(
 mod tests {
     use super::*;
 
-    fn ins(lo: u64, hi: u64) -> [u8; 16] {
+    /// `@!PT LDS RZ, [RZ]`, `MEMBAR.ALL.CTA`, `MEMBAR.SC.GPU`, `EXIT`, the closing `BRA` to itself.
+    const LDS: [u8; 16] = ins(DUMMY_LOAD.0, DUMMY_LOAD.1);
+    const CTA: [u8; 16] = ins(0x7992, 0x8000);
+    const GPU: [u8; 16] = ins(0x7992, 0x2000);
+    const EXIT: [u8; 16] = ins(0x794d, 0x0380_0000);
+    const SELF_LOOP: [u8; 16] = ins(0xffff_fffc_00fc_7947, 0x000f_c000_0383_ffff);
+
+    const fn ins(lo: u64, hi: u64) -> [u8; 16] {
+        let (a, b) = (lo.to_le_bytes(), hi.to_le_bytes());
         let mut i = [0u8; 16];
-        i[..8].copy_from_slice(&lo.to_le_bytes());
-        i[8..].copy_from_slice(&hi.to_le_bytes());
+        let mut k = 0;
+        while k < 8 {
+            i[k] = a[k];
+            i[k + 8] = b[k];
+            k += 1;
+        }
         i
     }
 
@@ -853,28 +850,21 @@ mod tests {
         let lds = ins(DUMMY_LOAD.0, DUMMY_LOAD.1 | 0x000f_e200_0000_0000);
         let cta = ins(0x7992, 0x8000 | 0x0005_ec00_0000_0000);
         let gpu = ins(0x7992, 0x2000 | 0x004f_ec00_0000_0000);
-        let exit = ins(0x794d, 0x0380_0000);
-        let code = [exit, lds, lds, lds, lds, cta, gpu, exit];
+        let code = [EXIT, lds, lds, lds, lds, cta, gpu, EXIT];
         let gone: Vec<bool> = (0..code.len()).map(|k| dropped(&code, k)).collect();
         assert_eq!(gone, [false, true, true, true, true, true, false, false]);
     }
 
     #[test]
     fn a_cta_barrier_alone_stays() {
-        let cta = ins(0x7992, 0x8000);
-        let exit = ins(0x794d, 0x0380_0000);
-        assert!(!dropped(&[cta, exit], 0));
+        assert!(!dropped(&[CTA, EXIT], 0));
     }
 
     #[test]
     fn branches_over_dropped_instructions_are_shortened_and_code_padded() {
-        let lds = ins(DUMMY_LOAD.0, DUMMY_LOAD.1);
-        let gpu = ins(0x7992, 0x2000);
         // 0: BRA +2 instructions (to 3); 1, 2: dropped; 3: MEMBAR; 4: EXIT; 5: BRA self.
         let bra = ins(0x0000_0000_0008_0947, 0x000f_ea00_0380_0000);
-        let exit = ins(0x794d, 0x0380_0000);
-        let self_loop = ins(0xffff_fffc_00fc_7947, 0x000f_c000_0383_ffff);
-        let code: Vec<u8> = [bra, lds, lds, gpu, exit, self_loop].concat();
+        let code: Vec<u8> = [bra, LDS, LDS, GPU, EXIT, SELF_LOOP].concat();
         let e = edit_code(&code).unwrap().unwrap();
         assert_eq!(e.moved, [0, 16, 16, 16, 32, 48, 64]);
         let (lo, hi) = words(&e.code[..16]);
@@ -901,16 +891,16 @@ mod tests {
 
     #[test]
     fn a_cta_barrier_run_is_told_apart_from_loads_alone() {
-        let lds = ins(DUMMY_LOAD.0, DUMMY_LOAD.1);
-        let cta = ins(0x7992, 0x8000);
-        let gpu = ins(0x7992, 0x2000);
         let block = ins(0x7992, 0x0000);
-        let bra = ins(0xffff_fffc_00fc_7947, 0x000f_c000_0383_ffff);
-        let code = [lds, lds, cta, gpu, lds, lds, block, bra].concat();
+        let code = [LDS, LDS, CTA, GPU, LDS, LDS, block, SELF_LOOP].concat();
         let e = edit_code(&code).unwrap().unwrap();
         let fences: Vec<Fence> = e.runs.iter().map(|r| r.fence).collect();
         assert_eq!(fences, [Fence::Wide, Fence::Block]);
-        assert_eq!(e.padding, (0, 13), "3 kept: padded to 16");
+        assert_eq!(
+            (e.old_padding, trailing_nops(&e.code)),
+            (0, 13),
+            "3 kept: padded to 16"
+        );
     }
 
     #[test]
@@ -918,8 +908,7 @@ mod tests {
         let before = ins(0x7986, 2 << 41);
         let lds = ins(DUMMY_LOAD.0, DUMMY_LOAD.1 | (1 << 41) | (0x4 << 52));
         let gpu = ins(0x7992, 0x2000 | (6 << 41));
-        let bra = ins(0xffff_fffc_00fc_7947, 0x000f_c000_0383_ffff);
-        let e = edit_code(&[before, lds, lds, gpu, bra].concat())
+        let e = edit_code(&[before, lds, lds, gpu, SELF_LOOP].concat())
             .unwrap()
             .unwrap();
         let (_, hi) = words(&e.code[..16]);
@@ -935,7 +924,7 @@ mod tests {
             moved: vec![0, 16, 32],
             old_size: 32,
             runs: Vec::new(),
-            padding: (0, 0),
+            old_padding: 0,
         };
         // DW_CFA_advance_loc4 with two of its four bytes; a ULEB that never ends.
         for program in [&[0x04, 0x01, 0x00][..], &[0x0e, 0x80, 0x80][..]] {
@@ -948,15 +937,13 @@ mod tests {
 
     #[test]
     fn kernels_that_call_keep_their_code() {
-        let lds = ins(DUMMY_LOAD.0, DUMMY_LOAD.1);
         let call = ins(0x7943, 0);
-        assert!(edit_code(&[lds, call].concat()).unwrap().is_none());
+        assert!(edit_code(&[LDS, call].concat()).unwrap().is_none());
     }
 
     #[test]
     fn indirect_branches_are_refused() {
-        let lds = ins(DUMMY_LOAD.0, DUMMY_LOAD.1);
         let brx = ins(0xffff_fffc_0680_7949, 0);
-        assert!(edit_code(&[lds, brx].concat()).is_err());
+        assert!(edit_code(&[LDS, brx].concat()).is_err());
     }
 }

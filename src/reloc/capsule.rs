@@ -44,12 +44,7 @@ pub fn value_field(code: &[u8], sass: &[u8], instr: u64, r_type: u32) -> Result<
     if class == Field::Immediate {
         return Ok(None);
     }
-    let u32_at = |at: usize| -> Result<u32> {
-        code.get(at..at + 4)
-            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-            .ok_or_else(|| Damaged("capsule code is truncated".into()))
-    };
-    let n = u64::from(u32_at(8)?);
+    let n = instruction_count(code)?;
     // The bitmap counts Mercury instructions. The finalizer adds `NOP`s between them (after
     // calls, for alignment), which the SASS numbering counts and the bitmap does not. Where it
     // added more (grid syncs gain dummy loads and out-of-line slow paths) the numbering is not
@@ -84,10 +79,7 @@ pub fn value_field(code: &[u8], sass: &[u8], instr: u64, r_type: u32) -> Result<
              capsule describes"
         )));
     }
-    let words = n.div_ceil(32) as usize;
-    let bitmap = code
-        .get(12..12 + 4 * words)
-        .ok_or_else(|| Damaged("capsule code is truncated".into()))?;
+    let (bitmap, mut at) = bitmap(code, n)?;
     let has_record = |i: u64| bitmap[(i / 8) as usize] & (1 << (i % 8)) == 0;
     if !has_record(instr) {
         return match class {
@@ -98,7 +90,6 @@ pub fn value_field(code: &[u8], sass: &[u8], instr: u64, r_type: u32) -> Result<
         };
     }
     let index = (0..instr).filter(|&i| has_record(i)).count();
-    let mut at = 12 + 4 * words;
     for k in 0..=index {
         let (entry, next) = entry_at(code, at)?;
         match entry {
@@ -127,15 +118,8 @@ pub fn value_field(code: &[u8], sass: &[u8], instr: u64, r_type: u32) -> Result<
 /// The offsets of every 2-byte prefix in capsule `code` (its entries walked in order), and
 /// where the entries end.
 pub fn prefixes(code: &[u8]) -> Result<(Vec<usize>, usize)> {
-    let n = code
-        .get(8..12)
-        .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-        .ok_or_else(|| Damaged("capsule code is truncated".into()))?;
-    let words = n.div_ceil(32) as usize;
-    let bitmap = code
-        .get(12..12 + 4 * words)
-        .ok_or_else(|| Damaged("capsule code is truncated".into()))?;
-    let mut at = 12 + 4 * words;
+    let n = instruction_count(code)?;
+    let (bitmap, mut at) = bitmap(code, n)?;
     let mut found = Vec::new();
     for i in 0..n as usize {
         if bitmap[i / 8] & (1 << (i % 8)) != 0 {
@@ -148,6 +132,22 @@ pub fn prefixes(code: &[u8]) -> Result<(Vec<usize>, usize)> {
         at = next;
     }
     Ok((found, at))
+}
+
+/// The header's count of Mercury instructions (`n`).
+fn instruction_count(code: &[u8]) -> Result<u64> {
+    code.get(8..12)
+        .map(|b| u64::from(u32::from_le_bytes([b[0], b[1], b[2], b[3]])))
+        .ok_or_else(|| Damaged("capsule code is truncated".into()))
+}
+
+/// The bitmap of `n` instructions (whole u32 words) and where the entries after it start.
+fn bitmap(code: &[u8], n: u64) -> Result<(&[u8], usize)> {
+    let end = 12 + 4 * n.div_ceil(32) as usize;
+    let bitmap = code
+        .get(12..end)
+        .ok_or_else(|| Damaged("capsule code is truncated".into()))?;
+    Ok((bitmap, end))
 }
 
 /// One instruction's entry in the capsule.
@@ -187,12 +187,15 @@ const NOP: [u8; 8] = [0x18, 0x79, 0, 0, 0, 0, 0, 0];
 /// The number of SASS instructions in `sass`, up to and including the closing branch: the
 /// padding `NOP`s after it are not counted.
 fn sass_instructions(sass: &[u8]) -> u64 {
-    let padding = sass
-        .chunks_exact(16)
+    (sass.len() / 16 - trailing_nops(sass)) as u64
+}
+
+/// The padding `NOP`s after a function's closing branch (`sass`: its `.text`).
+pub fn trailing_nops(sass: &[u8]) -> usize {
+    sass.chunks_exact(16)
         .rev()
         .take_while(|i| i[..8] == NOP)
-        .count();
-    (sass.len() / 16 - padding) as u64
+        .count()
 }
 
 /// The entry starting at `at` (a token, or a record: where its body starts, after any
