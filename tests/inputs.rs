@@ -237,6 +237,49 @@ fn a_gnu_archive_member_with_a_bsd_style_name_is_linked_whole_as_nvlink_links_it
 }
 
 #[test]
+fn an_archive_is_read_only_up_to_its_first_member_that_is_not_elf() {
+    // nvlink 13.5 stops at text, PTX, a fatbin, an empty member or damaged ELF magic, and
+    // says nothing; cubin-ld links as it does and names the member and what went unread.
+    let d = scratch("not-elf-member");
+    copy_objects(&d);
+    for (i, stop) in [
+        &b"hello\n"[..],
+        b".version 8.0\n.target sm_90\n",
+        b"",
+        b"\x7fEL",
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        std::fs::write(d.join("odd.o"), stop).unwrap();
+        write_archive(&d, "lib.a", &["a.o", "odd.o", "b.o", "c.o"]);
+        let o = cubin_ld(&d, &["-arch=sm_90", "lib.a", "-o", "o.cubin"]);
+        assert_fails(
+            &o,
+            255,
+            &[
+                "Undefined reference to '_Z5b_addii' in 'lib.a:a.o'",
+                "Undefined reference to '_Z7c_scalef' in 'lib.a:a.o'",
+                "warning : archive 'lib.a': member 'odd.o' is not an ELF object; nvlink reads \
+                 no member after it, so 'b.o', 'c.o' are not linked",
+            ],
+        );
+        assert!(!d.join("o.cubin").exists(), "member {i}");
+    }
+}
+
+#[test]
+fn a_cubin_member_of_an_archive_is_skipped_and_reading_goes_on() {
+    let d = scratch("cubin-member");
+    copy_objects(&d);
+    std::fs::copy(host("../b.o"), d.join("dev.o")).unwrap();
+    write_archive(&d, "lib.a", &["a.o", "dev.o", "b.o", "c.o"]);
+    let o = cubin_ld(&d, &["-arch=sm_90", "lib.a", "-o", "o.cubin"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("warning"), "{}", stderr(&o));
+}
+
+#[test]
 fn lto_ir_without_dlto_is_nvlinks_error() {
     let d = scratch("lto");
     let mut ltoir = b"\xedCN\x7f\x01\x43".to_vec();

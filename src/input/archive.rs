@@ -1,6 +1,6 @@
 //! Static libraries. nvlink loads every host-object member of a GNU archive (whole-archive,
-//! not on demand); members that are cubins, PTX or fatbins are skipped, and so are BSD
-//! archives.
+//! not on demand); cubin members are skipped, and so are BSD archives. It reads no member
+//! after the first that is not an ELF file (PTX, a fatbin, text, an empty member).
 
 use crate::diag::{Error, Result};
 use object::read::archive::{ArchiveFile, ArchiveKind};
@@ -21,16 +21,29 @@ pub struct Member<'a> {
     pub bytes: Cow<'a, [u8]>,
 }
 
-/// The members of the archive at `path`, in archive order. Thin archives name their
-/// members relative to the archive's directory (as GNU ld resolves them).
-pub fn members<'a>(path: &Path, display: &str, bytes: &'a [u8]) -> Result<Vec<Member<'a>>> {
+/// What of an archive nvlink reads.
+pub struct Members<'a> {
+    /// In archive order.
+    pub read: Vec<Member<'a>>,
+    /// Why the reading stopped short, where it did: the member that is not an ELF file and
+    /// the members after it, which are never linked (nvlink says nothing of them).
+    pub unread: Option<String>,
+}
+
+/// The members of the archive at `path` that nvlink reads, in archive order. Thin archives
+/// name their members relative to the archive's directory (as GNU ld resolves them).
+pub fn members<'a>(path: &Path, display: &str, bytes: &'a [u8]) -> Result<Members<'a>> {
     let archive = ArchiveFile::parse(bytes)
         .map_err(|e| Error::new(format!("unexpected archive format in '{display}': {e}")))?;
+    let mut out = Members {
+        read: Vec::new(),
+        unread: None,
+    };
     if matches!(archive.kind(), ArchiveKind::Bsd | ArchiveKind::Bsd64) {
-        return Ok(Vec::new());
+        return Ok(out);
     }
-    let mut out = Vec::new();
-    for m in archive.members() {
+    let mut all = archive.members();
+    while let Some(m) = all.next() {
         let m =
             m.map_err(|e| Error::new(format!("unexpected archive format in '{display}': {e}")))?;
         // A GNU archive member whose header says `#1/N` (a BSD long name): nvlink reads it
@@ -55,7 +68,7 @@ pub fn members<'a>(path: &Path, display: &str, bytes: &'a [u8]) -> Result<Vec<Me
                 .ok_or_else(|| {
                     Error::new(format!("'{display}:#1': member lies outside the archive"))
                 })?;
-            out.push(Member {
+            out.read.push(Member {
                 name: "#1".into(),
                 bytes: Cow::Borrowed(whole),
             });
@@ -75,7 +88,23 @@ pub fn members<'a>(path: &Path, display: &str, bytes: &'a [u8]) -> Result<Vec<Me
                 ))
             })?)
         };
-        out.push(Member { name, bytes: data });
+        if !data.starts_with(ELF_MAGIC) {
+            let rest: Vec<String> = all
+                .filter_map(|m| Some(format!("'{}'", String::from_utf8_lossy(m.ok()?.name()))))
+                .collect();
+            if !rest.is_empty() {
+                out.unread = Some(format!(
+                    "archive '{display}': member '{name}' is not an ELF object; nvlink reads \
+                     no member after it, so {} {} not linked",
+                    rest.join(", "),
+                    if rest.len() == 1 { "is" } else { "are" }
+                ));
+            }
+            break;
+        }
+        out.read.push(Member { name, bytes: data });
     }
     Ok(out)
 }
+
+const ELF_MAGIC: &[u8] = b"\x7fELF";

@@ -354,10 +354,12 @@ fn load_file<'a>(f: &'a MappedFile, opts: &Options<'_>) -> Result<Piece<'a>> {
                 .and_then(|n| n.to_str())
                 .is_some_and(|n| SYSTEM_LIBRARIES.contains(&n));
             let first_member_unit = piece.units.len();
-            for m in archive::members(&f.path, &display, bytes)? {
+            let members = archive::members(&f.path, &display, bytes)?;
+            piece.skipped = members.unread;
+            for m in members.read {
                 let name = format!("{display}:{}", m.name);
                 if host::elf_machine(&m.bytes).is_none_or(|(_, mach)| mach == host::EM_CUDA) {
-                    continue; // cubins, PTX and fatbins inside archives are skipped
+                    continue; // cubins (and ELF files too short for a header) are skipped
                 }
                 // A member without code for the target is skipped without a warning.
                 let warnings = piece.arch_warnings.len();
