@@ -37,14 +37,27 @@ pub fn unified_index(objects: &[object::InputObject<'_>], args: &cli::Args) -> R
             .iter()
             .any(|s| s.name == b".nv.uft.entry" || s.name == b".nv.udt.entry")
     };
-    // (In parallel: it reads every section header.)
-    if !args.relocatable && {
-        use rayon::prelude::*;
-        objects.par_iter().any(unified)
-    } {
-        return Err(Error::new("Unified symbols found but index file not specified.").into());
+    if args.relocatable {
+        return Ok(());
     }
-    Ok(())
+    // (In parallel: it reads every section header.)
+    let first = {
+        use rayon::prelude::*;
+        objects.par_iter().find_first(|o| unified(o))
+    };
+    match first {
+        Some(o) => Err(
+            Error::new("Unified symbols found but index file not specified.")
+                .hint(format!(
+                    "'{}' holds unified functions or variables (.nv.uft.entry, .nv.udt.entry): \
+                     a final link of them needs the index file (-uidx), which cubin-ld does \
+                     not support yet; a partial link (-r) takes them",
+                    o.name
+                ))
+                .into(),
+        ),
+        None => Ok(()),
+    }
 }
 
 /// nvlink stops at multiple definitions ("merge_elf failed").

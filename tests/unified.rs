@@ -111,5 +111,30 @@ fn an_executable_link_with_unified_symbols_needs_the_index_file_as_in_nvlink() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(1), "{err}");
     assert!(err.contains("Unified symbols found but index file not specified."));
+    assert!(
+        err.contains("unified_ptx/sm_90/a.o' holds unified"),
+        "{err}"
+    );
+    assert!(!out.exists());
+}
+
+#[test]
+fn a_unified_function_table_whose_slots_and_entries_do_not_pair_names_the_input() {
+    let d = scratch("unpaired");
+    // b.o's jump slot `.nv.uft.rel.ufn_b` retyped as plain code: its entry has no slot.
+    let mut bytes = std::fs::read(corpus("unified_ptx/sm_90/b.o")).unwrap();
+    let shoff = u64::from_le_bytes(bytes[0x28..0x30].try_into().unwrap()) as usize;
+    let at = shoff + 18 * 64 + 4;
+    assert_eq!(bytes[at..at + 4], 0x7000_000eu32.to_le_bytes());
+    bytes[at..at + 4].copy_from_slice(&1u32.to_le_bytes());
+    let b = d.join("b.o");
+    std::fs::write(&b, bytes).unwrap();
+    let (o, out) = partial_link(&d, &b);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("1 jump slot(s)") && err.contains("b.o' has 0 and 1"),
+        "{err}"
+    );
     assert!(!out.exists());
 }

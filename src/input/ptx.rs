@@ -60,6 +60,12 @@ pub fn run(ptxas: &Path, name: &str, text: &[u8], args: &[String]) -> Result<Com
         Some(n) => &text[..n],
         None => text,
     };
+    if let Some(a) = args.iter().find(|a| a.contains('\0')) {
+        return Err(Error::new(format!(
+            "cannot compile '{name}': the ptxas option {a:?} holds a NUL byte, which no \
+             command line can carry"
+        )));
+    }
     let dir = std::env::temp_dir().join(format!(
         "cubin-ld-ptx-{}-{:x}",
         std::process::id(),
@@ -78,7 +84,9 @@ pub fn run(ptxas: &Path, name: &str, text: &[u8], args: &[String]) -> Result<Com
             .arg(&output)
             .arg(&input)
             .output()
-            .map_err(|e| Error::new(format!("cannot run '{}': {e}", ptxas.display())))?;
+            .map_err(|e| {
+                Error::new(format!("cannot run '{}' on '{name}': {e}", ptxas.display()))
+            })?;
         if !out.status.success() {
             return Err(Error::new(format!(
                 "ptxas failed on '{name}':\n{}",
@@ -111,4 +119,33 @@ pub fn target_sm(text: &[u8]) -> Option<u32> {
         .take_while(char::is_ascii_digit)
         .collect();
     digits.parse().ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_ptxas_option_holding_a_nul_byte_is_an_error_naming_the_input() {
+        let args = vec!["-O3\0x".to_string()];
+        let e = run(Path::new("ptxas"), "k.ptx", b".version 8.0", &args)
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(e.contains("cannot compile 'k.ptx'") && e.contains("NUL"), "{e}");
+    }
+
+    #[test]
+    fn a_ptxas_that_cannot_be_run_is_an_error_naming_the_input() {
+        let e = run(Path::new("/nonexistent/ptxas"), "k.ptx", b"", &[])
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(e.contains("on 'k.ptx'"), "{e}");
+    }
+
+    #[test]
+    fn the_target_is_read_from_the_target_directive() {
+        assert_eq!(target_sm(b".version 8.0\n.target sm_90a\n"), Some(90));
+    }
 }

@@ -170,15 +170,62 @@ impl Builder<'_, '_> {
             .m
             .sections
             .iter()
-            .filter(|s| s.sh_type == SHT_CUDA_UFT && s.name.starts_with(b".nv.uft.rel."))
+            .filter(|s| is_jump_slot(s.sh_type, &s.name))
             .count();
         if slots != entries {
             return Err(Error::new(format!(
                 "the unified function table has {slots} jump slot(s) (.nv.uft.rel.*) but {entries} \
-                 entr{} in .nv.uft.entry",
-                if entries == 1 { "y" } else { "ies" }
+                 entr{} in .nv.uft.entry; {}",
+                if entries == 1 { "y" } else { "ies" },
+                self.unpaired_tables()
             )));
         }
         Ok(())
     }
+
+    /// Which inputs the unpaired table comes from: those whose own jump slots and entries
+    /// differ in number, or else (the counts differ only once merged) every input that
+    /// holds the table.
+    fn unpaired_tables(&self) -> String {
+        let counts: Vec<(&str, usize, usize)> = self
+            .p
+            .objects
+            .iter()
+            .map(|o| {
+                let slots = o
+                    .cubin
+                    .sections
+                    .iter()
+                    .filter(|s| is_jump_slot(s.sh_type, s.name))
+                    .count();
+                let entries = self
+                    .p
+                    .unified
+                    .seen
+                    .iter()
+                    .filter(|e| e.0 == 0 && e.4 == o.name)
+                    .count();
+                (o.name.as_str(), slots, entries)
+            })
+            .filter(|&(_, slots, entries)| slots + entries > 0)
+            .collect();
+        let unpaired: Vec<String> = counts
+            .iter()
+            .filter(|c| c.1 != c.2)
+            .map(|(name, slots, entries)| format!("'{name}' has {slots} and {entries}"))
+            .collect();
+        if unpaired.is_empty() {
+            let all: Vec<String> = counts.iter().map(|c| format!("'{}'", c.0)).collect();
+            format!(
+                "each input pairs them ({}), but not once merged",
+                all.join(", ")
+            )
+        } else {
+            unpaired.join(", ")
+        }
+    }
+}
+
+fn is_jump_slot(sh_type: u32, name: &[u8]) -> bool {
+    sh_type == SHT_CUDA_UFT && name.starts_with(b".nv.uft.rel.")
 }
