@@ -52,7 +52,7 @@ pub fn host_object(data: &[u8]) -> Result<(), String> {
 pub fn archive(data: &[u8]) -> Result<(), String> {
     let dir = std::env::temp_dir();
     if let Ok(members) = cubin_ld::input::archive::members(&dir.join("fuzz.a"), "fuzz.a", data) {
-        for m in &members {
+        for m in &members.read {
             host_object(&m.bytes)?;
         }
     }

@@ -132,7 +132,10 @@ mod tests {
             .err()
             .unwrap()
             .to_string();
-        assert!(e.contains("cannot compile 'k.ptx'") && e.contains("NUL"), "{e}");
+        assert!(
+            e.contains("cannot compile 'k.ptx'") && e.contains("NUL"),
+            "{e}"
+        );
     }
 
     #[test]
