@@ -66,15 +66,29 @@ const DUPLICATE_HINT: &str = "each name above is defined in two inputs: keep one
      or make the others local to their file (static, or an anonymous namespace); a definition \
      in a header needs inline";
 
+/// What to do about a name two inputs declare differently.
+const MISMATCH_HINT: &str = "each name above is declared in one input otherwise than in the \
+     first: give every declaration the definition's size, memory space (__device__, \
+     __constant__, __shared__) and __managed__";
+
 pub fn duplicates(errs: &resolve::ResolveErrors) -> Result<(), Failure> {
     if errs.duplicates.is_empty() {
         return Ok(());
     }
+    let errors: Vec<String> = errs.duplicates.iter().map(|e| e.to_string()).collect();
+    let hints = [
+        ("Multiple definition", DUPLICATE_HINT),
+        ("doesn't match for", MISMATCH_HINT),
+    ]
+    .into_iter()
+    .filter(|(error, _)| errors.iter().any(|e| e.contains(error)))
+    .map(|(_, hint)| hint.to_string())
+    .collect();
     Err(Failure {
-        errors: errs.duplicates.iter().map(|e| e.to_string()).collect(),
+        errors,
         fatal: Some("merge_elf failed".into()),
         code: 1,
-        hints: Box::new(vec![DUPLICATE_HINT.into()]),
+        hints: Box::new(hints),
         ..Default::default()
     })
 }

@@ -99,6 +99,9 @@ pub struct Global<'data> {
     pub size: u64,
     /// The first object to define the name, weakly or not (whichever definition won).
     pub first_def: Option<ObjectId>,
+    /// For data: the memory space and managed bits of the first mention's `st_other`;
+    /// every other mention must agree.
+    pub space: Option<u8>,
 }
 
 pub struct Resolution<'data> {
@@ -269,6 +272,14 @@ fn resolve_in_order<'data>(
             map[i] = Some(gid);
             let g = &mut r.globals[gid];
             found.extend(mention(g, s));
+            for what in space_mismatches(g, s) {
+                found.push(Error::new(format!(
+                    "{what} doesn't match for '{}' in '{}', first specified in '{}'",
+                    s.name_str(),
+                    o.name,
+                    objects[g.first_ref].name
+                )));
+            }
             if !same_size(g, s) {
                 found.push(Error::new(format!(
                     "Size doesn't match for '{}' in '{}', first specified in '{}'",
@@ -326,6 +337,7 @@ impl<'data> Resolution<'data> {
                 entry: None,
                 size: 0,
                 first_def: None,
+                space: None,
             })
         })
     }
@@ -369,6 +381,27 @@ fn mention(g: &mut Global<'_>, s: &Symbol<'_>) -> Option<Error> {
         Some(_) => {}
     }
     None
+}
+
+/// What mention `s` of data says otherwise than the first mention of its name, in nvlink's
+/// words: the memory space (global, shared, constant) and the managed attribute, defined
+/// or declared alike. (Functions are not compared; other `st_other` bits do not count.)
+fn space_mismatches(g: &mut Global<'_>, s: &Symbol<'_>) -> Vec<&'static str> {
+    use crate::elf::{STO_CUDA_CONSTANT, STO_CUDA_GLOBAL, STO_CUDA_MANAGED, STO_CUDA_SHARED};
+    const SPACE: u8 = STO_CUDA_GLOBAL | STO_CUDA_SHARED | STO_CUDA_CONSTANT;
+    if s.st_type == crate::elf::STT_FUNC {
+        return Vec::new();
+    }
+    let mine = s.other & (SPACE | STO_CUDA_MANAGED);
+    let first = *g.space.get_or_insert(mine);
+    let mut out = Vec::new();
+    if (first ^ mine) & SPACE != 0 {
+        out.push("Memory space");
+    }
+    if (first ^ mine) & STO_CUDA_MANAGED != 0 {
+        out.push("Managed attribute");
+    }
+    out
 }
 
 /// Whether mention `s` agrees with the size its global's data has so far (and records it
@@ -598,6 +631,64 @@ mod tests {
             size_mismatch(&["c.o", "a.o"]),
             ["Size doesn't match for 'table' in 'o1', first specified in 'o0'"]
         );
+    }
+
+    fn data(other: u8, st_type: u8) -> Symbol<'static> {
+        Symbol {
+            name: b"x",
+            value: 0,
+            size: 4,
+            bind: crate::elf::STB_GLOBAL,
+            st_type,
+            other,
+            section: SymSection::Undefined,
+        }
+    }
+
+    /// What a second mention with `second` bits says after a first with `first`.
+    fn space_after(first: u8, second: u8, st_type: u8) -> Vec<&'static str> {
+        let mut g = Global {
+            name: b"x",
+            def: None,
+            first_ref: ObjectId::from_index(0),
+            is_resource: false,
+            data_ref: false,
+            entry: None,
+            size: 0,
+            first_def: None,
+            space: None,
+        };
+        assert!(space_mismatches(&mut g, &data(first, st_type)).is_empty());
+        space_mismatches(&mut g, &data(second, st_type))
+    }
+
+    #[test]
+    fn data_declared_in_another_memory_space_than_first_mentioned_is_an_error() {
+        use crate::elf::{STO_CUDA_CONSTANT, STO_CUDA_GLOBAL, STO_CUDA_SHARED, STT_CUDA_OBJECT};
+        for (a, b) in [
+            (STO_CUDA_GLOBAL, STO_CUDA_CONSTANT),
+            (STO_CUDA_SHARED, STO_CUDA_GLOBAL),
+            (STO_CUDA_GLOBAL, 0),
+        ] {
+            assert_eq!(space_after(a, b, STT_CUDA_OBJECT), ["Memory space"]);
+        }
+    }
+
+    #[test]
+    fn data_managed_in_one_mention_only_is_an_error() {
+        use crate::elf::{STO_CUDA_GLOBAL, STO_CUDA_MANAGED, STT_CUDA_OBJECT};
+        let managed = STO_CUDA_GLOBAL | STO_CUDA_MANAGED;
+        assert_eq!(
+            space_after(STO_CUDA_GLOBAL, managed, STT_CUDA_OBJECT),
+            ["Managed attribute"]
+        );
+    }
+
+    #[test]
+    fn other_st_other_bits_and_functions_are_not_compared() {
+        use crate::elf::{STO_CUDA_ENTRY, STO_CUDA_GLOBAL, STT_CUDA_OBJECT, STT_FUNC};
+        assert!(space_after(STO_CUDA_GLOBAL, STO_CUDA_GLOBAL | 0x0b, STT_CUDA_OBJECT).is_empty());
+        assert!(space_after(STO_CUDA_ENTRY, STO_CUDA_ENTRY | STO_CUDA_GLOBAL, STT_FUNC).is_empty());
     }
 
     #[test]
