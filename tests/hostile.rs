@@ -344,6 +344,41 @@ fn a_symbol_larger_than_any_memory_is_damaged() {
 }
 
 #[test]
+fn an_undefined_symbol_larger_than_any_memory_is_damaged() {
+    let e = parse_error(&one_function(b"\0f\0", sym_at(1, 0, 0, 0xa5 << 48)));
+    assert!(e.contains("is larger than any GPU memory"), "{e}");
+}
+
+/// An undefined global `st_other` 0x40 (shared) symbol: an extern `__shared__` array, whose
+/// value is its alignment.
+fn extern_shared_array(align: u64) -> Vec<u8> {
+    let mut s = sym_at(1, 0, align, 0);
+    s[4] = 0x1d; // global, STT_CUDA_OBJECT
+    s[5] = 0x40;
+    one_function(b"\0f\0", s)
+}
+
+#[test]
+fn an_extern_shared_array_aligned_to_no_power_of_two_is_damaged() {
+    assert!(Cubin::parse(&extern_shared_array(0x10)).is_ok());
+    for align in [0x30, 1 << 40, u64::MAX] {
+        let e = parse_error(&extern_shared_array(align));
+        assert!(e.contains("an extern __shared__ array aligned to"), "{e}");
+    }
+}
+
+#[test]
+fn a_symbol_in_two_memory_spaces_is_damaged() {
+    let mut s = sym_at(1, 0, 0x10, 0);
+    s[5] = 0x60; // global and shared
+    let e = parse_error(&one_function(b"\0f\0", s));
+    assert!(
+        e.contains("places it in shared memory and another memory space"),
+        "{e}"
+    );
+}
+
+#[test]
 fn a_symbol_in_a_reserved_section_index_is_damaged() {
     let e = parse_error(&one_function(b"\0f\0", sym_at(1, 0xffde, 0, 16)));
     assert!(

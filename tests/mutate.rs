@@ -134,6 +134,22 @@ const TARGETS: &[Target] = &[
         kind: Kind::Device,
     },
     Target {
+        name: "extern-shared-sm90-r",
+        seed: "extern_shared/sm_90/a.o",
+        partners: &["extern_shared/sm_90/b.o"],
+        arch: "sm_90",
+        flags: &["-r"],
+        kind: Kind::Device,
+    },
+    Target {
+        name: "extern-shared-sm90-pr",
+        seed: "extern_shared_r_pad/sm_90/b.o",
+        partners: &["extern_shared_r_pad/sm_90/a.o"],
+        arch: "sm_90",
+        flags: &["-preserve-relocs"],
+        kind: Kind::Device,
+    },
+    Target {
         name: "host-fatbin",
         seed: "xtu_call/sm_90/host/a.o",
         partners: &["xtu_call/sm_90/host/b.o", "xtu_call/sm_90/host/c.o"],

@@ -410,6 +410,27 @@ impl<'data> Cubin<'data> {
                 )))
                 .with_context(ctx);
             }
+            // (Global and constant together is a toolkit's own: sm_110's reserved shared
+            // memory variable. Shared memory with either is damage, which a partial link
+            // placed as shared memory past its section.)
+            let other = s.st_other().0;
+            if other & STO_CUDA_SHARED != 0 && other & (STO_CUDA_GLOBAL | STO_CUDA_CONSTANT) != 0 {
+                return Err(Error::new(format!(
+                    "symbol {i} '{}': st_other {:#x} places it in shared memory and another \
+                     memory space",
+                    String::from_utf8_lossy(name),
+                    s.st_other().0
+                )))
+                .with_context(ctx);
+            }
+            if section == SymSection::Undefined {
+                // (A partial link's per-kernel `externsharedinstance` holds something else.)
+                let extern_shared = s.st_other().0 & STO_CUDA_SHARED != 0
+                    && s.st_bind() != object::elf::STB_LOCAL
+                    && name != names::EXTERN_SHARED_INSTANCE;
+                check_undefined(i, name, s.st_value(e), s.st_size(e), extern_shared)
+                    .with_context(ctx)?;
+            }
             if let SymSection::Index(si) = section {
                 if si as usize >= self.sections.len() {
                     return Err(Error::new(format!(
@@ -730,6 +751,34 @@ fn parse_sections<'data>(
     }
     Ok(sections)
 }
+
+/// An undefined symbol's size, and an extern `__shared__` array's value (its alignment),
+/// within what any toolkit writes: damage there reached a partial link's output, whose
+/// placed arrays NVIDIA's readers then refused.
+fn check_undefined(
+    i: usize,
+    name: &[u8],
+    value: u64,
+    size: u64,
+    extern_shared: bool,
+) -> Result<()> {
+    let name = String::from_utf8_lossy(name);
+    if size > MAX_SYMBOL_SIZE {
+        return Err(Error::new(format!(
+            "symbol {i} '{name}': size {size:#x} is larger than any GPU memory"
+        )));
+    }
+    if extern_shared && (value > MAX_SHARED_ALIGN || value.count_ones() > 1) {
+        return Err(Error::new(format!(
+            "symbol {i} '{name}': an extern __shared__ array aligned to {value:#x}, which is \
+             not a power of two up to {MAX_SHARED_ALIGN:#x}"
+        )));
+    }
+    Ok(())
+}
+
+/// No shared memory is larger, so no shared array is aligned further.
+const MAX_SHARED_ALIGN: u64 = 1 << 32;
 
 /// No object in device memory (global, constant, shared or code) is this large: a symbol
 /// size past it is damage.
