@@ -254,6 +254,15 @@ impl<'data> InputObject<'data> {
         }
         check_mercury_mirror(&name, &cubin)?;
         check_mercury_twins(&name, &cubin)?;
+        check_mirrored_records(&name, &cubin)?;
+        for (s, _) in cubin
+            .sections
+            .iter()
+            .zip(&kinds)
+            .filter(|(_, k)| **k == SectionKind::Prototype)
+        {
+            check_prototypes(&name, &cubin, s)?;
+        }
         Ok(InputObject {
             id,
             name,
@@ -677,6 +686,87 @@ fn bind_name(bind: u8) -> String {
         crate::elf::STB_GLOBAL => "global".into(),
         crate::elf::STB_WEAK => "weak".into(),
         b => format!("binding {b}"),
+    }
+}
+
+/// Records nvlink takes from a function's Mercury `.nv.info` (sm_100+), which toolkits write
+/// the same in both halves (every corpus object): one that differs is damage that cubin-ld,
+/// reading the main half, would pass on where nvlink does not.
+const MIRRORED_RECORDS: &[u8] = &[crate::elf::nvinfo::EIATTR_KPARAM_INFO];
+
+fn check_mirrored_records(name: &str, cubin: &Cubin<'_>) -> Result<()> {
+    let mirrored = |s: &Section<'_>| -> Vec<(u8, Vec<u8>)> {
+        crate::elf::nvinfo::records(s.bytes())
+            .filter_map(|r| r.ok())
+            .filter(|r| MIRRORED_RECORDS.contains(&r.attr))
+            .map(|r| match r.value {
+                crate::elf::nvinfo::Value::Bytes(p) => (r.attr, p.to_vec()),
+                _ => (r.attr, Vec::new()),
+            })
+            .collect()
+    };
+    // (By name: an object holds a pair of these per function.)
+    let twins: hashbrown::HashMap<&[u8], &Section<'_>> = cubin
+        .sections
+        .iter()
+        .filter_map(|t| Some((t.name.strip_prefix(&b".nv.merc"[..])?, t)))
+        .filter(|(n, _)| n.starts_with(b".nv.info."))
+        .collect();
+    if twins.is_empty() {
+        return Ok(());
+    }
+    for s in cubin
+        .sections
+        .iter()
+        .filter(|s| s.name.starts_with(b".nv.info."))
+    {
+        let Some(twin) = twins.get(s.name) else {
+            continue;
+        };
+        if mirrored(s) != mirrored(twin) {
+            return Err(Error::new(format!(
+                "'{name}': section '{}': its parameter records (EIATTR_KPARAM_INFO) differ from \
+                 those of its Mercury twin '{}' (damaged)",
+                s.name_str(),
+                twin.name_str()
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// A `.nv.prototype` section's entries (function symbol, offset of the prototype's string in
+/// the symbol names' table) name a symbol and a string that exist: the output rewrites both.
+fn check_prototypes(name: &str, cubin: &Cubin<'_>, s: &Section<'_>) -> Result<()> {
+    let nsyms = cubin.symtab_for(s).map_or(0, |t| t.symbols.len());
+    let strings = cubin
+        .symtab_for(s)
+        .and_then(|t| cubin.sections.get(t.section as usize))
+        .and_then(|t| cubin.section(t.link))
+        .map_or(0, |st| st.bytes().len());
+    let bad = s.bytes().chunks(8).enumerate().find_map(|(i, e)| {
+        let word = |k: usize| {
+            e.get(k..k + 4)
+                .map(|w| u32::from_le_bytes(w.try_into().unwrap()))
+        };
+        match (word(0), word(4)) {
+            (Some(sym), Some(id)) if (sym as usize) < nsyms && (id as usize) < strings => None,
+            (Some(sym), Some(_)) if sym as usize >= nsyms => Some(format!(
+                "entry {i} names symbol {sym}, which does not exist"
+            )),
+            (Some(_), Some(id)) => Some(format!(
+                "entry {i}'s prototype string at {id:#x} lies past the names' table \
+                 ({strings:#x} bytes)"
+            )),
+            _ => Some(format!("entry {i} is cut short")),
+        }
+    });
+    match bad {
+        Some(what) => Err(Error::new(format!(
+            "'{name}': section '{}': {what} (damaged)",
+            s.name_str()
+        ))),
+        None => Ok(()),
     }
 }
 

@@ -640,3 +640,53 @@ fn a_mercury_section_named_as_another_kind_is_damaged() {
         "{e}"
     );
 }
+
+/// Index, file offset and size of the section of `bytes` named `name`.
+fn section_of(bytes: &[u8], name: &[u8]) -> (usize, usize, usize) {
+    let c = Cubin::parse(bytes).unwrap();
+    let i = c.sections.iter().position(|s| s.name == name).unwrap();
+    let shoff = u64::from_le_bytes(bytes[40..48].try_into().unwrap()) as usize;
+    let h = shoff + i * 64;
+    let word = |at: usize| u64::from_le_bytes(bytes[h + at..h + at + 8].try_into().unwrap());
+    (i, word(24) as usize, word(32) as usize)
+}
+
+#[test]
+fn a_prototype_string_past_the_names_table_is_damaged() {
+    // xtu_call's sm_100 a.o: `.nv.prototype` entries are (symbol, string offset) pairs.
+    let mut b = seed("xtu_call/sm_100/a.o");
+    let (_, at, _) = section_of(&b, b".nv.prototype");
+    b[at + 12..at + 16].copy_from_slice(&0x7000u32.to_le_bytes());
+    let e = object_error("a.o", &b);
+    assert!(
+        e.contains("'.nv.prototype': entry 1's prototype string at 0x7000 lies past"),
+        "{e}"
+    );
+}
+
+#[test]
+fn a_prototype_table_of_another_type_is_damaged() {
+    let mut b = seed("xtu_call/sm_100/a.o");
+    let (i, _, _) = section_of(&b, b".nv.prototype");
+    set_header_field(&mut b, i, 4, &1u32.to_le_bytes());
+    let e = parse_error(&b);
+    assert!(
+        e.contains("is named '.nv.prototype' but has type 0x1"),
+        "{e}"
+    );
+}
+
+#[test]
+fn parameter_records_that_differ_from_their_mercury_twins_are_damaged() {
+    // nvlink takes a kernel's EIATTR_KPARAM_INFO from the Mercury half; cubin-ld reads the
+    // main half's, so the two must agree.
+    let mut b = seed("xtu_call/sm_100/a.o");
+    let (_, at, size) = section_of(&b, b".nv.info._Z5k_xtuPiPfi");
+    let kparam = b[at..at + size]
+        .windows(4)
+        .position(|w| w == [0x04, 0x17, 0x0c, 0x00])
+        .unwrap();
+    b[at + kparam + 7] = 0x80;
+    let e = object_error("a.o", &b);
+    assert!(e.contains("differ from those of its Mercury twin"), "{e}");
+}

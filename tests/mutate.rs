@@ -67,6 +67,11 @@ const FINDINGS: &[(&str, u64)] = &[
     ("weak-sm120", 211),
     ("xtu-sm100", 140),
     ("xtu-sm100", 194),
+    // (toolkit mode) A prototype's string past the names' table, a prototype table of
+    // another type, parameter records unlike their Mercury twins' (nvlink reads those).
+    ("xtu-sm100", 7000034),
+    ("xtu-sm100", 7000660),
+    ("xtu-sm100", 7000822),
 ];
 
 fn corpus(rel: &str) -> PathBuf {

@@ -656,6 +656,8 @@ fn parse_sections<'data>(
             ),
             b".nv.info" => Some(sh_type == SHT_CUDA_INFO),
             n if n.starts_with(b".nv.info.") => Some(sh_type == SHT_CUDA_INFO),
+            b".nv.callgraph" => Some(sh_type == SHT_CUDA_CALLGRAPH),
+            b".nv.prototype" => Some(sh_type == SHT_CUDA_PROTOTYPE),
             n if n.starts_with(b".note.") => Some(sh_type == SHT_NOTE),
             // (And a relocation section is named for one, and shared memory for its kind.)
             n if sh_type == SHT_CUDA_SHARED => {
