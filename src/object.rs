@@ -251,6 +251,7 @@ impl<'data> InputObject<'data> {
                 )));
             }
             check_code_relocations(&name, &cubin, &kinds, s, relocs)?;
+            check_frame_relocations(&name, &cubin, s, relocs)?;
         }
         check_mercury_mirror(&name, &cubin)?;
         check_mercury_twins(&name, &cubin)?;
@@ -562,6 +563,47 @@ fn check_mercury_mirror(name: &str, cubin: &Cubin<'_>) -> Result<()> {
     Ok(())
 }
 
+/// Frame relocations patch an FDE's fields (its CIE pointer and address range), never a
+/// CIE or an entry's length, in every toolkit object: one elsewhere is damage that the link
+/// would apply to the output's frame table (nvlink rebuilds sm_100+'s from the Mercury half
+/// and never sees it), leaving one NVIDIA's readers refuse.
+fn check_frame_relocations(
+    name: &str,
+    cubin: &Cubin<'_>,
+    s: &Section<'_>,
+    relocs: crate::elf::read::Relocs<'_>,
+) -> Result<()> {
+    let Some(frames) = cubin
+        .section(s.info)
+        .filter(|t| matches!(t.name, b".debug_frame" | b".nv.merc.debug_frame"))
+    else {
+        return Ok(());
+    };
+    let fdes: Vec<(usize, usize)> = crate::elf::frames::frame_entries(frames.bytes())
+        .into_iter()
+        .filter(|e| !e.2)
+        .map(|e| (e.0, e.1))
+        .collect();
+    let inside_an_fde = |at: u64| {
+        let at = usize::try_from(at).unwrap_or(usize::MAX);
+        let k = fdes.partition_point(|e| e.0 <= at);
+        k > 0 && at >= fdes[k - 1].0 + 4 && at.saturating_add(4) <= fdes[k - 1].1
+    };
+    match relocs
+        .iter()
+        .enumerate()
+        .find(|(_, r)| !inside_an_fde(r.offset))
+    {
+        Some((i, r)) => Err(Error::new(format!(
+            "'{name}': relocation section '{}' entry {i}: offset {:#x} is not inside a frame \
+             description entry's fields (damaged)",
+            s.name_str(),
+            r.offset
+        ))),
+        None => Ok(()),
+    }
+}
+
 /// Where code relocations may point, as every toolkit object has them (testdata/, and
 /// libcudadevrt for sm_75 to sm_121): at the start of a 16-byte instruction, and, against a
 /// function, inside that function's code section. An entry elsewhere is damage that, on
@@ -600,6 +642,19 @@ fn check_code_relocations(
         let (Some(addend), Some(sym)) = (r.addend, table.symbols.get(r.sym as usize)) else {
             continue;
         };
+        // (A function another object defines is called or taken at its start.)
+        if sym.section == SymSection::Undefined && sym.st_type == crate::elf::STT_FUNC {
+            if addend != 0 {
+                return damaged(
+                    i,
+                    format!(
+                        "'{}'{addend:+#x}, past the start of a function another object defines",
+                        String::from_utf8_lossy(sym.name)
+                    ),
+                );
+            }
+            continue;
+        }
         let SymSection::Index(si) = sym.section else {
             continue;
         };
@@ -819,6 +874,16 @@ fn check_record_contents(
         Payload::Symbols => 0..p.len() / 4,
         Payload::Words => 0..0,
     };
+    // (A parameter's first word is an index no toolkit sets and nvlink writes as 0;
+    // nvdisasm reads it as a symbol's.)
+    if r.attr == nvinfo::EIATTR_KPARAM_INFO && word(0) != 0 {
+        return Err(format!(
+            "record at {:#x} (EIATTR_KPARAM_INFO) has index {:#x}, where every toolkit \
+             writes 0 (damaged)",
+            r.offset,
+            word(0)
+        ));
+    }
     match named.map(word).find(|&i| i as usize >= nsyms) {
         Some(bad) => Err(format!(
             "record at {:#x} ({}) names symbol {bad}, which does not exist (damaged)",

@@ -92,7 +92,11 @@ impl Elf {
         let shstr_index = self.sections.len() as u32 + 1;
         let mut out = vec![0u8; 64];
         let mut offs = Vec::new();
-        for (.., data) in &self.sections {
+        for (name, .., data) in &self.sections {
+            // (Code is aligned to 128 bytes, as every toolkit aligns it.)
+            while name.starts_with(".text.") && out.len() % 128 != 0 {
+                out.push(0);
+            }
             offs.push(out.len() as u64);
             out.extend_from_slice(data);
         }
@@ -155,6 +159,13 @@ impl Elf {
             0,
             0,
         );
+        for (i, (name, ..)) in self.sections.iter().enumerate() {
+            if name.starts_with(".text.") {
+                let at = shoff as usize + (i + 1) * 64;
+                out[at + 8..at + 16].copy_from_slice(&6u64.to_le_bytes()); // alloc, exec
+                out[at + 48..at + 56].copy_from_slice(&128u64.to_le_bytes());
+            }
+        }
         let h = &mut out[..64];
         h[..4].copy_from_slice(b"\x7fELF");
         h[4] = 2;
@@ -665,6 +676,84 @@ fn a_prototype_string_past_the_names_table_is_damaged() {
 }
 
 #[test]
+fn code_not_flagged_executable_or_aligned_below_128_bytes_is_damaged() {
+    let b = seed("xtu_call/sm_90/a.o");
+    let (i, _, _) = section_of(&b, b".text._Z7a_locali");
+    let mut data = b.clone();
+    set_header_field(&mut data, i, 8, &2u64.to_le_bytes()); // alloc only
+    let e = parse_error(&data);
+    assert!(e.contains("code not flagged executable"), "{e}");
+    let mut loose = b;
+    set_header_field(&mut loose, i, 48, &16u64.to_le_bytes());
+    let e = parse_error(&loose);
+    assert!(
+        e.contains("code aligned to 0x10, where every toolkit"),
+        "{e}"
+    );
+}
+
+#[test]
+fn a_parameter_record_with_an_index_is_damaged() {
+    let mut b = seed("xtu_call/sm_90/a.o");
+    let (_, at, size) = section_of(&b, b".nv.info._Z5k_xtuPiPfi");
+    let kparam = b[at..at + size]
+        .windows(4)
+        .position(|w| w == [0x04, 0x17, 0x0c, 0x00])
+        .unwrap();
+    b[at + kparam + 4] = 0x90;
+    let e = object_error("a.o", &b);
+    assert!(e.contains("(EIATTR_KPARAM_INFO) has index 0x90"), "{e}");
+}
+
+#[test]
+fn a_compat_table_of_another_type_is_damaged() {
+    let mut b = seed("xtu_call/sm_90/a.o");
+    let (i, _, _) = section_of(&b, b".nv.compat");
+    set_header_field(&mut b, i, 4, &1u32.to_le_bytes());
+    let e = parse_error(&b);
+    assert!(e.contains("is named '.nv.compat' but has type 0x1"), "{e}");
+}
+
+/// `bytes` with the addend of entry `entry` of its relocation section `section` replaced.
+fn with_addend(
+    mut bytes: Vec<u8>,
+    section: &[u8],
+    entry: usize,
+    at: Option<u64>,
+    add: i64,
+) -> Vec<u8> {
+    let (_, off, _) = section_of(&bytes, section);
+    let e = off + entry * 24;
+    if let Some(at) = at {
+        bytes[e..e + 8].copy_from_slice(&at.to_le_bytes());
+    }
+    bytes[e + 16..e + 24].copy_from_slice(&add.to_le_bytes());
+    bytes
+}
+
+#[test]
+fn a_call_past_the_start_of_another_objects_function_is_damaged() {
+    // (xtu_call's a.o calls b.o's and c.o's functions; its first entry is such a call.)
+    let b = seed("xtu_call/sm_90/a.o");
+    let reloc = b".rela.text._Z5k_xtuPiPfi";
+    let e = object_error("a.o", &with_addend(b, reloc, 0, None, 0x40 << 48));
+    assert!(
+        e.contains("past the start of a function another object defines"),
+        "{e}"
+    );
+}
+
+#[test]
+fn a_frame_relocation_outside_a_frame_description_entry_is_damaged() {
+    let b = seed("xtu_call/sm_90/a.o");
+    let e = object_error("a.o", &with_addend(b, b".rela.debug_frame", 0, Some(1), 0));
+    assert!(
+        e.contains("offset 0x1 is not inside a frame description entry"),
+        "{e}"
+    );
+}
+
+#[test]
 fn a_prototype_table_of_another_type_is_damaged() {
     let mut b = seed("xtu_call/sm_100/a.o");
     let (i, _, _) = section_of(&b, b".nv.prototype");
@@ -686,7 +775,7 @@ fn parameter_records_that_differ_from_their_mercury_twins_are_damaged() {
         .windows(4)
         .position(|w| w == [0x04, 0x17, 0x0c, 0x00])
         .unwrap();
-    b[at + kparam + 7] = 0x80;
+    b[at + kparam + 8] ^= 1; // the ordinal
     let e = object_error("a.o", &b);
     assert!(e.contains("differ from those of its Mercury twin"), "{e}");
 }

@@ -72,6 +72,15 @@ const FINDINGS: &[(&str, u64)] = &[
     ("xtu-sm100", 7000034),
     ("xtu-sm100", 7000660),
     ("xtu-sm100", 7000822),
+    // (toolkit mode) Code not flagged executable or aligned below 128 bytes, a parameter
+    // record with an index, `.nv.compat` of another type, a frame relocation inside a CIE,
+    // a call past the start of another object's function.
+    ("shared-sm90-r", 7000286),
+    ("xtu-sm100", 7000605),
+    ("globals-sm75-pr", 7001074),
+    ("shared-sm90-r", 7000867),
+    ("weak-sm120", 7000450),
+    ("xtu-sm100", 7000783),
 ];
 
 fn corpus(rel: &str) -> PathBuf {

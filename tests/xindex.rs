@@ -29,7 +29,7 @@ fn module(texts: u32) -> Module {
             name: format!(".text.f{i}").into_bytes(),
             sh_type: 1,
             flags: 6,
-            align: 4,
+            align: 128, // (as every toolkit aligns code; the reader refuses less)
             entsize: 0,
             link: Link::None,
             info: Info::None,

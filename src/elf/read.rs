@@ -624,6 +624,22 @@ fn parse_sections<'data>(
                 String::from_utf8_lossy(name)
             )));
         }
+        // A function's code is executable and aligned to 128 bytes in every object and
+        // cubin NVIDIA's tools write (nvdisasm expects it); a partial link would keep a
+        // damaged flag or alignment, and a code section without the flag is linked as data.
+        if name.starts_with(b".text.") && (!code || align < CODE_ALIGN) {
+            return Err(Error::new(format!(
+                "section '{}': code {} (damaged)",
+                String::from_utf8_lossy(name),
+                if code {
+                    format!(
+                        "aligned to {align:#x}, where every toolkit aligns it to {CODE_ALIGN:#x}"
+                    )
+                } else {
+                    "not flagged executable".to_string()
+                }
+            )));
+        }
         // Bytes sit at a multiple of their alignment in everything NVIDIA's tools write; a
         // section that does not was moved (a damaged offset), and its code would be read
         // from the middle of an instruction.
@@ -658,6 +674,7 @@ fn parse_sections<'data>(
             n if n.starts_with(b".nv.info.") => Some(sh_type == SHT_CUDA_INFO),
             b".nv.callgraph" => Some(sh_type == SHT_CUDA_CALLGRAPH),
             b".nv.prototype" => Some(sh_type == SHT_CUDA_PROTOTYPE),
+            b".nv.compat" => Some(sh_type == SHT_CUDA_COMPAT_INFO),
             n if n.starts_with(b".note.") => Some(sh_type == SHT_NOTE),
             // (And a relocation section is named for one, and shared memory for its kind.)
             n if sh_type == SHT_CUDA_SHARED => {
@@ -778,6 +795,9 @@ fn check_undefined(
     }
     Ok(())
 }
+
+/// The alignment of every function's code section NVIDIA's tools write.
+const CODE_ALIGN: u64 = 128;
 
 /// No shared memory is larger, so no shared array is aligned further.
 const MAX_SHARED_ALIGN: u64 = 1 << 32;
