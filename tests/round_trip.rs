@@ -50,14 +50,28 @@ const ONE_STEP_REFERENCE: &[(&str, &str)] = &[
     ),
 ];
 
-/// Cases where nvlink's own partial link of the separate partial links differs from its
-/// one-step partial link, as cubin-ld's does (both match nvlink's), as `case/` prefixes.
-const SEPARATE_DIFFERS_IN_NVLINK: &[(&str, &str)] = &[(
-    "shared_launch/",
-    "a kernel's 16-byte .nv.shared that -r makes for an area reached only through callees \
-     is padded again when the partial links are joined (0x20; one step: 0x10), by nvlink as \
-     by cubin-ld",
-)];
+/// Cases where nvlink's own partial link of partial links differs from its one-step partial
+/// link, as cubin-ld's does (both match nvlink's), as `case/` prefixes.
+const SEPARATE_DIFFERS_IN_NVLINK: &[(&str, &str)] = &[
+    (
+        "shared_launch/",
+        "a kernel's 16-byte .nv.shared that -r makes for an area reached only through callees \
+         is padded again when the partial links are joined (0x20; one step: 0x10), by nvlink \
+         as by cubin-ld",
+    ),
+    (
+        "partial_unnamed_area/",
+        "the 16-byte area -r gives a kernel that uses no shared memory is padded again when a \
+         partial link is linked again with the extern arrays' object (0x20; one step: 0x10), \
+         by nvlink as by cubin-ld",
+    ),
+];
+
+fn separate_differs_in_nvlink(dir: &Path) -> bool {
+    SEPARATE_DIFFERS_IN_NVLINK
+        .iter()
+        .any(|(p, _)| label(dir).starts_with(p))
+}
 
 fn known(label: &str) -> bool {
     KNOWN_DIFFERENT.iter().any(|(p, _)| label.starts_with(p))
@@ -210,7 +224,7 @@ fn a_partial_link_of_partial_links_equals_a_one_step_partial_link() {
     let mut checked = 0;
     for dir in dirs_with("r.cubin") {
         let inputs = inputs_of(&dir);
-        if inputs.len() < 2 {
+        if inputs.len() < 2 || separate_differs_in_nvlink(&dir) {
             continue;
         }
         let arch = arch_of(&dir);
@@ -269,11 +283,7 @@ fn a_partial_link_of_separate_partial_links_equals_a_one_step_partial_link() {
             continue;
         }
         let inputs = inputs_of(&dir);
-        if inputs.len() < 2
-            || SEPARATE_DIFFERS_IN_NVLINK
-                .iter()
-                .any(|(p, _)| label(&dir).starts_with(p))
-        {
+        if inputs.len() < 2 || separate_differs_in_nvlink(&dir) {
             continue;
         }
         let tag = label(&dir).replace('/', "-");

@@ -220,15 +220,17 @@ fn of_definition(objects: &[InputObject<'_>], do_: ObjectId, ds: u32) -> Option<
     }
 }
 
+/// Per kernel: its partial link's area (the key it is placed by, size, alignment).
+type Areas = HashMap<Node, (ObjKey, u64, u64)>;
+
 /// Per kernel: the `.nv.shared.<kernel>` of a partial link's output that defines no object
-/// (its section symbol, size and alignment). One pass over each object's sections, and over
+/// (its section symbol, or the kernel's where no symbol names it, size and alignment), and
+/// the kernels whose area no symbol names. One pass over each object's sections, and over
 /// its symbols only where it has such a section (partial links' outputs).
-fn partial_kernel_areas(
-    objects: &[InputObject<'_>],
-    lv: &Liveness,
-) -> HashMap<Node, (ObjKey, u64, u64)> {
+fn partial_kernel_areas(objects: &[InputObject<'_>], lv: &Liveness) -> (Areas, HashSet<Node>) {
     let kernels: HashSet<Node> = lv.kernels.iter().copied().collect();
     let mut out = HashMap::new();
+    let mut unnamed = HashSet::new();
     for (oi, o) in crate::object::enumerated(objects) {
         // Each kernel's first such section (none when it is empty) → the kernel's text.
         let mut first: HashMap<usize, u32> = HashMap::new();
@@ -266,14 +268,28 @@ fn partial_kernel_areas(
             }
         }
         for (si, ti) in areas {
-            let (Some(&sym), false) = (section_symbol.get(&si), with_objects.contains(&si)) else {
+            if with_objects.contains(&si) {
+                continue;
+            }
+            // An area no symbol names (nvlink's `-r` gives one to a kernel that uses no
+            // shared memory, beside kernels that use extern arrays; its final link keeps
+            // it: scripts/programs, shfl_scan_dyn) is keyed by its kernel's symbol, which
+            // no shared object is.
+            let key = match section_symbol.get(&si) {
+                Some(&sym) => Some(sym),
+                None => {
+                    unnamed.insert((oi, ti));
+                    o.text_function(&o.cubin.sections[ti])
+                }
+            };
+            let Some(sym) = key else {
                 continue;
             };
             let sec = &o.cubin.sections[si as usize];
             out.insert((oi, ti), ((oi, sym), sec.size, sec.align.max(1)));
         }
     }
-    out
+    (out, unnamed)
 }
 
 /// The largest alignment of the extern arrays a partial link's output defines (in its
@@ -483,8 +499,12 @@ pub fn kernel_objects(
                 let Some(&offset) = layout.offset.get(&key) else {
                     continue;
                 };
+                let sym = &objects[key.0].symbols()[key.1 as usize];
+                // (A partial link's area keyed by its kernel holds no object to list.)
+                if sym.st_type == STT_FUNC {
+                    continue;
+                }
                 if seen.insert(key) {
-                    let sym = &objects[key.0].symbols()[key.1 as usize];
                     list.push(KernelObject {
                         offset,
                         size: sym.size,
@@ -519,7 +539,7 @@ pub fn layout(
 ) -> SharedLayout {
     let definitions = Definitions::of(objects, res);
     let mut refs = code_refs(objects, res, &definitions, &lv.live);
-    let mut blobs = partial_kernel_areas(objects, lv);
+    let (mut blobs, unnamed) = partial_kernel_areas(objects, lv);
     // (No shared memory in the module: the symbols and relocations still ask.)
     let names_shared = std::mem::take(&mut refs.names_shared);
     let none = |definitions, names_shared| SharedLayout {
@@ -538,7 +558,13 @@ pub fn layout(
         .iter()
         .map(|&k| (k, lv.kernel_reach(k)))
         .collect();
-    adopt_partial_areas(&mut refs.uses, &refs.extern_users, &reach, &mut blobs);
+    adopt_partial_areas(
+        &mut refs.uses,
+        &refs.extern_users,
+        &reach,
+        &mut blobs,
+        &unnamed,
+    );
     if refs.uses.is_empty() && refs.extern_users.is_empty() {
         return none(definitions, names_shared);
     }
@@ -729,13 +755,24 @@ fn adopt_partial_areas(
     extern_users: &HashSet<Node>,
     reach: &[Reach],
     blobs: &mut HashMap<Node, (ObjKey, u64, u64)>,
+    unnamed: &HashSet<Node>,
 ) {
-    let all_areas = reach.iter().all(|(k, nodes)| {
-        blobs.contains_key(k)
-            || !nodes
-                .iter()
-                .any(|n| uses.contains_key(n) || extern_users.contains(n))
-    });
+    let reaches_shared = |nodes: &[Node]| {
+        nodes
+            .iter()
+            .any(|n| uses.contains_key(n) || extern_users.contains(n))
+    };
+    // (An area no symbol names stays only for a kernel with no other shared memory: next to
+    // static objects nvlink's placement is not known, and that link finishes as the
+    // one-step link does, as before such areas were kept.)
+    for (k, nodes) in reach {
+        if unnamed.contains(k) && reaches_shared(nodes) {
+            blobs.remove(k);
+        }
+    }
+    let all_areas = reach
+        .iter()
+        .all(|(k, nodes)| blobs.contains_key(k) || !reaches_shared(nodes));
     if !all_areas {
         blobs.clear();
     }

@@ -26,6 +26,7 @@ pub const RESCHEDULED_BY_NVLINK: &[(&str, &str)] = &[
     ("shared_own_order/sm_1*", "MatrixMulCUDA calls nothing"),
     ("capsule_tokens/sm_1*", "blur_rows calls nothing"),
     ("debug_symbol_order/sm_1*", "tsum<256> calls nothing"),
+    ("partial_unnamed_area/sm_1*", "k_add calls nothing"),
     (
         "device_launched_kernel/sm_1*",
         "libcudadevrt's memset/memcpy kernels exit early",
