@@ -794,24 +794,27 @@ fn check_mirrored_records(name: &str, cubin: &Cubin<'_>) -> Result<()> {
 /// the symbol names' table) name a symbol and a string that exist: the output rewrites both.
 fn check_prototypes(name: &str, cubin: &Cubin<'_>, s: &Section<'_>) -> Result<()> {
     let nsyms = cubin.symtab_for(s).map_or(0, |t| t.symbols.len());
-    let strings = cubin
+    let names: &[u8] = cubin
         .symtab_for(s)
         .and_then(|t| cubin.sections.get(t.section as usize))
         .and_then(|t| cubin.section(t.link))
-        .map_or(0, |st| st.bytes().len());
+        .map_or(&[], |st| st.bytes());
+    let strings = names.len();
+    // (A string runs to a NUL inside the table.)
+    let is_string = |id: u32| names.get(id as usize..).is_some_and(|r| r.contains(&0));
     let bad = s.bytes().chunks(8).enumerate().find_map(|(i, e)| {
         let word = |k: usize| {
             e.get(k..k + 4)
                 .map(|w| u32::from_le_bytes(w.try_into().unwrap()))
         };
         match (word(0), word(4)) {
-            (Some(sym), Some(id)) if (sym as usize) < nsyms && (id as usize) < strings => None,
+            (Some(sym), Some(id)) if (sym as usize) < nsyms && is_string(id) => None,
             (Some(sym), Some(_)) if sym as usize >= nsyms => Some(format!(
                 "entry {i} names symbol {sym}, which does not exist"
             )),
             (Some(_), Some(id)) => Some(format!(
-                "entry {i}'s prototype string at {id:#x} lies past the names' table \
-                 ({strings:#x} bytes)"
+                "entry {i}'s prototype string at {id:#x} does not end inside the names' \
+                 table ({strings:#x} bytes)"
             )),
             _ => Some(format!("entry {i} is cut short")),
         }

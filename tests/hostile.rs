@@ -670,7 +670,7 @@ fn a_prototype_string_past_the_names_table_is_damaged() {
     b[at + 12..at + 16].copy_from_slice(&0x7000u32.to_le_bytes());
     let e = object_error("a.o", &b);
     assert!(
-        e.contains("'.nv.prototype': entry 1's prototype string at 0x7000 lies past"),
+        e.contains("'.nv.prototype': entry 1's prototype string at 0x7000 does not end inside"),
         "{e}"
     );
 }

@@ -72,6 +72,7 @@ const FINDINGS: &[(&str, u64)] = &[
     ("xtu-sm100", 7000034),
     ("xtu-sm100", 7000660),
     ("xtu-sm100", 7000822),
+    ("xtu-sm100", 7000201),
     // (toolkit mode) Code not flagged executable or aligned below 128 bytes, a parameter
     // record with an index, `.nv.compat` of another type, a frame relocation inside a CIE,
     // a call past the start of another object's function.
