@@ -111,7 +111,22 @@ pub struct Resolution<'data> {
     pub sym_global: IdVec<ObjectId, Vec<Option<GlobalId>>>,
 }
 
-impl Global<'_> {
+impl<'data> Global<'data> {
+    /// A name no mention has said anything of yet but that `first_ref` mentions it.
+    fn new(name: &'data [u8], first_ref: ObjectId) -> Self {
+        Global {
+            name,
+            def: None,
+            first_ref,
+            is_resource: false,
+            data_ref: false,
+            entry: None,
+            size: 0,
+            first_def: None,
+            space: None,
+        }
+    }
+
     /// Nothing defines it, and something should: not a driver-provided name, nor a
     /// resource (extern `__shared__` arrays, textures, surfaces: undefined by design).
     fn left_undefined(&self) -> bool {
@@ -327,19 +342,10 @@ impl<'data> Resolution<'data> {
     /// The global named `name`, made when `first_ref` is the first object to mention it.
     fn global_id(&mut self, name: &'data [u8], first_ref: ObjectId) -> GlobalId {
         let globals = &mut self.globals;
-        *self.by_name.entry(name).or_insert_with(|| {
-            globals.push(Global {
-                name,
-                def: None,
-                first_ref,
-                is_resource: false,
-                data_ref: false,
-                entry: None,
-                size: 0,
-                first_def: None,
-                space: None,
-            })
-        })
+        *self
+            .by_name
+            .entry(name)
+            .or_insert_with(|| globals.push(Global::new(name, first_ref)))
     }
 }
 
@@ -647,17 +653,7 @@ mod tests {
 
     /// What a second mention with `second` bits says after a first with `first`.
     fn space_after(first: u8, second: u8, st_type: u8) -> Vec<&'static str> {
-        let mut g = Global {
-            name: b"x",
-            def: None,
-            first_ref: ObjectId::from_index(0),
-            is_resource: false,
-            data_ref: false,
-            entry: None,
-            size: 0,
-            first_def: None,
-            space: None,
-        };
+        let mut g = Global::new(b"x", ObjectId::from_index(0));
         assert!(space_mismatches(&mut g, &data(first, st_type)).is_empty());
         space_mismatches(&mut g, &data(second, st_type))
     }

@@ -692,15 +692,21 @@ fn code_not_flagged_executable_or_aligned_below_128_bytes_is_damaged() {
     );
 }
 
-#[test]
-fn a_parameter_record_with_an_index_is_damaged() {
-    let mut b = seed("xtu_call/sm_90/a.o");
-    let (_, at, size) = section_of(&b, b".nv.info._Z5k_xtuPiPfi");
-    let kparam = b[at..at + size]
+/// Where the payload of xtu_call's kernel's first EIATTR_KPARAM_INFO record starts in `b`.
+fn kparam_payload(b: &[u8]) -> usize {
+    let (_, at, size) = section_of(b, b".nv.info._Z5k_xtuPiPfi");
+    let record = b[at..at + size]
         .windows(4)
         .position(|w| w == [0x04, 0x17, 0x0c, 0x00])
         .unwrap();
-    b[at + kparam + 4] = 0x90;
+    at + record + 4
+}
+
+#[test]
+fn a_parameter_record_with_an_index_is_damaged() {
+    let mut b = seed("xtu_call/sm_90/a.o");
+    let at = kparam_payload(&b);
+    b[at] = 0x90; // the index
     let e = object_error("a.o", &b);
     assert!(e.contains("(EIATTR_KPARAM_INFO) has index 0x90"), "{e}");
 }
@@ -770,12 +776,8 @@ fn parameter_records_that_differ_from_their_mercury_twins_are_damaged() {
     // nvlink takes a kernel's EIATTR_KPARAM_INFO from the Mercury half; cubin-ld reads the
     // main half's, so the two must agree.
     let mut b = seed("xtu_call/sm_100/a.o");
-    let (_, at, size) = section_of(&b, b".nv.info._Z5k_xtuPiPfi");
-    let kparam = b[at..at + size]
-        .windows(4)
-        .position(|w| w == [0x04, 0x17, 0x0c, 0x00])
-        .unwrap();
-    b[at + kparam + 8] ^= 1; // the ordinal
+    let at = kparam_payload(&b);
+    b[at + 4] ^= 1; // the ordinal
     let e = object_error("a.o", &b);
     assert!(e.contains("differ from those of its Mercury twin"), "{e}");
 }
