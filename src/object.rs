@@ -250,11 +250,14 @@ impl<'data> InputObject<'data> {
                     r.r_type
                 )));
             }
+            check_relocation_name(&name, &cubin, s)?;
             check_code_relocations(&name, &cubin, &kinds, s, relocs)?;
             check_frame_relocations(&name, &cubin, s, relocs)?;
         }
         check_mercury_mirror(&name, &cubin)?;
         check_mercury_twins(&name, &cubin)?;
+        check_capsule_relocations(&name, &cubin, &kinds)?;
+        check_frame_twin(&name, &cubin)?;
         check_mirrored_records(&name, &cubin)?;
         for (s, _) in cubin
             .sections
@@ -604,6 +607,38 @@ fn check_frame_relocations(
     }
 }
 
+/// A relocation section is named after the section it relocates: `.rela` (`.rel`) and its
+/// name, or in the Mercury half `.nv.merc.rela` and the name after `.nv.merc` or
+/// `.nv.capmerc` (63,000 sections of the corpus, testdata/programs and nvlink's outputs).
+/// The link finds a relocation section's output by its target; one whose name says another
+/// section is damage that would be applied where its name points.
+fn check_relocation_name(name: &str, cubin: &Cubin<'_>, s: &Section<'_>) -> Result<()> {
+    let Some(target) = cubin.sections.get(s.info as usize) else {
+        return Ok(());
+    };
+    let t = target.name;
+    let mercury = |prefix: &[u8]| {
+        t.strip_prefix(prefix).is_some_and(|rest| {
+            s.name
+                .strip_prefix(&b".nv.merc.rel"[..])
+                .is_some_and(|r| r.strip_prefix(b"a").unwrap_or(r) == rest)
+        })
+    };
+    let main = s
+        .name
+        .strip_prefix(&b".rel"[..])
+        .is_some_and(|r| r.strip_prefix(b"a").unwrap_or(r) == t);
+    if main || mercury(b".nv.merc") || mercury(b".nv.capmerc") {
+        return Ok(());
+    }
+    Err(Error::new(format!(
+        "'{name}': relocation section '{}' relocates section '{}', which its name does not \
+         name (damaged)",
+        s.name_str(),
+        target.name_str()
+    )))
+}
+
 /// Where code relocations may point, as every toolkit object has them (testdata/, and
 /// libcudadevrt for sm_75 to sm_121): at the start of a 16-byte instruction, and, against a
 /// function, inside that function's code section. An entry elsewhere is damage that, on
@@ -674,6 +709,137 @@ fn check_code_relocations(
                     ),
                 );
             }
+        }
+    }
+    Ok(())
+}
+
+/// sm_100+: each relocated instruction is one its Mercury capsule describes as the type
+/// needs (an immediate carried by the SASS, a call or constant load with its record:
+/// `capsule::required_entry`). nvlink rebuilds the code from the Mercury half and never
+/// reads the SASS half's relocations, so one that points at another instruction or has
+/// another type is damage nvlink would not pass on; refused. (Expanded code, whose
+/// numbering is not the SASS's, is not checked.)
+fn check_capsule_relocations(name: &str, cubin: &Cubin<'_>, kinds: &[SectionKind]) -> Result<()> {
+    use crate::reloc::capsule::{described, required_entry, Described};
+    let capsules: hashbrown::HashMap<&[u8], &Section<'_>> = cubin
+        .sections
+        .iter()
+        .filter_map(|c| Some((c.name.strip_prefix(&b".nv.capmerc"[..])?, c)))
+        .collect();
+    if capsules.is_empty() {
+        return Ok(());
+    }
+    let show = |d: Option<Described>| match d {
+        None => "a NOP the finalizer added".to_string(),
+        Some(Described::Carried) => "carried by the SASS alone".to_string(),
+        Some(Described::Token) => "a 2-byte token".to_string(),
+        Some(Described::Record(k, sub)) => format!("a record of kind {k:02x} {sub:02x}"),
+    };
+    for s in &cubin.sections {
+        if !crate::elf::type_is_rela(s.sh_type)
+            || kinds.get(s.info as usize) != Some(&SectionKind::Text)
+        {
+            continue;
+        }
+        let Some(code) = cubin.sections.get(s.info as usize) else {
+            continue;
+        };
+        let Some(capsule) = capsules.get(code.name) else {
+            continue;
+        };
+        let Ok(Some(entries)) = described(capsule.bytes(), code.bytes()) else {
+            continue;
+        };
+        let relocs = cubin
+            .relocations(s)
+            .map_err(|e| e.context(format!("'{name}'")))?;
+        for (i, r) in relocs.iter().enumerate() {
+            let Some(need) = required_entry(r.r_type) else {
+                continue;
+            };
+            let has = entries.get((r.offset / 16) as usize).copied().flatten();
+            if has != Some(need) {
+                return Err(Error::new(format!(
+                    "'{name}': relocation section '{}' entry {i}: {} at {:#x} patches an \
+                     instruction its Mercury capsule '{}' describes as {}, not {} (damaged)",
+                    s.name_str(),
+                    crate::reloc::table::name(r.r_type).unwrap_or("?"),
+                    r.offset,
+                    capsule.name_str(),
+                    if (r.offset / 16) as usize >= entries.len() {
+                        "past its last instruction".to_string()
+                    } else {
+                        show(has)
+                    },
+                    show(Some(need))
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The type pairs of `.rela.debug_frame` and its Mercury twin's entries in every sm_100+
+/// object of the corpus and testdata/programs (17,464 entries): R_CUDA_64 with
+/// R_MERCURY_ABS64 or type 0x3d, R_CUDA_UNUSED_CLEAR64 with R_MERCURY_UNUSED_CLEAR64.
+const FRAME_TWIN_TYPES: &[(u32, u32)] = &[
+    (
+        crate::reloc::table::cuda::R_64,
+        crate::reloc::table::mercury::ABS64,
+    ),
+    (
+        crate::reloc::table::cuda::R_64,
+        crate::reloc::table::MERCURY_BASE + 0x3d,
+    ),
+    (
+        crate::reloc::table::cuda::UNUSED_CLEAR64,
+        crate::reloc::table::mercury::UNUSED_CLEAR64,
+    ),
+];
+
+/// sm_100+: `.rela.debug_frame` and its twin `.nv.merc.rela.debug_frame` list the same
+/// entries in the same order: the same symbol, paired types (`FRAME_TWIN_TYPES`), and the
+/// same addend, but for code offsets (non-zero in both halves, each in its own code's
+/// numbering, the main one inside the function's code). nvlink builds the frames from the
+/// Mercury half; an entry of the main half that differs is damage it would not pass on.
+fn check_frame_twin(name: &str, cubin: &Cubin<'_>) -> Result<()> {
+    let find = |n: &[u8]| cubin.sections.iter().find(|s| s.name == n);
+    let (Some(main), Some(twin)) = (
+        find(b".rela.debug_frame"),
+        find(b".nv.merc.rela.debug_frame"),
+    ) else {
+        return Ok(());
+    };
+    let context = |e: Error| e.context(format!("'{name}'"));
+    let ours = cubin.relocations(main).map_err(context)?;
+    let theirs = cubin.relocations(twin).map_err(context)?;
+    let damaged = |what: String| {
+        Err(Error::new(format!(
+            "'{name}': relocation section '.rela.debug_frame' {what}, where its Mercury twin \
+             '.nv.merc.rela.debug_frame' says otherwise (damaged)"
+        )))
+    };
+    if ours.len() != theirs.len() {
+        return damaged(format!("has {} entries, not {}", ours.len(), theirs.len()));
+    }
+    let symbols = cubin.symtab_for(main).map_or(&[][..], |t| &t.symbols[..]);
+    let code_size = |sym: u32| match symbols.get(sym as usize).map(|s| s.section) {
+        Some(SymSection::Index(si)) => cubin.sections.get(si as usize).map(|c| c.size),
+        _ => None,
+    };
+    for (i, (r, m)) in ours.iter().zip(theirs.iter()).enumerate() {
+        let (a, b) = (r.addend.unwrap_or(0), m.addend.unwrap_or(0));
+        let offset_in_code =
+            a != 0 && b != 0 && code_size(r.sym).is_some_and(|n| (0..=n as i64).contains(&a));
+        if r.sym != m.sym || !FRAME_TWIN_TYPES.contains(&(r.r_type, m.r_type)) {
+            return damaged(format!(
+                "entry {i} (type {:#x} against symbol {}) pairs with type {:#x} against symbol {}",
+                r.r_type, r.sym, m.r_type, m.sym
+            ));
+        }
+        if a != b && !offset_in_code {
+            return damaged(format!("entry {i} has addend {a:#x}, not {b:#x}"));
         }
     }
     Ok(())

@@ -781,3 +781,61 @@ fn parameter_records_that_differ_from_their_mercury_twins_are_damaged() {
     let e = object_error("a.o", &b);
     assert!(e.contains("differ from those of its Mercury twin"), "{e}");
 }
+
+/// sm_100+: a relocated instruction is one its capsule describes as the type needs (a call
+/// has its `42 0a` record). Moved onto the function's first instruction (`LDC R1`, a `01 0b`
+/// record), the call would be patched where nvlink, reading the Mercury half, patches none.
+#[test]
+fn a_code_relocation_on_an_instruction_its_capsule_describes_otherwise_is_damaged() {
+    let b = seed("xtu_call/sm_100/a.o");
+    let (_, off, _) = section_of(&b, b".rela.text._Z5k_xtuPiPfi");
+    let mut bad = b.clone();
+    // (Entry 6 is the call to b.o's function.)
+    bad[off + 6 * 24..off + 6 * 24 + 8].copy_from_slice(&0u64.to_le_bytes());
+    let e = object_error("a.o", &bad);
+    assert!(
+        e.contains("entry 6: R_CUDA_ABS55_16_34 at 0x0 patches an instruction its Mercury capsule '.nv.capmerc.text._Z5k_xtuPiPfi' describes as a record of kind 01 0b, not a record of kind 42 0a"),
+        "{e}"
+    );
+}
+
+/// sm_100+: `.rela.debug_frame` lists what its Mercury twin lists, which nvlink reads.
+#[test]
+fn a_frame_relocation_unlike_its_mercury_twin_is_damaged() {
+    let b = seed("xtu_call/sm_100/a.o");
+    let e = object_error(
+        "a.o",
+        &with_addend(
+            b.clone(),
+            b".rela.debug_frame",
+            1,
+            None,
+            0x12f9_0dcb_5d1a_597d,
+        ),
+    );
+    assert!(
+        e.contains("'.rela.debug_frame' entry 1 has addend 0x12f90dcb5d1a597d, not 0x0"),
+        "{e}"
+    );
+    let mut bad = b;
+    let (_, off, _) = section_of(&bad, b".rela.debug_frame");
+    // R_CUDA_UNUSED_CLEAR64 (0x49) made R_CUDA_ABS55_16_34 (0x4b), a call's type.
+    bad[off + 3 * 24 + 8] = 0x4b;
+    let e = object_error("a.o", &bad);
+    assert!(
+        e.contains("entry 3 (type 0x4b against symbol 8) pairs with type 0x1000e"),
+        "{e}"
+    );
+}
+
+/// A relocation section is named after the section it relocates; the link finds its output
+/// by the name, so one that names another section would be applied there.
+#[test]
+fn a_relocation_section_whose_name_is_not_its_targets_is_damaged() {
+    let bad = renamed_section("xtu_call/sm_90/a.o", b".debug_frame", b".debugXframe");
+    let e = object_error("a.o", &bad);
+    assert!(
+        e.contains("relocation section '.rela.debug_frame' relocates section '.debugXframe', which its name does not name"),
+        "{e}"
+    );
+}

@@ -82,6 +82,19 @@ const FINDINGS: &[(&str, u64)] = &[
     ("shared-sm90-r", 7000867),
     ("weak-sm120", 7000450),
     ("xtu-sm100", 7000783),
+    // (toolkit mode) sm_100+ code relocations moved onto an instruction their capsule
+    // describes otherwise, frame relocations unlike their Mercury twins' (a type, an
+    // addend), and relocation sections whose names say another section than they relocate.
+    ("weak-sm120", 8000603),
+    ("xtu-sm100", 8000603),
+    ("weak-sm120", 8000570),
+    ("xtu-sm100", 8000570),
+    ("weak-sm120", 8000600),
+    ("xtu-sm100", 8000600),
+    ("xtu-sm90", 8000558),
+    ("host-fatbin", 8000085),
+    ("host-fatbin", 8000194),
+    ("shared-sm90-r", 8000505),
 ];
 
 fn corpus(rel: &str) -> PathBuf {
