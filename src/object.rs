@@ -250,13 +250,19 @@ impl<'data> InputObject<'data> {
                     r.r_type
                 )));
             }
-            check_relocation_name(&name, &cubin, s)?;
             check_code_relocations(&name, &cubin, &kinds, s, relocs)?;
             check_frame_relocations(&name, &cubin, s, relocs)?;
         }
         check_mercury_mirror(&name, &cubin)?;
         check_mercury_twins(&name, &cubin)?;
-        check_capsule_relocations(&name, &cubin, &kinds)?;
+        for s in cubin
+            .sections
+            .iter()
+            .filter(|s| crate::elf::type_is_rela(s.sh_type) || s.sh_type == crate::elf::SHT_REL)
+        {
+            check_relocation_name(&name, &cubin, s)?;
+        }
+        check_capsule_code(&name, &cubin, &kinds)?;
         check_frame_twin(&name, &cubin)?;
         check_mirrored_records(&name, &cubin)?;
         for (s, _) in cubin
@@ -714,14 +720,12 @@ fn check_code_relocations(
     Ok(())
 }
 
-/// sm_100+: each relocated instruction is one its Mercury capsule describes as the type
-/// needs (an immediate carried by the SASS, a call or constant load with its record:
-/// `capsule::required_entry`). nvlink rebuilds the code from the Mercury half and never
-/// reads the SASS half's relocations, so one that points at another instruction or has
-/// another type is damage nvlink would not pass on; refused. (Expanded code, whose
-/// numbering is not the SASS's, is not checked.)
-fn check_capsule_relocations(name: &str, cubin: &Cubin<'_>, kinds: &[SectionKind]) -> Result<()> {
-    use crate::reloc::capsule::{described, required_entry, Described};
+/// sm_100+: nvlink rebuilds each function's code from its Mercury capsule and never reads
+/// the SASS half's code or relocations, so damage there is refused rather than passed on.
+/// Each code section with a capsule ends as every toolkit function ends (its closing branch,
+/// then ptxas's padding `NOP`s), and each of its relocated instructions is one the capsule
+/// describes as the type needs (`check_relocated_entries`).
+fn check_capsule_code(name: &str, cubin: &Cubin<'_>, kinds: &[SectionKind]) -> Result<()> {
     let capsules: hashbrown::HashMap<&[u8], &Section<'_>> = cubin
         .sections
         .iter()
@@ -730,52 +734,84 @@ fn check_capsule_relocations(name: &str, cubin: &Cubin<'_>, kinds: &[SectionKind
     if capsules.is_empty() {
         return Ok(());
     }
+    let code_with_capsule = cubin
+        .sections
+        .iter()
+        .zip(kinds)
+        .filter(|(_, k)| **k == SectionKind::Text)
+        .filter_map(|(code, _)| Some((code, *capsules.get(code.name)?)));
+    for (code, _) in code_with_capsule {
+        if let Some(what) = crate::reloc::capsule::unlike_closing(code.bytes()) {
+            return Err(Error::new(format!(
+                "'{name}': code section '{}': {what} (damaged: nvlink rebuilds the code from \
+                 its Mercury capsule)",
+                code.name_str()
+            )));
+        }
+    }
+    for s in &cubin.sections {
+        if !crate::elf::type_is_rela(s.sh_type) {
+            continue;
+        }
+        let Some(code) = cubin.sections.get(s.info as usize) else {
+            continue;
+        };
+        if kinds.get(s.info as usize) == Some(&SectionKind::Text) {
+            if let Some(capsule) = capsules.get(code.name) {
+                check_relocated_entries(name, cubin, s, code, capsule)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Each relocation of `s` (relocating `code`) patches an instruction `capsule` describes as
+/// its type needs: an immediate carried by the SASS, a call or constant load with its record
+/// (`capsule::required_entry`). (Expanded code, whose numbering is not the SASS's, is not
+/// checked.)
+fn check_relocated_entries(
+    name: &str,
+    cubin: &Cubin<'_>,
+    s: &Section<'_>,
+    code: &Section<'_>,
+    capsule: &Section<'_>,
+) -> Result<()> {
+    use crate::reloc::capsule::{described, required_entry, Described};
+    let Ok(Some(entries)) = described(capsule.bytes(), code.bytes()) else {
+        return Ok(());
+    };
     let show = |d: Option<Described>| match d {
         None => "a NOP the finalizer added".to_string(),
         Some(Described::Carried) => "carried by the SASS alone".to_string(),
         Some(Described::Token) => "a 2-byte token".to_string(),
         Some(Described::Record(k, sub)) => format!("a record of kind {k:02x} {sub:02x}"),
     };
-    for s in &cubin.sections {
-        if !crate::elf::type_is_rela(s.sh_type)
-            || kinds.get(s.info as usize) != Some(&SectionKind::Text)
-        {
+    let relocs = cubin
+        .relocations(s)
+        .map_err(|e| e.context(format!("'{name}'")))?;
+    for (i, r) in relocs.iter().enumerate() {
+        let Some(need) = required_entry(r.r_type) else {
+            continue;
+        };
+        let at = (r.offset / 16) as usize;
+        let has = entries.get(at).copied().flatten();
+        if has == Some(need) {
             continue;
         }
-        let Some(code) = cubin.sections.get(s.info as usize) else {
-            continue;
-        };
-        let Some(capsule) = capsules.get(code.name) else {
-            continue;
-        };
-        let Ok(Some(entries)) = described(capsule.bytes(), code.bytes()) else {
-            continue;
-        };
-        let relocs = cubin
-            .relocations(s)
-            .map_err(|e| e.context(format!("'{name}'")))?;
-        for (i, r) in relocs.iter().enumerate() {
-            let Some(need) = required_entry(r.r_type) else {
-                continue;
-            };
-            let has = entries.get((r.offset / 16) as usize).copied().flatten();
-            if has != Some(need) {
-                return Err(Error::new(format!(
-                    "'{name}': relocation section '{}' entry {i}: {} at {:#x} patches an \
-                     instruction its Mercury capsule '{}' describes as {}, not {} (damaged)",
-                    s.name_str(),
-                    crate::reloc::table::name(r.r_type).unwrap_or("?"),
-                    r.offset,
-                    capsule.name_str(),
-                    if (r.offset / 16) as usize >= entries.len() {
-                        "past its last instruction".to_string()
-                    } else {
-                        show(has)
-                    },
-                    show(Some(need))
-                )));
-            }
-        }
+        return Err(Error::new(format!(
+            "'{name}': relocation section '{}' entry {i}: {} at {:#x} patches an instruction \
+             its Mercury capsule '{}' describes as {}, not {} (damaged)",
+            s.name_str(),
+            crate::reloc::table::name(r.r_type).unwrap_or("?"),
+            r.offset,
+            capsule.name_str(),
+            if at >= entries.len() {
+                "past its last instruction".to_string()
+            } else {
+                show(has)
+            },
+            show(Some(need))
+        )));
     }
     Ok(())
 }

@@ -71,7 +71,7 @@ const CTA_BARRIER: (u64, u64) = (0x0000_0000_0000_0992, 0x8000);
 const MEMBAR: u64 = 0x992;
 const OPERANDS: u64 = (1 << 41) - 1;
 /// The padding `NOP` (ptxas's and nvlink's, scheduling bits included).
-const NOP: [u8; 16] = [0x18, 0x79, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xc0, 0x0f, 0];
+const NOP: [u8; 16] = crate::reloc::capsule::PADDING_NOP;
 
 /// How an instruction's opcode (its low 12 bits) takes part in control flow.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -839,3 +839,28 @@ fn a_relocation_section_whose_name_is_not_its_targets_is_damaged() {
         "{e}"
     );
 }
+
+/// sm_100+: a function's code ends with its closing branch and ptxas's padding `NOP`s, which
+/// nvlink writes again from the capsule; a damaged padding instruction is refused rather
+/// than copied into an output nvdisasm cannot read.
+#[test]
+fn damaged_padding_after_the_closing_branch_is_damaged() {
+    let b = seed("xtu_call/sm_100/a.o");
+    let (_, off, _) = section_of(&b, b".text._Z7a_locali");
+    let mut bad = b.clone();
+    bad[off + 0x4f] = 0x71; // a scheduling byte of the first padding NOP
+    let e = object_error("a.o", &bad);
+    assert!(
+        e.contains(
+            "code section '.text._Z7a_locali': the padding instruction at 0x40 is not ptxas's NOP"
+        ),
+        "{e}"
+    );
+    let mut bad = b;
+    bad[off + 0x41] = 0x56; // its opcode: no longer a NOP, so the code seems to end there
+    let e = object_error("a.o", &bad);
+    assert!(
+        e.contains("its last instruction before the padding, at 0x40, is not the closing branch"),
+        "{e}"
+    );
+}

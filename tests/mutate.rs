@@ -95,6 +95,11 @@ const FINDINGS: &[(&str, u64)] = &[
     ("host-fatbin", 8000085),
     ("host-fatbin", 8000194),
     ("shared-sm90-r", 8000505),
+    // (toolkit mode) sm_100+ padding after a function's closing branch damaged (nvlink
+    // writes it again from the capsule).
+    ("weak-sm120", 8000009),
+    ("weak-sm120", 8000610),
+    ("xtu-sm100", 8000167),
 ];
 
 fn corpus(rel: &str) -> PathBuf {

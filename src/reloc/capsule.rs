@@ -274,6 +274,30 @@ pub fn trailing_nops(sass: &[u8]) -> usize {
         .count()
 }
 
+/// ptxas's padding instruction, whole (a `NOP` with its scheduling bits): what follows a
+/// function's closing branch, in all 320,000 padding slots of the corpus and
+/// testdata/programs on every target.
+pub const PADDING_NOP: [u8; 16] = [0x18, 0x79, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xc0, 0x0f, 0];
+
+/// Where `sass` (a function's `.text`) departs from how every toolkit function ends: its
+/// last instruction but padding is the closing branch (`BRA` to itself, low bytes `47 79`),
+/// and the padding is `PADDING_NOP` exactly. `None` when it ends so (or is empty).
+pub fn unlike_closing(sass: &[u8]) -> Option<String> {
+    let instructions: Vec<&[u8]> = sass.chunks_exact(16).collect();
+    let last = instructions.len().checked_sub(trailing_nops(sass) + 1)?;
+    if !instructions[last].starts_with(&[0x47, 0x79]) {
+        return Some(format!(
+            "its last instruction before the padding, at {:#x}, is not the closing branch",
+            16 * last
+        ));
+    }
+    let odd = (last + 1..instructions.len()).find(|&i| instructions[i] != PADDING_NOP)?;
+    Some(format!(
+        "the padding instruction at {:#x} is not ptxas's NOP",
+        16 * odd
+    ))
+}
+
 /// The entry starting at `at` (a token, or a record: where its body starts, after any
 /// prefixes), and where the next one starts.
 fn entry_at(code: &[u8], mut at: usize) -> Result<(Entry, usize)> {
@@ -519,6 +543,27 @@ mod tests {
         assert_eq!(required_entry(75), Some(Described::Record(0x42, 0x0a)));
         assert_eq!(required_entry(LDC), Some(Described::Record(0x02, 0x22)));
         assert_eq!(required_entry(0), None, "no rule for R_CUDA_NONE");
+    }
+
+    #[test]
+    fn functions_end_with_their_closing_branch_and_ptxas_padding() {
+        let mut code = vec![0x47u8; 16]; // an instruction
+        code.extend([
+            0x47, 0x79, 0, 0, 0xfc, 0xff, 0xff, 0xff, 0xff, 0xff, 0x83, 0x03, 0, 0, 0, 0,
+        ]);
+        code.extend(PADDING_NOP.repeat(6));
+        assert_eq!(unlike_closing(&code), None);
+        assert_eq!(unlike_closing(&[]), None);
+        let mut odd = code.clone();
+        odd[16 * 3 + 15] = 1;
+        assert!(unlike_closing(&odd)
+            .unwrap()
+            .contains("at 0x30 is not ptxas's NOP"));
+        let mut cut = code.clone();
+        cut[16 * 7 + 1] = 0x56;
+        assert!(unlike_closing(&cut)
+            .unwrap()
+            .contains("at 0x70, is not the closing branch"));
     }
 
     #[test]
