@@ -13,21 +13,13 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// Round trips known to differ, as `case` prefixes of `case/sm_XX`, with the reason.
-const KNOWN_DIFFERENT: &[(&str, &str)] = &[
-    (
-        "debug_constant/",
-        "finished from a partial link, the frame of the unreachable never_called keeps its \
+const KNOWN_DIFFERENT: &[(&str, &str)] = &[(
+    "debug_constant/",
+    "finished from a partial link, the frame of the unreachable never_called keeps its \
          address range (the partial output has no UNUSED_CLEAR relocation left to clear it, \
          where the one-step link clears it) and the constant banks are listed in another \
          order in the code segment",
-    ),
-    (
-        "debug_symbol_order_g/sm_7",
-        "finished from a partial link of -G objects, the constant banks are listed in another \
-         order in the code segment (as debug_constant's; sm_75-sm_89)",
-    ),
-    ("debug_symbol_order_g/sm_8", "the same"),
-];
+)];
 
 /// Cases whose nvlink round trip is lossy, compared with the one-step link instead (the
 /// tool notes aside: a partial link drops the inputs' ptxas records).
@@ -42,11 +34,6 @@ const ONE_STEP_REFERENCE: &[(&str, &str)] = &[
         "debug_constant",
         "the same with one extern array (.nv.shared aligned 128 by nvlink), and nvlink keeps the \
          16-byte .nv.shared its -r gave a kernel that uses no shared memory",
-    ),
-    (
-        "debug_symbol_order",
-        "nvlink keeps the 16-byte .nv.shared its -r gave each kernel beside an extern array \
-         (kern, which uses no shared memory, gets 0x410 on sm_100+)",
     ),
 ];
 

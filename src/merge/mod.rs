@@ -388,7 +388,7 @@ impl Builder<'_, '_> {
     /// A function's object (its input section `in_name`) makes the `.nv_debug.shared` that
     /// the extern arrays in use bring anyway, where nvlink makes it: with the first object
     /// that has one.
-    fn early_debug_shared(&mut self, in_name: &[u8]) {
+    pub(super) fn early_debug_shared(&mut self, in_name: &[u8]) {
         if self.p.policy.relocatable()
             || in_name != b".nv_debug.shared"
             || self.p.shared.extern_align == 0
@@ -868,7 +868,6 @@ impl<'a, 'data> Builder<'a, 'data> {
                     opts.policy.sm(),
                 )
             });
-            refusals::refuse_mixed_partial_area(objects, &self.p.shared)?;
         }
         refusals::refuse_padded_partial_debug_shared(objects, &self.p.shared, opts)?;
         if !opts.policy.relocatable() {

@@ -65,24 +65,6 @@ pub(super) fn refuse_padded_partial_debug_shared(
     Ok(())
 }
 
-/// Finishing a partial link: a kernel's area nvlink's `-r` padded for extern arrays, next to
-/// static objects its calls reach. Where nvlink puts them is not known: refused.
-pub(super) fn refuse_mixed_partial_area(
-    objects: &[InputObject<'_>],
-    layout: &shared::SharedLayout,
-) -> Result<()> {
-    let Some((oi, si)) = layout.mixed_partial_area else {
-        return Ok(());
-    };
-    let o = &objects[oi];
-    Err(Error::not_implemented(format!(
-        "'{}': a partial link's empty __shared__ area of kernel '{}' next to static \
-         __shared__ objects its calls reach",
-        o.name,
-        String::from_utf8_lossy(o.cubin.sections[si].name).trim_start_matches(".text.")
-    )))
-}
-
 /// sm_100+ final links without -g: nvlink re-finalizes every kernel that calls nothing
 /// (black-box: docs/research/sm100-rescheduling.md, and below). Where that changes only
 /// scheduling bits cubin-ld keeps ptxas's code (docs/differences.md); where it changes instructions it is

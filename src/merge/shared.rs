@@ -53,8 +53,6 @@ pub struct SharedLayout {
     pub pool_align: u64,
     /// Functions with static objects that no kernel reaches (kept by -preserve-relocs).
     pub unreached_users: Vec<Node>,
-    /// A kernel whose partial link's area without objects meets other static objects.
-    pub mixed_partial_area: Option<Node>,
     /// What each global's definition is for shared memory (see [`Definitions`]).
     pub definitions: Definitions,
     /// Which symbols name shared memory (see [`NamesShared`]).
@@ -224,13 +222,12 @@ fn of_definition(objects: &[InputObject<'_>], do_: ObjectId, ds: u32) -> Option<
 type Areas = HashMap<Node, (ObjKey, u64, u64)>;
 
 /// Per kernel: the `.nv.shared.<kernel>` of a partial link's output that defines no object
-/// (its section symbol, or the kernel's where no symbol names it, size and alignment), and
-/// the kernels whose area no symbol names. One pass over each object's sections, and over
-/// its symbols only where it has such a section (partial links' outputs).
-fn partial_kernel_areas(objects: &[InputObject<'_>], lv: &Liveness) -> (Areas, HashSet<Node>) {
+/// (its section symbol, or the kernel's where no symbol names it, size and alignment). One
+/// pass over each object's sections, and over its symbols only where it has such a section
+/// (partial links' outputs).
+fn partial_kernel_areas(objects: &[InputObject<'_>], lv: &Liveness) -> Areas {
     let kernels: HashSet<Node> = lv.kernels.iter().copied().collect();
     let mut out = HashMap::new();
-    let mut unnamed = HashSet::new();
     for (oi, o) in crate::object::enumerated(objects) {
         // Each kernel's first such section (none when it is empty) → the kernel's text.
         let mut first: HashMap<usize, u32> = HashMap::new();
@@ -277,10 +274,7 @@ fn partial_kernel_areas(objects: &[InputObject<'_>], lv: &Liveness) -> (Areas, H
             // no shared object is.
             let key = match section_symbol.get(&si) {
                 Some(&sym) => Some(sym),
-                None => {
-                    unnamed.insert((oi, ti));
-                    o.text_function(&o.cubin.sections[ti])
-                }
+                None => o.text_function(&o.cubin.sections[ti]),
             };
             let Some(sym) = key else {
                 continue;
@@ -289,7 +283,7 @@ fn partial_kernel_areas(objects: &[InputObject<'_>], lv: &Liveness) -> (Areas, H
             out.insert((oi, ti), ((oi, sym), sec.size, sec.align.max(1)));
         }
     }
-    (out, unnamed)
+    out
 }
 
 /// The largest alignment of the extern arrays a partial link's output defines (in its
@@ -539,7 +533,7 @@ pub fn layout(
 ) -> SharedLayout {
     let definitions = Definitions::of(objects, res);
     let mut refs = code_refs(objects, res, &definitions, &lv.live);
-    let (mut blobs, unnamed) = partial_kernel_areas(objects, lv);
+    let mut blobs = partial_kernel_areas(objects, lv);
     // (No shared memory in the module: the symbols and relocations still ask.)
     let names_shared = std::mem::take(&mut refs.names_shared);
     let none = |definitions, names_shared| SharedLayout {
@@ -558,13 +552,7 @@ pub fn layout(
         .iter()
         .map(|&k| (k, lv.kernel_reach(k)))
         .collect();
-    adopt_partial_areas(
-        &mut refs.uses,
-        &refs.extern_users,
-        &reach,
-        &mut blobs,
-        &unnamed,
-    );
+    adopt_partial_areas(&mut refs.uses, &refs.extern_users, &reach, &mut blobs);
     if refs.uses.is_empty() && refs.extern_users.is_empty() {
         return none(definitions, names_shared);
     }
@@ -572,7 +560,6 @@ pub fn layout(
     let dead = dead_code_objects(objects, res, &definitions, lv, &refs.uses);
     let debug_objects = debug_objects(objects, res);
     let mut out = SharedLayout {
-        mixed_partial_area: mixed_partial_area(&reach, &blobs, &refs.uses),
         extern_align: if refs.extern_users.is_empty() {
             0
         } else {
@@ -743,33 +730,26 @@ fn layout_kernels(
 }
 
 /// A partial link's kernel area with no object in it (nvlink's `-r` pads a kernel that
-/// uses only extern arrays so: twice their alignment) stays whole in nvlink's final link,
-/// the arrays after it (black-box, sm_75–sm_120; testdata partial_extern_only): taken as
-/// one object, the kernel's first, named by its section symbol. Only where every kernel
-/// with shared memory has such an area (testdata partial_extern_pair): next to kernels
-/// with static objects, nvlink finishing its own partial link moves every kernel's arrays
-/// to one offset (see tests/round_trip.rs, extern_shared), which cubin-ld does not follow;
-/// `blobs` is emptied then.
+/// uses only extern arrays so: twice their alignment; one that uses none beside kernels that
+/// do gets 16 bytes no symbol names) stays whole in nvlink's final link, as the kernel's
+/// first object, the arrays and the kernel's static objects after it (black-box,
+/// sm_75–sm_120; testdata partial_extern_only, partial_unnamed_area,
+/// debug_shared_first_input, debug_symbol_order): taken as one object, named by its section
+/// symbol or its kernel's. Only where every kernel with shared memory has such an area
+/// (testdata partial_extern_pair): next to kernels without one, nvlink finishing its own
+/// partial link moves every kernel's arrays to one offset (see tests/round_trip.rs,
+/// extern_shared), which cubin-ld does not follow; `blobs` is emptied then.
 fn adopt_partial_areas(
     uses: &mut HashMap<Node, Vec<ObjKey>>,
     extern_users: &HashSet<Node>,
     reach: &[Reach],
     blobs: &mut HashMap<Node, (ObjKey, u64, u64)>,
-    unnamed: &HashSet<Node>,
 ) {
     let reaches_shared = |nodes: &[Node]| {
         nodes
             .iter()
             .any(|n| uses.contains_key(n) || extern_users.contains(n))
     };
-    // (An area no symbol names stays only for a kernel with no other shared memory: next to
-    // static objects nvlink's placement is not known, and that link finishes as the
-    // one-step link does, as before such areas were kept.)
-    for (k, nodes) in reach {
-        if unnamed.contains(k) && reaches_shared(nodes) {
-            blobs.remove(k);
-        }
-    }
     let all_areas = reach
         .iter()
         .all(|(k, nodes)| blobs.contains_key(k) || !reaches_shared(nodes));
@@ -779,23 +759,6 @@ fn adopt_partial_areas(
     for (&node, &(key, _, _)) in blobs.iter() {
         uses.entry(node).or_default().insert(0, key);
     }
-}
-
-/// A kernel whose partial link's area meets other objects of the kernel: where nvlink puts
-/// them is not known, so the link is refused.
-fn mixed_partial_area(
-    reach: &[Reach],
-    blobs: &HashMap<Node, (ObjKey, u64, u64)>,
-    uses: &HashMap<Node, Vec<ObjKey>>,
-) -> Option<Node> {
-    reach
-        .iter()
-        .find(|(k, nodes)| {
-            blobs.get(k).is_some_and(|&(key, _, _)| {
-                nodes.iter().flat_map(|n| list(uses, n)).any(|&o| o != key)
-            })
-        })
-        .map(|(k, _)| *k)
 }
 
 /// Per object: the kernels (indices in `reach`) that reach it. With it, every object laid

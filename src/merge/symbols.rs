@@ -463,6 +463,11 @@ impl Builder<'_, '_> {
             self.named_debug_shared(b".nv_debug.shared");
             return;
         }
+        // A final link's `.nv_debug.shared` that the extern arrays in use bring comes with
+        // the first input's own, wherever that input's objects go.
+        if !self.p.policy.relocatable() {
+            self.early_debug_shared(sec.name);
+        }
         if !self.p.live[oi][si] {
             return;
         }
