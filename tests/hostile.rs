@@ -379,6 +379,20 @@ fn an_extern_shared_array_aligned_to_no_power_of_two_is_damaged() {
 }
 
 #[test]
+fn an_extern_shared_array_with_a_size_is_damaged() {
+    let mut b = extern_shared_array(0x10);
+    let c = Cubin::parse(&b).unwrap();
+    let t = &c.symtabs[0];
+    let at = c.sections[t.section as usize].offset as usize + 24 + 16; // symbol 1's size
+    b[at..at + 8].copy_from_slice(&0xaeu64.to_le_bytes());
+    let e = parse_error(&b);
+    assert!(
+        e.contains("an extern __shared__ array of size 0xae, where its size is set at launch"),
+        "{e}"
+    );
+}
+
+#[test]
 fn a_symbol_in_two_memory_spaces_is_damaged() {
     let mut s = sym_at(1, 0, 0x10, 0);
     s[5] = 0x60; // global and shared
@@ -861,6 +875,52 @@ fn damaged_padding_after_the_closing_branch_is_damaged() {
     let e = object_error("a.o", &bad);
     assert!(
         e.contains("its last instruction before the padding, at 0x40, is not the closing branch"),
+        "{e}"
+    );
+}
+
+/// Code sections carry ALLOC and EXECINSTR alone in everything the toolkit writes.
+#[test]
+fn code_with_other_flags_is_damaged() {
+    let mut b = seed("xtu_call/sm_90/a.o");
+    let (i, _, _) = section_of(&b, b".text._Z7a_locali");
+    set_header_field(&mut b, i, 8, &0x24u64.to_le_bytes());
+    let e = parse_error(&b);
+    assert!(
+        e.contains("section '.text._Z7a_locali': code flags 0x24, where every toolkit writes ALLOC and EXECINSTR alone"),
+        "{e}"
+    );
+}
+
+/// A symbol marked as shared memory lies in a shared-memory section, no larger than it
+/// (relocatable objects); a partial link lays it out there.
+#[test]
+fn a_shared_symbol_outside_shared_memory_or_larger_than_its_section_is_damaged() {
+    let good = seed("static_shared/sm_90/a.o");
+    let c = Cubin::parse(&good).unwrap();
+    let table = &c.symtabs[0];
+    let (i, _) = table
+        .symbols
+        .iter()
+        .enumerate()
+        .find(|(_, s)| s.name == b"file_sh")
+        .expect("the shared object");
+    let (_, symtab, _) = section_of(&good, b".symtab");
+    let (code, _, _) = section_of(&good, b".text._Z7a_stagePKf");
+    let mut moved = good.clone();
+    moved[symtab + 24 * i + 6..symtab + 24 * i + 8].copy_from_slice(&(code as u16).to_le_bytes());
+    let e = parse_error(&moved);
+    assert!(
+        e.contains(
+            "'file_sh': marked as shared memory but defined in section '.text._Z7a_stagePKf'"
+        ),
+        "{e}"
+    );
+    let mut large = good;
+    large[symtab + 24 * i + 16..symtab + 24 * i + 24].copy_from_slice(&0xffffu64.to_le_bytes());
+    let e = parse_error(&large);
+    assert!(
+        e.contains("'file_sh': 0xffff bytes of shared memory in section"),
         "{e}"
     );
 }

@@ -100,6 +100,13 @@ const FINDINGS: &[(&str, u64)] = &[
     ("weak-sm120", 8000009),
     ("weak-sm120", 8000610),
     ("xtu-sm100", 8000167),
+    // (toolkit mode) Code sections with other flags, shared-memory symbols moved into code
+    // or grown past their section.
+    ("shared-sm90-r", 9000402),
+    ("xtu-sm100", 9000402),
+    ("shared-sm90-r", 9000008),
+    ("extern-shared-sm90-pr", 9000863),
+    ("extern-shared-sm90-r", 9000857),
 ];
 
 fn corpus(rel: &str) -> PathBuf {
