@@ -210,7 +210,7 @@ fn extended_section_indices_resolve_through_symtab_shndx() {
     // Sections: 1 .strtab, 2 .symtab, 3 .symtab_shndx, 4 .text.f, 5 .shstrtab.
     let strtab = b"\0f\0".to_vec();
     let mut symtab = sym(0, 0, 0);
-    symtab.extend(sym(1, 0x12, 0xffff)); // GLOBAL FUNC, index in .symtab_shndx
+    symtab.extend(sym_at(1, 0xffff, 0, 128)); // GLOBAL FUNC, index in .symtab_shndx
     let mut shndx = 0u32.to_le_bytes().to_vec();
     shndx.extend_from_slice(&4u32.to_le_bytes());
     let elf = Elf {
@@ -218,7 +218,7 @@ fn extended_section_indices_resolve_through_symtab_shndx() {
             (".strtab".into(), 3, 0, 0, 0, strtab),
             (".symtab".into(), 2, 1, 1, 24, symtab),
             (".symtab_shndx".into(), 18, 2, 0, 4, shndx),
-            (".text.f".into(), 1, 2, 1, 0, vec![0; 16]),
+            (".text.f".into(), 1, 2, 1, 0, vec![0; 128]),
         ],
     };
     for (zero, x) in [(false, false), (true, false), (false, true), (true, true)] {
@@ -242,7 +242,7 @@ fn an_unnamed_symtab_shndx_is_read_as_a_named_one() {
     // (sh_name 0: nvlink links such an object as it is; so does cubin-ld.)
     let strtab = b"\0f\0".to_vec();
     let mut symtab = sym(0, 0, 0);
-    symtab.extend(sym(1, 0x12, 0xffff));
+    symtab.extend(sym_at(1, 0xffff, 0, 128));
     let mut shndx = 0u32.to_le_bytes().to_vec();
     shndx.extend_from_slice(&4u32.to_le_bytes());
     let elf = Elf {
@@ -250,7 +250,7 @@ fn an_unnamed_symtab_shndx_is_read_as_a_named_one() {
             (".strtab".into(), 3, 0, 0, 0, strtab),
             (".symtab".into(), 2, 1, 1, 24, symtab),
             ("".into(), 18, 2, 0, 4, shndx),
-            (".text.f".into(), 1, 2, 1, 0, vec![0; 16]),
+            (".text.f".into(), 1, 2, 1, 0, vec![0; 128]),
         ],
     };
     let bytes = elf.build(false, false);
@@ -276,7 +276,7 @@ fn a_symbol_pointing_past_the_section_table_is_an_error() {
     );
 }
 
-/// A symbol table (`.strtab`, `.symtab`) and a 16-byte `.text.f`, with the function's
+/// A symbol table (`.strtab`, `.symtab`) and a 128-byte `.text.f`, with the function's
 /// symbol as given.
 fn one_function(strtab: &[u8], f: Vec<u8>) -> Vec<u8> {
     let mut symtab = sym(0, 0, 0);
@@ -285,7 +285,7 @@ fn one_function(strtab: &[u8], f: Vec<u8>) -> Vec<u8> {
         sections: vec![
             (".strtab".into(), 3, 0, 0, 0, strtab.to_vec()),
             (".symtab".into(), 2, 1, 1, 24, symtab),
-            (".text.f".into(), 1, 2, 1, 0, vec![0; 16]),
+            (".text.f".into(), 1, 2, 1, 0, vec![0; 128]),
         ],
     }
     .build(false, false)
@@ -324,12 +324,12 @@ fn set_header_field(b: &mut [u8], index: usize, field: usize, value: &[u8]) {
 
 #[test]
 fn a_well_formed_function_symbol_parses() {
-    assert!(Cubin::parse(&one_function(b"\0f\0", sym_at(1, 3, 0, 16))).is_ok());
+    assert!(Cubin::parse(&one_function(b"\0f\0", sym_at(1, 3, 0, 128))).is_ok());
 }
 
 #[test]
 fn a_string_table_that_does_not_begin_with_an_empty_string_was_moved() {
-    let e = parse_error(&one_function(b"xf\0", sym_at(1, 3, 0, 16)));
+    let e = parse_error(&one_function(b"xf\0", sym_at(1, 3, 0, 128)));
     assert!(e.contains("does not begin with an empty string"), "{e}");
 }
 
@@ -921,6 +921,47 @@ fn a_shared_symbol_outside_shared_memory_or_larger_than_its_section_is_damaged()
     let e = parse_error(&large);
     assert!(
         e.contains("'file_sh': 0xffff bytes of shared memory in section"),
+        "{e}"
+    );
+}
+
+/// A function's code is whole 128-byte units, and its symbol spans its code section.
+#[test]
+fn code_cut_short_of_128_byte_units_or_unlike_its_function_is_damaged() {
+    let good = seed("xtu_call/sm_90/a.o");
+    let (i, _, size) = section_of(&good, b".text._Z7a_locali");
+    let mut cut = good.clone();
+    set_header_field(&mut cut, i, 32, &((size + 1) as u64).to_le_bytes());
+    let e = parse_error(&cut);
+    assert!(
+        e.contains(&format!(
+            "code of {:#x} bytes, not whole 128-byte units",
+            size + 1
+        )),
+        "{e}"
+    );
+    let mut grown = good;
+    set_header_field(&mut grown, i, 32, &((size + 128) as u64).to_le_bytes());
+    let e = parse_error(&grown);
+    assert!(
+        e.contains(&format!(
+            "'_Z7a_locali': function at 0x0 of {size:#x} bytes in code section \
+             '.text._Z7a_locali' of {:#x} bytes",
+            size + 128
+        )),
+        "{e}"
+    );
+}
+
+/// sm_100+: the module-wide `.nv.info` equals its Mercury twin, which nvlink reads.
+#[test]
+fn a_module_info_unlike_its_mercury_twin_is_damaged() {
+    let mut b = seed("xtu_call/sm_100/a.o");
+    let (_, off, _) = section_of(&b, b".nv.info");
+    b[off + 1] ^= 1; // the first record's attribute
+    let e = object_error("a.o", &b);
+    assert!(
+        e.contains("section '.nv.info' differs from its Mercury twin '.nv.merc.nv.info'"),
         "{e}"
     );
 }

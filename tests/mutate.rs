@@ -107,6 +107,12 @@ const FINDINGS: &[(&str, u64)] = &[
     ("shared-sm90-r", 9000008),
     ("extern-shared-sm90-pr", 9000863),
     ("extern-shared-sm90-r", 9000857),
+    // (toolkit mode) sm_100+ `.nv.info` unlike its Mercury twin; code sizes not whole
+    // 128-byte units.
+    ("weak-sm120", 10000096),
+    ("weak-sm120", 10000887),
+    ("xtu-sm100", 10000131),
+    ("weak-sm120", 10000957),
 ];
 
 fn corpus(rel: &str) -> PathBuf {

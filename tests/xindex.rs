@@ -33,7 +33,7 @@ fn module(texts: u32) -> Module {
             entsize: 0,
             link: Link::None,
             info: Info::None,
-            content: Content::Bytes(vec![0; 4]),
+            content: Content::Bytes(vec![0; 128]),
             group: Group::Text,
             section_symbol: None,
         }));
@@ -42,7 +42,7 @@ fn module(texts: u32) -> Module {
     m.add_symbol(OutSymbol {
         name: b"f_first".to_vec(),
         value: 0,
-        size: 4,
+        size: 128,
         bind: 1,
         st_type: 2,
         other: 0,
@@ -51,7 +51,7 @@ fn module(texts: u32) -> Module {
     m.add_symbol(OutSymbol {
         name: b"f_last".to_vec(),
         value: 0,
-        size: 4,
+        size: 128,
         bind: 1,
         st_type: 2,
         other: 0,
