@@ -840,10 +840,9 @@ const FRAME_TWIN_TYPES: &[(u32, u32)] = &[
 /// numbering, the main one inside the function's code). nvlink builds the frames from the
 /// Mercury half; an entry of the main half that differs is damage it would not pass on.
 fn check_frame_twin(name: &str, cubin: &Cubin<'_>) -> Result<()> {
-    let find = |n: &[u8]| cubin.sections.iter().find(|s| s.name == n);
     let (Some(main), Some(twin)) = (
-        find(b".rela.debug_frame"),
-        find(b".nv.merc.rela.debug_frame"),
+        cubin.section_named(b".rela.debug_frame"),
+        cubin.section_named(b".nv.merc.rela.debug_frame"),
     ) else {
         return Ok(());
     };
@@ -971,8 +970,10 @@ fn check_mirrored_records(name: &str, cubin: &Cubin<'_>) -> Result<()> {
         .collect();
     // (The module-wide `.nv.info` equals its twin byte for byte in every sm_100+ object of
     // the corpus, testdata/programs and nvlink's outputs: 2,482 pairs.)
-    let find = |n: &[u8]| cubin.sections.iter().find(|s| s.name == n);
-    if let (Some(main), Some(twin)) = (find(b".nv.info"), find(b".nv.merc.nv.info")) {
+    if let (Some(main), Some(twin)) = (
+        cubin.section_named(b".nv.info"),
+        cubin.section_named(b".nv.merc.nv.info"),
+    ) {
         if main.bytes() != twin.bytes() {
             return Err(Error::new(format!(
                 "'{name}': section '.nv.info' differs from its Mercury twin '.nv.merc.nv.info', \

@@ -489,7 +489,7 @@ fn closing_token(nops: usize) -> [u8; 2] {
 /// code without them (`Run::prefix_after`); the closing token counts the new padding.
 fn capsule(cubin: &Cubin<'_>, text: &[u8], e: &Edit, out: &mut [u8]) -> Result<()> {
     let name = [b".nv.capmerc".as_slice(), text].concat();
-    let Some(c) = cubin.sections.iter().find(|s| s.name == name.as_slice()) else {
+    let Some(c) = cubin.section_named(&name) else {
         return Ok(());
     };
     let code = c.bytes();

@@ -310,6 +310,11 @@ impl<'data> Cubin<'data> {
         self.sections.get(index as usize)
     }
 
+    /// The first section named `name`.
+    pub fn section_named(&self, name: &[u8]) -> Option<&Section<'data>> {
+        self.sections.iter().find(|s| s.name == name)
+    }
+
     /// The symbol table a section's sh_link names (for relocations, `.nv.info`, callgraph).
     pub fn symtab_for(&self, section: &Section<'_>) -> Option<&SymbolTable<'data>> {
         self.symtabs.iter().find(|t| t.section == section.link)
@@ -845,8 +850,8 @@ fn check_undefined(
 
 /// A relocatable object's function defined in a code section (`.text.<name>`) is the whole
 /// section: value 0, its size the section's (all 19,700 functions of the corpus' and
-/// testdata/programs' objects and nvlink's partial links). A size that says otherwise is damage: the code and its padding would be read
-/// past the function, or short of it.
+/// testdata/programs' objects and nvlink's partial links). A size that says otherwise is
+/// damage: the code and its padding would be read past the function, or short of it.
 fn check_function_extent(
     i: usize,
     name: &[u8],

@@ -283,15 +283,16 @@ pub const PADDING_NOP: [u8; 16] = [0x18, 0x79, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 
 /// last instruction but padding is the closing branch (`BRA` to itself, low bytes `47 79`),
 /// and the padding is `PADDING_NOP` exactly. `None` when it ends so (or is empty).
 pub fn unlike_closing(sass: &[u8]) -> Option<String> {
-    let instructions: Vec<&[u8]> = sass.chunks_exact(16).collect();
-    let last = instructions.len().checked_sub(trailing_nops(sass) + 1)?;
-    if !instructions[last].starts_with(&[0x47, 0x79]) {
+    let n = sass.len() / 16;
+    let instruction = |i: usize| &sass[16 * i..16 * i + 16];
+    let last = n.checked_sub(trailing_nops(sass) + 1)?;
+    if !instruction(last).starts_with(&[0x47, 0x79]) {
         return Some(format!(
             "its last instruction before the padding, at {:#x}, is not the closing branch",
             16 * last
         ));
     }
-    let odd = (last + 1..instructions.len()).find(|&i| instructions[i] != PADDING_NOP)?;
+    let odd = (last + 1..n).find(|&i| instruction(i) != PADDING_NOP)?;
     Some(format!(
         "the padding instruction at {:#x} is not ptxas's NOP",
         16 * odd
