@@ -723,7 +723,8 @@ fn check_code_relocations(
 /// sm_100+: nvlink rebuilds each function's code from its Mercury capsule and never reads
 /// the SASS half's code or relocations, so damage there is refused rather than passed on.
 /// Each code section with a capsule ends as every toolkit function ends (its closing branch,
-/// then ptxas's padding `NOP`s), and each of its relocated instructions is one the capsule
+/// then ptxas's padding `NOP`s), has the opcodes its capsule entries stand for (where the
+/// capsule's key is known), and each of its relocated instructions is one the capsule
 /// describes as the type needs (`check_relocated_entries`).
 fn check_capsule_code(name: &str, cubin: &Cubin<'_>, kinds: &[SectionKind]) -> Result<()> {
     let capsules: hashbrown::HashMap<&[u8], &Section<'_>> = cubin
@@ -740,8 +741,13 @@ fn check_capsule_code(name: &str, cubin: &Cubin<'_>, kinds: &[SectionKind]) -> R
         .zip(kinds)
         .filter(|(_, k)| **k == SectionKind::Text)
         .filter_map(|(code, _)| Some((code, *capsules.get(code.name)?)));
-    for (code, _) in code_with_capsule {
-        if let Some(what) = crate::reloc::capsule::unlike_closing(code.bytes()) {
+    for (code, capsule) in code_with_capsule {
+        let unlike = crate::reloc::capsule::unlike_closing(code.bytes()).or_else(|| {
+            crate::reloc::capsule::unlike_capsule(capsule.bytes(), code.bytes())
+                .ok()
+                .flatten()
+        });
+        if let Some(what) = unlike {
             return Err(Error::new(format!(
                 "'{name}': code section '{}': {what} (damaged: nvlink rebuilds the code from \
                  its Mercury capsule)",

@@ -879,6 +879,25 @@ fn damaged_padding_after_the_closing_branch_is_damaged() {
     );
 }
 
+/// sm_100+: an instruction has the opcode its capsule entry stands for (nvlink writes the
+/// instruction again from the entry); a damaged opcode is refused rather than copied into an
+/// output nvdisasm cannot read.
+#[test]
+fn an_opcode_unlike_its_capsule_record_is_damaged() {
+    let mut bad = seed("weak_inline/sm_120/b.o");
+    let (_, off, _) = section_of(&bad, b".text._Z8k_weak_bPiPf");
+    assert_eq!(bad[off + 0x140], 0x82, "the seed's LDC moved");
+    bad[off + 0x140] = 0x4a;
+    let e = object_error("b.o", &bad);
+    assert!(
+        e.contains(
+            "code section '.text._Z8k_weak_bPiPf': the instruction at 0x140 has opcode 0xb4a \
+             where its capsule entry (02 22 0e) stands for 0xb82"
+        ),
+        "{e}"
+    );
+}
+
 /// Code sections carry ALLOC and EXECINSTR alone in everything the toolkit writes.
 #[test]
 fn code_with_other_flags_is_damaged() {

@@ -113,6 +113,11 @@ const FINDINGS: &[(&str, u64)] = &[
     ("weak-sm120", 10000887),
     ("xtu-sm100", 10000131),
     ("weak-sm120", 10000957),
+    // (toolkit mode) A kernel's `.nv.shared.<k>` smaller than its symbols (`-r`); an sm_120
+    // instruction whose opcode is not the one its capsule record stands for.
+    ("shared-sm90-r", 7000039),
+    ("shared-sm90-r", 7000340),
+    ("weak-sm120", 7000827),
 ];
 
 fn corpus(rel: &str) -> PathBuf {

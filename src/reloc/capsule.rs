@@ -160,35 +160,122 @@ pub fn required_entry(r_type: u32) -> Option<Described> {
 /// where the capsule counts other instructions than the SASS has (expanded code: the
 /// numbering is not known).
 pub fn described(code: &[u8], sass: &[u8]) -> Result<Option<Vec<Option<Described>>>> {
+    let mut out = Vec::new();
+    let paired = each_instruction(code, sass, |_, held| {
+        out.push(match held {
+            Held::Added => None,
+            Held::Carried => Some(Described::Carried),
+            Held::Entry(Entry::Token(_)) => Some(Described::Token),
+            Held::Entry(Entry::Record(body)) => Some(Described::Record(
+                code[body],
+                code.get(body + 1).copied().unwrap_or(0),
+            )),
+        });
+    })?;
+    Ok(paired.then_some(out))
+}
+
+/// Where `sass` (a function's `.text`) has another instruction than capsule `code`
+/// describes: the first instruction whose opcode is not one ptxas writes beside its record
+/// or token (`capsule_opcodes`). `None` where all agree, where the entry's key is not in the
+/// table, or where the numbering is not known.
+pub fn unlike_capsule(code: &[u8], sass: &[u8]) -> Result<Option<String>> {
+    use super::capsule_opcodes::{RECORDS, TOKENS};
+    let mut found = None;
+    let mut at = 0;
+    each_instruction(code, sass, |ins, held| {
+        let offset = at;
+        at += 16;
+        if found.is_some() {
+            return;
+        }
+        let (key, known) = match held {
+            Held::Entry(Entry::Token(token)) => {
+                let key = token.to_be_bytes();
+                (key.to_vec(), lookup(TOKENS, &key))
+            }
+            Held::Entry(Entry::Record(body)) => {
+                let key = code.get(body..body + 3).unwrap_or_default();
+                (
+                    key.to_vec(),
+                    key.try_into().ok().and_then(|k| lookup(RECORDS, &k)),
+                )
+            }
+            Held::Added | Held::Carried => return,
+        };
+        let opcode = u16::from_le_bytes([ins[0], ins[1]]) & 0xfff;
+        match known {
+            Some(opcodes) if !opcodes.contains(&opcode) => {
+                found =
+                    Some(format!(
+                    "the instruction at {offset:#x} has opcode {opcode:#05x} where its capsule \
+                     entry ({}) stands for {}",
+                    hex_bytes(&key),
+                    opcodes.iter().map(|o| format!("{o:#05x}")).collect::<Vec<_>>().join(" or ")
+                ))
+            }
+            _ => {}
+        }
+    })?;
+    Ok(found)
+}
+
+/// The opcodes `table` lists for `key`.
+fn lookup<const N: usize>(
+    table: &[([u8; N], &'static [u16])],
+    key: &[u8; N],
+) -> Option<&'static [u16]> {
+    table
+        .binary_search_by(|(k, _)| k.cmp(key))
+        .ok()
+        .map(|i| table[i].1)
+}
+
+fn hex_bytes(bytes: &[u8]) -> String {
+    bytes
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// What a capsule holds for one SASS instruction.
+#[derive(Debug, Clone, Copy)]
+enum Held {
+    /// Nothing: a `NOP` the finalizer added, not a Mercury instruction.
+    Added,
+    /// Nothing: the SASS alone carries it.
+    Carried,
+    Entry(Entry),
+}
+
+/// Calls `f` for each SASS instruction of `sass` up to its closing branch, with what capsule
+/// `code` holds for it. `Ok(false)`, calling nothing, where the capsule counts other
+/// instructions than the SASS has.
+fn each_instruction(code: &[u8], sass: &[u8], mut f: impl FnMut(&[u8], Held)) -> Result<bool> {
     let n = instruction_count(code)?;
     let instructions = sass.chunks_exact(16).take(sass_instructions(sass) as usize);
     if instructions.clone().filter(|i| i[..8] != NOP).count() as u64 != n {
-        return Ok(None);
+        return Ok(false);
     }
     let (bitmap, mut at) = bitmap(code, n)?;
     let mut mercury = 0u64;
-    let mut out = Vec::new();
     for ins in instructions {
         if ins[..8] == NOP {
-            out.push(None);
+            f(ins, Held::Added);
             continue;
         }
         let i = mercury;
         mercury += 1;
         if bitmap[(i / 8) as usize] & (1 << (i % 8)) != 0 {
-            out.push(Some(Described::Carried));
+            f(ins, Held::Carried);
             continue;
         }
         let (entry, next) = entry_at(code, at)?;
         at = next;
-        out.push(Some(match entry {
-            Entry::Token(_) => Described::Token,
-            Entry::Record(body) => {
-                Described::Record(code[body], code.get(body + 1).copied().unwrap_or(0))
-            }
-        }));
+        f(ins, Held::Entry(entry));
     }
-    Ok(Some(out))
+    Ok(true)
 }
 
 /// The offsets of every 2-byte prefix in capsule `code` (its entries walked in order), and
@@ -373,6 +460,63 @@ mod tests {
         r[0] = kind;
         r[1] = sub;
         r
+    }
+
+    /// `sass` with instruction `i`'s opcode bytes set to `op` (little-endian, as in SASS).
+    fn with_opcode(mut sass: Vec<u8>, i: usize, op: [u8; 2]) -> Vec<u8> {
+        sass[16 * i..16 * i + 2].copy_from_slice(&op);
+        sass
+    }
+
+    /// An `LDC`'s record (`02 22 0e`) beside a carried instruction, then the closing branch's
+    /// token.
+    fn ldc_capsule() -> Vec<u8> {
+        let mut ldc = unit(2, 0x22, 2);
+        ldc[2] = 0x0e;
+        capsule(3, &[0], &[&ldc])
+    }
+
+    #[test]
+    fn an_instruction_with_its_records_opcode_is_like_the_capsule() {
+        let c = ldc_capsule();
+        let s = with_opcode(with_opcode(sass_for(&c), 1, [0x82, 0x7b]), 2, [0x47, 0x79]);
+        assert_eq!(unlike_capsule(&c, &s).unwrap(), None);
+    }
+
+    #[test]
+    fn an_instruction_with_another_opcode_than_its_record_is_unlike_the_capsule() {
+        let c = ldc_capsule();
+        let s = with_opcode(with_opcode(sass_for(&c), 1, [0x4a, 0x7b]), 2, [0x47, 0x79]);
+        assert_eq!(
+            unlike_capsule(&c, &s).unwrap().as_deref(),
+            Some("the instruction at 0x10 has opcode 0xb4a where its capsule entry (02 22 0e) stands for 0xb82")
+        );
+        let s = with_opcode(with_opcode(sass_for(&c), 1, [0x82, 0x7b]), 2, [0x48, 0x79]);
+        assert!(unlike_capsule(&c, &s)
+            .unwrap()
+            .unwrap()
+            .contains("(50 08) stands for 0x947"));
+    }
+
+    #[test]
+    fn a_record_kind_not_in_the_table_says_nothing_of_the_opcode() {
+        let mut c = ldc_capsule();
+        c[16 + 2] = 0xee; // the record's third byte: a key no toolkit object showed
+        let s = with_opcode(with_opcode(sass_for(&c), 1, [0x4a, 0x7b]), 2, [0x47, 0x79]);
+        assert_eq!(unlike_capsule(&c, &s).unwrap(), None);
+    }
+
+    #[test]
+    fn the_opcode_tables_are_sorted_for_binary_search() {
+        use crate::reloc::capsule_opcodes::{RECORDS, TOKENS};
+        assert!(RECORDS.windows(2).all(|w| w[0].0 < w[1].0));
+        assert!(TOKENS.windows(2).all(|w| w[0].0 < w[1].0));
+    }
+
+    #[test]
+    fn expanded_code_is_not_compared_with_its_capsule() {
+        let c = ldc_capsule();
+        assert_eq!(unlike_capsule(&c, &sass(5)).unwrap(), None);
     }
 
     #[test]

@@ -2,5 +2,6 @@
 //! go in capsule Mercury code.
 
 pub mod capsule;
+mod capsule_opcodes;
 pub mod patch;
 pub mod table;
