@@ -219,6 +219,21 @@ impl<'data> InputObject<'data> {
                 s.name_str()
             )));
         }
+        // The link takes a section for what its type says, nvlink and the driver for what
+        // its name says: one whose two disagree is damage.
+        if let Some(s) = cubin
+            .sections
+            .iter()
+            .find(|s| crate::elf::names::type_for_name(s.name).is_some_and(|t| t != s.sh_type))
+        {
+            return Err(Error::new(format!(
+                "'{name}': section '{}' has type {:#x}, where the toolkit gives that name type \
+                 {:#x} (damaged)",
+                s.name_str(),
+                s.sh_type,
+                crate::elf::names::type_for_name(s.name).unwrap_or(0)
+            )));
+        }
         // The link's records are read where they are merged, or copied (`.nv.compat`): one
         // that does not parse is damage, refused here before any of it is copied.
         for (s, k) in cubin.sections.iter().zip(&kinds) {
@@ -646,7 +661,8 @@ fn check_relocation_name(name: &str, cubin: &Cubin<'_>, s: &Section<'_>) -> Resu
 }
 
 /// Where code relocations may point, as every toolkit object has them (testdata/, and
-/// libcudadevrt for sm_75 to sm_121): at the start of a 16-byte instruction, and, against a
+/// libcudadevrt for sm_75 to sm_121): a type the toolkit writes in code, on an instruction it
+/// writes that type on (`table::unlike_code`), at the start of a 16-byte instruction, and, against a
 /// function, inside that function's code section. An entry elsewhere is damage that, on
 /// sm_100+, nvlink never sees (it rebuilds the code from the Mercury capsule), so it is
 /// refused rather than passed on.
@@ -670,6 +686,7 @@ fn check_code_relocations(
             s.name_str()
         )))
     };
+    let code = cubin.sections[s.info as usize].bytes();
     for (i, r) in relocs.iter().enumerate() {
         if r.offset % 16 != 0 {
             return damaged(
@@ -679,6 +696,10 @@ fn check_code_relocations(
                     r.offset
                 ),
             );
+        }
+        let instruction = code.get(r.offset as usize..).unwrap_or_default();
+        if let Some(what) = crate::reloc::table::unlike_code(r.r_type, instruction) {
+            return damaged(i, what);
         }
         let (Some(addend), Some(sym)) = (r.addend, table.symbols.get(r.sym as usize)) else {
             continue;
@@ -1052,7 +1073,7 @@ fn check_prototypes(name: &str, cubin: &Cubin<'_>, s: &Section<'_>) -> Result<()
 /// hold only what a function's may. One pass over the records; a record that does not parse
 /// is the error, wherever it is, before any refusal of one that does.
 fn check_records(name: &str, cubin: &Cubin<'_>, s: &Section<'_>, kind: SectionKind) -> Result<()> {
-    let nsyms = cubin.symtab_for(s).map_or(0, |t| t.symbols.len());
+    let symbols = cubin.symtab_for(s).map_or(&[][..], |t| &t.symbols[..]);
     let mut refusal = None;
     for r in crate::elf::nvinfo::records(s.bytes()) {
         // (Matched, not `with_context`: a result the size of an `Error` made each record's
@@ -1065,7 +1086,7 @@ fn check_records(name: &str, cubin: &Cubin<'_>, s: &Section<'_>, kind: SectionKi
             }
         };
         if refusal.is_none() && kind != SectionKind::Compat {
-            refusal = check_record_contents(kind, nsyms, &r).err();
+            refusal = check_record_contents(kind, symbols, &r).err();
         }
     }
     match refusal {
@@ -1078,12 +1099,13 @@ fn check_records(name: &str, cubin: &Cubin<'_>, s: &Section<'_>, kind: SectionKi
 }
 
 /// What is wrong with one record of a `.nv.info` section of kind `kind` whose symbol table
-/// has `nsyms` entries, if anything.
+/// is `symbols`, if anything.
 fn check_record_contents(
     kind: SectionKind,
-    nsyms: usize,
+    symbols: &[Symbol<'_>],
     r: &crate::elf::nvinfo::Record<'_>,
 ) -> std::result::Result<(), String> {
+    let nsyms = symbols.len();
     use crate::elf::nvinfo::{self, Payload, Value};
     if !r.loads_plainly(kind == SectionKind::InfoFn) {
         return Err(why_not_loaded(kind, r));
@@ -1107,14 +1129,43 @@ fn check_record_contents(
             word(0)
         ));
     }
-    match named.map(word).find(|&i| i as usize >= nsyms) {
-        Some(bad) => Err(format!(
+    if let Some(bad) = named.clone().map(word).find(|&i| i as usize >= nsyms) {
+        return Err(format!(
             "record at {:#x} ({}) names symbol {bad}, which does not exist (damaged)",
             r.offset,
             nvinfo::attr_name(r.attr).unwrap_or("?")
-        )),
-        None => Ok(()),
+        ));
     }
+    check_record_function(symbols, r, named.map(word))
+}
+
+/// A function's resource record (`EIATTR_REGCOUNT`, `EIATTR_FRAME_SIZE`, the stack sizes)
+/// names a function, as in all 50,000 such records of the toolkit's objects (the stack
+/// sizes also a `STT_CUDA_OBJECT`); nvdisasm refuses one that names anything else.
+fn check_record_function(
+    symbols: &[Symbol<'_>],
+    r: &crate::elf::nvinfo::Record<'_>,
+    mut named: impl Iterator<Item = u32>,
+) -> std::result::Result<(), String> {
+    use crate::elf::{nvinfo, STT_CUDA_OBJECT, STT_FUNC};
+    let may_be_object = match r.attr {
+        nvinfo::EIATTR_REGCOUNT | nvinfo::EIATTR_FRAME_SIZE => false,
+        nvinfo::EIATTR_MIN_STACK_SIZE | nvinfo::EIATTR_MAX_STACK_SIZE => true,
+        _ => return Ok(()),
+    };
+    let Some(i) = named.next() else {
+        return Ok(());
+    };
+    let st_type = symbols[i as usize].st_type;
+    if st_type == STT_FUNC || (may_be_object && st_type == STT_CUDA_OBJECT) {
+        return Ok(());
+    }
+    Err(format!(
+        "record at {:#x} ({}) names symbol {i} '{}', which is not a function (damaged)",
+        r.offset,
+        nvinfo::attr_name(r.attr).unwrap_or("?"),
+        String::from_utf8_lossy(symbols[i as usize].name)
+    ))
 }
 
 /// Why a record that does not load plainly (`Record::loads_plainly`) is refused.

@@ -799,6 +799,8 @@ fn parameter_records_that_differ_from_their_mercury_twins_are_damaged() {
 /// sm_100+: a relocated instruction is one its capsule describes as the type needs (a call
 /// has its `42 0a` record). Moved onto the function's first instruction (`LDC R1`, a `01 0b`
 /// record), the call would be patched where nvlink, reading the Mercury half, patches none.
+/// (The instruction is no `CALL` either, which is found first; the capsule rule stands
+/// behind it where a record kind and the instruction's opcode both fit.)
 #[test]
 fn a_code_relocation_on_an_instruction_its_capsule_describes_otherwise_is_damaged() {
     let b = seed("xtu_call/sm_100/a.o");
@@ -808,7 +810,7 @@ fn a_code_relocation_on_an_instruction_its_capsule_describes_otherwise_is_damage
     bad[off + 6 * 24..off + 6 * 24 + 8].copy_from_slice(&0u64.to_le_bytes());
     let e = object_error("a.o", &bad);
     assert!(
-        e.contains("entry 6: R_CUDA_ABS55_16_34 at 0x0 patches an instruction its Mercury capsule '.nv.capmerc.text._Z5k_xtuPiPfi' describes as a record of kind 01 0b, not a record of kind 42 0a"),
+        e.contains("entry 6: type R_CUDA_ABS55_16_34 patches an instruction with opcode 0xb82, where the toolkit writes it only on 0x943"),
         "{e}"
     );
 }
@@ -893,6 +895,79 @@ fn an_opcode_unlike_its_capsule_record_is_damaged() {
         e.contains(
             "code section '.text._Z8k_weak_bPiPf': the instruction at 0x140 has opcode 0xb4a \
              where its capsule entry (02 22 0e) stands for 0xb82"
+        ),
+        "{e}"
+    );
+}
+
+/// A code relocation has a type the toolkit writes in code, on an instruction it writes
+/// that type on; nvdisasm refuses any other ("relocator unhandled by instruction encoder").
+#[test]
+fn a_code_relocation_of_a_data_type_or_on_another_instruction_is_damaged() {
+    let good = seed("xtu_call/sm_100/a.o");
+    let (_, off, _) = section_of(&good, b".rela.text._Z5k_xtuPiPfi");
+    let mut bad = good.clone();
+    bad[off + 8 * 24 + 8] = 0x01; // entry 8, a call (R_CUDA_ABS55_16_34), made R_CUDA_32
+    let e = object_error("a.o", &bad);
+    assert!(
+        e.contains("entry 8: type R_CUDA_32 (0x1) is not one the toolkit writes against code"),
+        "{e}"
+    );
+    let mut bad = good;
+    bad[off + 24..off + 26].copy_from_slice(&[0xf0, 0x00]); // entry 1's MOV moved to 0xf0
+    let e = object_error("a.o", &bad);
+    assert!(
+        e.contains(
+            "entry 1: type R_CUDA_ABS32_HI_32 patches an instruction with opcode 0x981, where \
+             the toolkit writes it only on 0x802 or 0x882"
+        ),
+        "{e}"
+    );
+}
+
+/// A relocation section's entries are as large as its type says (readers step by
+/// sh_entsize, so another size would make them read another table).
+#[test]
+fn a_relocation_entry_size_other_than_its_types_is_damaged() {
+    let mut b = seed("extern_shared_r_pad/sm_90/b.o");
+    let (i, _, _) = section_of(&b, b".rela.text._Z8k_directPi");
+    set_header_field(&mut b, i, 56, &25u64.to_le_bytes());
+    let e = object_error("b.o", &b);
+    assert!(
+        e.contains("relocation section '.rela.text._Z8k_directPi': entry size 25 instead of 24"),
+        "{e}"
+    );
+}
+
+/// A function's resource records (`EIATTR_REGCOUNT` and the like) name a function.
+#[test]
+fn a_register_count_for_something_not_a_function_is_damaged() {
+    let mut b = seed("static_shared/sm_90/a.o");
+    let (_, off, _) = section_of(&b, b".nv.info");
+    assert_eq!(&b[off + 0x6c..off + 0x71], &[0x04, 0x2f, 0x08, 0x00, 0x03]);
+    b[off + 0x70] = 4; // symbol 4: a section symbol
+    let e = object_error("a.o", &b);
+    assert!(
+        e.contains(
+            "record at 0x6c (EIATTR_REGCOUNT) names symbol 4 '.text._Z7a_stagePKf$3', which \
+             is not a function"
+        ),
+        "{e}"
+    );
+}
+
+/// A section the toolkit names has the type the toolkit gives that name: the link reads a
+/// section by its type, nvlink and the driver by its name.
+#[test]
+fn a_section_whose_type_is_not_its_names_is_damaged() {
+    let mut b = seed("weak_inline/sm_120/b.o");
+    let (i, _, _) = section_of(&b, b".nv.global.init");
+    set_header_field(&mut b, i, 4, &0x7000_0007u32.to_le_bytes());
+    let e = object_error("b.o", &b);
+    assert!(
+        e.contains(
+            "section '.nv.global.init' has type 0x70000007, where the toolkit gives that name \
+             type 0x70000008"
         ),
         "{e}"
     );

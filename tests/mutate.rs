@@ -118,6 +118,17 @@ const FINDINGS: &[(&str, u64)] = &[
     ("shared-sm90-r", 7000039),
     ("shared-sm90-r", 7000340),
     ("weak-sm120", 7000827),
+    // (toolkit mode) Code relocations of data types or moved onto another instruction, a
+    // relocation entry size of 25, a register count naming a section symbol, and a
+    // `.nv.global.init` typed as `.nv.global`.
+    ("weak-sm120", 11000846),
+    ("weak-sm120", 11000886),
+    ("xtu-sm100", 11000788),
+    ("xtu-sm100", 11000846),
+    ("xtu-sm100", 11000886),
+    ("extern-shared-sm90-pr", 11000610),
+    ("shared-sm90-r", 11000784),
+    ("weak-sm120", 11000806),
 ];
 
 fn corpus(rel: &str) -> PathBuf {

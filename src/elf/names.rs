@@ -19,6 +19,46 @@ pub fn is_mercury_section(name: &[u8]) -> bool {
     name.starts_with(b".nv.merc.") || name.starts_with(b".nv.capmerc.")
 }
 
+/// The type each section name the toolkit gives has, in every object of the corpus,
+/// testdata/programs and scripts/programs (exact names, then `*`-ended prefixes); the
+/// constant banks (`.nv.constant<N>[.<fn>]`) are `SHT_CUDA_CONSTANT_B0 + N`.
+const TYPED_NAMES: &[(&[u8], u32)] = &[
+    (b".nv.global", SHT_CUDA_GLOBAL),
+    (b".nv.global.init", SHT_CUDA_GLOBAL_INIT),
+    (b".nv.info", SHT_CUDA_INFO),
+    (b".nv.info.*", SHT_CUDA_INFO),
+    (b".nv.callgraph", SHT_CUDA_CALLGRAPH),
+    (b".nv.prototype", SHT_CUDA_PROTOTYPE),
+    (b".nv.compat", SHT_CUDA_COMPAT_INFO),
+    (b".nv.capmerc.*", SHT_CUDA_CAPMERC_TEXT),
+    (b".nv.shared.reserved.*", SHT_CUDA_RESERVED_SHARED),
+    (b".nv.shared.*", SHT_CUDA_SHARED),
+    (b".nv_debug.shared", SHT_CUDA_SHARED),
+    (b".nv.uft.rel.*", SHT_CUDA_UFT),
+    (b".nv.uft.entry", SHT_CUDA_UFT_ENTRY),
+    (b".nv.udt", SHT_CUDA_UDT),
+    (b".nv.udt.entry", SHT_CUDA_UDT_ENTRY),
+];
+
+/// The section type the toolkit gives a section named `name` (`None`: no rule).
+pub fn type_for_name(name: &[u8]) -> Option<u32> {
+    if let Some(bank) = name.strip_prefix(b".nv.constant") {
+        let digits = bank.iter().take_while(|b| b.is_ascii_digit()).count();
+        let rest = &bank[digits..];
+        let n: u32 = std::str::from_utf8(&bank[..digits]).ok()?.parse().ok()?;
+        return (rest.is_empty() || rest.starts_with(b"."))
+            .then(|| SHT_CUDA_CONSTANT_B0 + n)
+            .filter(|&t| t <= SHT_CUDA_CONSTANT_B17);
+    }
+    TYPED_NAMES.iter().find_map(|&(pattern, t)| {
+        let matches = match pattern.strip_suffix(b"*") {
+            Some(prefix) => name.starts_with(prefix),
+            None => name == pattern,
+        };
+        matches.then_some(t)
+    })
+}
+
 pub fn section_type(t: u32) -> Option<&'static str> {
     Some(match t {
         SHT_NULL => "NULL",

@@ -539,6 +539,15 @@ impl<'data> Cubin<'data> {
             )))
             .with_context(ctx);
         }
+        let size = if type_is_rela(sec.sh_type) { 24 } else { 16 };
+        // (Readers step by sh_entsize: nvdisasm and nvlink read another table than ours.)
+        if sec.entsize != 0 && sec.entsize != size {
+            return Err(Error::new(format!(
+                "entry size {} instead of {size} (damaged)",
+                sec.entsize
+            )))
+            .with_context(ctx);
+        }
         let relocs = if type_is_rela(sec.sh_type) {
             if bytes.len() % 24 != 0 {
                 return Err(Error::new(format!(

@@ -3,5 +3,6 @@
 
 pub mod capsule;
 mod capsule_opcodes;
+mod code_types;
 pub mod patch;
 pub mod table;

@@ -12,9 +12,13 @@ pub mod cuda {
     pub const TEX_HEADER_INDEX: u32 = 6;
     pub const SAMP_HEADER_INDEX: u32 = 7;
     pub const SURF_HEADER_INDEX: u32 = 52;
+    pub const ABS32_32: u32 = 55;
     pub const ABS32_LO_32: u32 = 56;
     pub const ABS32_HI_32: u32 = 57;
     pub const ABS47_34: u32 = 58;
+    pub const ABS16_32: u32 = 59;
+    pub const FUNC_DESC32_LO_32: u32 = 62;
+    pub const FUNC_DESC32_HI_32: u32 = 63;
     pub const CONST_FIELD19_40: u32 = 64;
     pub const BINDLESSOFF14_40: u32 = 65;
     pub const CONST_FIELD21_38: u32 = 66;
@@ -22,11 +26,13 @@ pub mod cuda {
     pub const YIELD_CLEAR_PRED4_87: u32 = 69;
     pub const UNUSED_CLEAR32: u32 = 72;
     pub const UNUSED_CLEAR64: u32 = 73;
+    pub const ABS24_40: u32 = 74;
     pub const ABS55_16_34: u32 = 75;
     pub const UNIFIED: u32 = 102;
     pub const UNIFIED32_LO_32: u32 = 112;
     pub const UNIFIED32_HI_32: u32 = 113;
     pub const ABS56_16_34: u32 = 114;
+    pub const CONST_FIELD22_37: u32 = 115;
 }
 
 /// The R_MERCURY_* types the link's rules name (stored as `MERCURY_BASE` + ordinal).
@@ -73,6 +79,35 @@ pub fn kind(r_type: u32) -> Kind {
         cuda::ABS47_34 | cuda::ABS55_16_34 => Kind::Call,
         _ => Kind::Value,
     }
+}
+
+/// Why a relocation of type `r_type` cannot patch the instruction whose first bytes are
+/// `instruction` (`None` where it can, as the toolkit writes it: `code_types`).
+pub fn unlike_code(r_type: u32, instruction: &[u8]) -> Option<String> {
+    let name = name(r_type);
+    let Some(&(_, opcodes)) = super::code_types::CODE_TYPES
+        .iter()
+        .find(|(t, _)| *t == r_type)
+    else {
+        return Some(format!(
+            "type {} ({r_type:#x}) is not one the toolkit writes against code",
+            name.unwrap_or("?")
+        ));
+    };
+    let opcodes = opcodes?;
+    let opcode = u16::from_le_bytes([*instruction.first()?, *instruction.get(1)?]) & 0xfff;
+    (!opcodes.contains(&opcode)).then(|| {
+        format!(
+            "type {} patches an instruction with opcode {opcode:#05x}, where the toolkit \
+             writes it only on {}",
+            name.unwrap_or("?"),
+            opcodes
+                .iter()
+                .map(|o| format!("{o:#05x}"))
+                .collect::<Vec<_>>()
+                .join(" or ")
+        )
+    })
 }
 
 /// Calls, and the 64-bit-address form the function table uses (ABS56_16_34), which a
@@ -292,6 +327,31 @@ pub fn name(r_type: u32) -> Option<&'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_call_on_a_call_instruction_is_as_the_toolkit_writes_it() {
+        assert_eq!(unlike_code(cuda::ABS55_16_34, &[0x43, 0x79]), None);
+    }
+
+    #[test]
+    fn an_immediate_on_an_instruction_other_than_a_move_is_not() {
+        let why = unlike_code(cuda::ABS32_HI_32, &[0x81, 0x79]).unwrap();
+        assert!(why.contains("opcode 0x981"), "{why}");
+    }
+
+    #[test]
+    fn a_data_type_in_code_is_not() {
+        let why = unlike_code(cuda::R_32, &[0x02, 0x78]).unwrap();
+        assert!(
+            why.contains("R_CUDA_32 (0x1) is not one the toolkit writes"),
+            "{why}"
+        );
+    }
+
+    #[test]
+    fn a_constant_operand_may_sit_on_any_instruction() {
+        assert_eq!(unlike_code(cuda::CONST_FIELD19_40, &[0x23, 0x7a]), None);
+    }
 
     #[test]
     fn scheduling_hints_are_yields() {
