@@ -593,8 +593,9 @@ fn scratch(tag: &str) -> PathBuf {
     d
 }
 
-/// Runs seeds `from..` of every target while `more()` says so; the broken rules.
-fn run(tag: &str, from: u64, more: &mut dyn FnMut(u64) -> bool) -> Vec<String> {
+/// Links seeds from `from` on, on every target, while `more(seeds run)`; what broke a rule,
+/// and how many seeds ran.
+fn run(tag: &str, from: u64, more: &mut dyn FnMut(u64) -> bool) -> (Vec<String>, u64) {
     let dir = scratch(tag);
     let goods: Vec<Vec<u8>> = TARGETS
         .iter()
@@ -611,7 +612,7 @@ fn run(tag: &str, from: u64, more: &mut dyn FnMut(u64) -> bool) -> Vec<String> {
         seed += 1;
     }
     let _ = std::fs::remove_dir_all(&dir);
-    broken
+    (broken, seed - from)
 }
 
 #[test]
@@ -628,7 +629,7 @@ fn earlier_findings_stay_fixed() {
 #[test]
 fn damaged_inputs_of_every_kind_fail_cleanly_naming_the_damaged_file() {
     // 400 seeds × 7 targets.
-    let broken = run("quick", 1, &mut |n| n < 400);
+    let (broken, _) = run("quick", 1, &mut |n| n < 400);
     assert!(broken.is_empty(), "{}", broken.join("\n"));
 }
 
@@ -647,7 +648,7 @@ fn campaign() {
         .unwrap_or(1_000_000);
     let start = std::time::Instant::now();
     let mut last = 0;
-    let broken = run("campaign", from, &mut |n| {
+    let (broken, seeds) = run("campaign", from, &mut |n| {
         if n > 0 && n % 1000 == 0 && n != last {
             last = n;
             eprintln!(
@@ -659,8 +660,11 @@ fn campaign() {
         start.elapsed().as_secs() < secs
     });
     eprintln!(
-        "campaign: done in {:?}, {} finding(s)",
+        "campaign: done in {:?}: seeds {from} to {}, {} variants ({} targets), {} finding(s)",
         start.elapsed(),
+        from + seeds.saturating_sub(1),
+        seeds * TARGETS.len() as u64,
+        TARGETS.len(),
         broken.len()
     );
     for b in &broken {
