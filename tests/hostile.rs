@@ -815,6 +815,22 @@ fn a_code_relocation_on_an_instruction_its_capsule_describes_otherwise_is_damage
     );
 }
 
+/// sm_100+: a constant-load relocation moved onto the function's first instruction, itself
+/// an `LDC` (so the opcode fits) but one its capsule keeps as a `01 0b` record, not the
+/// `02 22` record whose offset nvlink patches.
+#[test]
+fn a_constant_load_relocation_on_an_ldc_the_capsule_keeps_otherwise_is_damaged() {
+    let mut b = seed("constant_address/sm_100/a.o");
+    let (_, off, _) = section_of(&b, b".rela.text._Z10k_read_ptrPi");
+    assert_eq!(b[off], 0x10, "the seed's relocation moved");
+    b[off] = 0;
+    let e = object_error("a.o", &b);
+    assert!(
+        e.contains("entry 0: R_CUDA_CONST_FIELD21_38 at 0x0 patches an instruction its Mercury capsule '.nv.capmerc.text._Z10k_read_ptrPi' describes as a record of kind 01 0b, not a record of kind 02 22"),
+        "{e}"
+    );
+}
+
 /// sm_100+: `.rela.debug_frame` lists what its Mercury twin lists, which nvlink reads.
 #[test]
 fn a_frame_relocation_unlike_its_mercury_twin_is_damaged() {
