@@ -221,17 +221,16 @@ impl<'data> InputObject<'data> {
         }
         // The link takes a section for what its type says, nvlink and the driver for what
         // its name says: one whose two disagree is damage.
-        if let Some(s) = cubin
-            .sections
-            .iter()
-            .find(|s| crate::elf::names::type_for_name(s.name).is_some_and(|t| t != s.sh_type))
-        {
+        if let Some((s, t)) = cubin.sections.iter().find_map(|s| {
+            crate::elf::names::type_for_name(s.name)
+                .filter(|&t| t != s.sh_type)
+                .map(|t| (s, t))
+        }) {
             return Err(Error::new(format!(
                 "'{name}': section '{}' has type {:#x}, where the toolkit gives that name type \
-                 {:#x} (damaged)",
+                 {t:#x} (damaged)",
                 s.name_str(),
-                s.sh_type,
-                crate::elf::names::type_for_name(s.name).unwrap_or(0)
+                s.sh_type
             )));
         }
         // The link's records are read where they are merged, or copied (`.nv.compat`): one
@@ -661,11 +660,11 @@ fn check_relocation_name(name: &str, cubin: &Cubin<'_>, s: &Section<'_>) -> Resu
 }
 
 /// Where code relocations may point, as every toolkit object has them (testdata/, and
-/// libcudadevrt for sm_75 to sm_121): a type the toolkit writes in code, on an instruction it
-/// writes that type on (`table::unlike_code`), at the start of a 16-byte instruction, and, against a
-/// function, inside that function's code section. An entry elsewhere is damage that, on
-/// sm_100+, nvlink never sees (it rebuilds the code from the Mercury capsule), so it is
-/// refused rather than passed on.
+/// libcudadevrt for sm_75 to sm_121): a type the toolkit writes in code, on an instruction
+/// it writes that type on (`table::unlike_code`), at the start of a 16-byte instruction,
+/// and, against a function, inside that function's code section. An entry elsewhere is
+/// damage that, on sm_100+, nvlink never sees (it rebuilds the code from the Mercury
+/// capsule), so it is refused rather than passed on.
 fn check_code_relocations(
     name: &str,
     cubin: &Cubin<'_>,

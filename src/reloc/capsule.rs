@@ -189,35 +189,54 @@ pub fn unlike_capsule(code: &[u8], sass: &[u8]) -> Result<Option<String>> {
         if found.is_some() {
             return;
         }
-        let (key, known) = match held {
+        // (The key is copied into the message only where the opcode differs: this runs on
+        // every entry of every sm_100+ input.)
+        let (known, key) = match held {
             Held::Entry(Entry::Token(token)) => {
                 let key = token.to_be_bytes();
-                (key.to_vec(), lookup(TOKENS, &key))
+                (lookup(TOKENS, &key), KeyOf::Token(key))
             }
-            Held::Entry(Entry::Record(body)) => {
-                let key = code.get(body..body + 3).unwrap_or_default();
-                (
-                    key.to_vec(),
-                    key.try_into().ok().and_then(|k| lookup(RECORDS, &k)),
-                )
-            }
+            Held::Entry(Entry::Record(body)) => match code.get(body..body + 3) {
+                Some(&[a, b, c]) => (lookup(RECORDS, &[a, b, c]), KeyOf::Record([a, b, c])),
+                _ => return,
+            },
             Held::Added | Held::Carried => return,
         };
-        let opcode = u16::from_le_bytes([ins[0], ins[1]]) & 0xfff;
-        match known {
-            Some(opcodes) if !opcodes.contains(&opcode) => {
-                found =
-                    Some(format!(
-                    "the instruction at {offset:#x} has opcode {opcode:#05x} where its capsule \
-                     entry ({}) stands for {}",
-                    hex_bytes(&key),
-                    opcodes.iter().map(|o| format!("{o:#05x}")).collect::<Vec<_>>().join(" or ")
-                ))
-            }
-            _ => {}
+        let (Some(opcodes), Some(opcode)) = (known, super::opcode(ins)) else {
+            return;
+        };
+        if !opcodes.contains(&opcode) {
+            found = Some(format!(
+                "the instruction at {offset:#x} has opcode {opcode:#05x} where its capsule \
+                 entry ({}) stands for {}",
+                key.show(),
+                super::show_opcodes(opcodes)
+            ));
         }
     })?;
     Ok(found)
+}
+
+/// An entry's key in `capsule_opcodes`.
+#[derive(Debug, Clone, Copy)]
+enum KeyOf {
+    Token([u8; 2]),
+    Record([u8; 3]),
+}
+
+impl KeyOf {
+    /// The key's bytes in hex (`02 22 0e`).
+    fn show(self) -> String {
+        let bytes: &[u8] = match &self {
+            KeyOf::Token(k) => k,
+            KeyOf::Record(k) => k,
+        };
+        bytes
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
 }
 
 /// The opcodes `table` lists for `key`.
@@ -229,14 +248,6 @@ fn lookup<const N: usize>(
         .binary_search_by(|(k, _)| k.cmp(key))
         .ok()
         .map(|i| table[i].1)
-}
-
-fn hex_bytes(bytes: &[u8]) -> String {
-    bytes
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 /// What a capsule holds for one SASS instruction.

@@ -95,17 +95,13 @@ pub fn unlike_code(r_type: u32, instruction: &[u8]) -> Option<String> {
         ));
     };
     let opcodes = opcodes?;
-    let opcode = u16::from_le_bytes([*instruction.first()?, *instruction.get(1)?]) & 0xfff;
+    let opcode = super::opcode(instruction)?;
     (!opcodes.contains(&opcode)).then(|| {
         format!(
             "type {} patches an instruction with opcode {opcode:#05x}, where the toolkit \
              writes it only on {}",
             name.unwrap_or("?"),
-            opcodes
-                .iter()
-                .map(|o| format!("{o:#05x}"))
-                .collect::<Vec<_>>()
-                .join(" or ")
+            super::show_opcodes(opcodes)
         )
     })
 }
