@@ -45,11 +45,6 @@ const TEXREF_R: &str = "nvlink's -r drops the texture/surface-reference relocati
 /// Links cubin-ld refuses as not implemented yet, as `case/sm_XX/mode` patterns.
 const NOT_IMPLEMENTED_YET: &[(&str, &str)] = &[
     (
-        "capsule_expanded_code/sm_1*/*",
-        "sm_100+: a constant load in a kernel whose SASS has instructions its capsule does not \
-         number (grid sync): where the linked offset goes in the capsule is not known",
-    ),
-    (
         "debug_leaf/sm_1*/default",
         "sm_100+ without -g: nvlink re-finalizes a -G kernel that calls nothing",
     ),

@@ -163,7 +163,13 @@ impl Mercury<'_, '_, '_> {
         placed: &crate::ids::IdVec<ObjectId, Placements>,
         values: Vec<crate::relocate::CapsuleValue>,
     ) -> Result<()> {
+        use crate::reloc::capsule::{needs_capsule, value_field, CapsuleError, Numbering};
+        // (One numbering per function: aligning expanded code is the costly part.)
+        let mut numberings: HashMap<(ObjectId, usize), Numbering> = HashMap::new();
         for (oi, text, offset, r_type, value) in values {
+            if !needs_capsule(r_type) {
+                continue;
+            }
             let o = &self.p.objects[oi];
             let text_name = o.cubin.sections[text].name;
             let Some(cap) = self.p.input_section_by_name(oi, &mercury_name(text_name)) else {
@@ -172,29 +178,40 @@ impl Mercury<'_, '_, '_> {
             let Some(&(out, base)) = placed[oi].get(&cap) else {
                 continue;
             };
-            let Content::MercCode { bytes, .. } = &mut self.m.sections[out].content else {
-                continue;
-            };
-            let code = bytes.get_mut(base as usize..).unwrap_or_default();
-            let context = |e: Error| {
+            let context = |e: CapsuleError| {
+                let e = match e {
+                    CapsuleError::Damaged(m) => Error::new(m),
+                    CapsuleError::Unknown(m) => {
+                        not_yet(format!("writing a linked value into it ({m})"))
+                    }
+                };
                 e.context(format!(
                     "'{}': capsule Mercury code of '{}'",
                     o.name,
                     String::from_utf8_lossy(text_name)
                 ))
             };
-            use crate::reloc::capsule::{value_field, CapsuleError};
-            let sass = o.cubin.sections[text].bytes();
-            let Some(at) = value_field(code, sass, offset / 16, r_type).map_err(|e| match e {
-                CapsuleError::Damaged(m) => context(Error::new(m)),
-                CapsuleError::Unknown(m) => {
-                    context(not_yet(format!("writing a linked value into it ({m})")))
+            // The input's capsule: the numbering and the field's place are the same in the
+            // output's copy, which starts at `base`.
+            let input_code = o.cubin.sections[cap].bytes();
+            let numbering = match numberings.entry((oi, text)) {
+                hashbrown::hash_map::Entry::Occupied(e) => e.into_mut(),
+                hashbrown::hash_map::Entry::Vacant(e) => {
+                    let sass = o.cubin.sections[text].bytes();
+                    e.insert(Numbering::new(input_code, sass).map_err(context)?)
                 }
-            })?
+            };
+            let Some(at) =
+                value_field(input_code, numbering, offset / 16, r_type).map_err(context)?
             else {
                 continue;
             };
-            let field = &mut code[at..at + 4];
+            let Content::MercCode { bytes, .. } = &mut self.m.sections[out].content else {
+                continue;
+            };
+            let Some(field) = bytes.get_mut(base as usize + at..base as usize + at + 4) else {
+                continue;
+            };
             let old = u32::from_le_bytes([field[0], field[1], field[2], field[3]]);
             field.copy_from_slice(&old.wrapping_add(value as u32).to_le_bytes());
         }

@@ -36,83 +36,61 @@ pub enum CapsuleError {
 type Result<T> = std::result::Result<T, CapsuleError>;
 use CapsuleError::{Damaged, Unknown};
 
+mod numbering;
+pub use numbering::Numbering;
+use numbering::Slot;
+
+/// Whether a relocation of type `r_type` may need its value written into the capsule:
+/// immediates never do, whatever the numbering (the SASS alone carries them).
+pub fn needs_capsule(r_type: u32) -> bool {
+    Field::of(r_type) != Field::Immediate
+}
+
 /// Where in capsule `code` the value of a relocation on SASS instruction `instr` (its byte
 /// offset in `.text` / 16) goes: `Ok(None)` when the instruction has no capsule record.
-/// `sass` is the function's `.text` in the same input, `r_type` the relocation's type.
-pub fn value_field(code: &[u8], sass: &[u8], instr: u64, r_type: u32) -> Result<Option<usize>> {
+/// `numbering` pairs the function's SASS with the capsule, `r_type` is the relocation's type.
+pub fn value_field(
+    code: &[u8],
+    numbering: &Numbering,
+    instr: u64,
+    r_type: u32,
+) -> Result<Option<usize>> {
     let class = Field::of(r_type);
     if class == Field::Immediate {
         return Ok(None);
     }
-    let n = instruction_count(code)?;
-    // The bitmap counts Mercury instructions. The finalizer adds `NOP`s between them (after
-    // calls, for alignment), which the SASS numbering counts and the bitmap does not. Where it
-    // added more (grid syncs gain dummy loads and out-of-line slow paths) the numbering is not
-    // known: nvlink still finds the record (it writes into it), by a mapping no experiment
-    // has pinned down.
-    // One pass: the NOPs before the relocated instruction, and in the whole function.
-    let instructions = sass_instructions(sass);
-    let (mut nops, mut nops_before) = (0u64, 0u64);
-    for (i, ins) in sass
-        .chunks_exact(16)
-        .take(instructions as usize)
-        .enumerate()
-    {
-        if i as u64 == instr {
-            nops_before = nops;
+    let k = match numbering.slot(instr)? {
+        Slot::Mercury(k) => u64::from(k),
+        Slot::Nop => {
+            return Err(Damaged(format!(
+                "relocated instruction {instr} is a NOP the finalizer added, not one the \
+                 capsule describes"
+            )))
         }
-        nops += u64::from(ins[..8] == NOP);
-    }
-    let m = instructions - nops;
-    if n != m {
-        return Err(Unknown(format!(
-            "the capsule describes {n} instructions where the SASS has {m} (not counting \
-             NOPs), so which record holds instruction {instr}'s value is not known"
-        )));
-    }
-    let sass_instr = instr;
-    let instr = instr - nops_before;
-    if instr >= n || sass.get(16 * sass_instr as usize..16 * sass_instr as usize + 8) == Some(&NOP)
-    {
-        return Err(Damaged(format!(
-            "relocated instruction {sass_instr} is not one of the {n} instructions the \
-             capsule describes"
-        )));
-    }
-    let (bitmap, mut at) = bitmap(code, n)?;
-    let has_record = |i: u64| bitmap[(i / 8) as usize] & (1 << (i % 8)) == 0;
-    if !has_record(instr) {
-        return match class {
-            Field::ConstantLoad => Err(Unknown(format!(
-                "instruction {sass_instr} loads a constant but has no capsule record"
+        Slot::Added => {
+            return Err(Unknown(format!(
+                "relocated instruction {instr} is one the finalizer added in expanding the \
+                 code, which no capsule entry describes"
+            )))
+        }
+    };
+    match (numbering.entry(k), class) {
+        (None, Field::ConstantLoad) => Err(Unknown(format!(
+            "instruction {instr} loads a constant but has no capsule record"
+        ))),
+        (None, _) => Ok(None),
+        (Some(Entry::Record(body)), _) => match (code[body], code.get(body + 1)) {
+            (2, Some(0x22)) => Ok(Some(body + 0x1c)),
+            (kind, sub) => Err(Unknown(format!(
+                "instruction {instr} has a capsule record of a kind whose value field is not \
+                 known ({kind:#04x} {:#04x})",
+                sub.copied().unwrap_or(0)
             ))),
-            _ => Ok(None),
-        };
+        },
+        (Some(Entry::Token(token)), _) => Err(Unknown(format!(
+            "instruction {instr} is a 2-byte capsule token ({token:#06x}) with no value field"
+        ))),
     }
-    let index = (0..instr).filter(|&i| has_record(i)).count();
-    for k in 0..=index {
-        let (entry, next) = entry_at(code, at)?;
-        match entry {
-            Entry::Record(body) if k == index => {
-                return match (code[body], code.get(body + 1)) {
-                    (2, Some(0x22)) => Ok(Some(body + 0x1c)),
-                    (kind, sub) => Err(Unknown(format!(
-                        "instruction {sass_instr} has a capsule record of a kind whose value \
-                         field is not known ({kind:#04x} {:#04x})",
-                        sub.copied().unwrap_or(0)
-                    ))),
-                };
-            }
-            Entry::Token(token) if k == index => {
-                return Err(Unknown(format!(
-                    "instruction {sass_instr} is a 2-byte capsule token ({token:#06x}) with no \
-                     value field"
-                )));
-            }
-            _ => at = next,
-        }
-    }
-    unreachable!("the loop returns at its last iteration")
 }
 
 /// What a capsule holds for one Mercury instruction.
@@ -431,6 +409,14 @@ fn entry_at(code: &[u8], mut at: usize) -> Result<(Entry, usize)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `super::value_field` with the numbering made for the one call.
+    fn value_field(code: &[u8], sass: &[u8], instr: u64, r_type: u32) -> Result<Option<usize>> {
+        if !needs_capsule(r_type) {
+            return Ok(None);
+        }
+        super::value_field(code, &Numbering::new(code, sass)?, instr, r_type)
+    }
 
     /// A capsule for `n` instructions whose records are `records` (bitmap from `carried`).
     fn capsule(n: u32, carried: &[u32], records: &[&[u8]]) -> Vec<u8> {
