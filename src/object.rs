@@ -277,6 +277,7 @@ impl<'data> InputObject<'data> {
             check_relocation_name(&name, &cubin, s)?;
         }
         check_capsule_code(&name, &cubin, &kinds)?;
+        check_finalizer_version(&name, &cubin, &kinds)?;
         check_frame_twin(&name, &cubin)?;
         check_mirrored_records(&name, &cubin)?;
         for (s, _) in cubin
@@ -789,6 +790,60 @@ fn check_capsule_code(name: &str, cubin: &Cubin<'_>, kinds: &[SectionKind]) -> R
         }
     }
     Ok(())
+}
+
+/// sm_100+ code from a ptxas older than nvlink's (13.0: its `.nv.compat` has no
+/// EICOMPAT_ATTR_FINALIZER_VERSION, which 13.5's ptxas writes) is re-finalized by nvlink 13.5
+/// in every mode, `-r` included: black-box, NVSHMEM's prebuilt objects (ptxas 13.0) come out
+/// re-scheduled, with EIATTR_PREEXIT_USED records their functions lacked, rebuilt frames
+/// and `EIATTR_MAX_STACK_SIZE` records moved (docs/research/capsule-numbering.md). Neither
+/// the finalizer version, the cuinfo toolkit, the tool note, the ISA class nor the
+/// opportunistic-finalization flag alone is what makes nvlink do it (each patched to 13.5's
+/// value, the object is still re-finalized), so the refusal keys on what sets such objects
+/// apart, and names the ptxas the tool note gives.
+fn check_finalizer_version(name: &str, cubin: &Cubin<'_>, kinds: &[SectionKind]) -> Result<()> {
+    let has_capsule = cubin
+        .sections
+        .iter()
+        .any(|s| s.sh_type == crate::elf::SHT_CUDA_CAPMERC_TEXT);
+    let Some(compat) = cubin
+        .sections
+        .iter()
+        .zip(kinds)
+        .find(|(_, k)| **k == SectionKind::Compat)
+        .map(|(s, _)| s)
+    else {
+        return Ok(());
+    };
+    let versioned = crate::elf::nvinfo::parse_records(compat.bytes())
+        .map(|rs| {
+            rs.iter()
+                .any(|r| r.attr == crate::elf::nvinfo::EICOMPAT_FINALIZER_VERSION)
+        })
+        .unwrap_or(true);
+    if !has_capsule || versioned {
+        return Ok(());
+    }
+    let ptxas = tool_version(cubin).unwrap_or_else(|| "an older ptxas".into());
+    Err(crate::diag::Error::not_implemented(format!(
+        "'{name}': section '{}': no EICOMPAT_ATTR_FINALIZER_VERSION (sm_100+ code from \
+         {ptxas}): nvlink 13.5 re-finalizes such code in every mode, adding .nv.info records \
+         and rebuilding its frames; linking code from an older ptxas",
+        compat.name_str()
+    )))
+}
+
+/// The tool and version the object's `.note.nv.tkinfo` names (`ptxas 13.0, V13.0.100`).
+fn tool_version(cubin: &Cubin<'_>) -> Option<String> {
+    let note = cubin.section_named(b".note.nv.tkinfo")?;
+    let notes = crate::elf::notes::parse_notes(note.bytes()).ok()?;
+    let info = crate::elf::notes::parse_tkinfo(notes.first()?.desc).ok()?;
+    let version = String::from_utf8_lossy(info.strings[2]);
+    let short = version.rsplit(", ").next().unwrap_or(&version).to_string();
+    Some(format!(
+        "{} {short}",
+        String::from_utf8_lossy(info.strings[1])
+    ))
 }
 
 /// Each relocation of `s` (relocating `code`) patches an instruction `capsule` describes as
