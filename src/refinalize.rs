@@ -8,13 +8,14 @@
 //! (`__threadfence()`, `_block`, `_system`, `cuda::atomic_thread_fence`, seq_cst atomics,
 //! proxy fences, grid sync, cub's decoupled look-back). Every later instruction moves up:
 //! branch targets, `.nv.info` instruction offsets, relocations, the frame's address range
-//! and advances, the kernel's size (padded again to whole 128 bytes with at least 8 NOPs
-//! after the closing branch), and the capsule's fence prefixes and closing token follow.
+//! and advances, `-lineinfo` line tables (`lines`), the kernel's size (padded again to whole
+//! 128 bytes with at least 8 NOPs after the closing branch), and the capsule's fence prefixes
+//! and closing token follow.
 //! Black-box rule and evidence: docs/research/fence-refinalization.md.
 //!
 //! Where a kernel holds something whose offsets this pass does not know how to move (an
-//! indirect branch, line tables, an attribute listing offsets in an unknown shape), the link
-//! is refused, naming file, kernel and construct.
+//! indirect branch, `-G` debug information, an attribute listing offsets in an unknown
+//! shape), the link is refused, naming file, kernel and construct.
 
 use crate::diag::Error;
 use crate::elf::read::Cubin;
@@ -22,6 +23,8 @@ use crate::elf::read::SymSection;
 use crate::elf::{SHT_CUDA_INFO, SHT_RELA};
 use crate::reloc::capsule::trailing_nops;
 use std::borrow::Cow;
+
+mod lines;
 
 type Result<T> = std::result::Result<T, String>;
 
@@ -447,13 +450,8 @@ fn put_u64(out: &mut [u8], at: usize, v: u64) {
 /// Writes `e` into `out` (a copy of the object): the code, the section and symbol sizes,
 /// and every offset into the code.
 fn apply_edit(cubin: &Cubin<'_>, text: u32, func: u32, e: &Edit, out: &mut [u8]) -> Result<()> {
-    if cubin.sections.iter().any(|s| {
-        matches!(
-            s.name,
-            b".debug_line" | b".nv_debug_line_sass" | b".debug_info"
-        )
-    }) {
-        return Err("line tables (-lineinfo)".into());
+    if cubin.section_named(b".debug_info").is_some() {
+        return Err("debug information (-G)".into());
     }
     let s = &cubin.sections[text as usize];
     let at = s.offset as usize;
@@ -470,6 +468,8 @@ fn apply_edit(cubin: &Cubin<'_>, text: u32, func: u32, e: &Edit, out: &mut [u8])
             info_offsets(r, e, out)?;
         } else if r.name == b".rela.debug_frame" {
             frames(cubin, r, text, e, out)?;
+        } else if matches!(r.name, b".rela.debug_line" | b".rela.nv_debug_line_sass") {
+            lines::line_tables(cubin, r, text, e, out)?;
         } else if r.sh_type == SHT_RELA {
             no_addend_into(cubin, r, text)?;
         }

@@ -53,14 +53,6 @@ const NOT_IMPLEMENTED_YET: &[(&str, &str)] = &[
         "sm_100+ without -g: nvlink re-finalizes a -G kernel that calls nothing",
     ),
     (
-        "fence_lineinfo/sm_1*/default",
-        "sm_100+: a -lineinfo kernel losing its fence preamble: its line table would move",
-    ),
-    (
-        "fence_lineinfo/sm_1*/pr",
-        "sm_100+: a -lineinfo kernel losing its fence preamble: its line table would move",
-    ),
-    (
         "shared_order/sm_1*/g",
         "sm_100+ -g with code compiled without -G: nvlink rebuilds it for the debugger",
     ),

@@ -24,6 +24,10 @@ pub const RESCHEDULED_BY_NVLINK: &[(&str, &str)] = &[
         "libcudadevrt's memset/memcpy kernels exit early",
     ),
     ("shared_own_order/sm_1*", "MatrixMulCUDA calls nothing"),
+    (
+        "fence_lineinfo*/sm_1*",
+        "-lineinfo kernels with fences that call nothing (their line tables move too)",
+    ),
     ("capsule_tokens/sm_1*", "blur_rows calls nothing"),
     ("debug_symbol_order/sm_1*", "tsum<256> calls nothing"),
     ("partial_unnamed_area/sm_1*", "k_add calls nothing"),
