@@ -27,7 +27,13 @@ const KNOWN_DIFFERENT: &[(&str, &str)] = &[
     ("texref_ptx/sm_8*/r", TEXREF_R),
     ("texref_ptx/sm_90/r", TEXREF_R),
     ("unified_ptx/sm_1*/r", UNIFIED_R),
+    ("constant_extern_partial/*/r", CONSTANT_EXTERN_R),
 ];
+
+const CONSTANT_EXTERN_R: &str = "-r with an extern __constant__ no input defines: nvlink \
+     places it at -1 and applies its constant-bank relocations, so the final link reads \
+     c[0x3][0x3] for table[1] (nvlink's two-step link differs from its one-step one); cubin-ld \
+     keeps the relocations, and its two-step link equals nvlink's one-step link";
 
 const UNIFIED_R: &str = "sm_100+ -r with unified functions: nvlink re-lays out each jump \
      slot (.nv.uft.rel.<fn> and its capsule) and writes a stale sh_link in the unified \
