@@ -27,7 +27,7 @@ const KNOWN_DIFFERENT: &[(&str, &str)] = &[
     ("texref_ptx/sm_8*/r", TEXREF_R),
     ("texref_ptx/sm_90/r", TEXREF_R),
     ("unified_ptx/sm_1*/r", UNIFIED_R),
-    ("constant_extern_partial/*/r", CONSTANT_EXTERN_R),
+    ("constant_extern_partial/sm_*/r", CONSTANT_EXTERN_R),
 ];
 
 const CONSTANT_EXTERN_R: &str = "-r with an extern __constant__ no input defines: nvlink \

@@ -25,7 +25,11 @@ pub const RESCHEDULED_BY_NVLINK: &[(&str, &str)] = &[
     ),
     ("shared_own_order/sm_1*", "MatrixMulCUDA calls nothing"),
     (
-        "fence_lineinfo*/sm_1*",
+        "fence_lineinfo/sm_1*",
+        "a -lineinfo kernel with a fence that calls nothing (its line tables move too)",
+    ),
+    (
+        "fence_lineinfo_kernels/sm_1*",
         "-lineinfo kernels with fences that call nothing (their line tables move too)",
     ),
     ("capsule_tokens/sm_1*", "blur_rows calls nothing"),
