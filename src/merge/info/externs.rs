@@ -11,11 +11,12 @@ use hashbrown::HashMap;
 /// EXTERNS of each function, as the inputs list them (callees and undefined names), then
 /// the callees the call graph adds (a partial link's output lists only what was still
 /// undefined, its callees' externs are reached through the calls); and what each function
-/// reaches (`ExternClosure`).
+/// reaches (`ExternClosure`), for a link whose only kernel it is where `sole_kernel`.
 pub(super) fn externs(
     b: &Builder<'_, '_>,
     graph: &CallGraph,
     facts: &super::facts::Facts,
+    sole_kernel: bool,
 ) -> (Adjacency, ExternClosure) {
     // (A defined function an EXTERNS record names but the function does not call — ptxas
     // names one whose address only the object's data holds — leads nowhere: nvlink follows
@@ -59,16 +60,24 @@ pub(super) fn externs(
     // calls included.
     // A kernel among the possible targets of an indirect call is a launch (the compiler
     // marks the child of a dynamic-parallelism launch so): its externs stay its own.
-    // A function with no indirect call site of its own (its calls were devirtualized) may
-    // still list indirect targets in the call graph: nvlink gathers their externs too
-    // (black-box, sm_75: a `delete` through a known type; testdata indirect_listed_targets).
-    let listed_targets: Vec<(OutSym, OutSym)> = graph
-        .blocks
-        .indirect_targets
-        .iter()
-        .copied()
-        .filter(|&(f, t)| !kernel[t.index()] && !graph.indirect_sites.has(f))
-        .collect();
+    // A function with no indirect call site of its own (its calls were devirtualized, or it
+    // only stores a vtable) may still list indirect targets in the call graph. nvlink gathers
+    // their externs for the link's only kernel (black-box, sm_75: a `delete` through a known
+    // type; testdata indirect_listed_targets), and for no kernel of a link of several, whether
+    // or not anything calls through a pointer (sm_75–sm_120: a kernel reaching a factory
+    // that makes objects whose deleting destructors call free lists malloc alone, next to any
+    // other kernel; testdata listed_targets_many_kernels).
+    let listed_targets: Vec<(OutSym, OutSym)> = if sole_kernel {
+        graph
+            .blocks
+            .indirect_targets
+            .iter()
+            .copied()
+            .filter(|&(f, t)| !kernel[t.index()] && !graph.indirect_sites.has(f))
+            .collect()
+    } else {
+        Vec::new()
+    };
     let indirect_callees = graph
         .indirect_targets
         .filtered(|t| !kernel[t.index()])

@@ -63,7 +63,7 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<Info
         },
         || {
             tracing::info_span!(parent: &here, "externs")
-                .in_scope(|| externs::externs(shared, &graph, &facts))
+                .in_scope(|| externs::externs(shared, &graph, &facts, kernels.len() == 1))
         },
     );
     b.warnings.extend(said.warnings);
@@ -87,6 +87,7 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<Info
                 externs: &externs,
                 closure: &closure,
                 kernel_set: kernels.iter().copied().collect(),
+                // (the rule `externs` was told of: `kernels.len() == 1`)
                 sole_kernel: match kernels.as_slice() {
                     [k] => Some(*k),
                     _ => None,
