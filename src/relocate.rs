@@ -592,9 +592,11 @@ impl Relocator<'_, '_, '_> {
     ) -> Result<Option<(Fate, Option<shared::SharedRef>)>> {
         let oi = site.oi;
         // Relocations against a weak copy this link discarded (a later duplicate of an
-        // earlier definition) go with it; a copy replaced by a later strong
-        // definition keeps its references, which now mean the winner.
+        // earlier definition) go with it, but for its entries in the debug sections that
+        // keep them; a copy replaced by a later strong definition keeps its references,
+        // which now mean the winner.
         if !site.alloc()
+            && !names::keeps_discarded_copy_references(site.tsec.name)
             && self
                 .p
                 .discarded_copy(oi, r.sym, isym.section != SymSection::Undefined)

@@ -19,6 +19,16 @@ pub fn is_mercury_section(name: &[u8]) -> bool {
     name.starts_with(b".nv.merc.") || name.starts_with(b".nv.capmerc.")
 }
 
+/// The debug sections whose entries for a weak function keep their references when the
+/// link discards that copy for an earlier object's: the references then mean the winner
+/// (black-box, nvlink 13.5, sm_75–sm_120, every mode: `-G` template helpers instantiated in
+/// several files, testdata debug_weak_copies). Line tables and frames drop them with the
+/// copy's sequence or entry.
+pub fn keeps_discarded_copy_references(name: &[u8]) -> bool {
+    let name = name.strip_prefix(b".nv.merc").unwrap_or(name);
+    name == b".debug_info" || name == b".debug_loc"
+}
+
 /// The type each section name the toolkit gives has, in every object of the corpus,
 /// testdata/programs and scripts/programs (exact names, then `*`-ended prefixes); the
 /// constant banks (`.nv.constant<N>[.<fn>]`) are `SHT_CUDA_CONSTANT_B0 + N`.

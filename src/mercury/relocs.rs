@@ -313,8 +313,10 @@ impl Mercury<'_, '_, '_> {
             self.merc_unused_clear(site, r, isym);
             return Ok(());
         }
-        // References from a discarded weak copy's debug entries go with it.
+        // References from a discarded weak copy's debug entries go with it, but in the
+        // sections that keep them (`names::keeps_discarded_copy_references`).
         if site.debug
+            && !names::keeps_discarded_copy_references(site.tsec.name)
             && self
                 .p
                 .discarded_copy(site.oi, r.sym, isym.section != SymSection::Undefined)
