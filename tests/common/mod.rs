@@ -14,6 +14,10 @@ pub const RESCHEDULED_BY_NVLINK: &[(&str, &str)] = &[
         "dynpar_externs/sm_1*",
         "libcudadevrt's memset/memcpy kernels exit early",
     ),
+    (
+        "dynpar_callee_externs/sm_1*",
+        "libcudadevrt's memset/memcpy kernels exit early",
+    ),
     ("early_exit/sm_1*", "kernels with bounds checks"),
     (
         "fence_refinalized/sm_1*",

@@ -2,7 +2,7 @@
 // the launched kernel as a possible target of an indirect call from the parent, but nvlink
 // does not give the parent the child's externs (__assertfail); the parent's list is its own
 // still-undefined names (malloc, free, the child) in its order, then what its device-runtime
-// callees reach, kernels first.
+// callees reach, in the order of their .nv.info sections.
 #include <cassert>
 __global__ void child(int *o)
 {

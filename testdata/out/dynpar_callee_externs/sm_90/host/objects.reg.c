@@ -1,0 +1,3 @@
+#define NUM_PRELINKED_OBJECTS 2
+DEFINE_REGISTER_FUNC(_e847edd4_4_a_cu_bfad4959)
+DEFINE_REGISTER_FUNC(_0afad4c0_22_cuda_device_runtime_cu_f78b5b52_735892)
