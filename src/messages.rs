@@ -47,6 +47,10 @@ const KINDS: &[Kind] = &[
     ),
     kind("constant-bank-overflow", "File uses too much global constant data"),
     kind(
+        "shared-memory-overflow",
+        "Entry function '{symbol}' uses too much shared data",
+    ),
+    kind(
         "arch-mismatch",
         "Input file '{file}' arch does not match target '{target}'",
     ),

@@ -705,6 +705,9 @@ pub fn build<'a, 'data>(
     drop(_start);
     tracing::info_span!("symbols").in_scope(|| b.symbols_and_sections(opts, pages))?;
     b.check_user_constant_size();
+    if !opts.policy.relocatable() {
+        b.check_kernel_shared_size(opts);
+    }
     b.resource_slots()?;
     let info = tracing::info_span!("info").in_scope(|| info::build_info(&mut b, opts))?;
     if opts.policy.relocatable() {
@@ -728,6 +731,9 @@ pub fn build<'a, 'data>(
 /// What the user constant bank (`.nv.constant3`, `__constant__` data) may hold.
 const USER_CONSTANT_MAX: u64 = 0x10000;
 
+/// The static shared memory a kernel may use.
+const KERNEL_SHARED_MAX: u64 = 0xc000;
+
 impl<'a, 'data> Builder<'a, 'data> {
     /// The link's `__constant__` data must fit its bank, in every mode (nvlink's error).
     fn check_user_constant_size(&mut self) {
@@ -740,6 +746,30 @@ impl<'a, 'data> Builder<'a, 'data> {
                 "File uses too much global constant data ({size:#x} bytes, \
                  {USER_CONSTANT_MAX:#x} max)"
             ));
+        }
+    }
+
+    /// Each kernel's static shared memory (its `.nv.shared.<kernel>` less what sm_90 and later
+    /// reserve) must fit 48 KiB in a final link, where the objects of callees in other files
+    /// first meet the kernel's own (nvlink's error, black-box, sm_75–sm_120, default and
+    /// -preserve-relocs; exactly 0xc000 links; testdata shared_over_limit).
+    fn check_kernel_shared_size(&mut self, opts: &Options) {
+        let reserve = opts.policy.shared_reserve();
+        for sec in self.m.sections.iter() {
+            let Some(kernel) = sec.name.strip_prefix(b".nv.shared.") else {
+                continue;
+            };
+            if kernel.starts_with(b"reserved.") {
+                continue;
+            }
+            let size = sec.content.size().saturating_sub(reserve);
+            if size > KERNEL_SHARED_MAX {
+                self.errors.push(format!(
+                    "Entry function '{}' uses too much shared data ({size:#x} bytes, \
+                     {KERNEL_SHARED_MAX:#x} max)",
+                    String::from_utf8_lossy(kernel)
+                ));
+            }
         }
     }
 
