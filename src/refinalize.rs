@@ -92,7 +92,7 @@ enum Flow {
 }
 
 /// Control-flow opcodes of sm_100/sm_120 code (black-box: nvdisasm of every sm_100+ object
-/// of the corpus; 1,261 targets decoded).
+/// of the corpus and of scripts/programs; 1,261 targets decoded).
 const FLOW: &[(u64, Flow, &str)] = &[
     (0x947, Flow::Split, "BRA"),
     (0x547, Flow::Split, "BRA.U"),
@@ -109,6 +109,9 @@ const FLOW: &[(u64, Flow, &str)] = &[
     (0x94d, Flow::Plain, "EXIT"),
     (0x950, Flow::Plain, "RET"),
     (0x95c, Flow::Plain, "BPT"),
+    // (Its operand is a duration: cub's decoupled look-back waits with it;
+    // testdata/programs/thrust_pipeline.)
+    (0x95d, Flow::Plain, "NANOSLEEP"),
     (0x352, Flow::Plain, "RPCMOV"),
     (0x353, Flow::Plain, "RPCMOV"),
     (0x355, Flow::Plain, "BMOV"),

@@ -36,6 +36,10 @@ pub const RESCHEDULED_BY_NVLINK: &[(&str, &str)] = &[
         "fence_lineinfo_kernels/sm_1*",
         "-lineinfo kernels with fences that call nothing (their line tables move too)",
     ),
+    (
+        "fence_nanosleep/sm_1*",
+        "a kernel with a fence that calls nothing (its fence instructions removed as well)",
+    ),
     ("capsule_tokens/sm_1*", "blur_rows calls nothing"),
     ("debug_symbol_order/sm_1*", "tsum<256> calls nothing"),
     ("partial_unnamed_area/sm_1*", "k_add calls nothing"),
