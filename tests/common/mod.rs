@@ -18,6 +18,10 @@ pub const RESCHEDULED_BY_NVLINK: &[(&str, &str)] = &[
         "dynpar_callee_externs/sm_1*",
         "libcudadevrt's memset/memcpy kernels exit early",
     ),
+    (
+        "extern_shared_instance_order/sm_1*",
+        "libcudadevrt's memset/memcpy kernels exit early (its live -lcudadevrt link)",
+    ),
     ("early_exit/sm_1*", "kernels with bounds checks"),
     (
         "fence_refinalized/sm_1*",
