@@ -37,14 +37,26 @@ ARCHS="sm_75 sm_80 sm_86 sm_89 sm_90 sm_100 sm_100a sm_103 sm_103f sm_110 sm_120
 # reason) and tests/common/mod.rs (RESCHEDULED_BY_NVLINK), so that the lists cannot part.
 # Each must be read: one the grep missed would fail its links.
 patterns() { # FILE ARRAY
-  local src
+  local src read
   src=$(sed -n "/^pub const $2\|^const $2/,/^];/p" "$here/$1")
-  if [ "$(grep -oE '"[a-z0-9_*]+/sm_[0-9a-z*]+(/[a-z0-9_*]+)?"' <<<"$src" | wc -l)" != \
-    "$(grep -oE '"[^" ]*/[^" ]*"' <<<"$src" | wc -l)" ]; then
+  read=$(grep -oE '"[a-z0-9_*]+/sm_[0-9a-z*]+(/[a-z0-9_*]+)?"' <<<"$src" | tr -d '"')
+  if [ "$(wc -w <<<"$read")" != "$(grep -oE '"[^" ]*/[^" ]*"' <<<"$src" | wc -l)" ]; then
     echo "oracle: a $2 pattern in $1 is not of the form case/sm_XX[/mode]" >&2
     exit 1
   fi
-  grep -oE '"[a-z0-9_*]+/sm_[0-9a-z*]+(/[a-z0-9_*]+)?"' <<<"$src" | tr -d '"'
+  echo "$read"
+}
+# matches LABEL SUFFIX PATTERN...: whether LABEL matches some PATTERN followed by SUFFIX.
+# (Callers split the lists with globbing off: the patterns are for `case`, not for the file
+# system.)
+matches() {
+  local label=$1 suffix=$2 p
+  shift 2
+  for p in "$@"; do
+    # shellcheck disable=SC2254
+    case "$label" in $p$suffix) return 0 ;; esac
+  done
+  return 1
 }
 KNOWN_DIFFERENT=$(patterns tests/link_equiv.rs KNOWN_DIFFERENT)
 RESCHEDULED=$(patterns tests/common/mod.rs RESCHEDULED_BY_NVLINK)
@@ -78,20 +90,12 @@ check_link() {
   # whole-program ptxas's scoreboards; cubin-ld keeps ptxas's -rdc scheduling) are compared
   # without the scheduling control bits: the cases tests/common/mod.rs lists
   # (RESCHEDULED_BY_NVLINK), read from there so that the two lists cannot part.
-  local sched="" p
-  set -f # the patterns are for `case`, not for the file system
-  for p in $RESCHEDULED; do
-    # shellcheck disable=SC2254
-    case "$label" in $p/*) sched=--ignore-scoreboards ;; esac
-  done
-  set +f
+  local sched=""
+  # shellcheck disable=SC2086
+  set -f; matches "$label" "/*" $RESCHEDULED && sched=--ignore-scoreboards; set +f
   if ! "$dump" --compare --ignore-linker-note $sched "$d/$mode.cubin" "$out" >"$d/diff.txt"; then
-    set -f
-    for p in $KNOWN_DIFFERENT; do
-      # shellcheck disable=SC2254
-      case "$label" in $p) is_known=1 ;; esac
-    done
-    set +f
+    # shellcheck disable=SC2086
+    set -f; matches "$label" "" $KNOWN_DIFFERENT && is_known=1; set +f
     if [ "$is_known" = 0 ]; then
       echo "oracle: $label differs from nvlink:"; sed 's/^/    /' "$d/diff.txt" | head -30; fail=$((fail + 1)); return 1
     fi

@@ -43,6 +43,11 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<Info
     let global = tracing::info_span!("global_facts").in_scope(|| facts::global_facts(b))?;
     let graph = tracing::info_span!("call_graph").in_scope(|| callgraph::read(b));
     let kernels = facts::kernels_in_symbol_order(b);
+    // (The link's only kernel: EXTERNS rules of their own.)
+    let sole_kernel = match kernels.as_slice() {
+        [k] => Some(*k),
+        _ => None,
+    };
     let roots = facts::root_kernels(b);
     // What each kept function's own `.nv.info.<fn>` says, read once.
     let facts = tracing::info_span!("function_facts").in_scope(|| facts::function_facts(b))?;
@@ -63,7 +68,7 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<Info
         },
         || {
             tracing::info_span!(parent: &here, "externs")
-                .in_scope(|| externs::externs(shared, &graph, &facts, kernels.len() == 1))
+                .in_scope(|| externs::externs(shared, &graph, &facts, sole_kernel.is_some()))
         },
     );
     b.warnings.extend(said.warnings);
@@ -87,11 +92,7 @@ pub(crate) fn build_info(b: &mut Builder<'_, '_>, opts: &Options) -> Result<Info
                 externs: &externs,
                 closure: &closure,
                 kernel_set: kernels.iter().copied().collect(),
-                // (the rule `externs` was told of: `kernels.len() == 1`)
-                sole_kernel: match kernels.as_slice() {
-                    [k] => Some(*k),
-                    _ => None,
-                },
+                sole_kernel,
             },
         )
     })?;
