@@ -193,31 +193,13 @@ pub fn merged(
 }
 
 /// What `-g` asks of nvlink that cubin-ld does not do (refused rather than linked otherwise):
-/// on sm_100 and later nvlink rebuilds code compiled without `-G` for the debugger (barriers
-/// before every exit, a new schedule), in `-r` too; and a partial link under `-g` places extern
-/// `__shared__` arrays its own way.
-pub fn debug_link(
-    objects: &[object::InputObject<'_>],
-    arch: &arch::Arch,
-    args: &cli::Args,
-) -> Result<(), Failure> {
+/// a partial link under `-g` places extern `__shared__` arrays its own way. (The barriers
+/// nvlink's finalizer adds to sm_100+ code compiled without `-G` are `refinalize`'s.)
+pub fn debug_link(objects: &[object::InputObject<'_>], args: &cli::Args) -> Result<(), Failure> {
     if !args.debug {
         return Ok(());
     }
     let not_yet = Error::not_implemented;
-    if arch.is_mercury() {
-        if let Some(o) = objects
-            .iter()
-            .find(|o| o.has_code() && !o.has_section(b".debug_info"))
-        {
-            return Err(not_yet(format!(
-                "'{}' holds sm_100+ code compiled without -G; rebuilding it for the debugger \
-                 under -g (as nvlink does)",
-                o.name
-            ))
-            .into());
-        }
-    }
     if args.relocatable {
         let extern_shared = |o: &object::InputObject<'_>| {
             o.symbols().iter().any(|s| {

@@ -115,9 +115,12 @@ fn link_inner(
     let Some(mut loaded) = load::link_time_optimize(args, &arch, loaded, early)? else {
         return Ok(LinkOutcome::default());
     };
-    // 1c. sm_100+: the fence clean-up nvlink's re-finalization does to kernels calling nothing.
-    if refinalize::wanted(&policy) {
-        tracing::info_span!("refinalize").in_scope(|| refinalize::apply(&mut loaded.units))?;
+    // 1c. sm_100+: what nvlink's finalizer changes in the inputs' kernels (the fence clean-up
+    // of kernels calling nothing; under -g, the debugger's barriers before exits).
+    let refinalized = refinalize::mode(&policy);
+    if let Some(mode) = refinalized {
+        tracing::info_span!("refinalize")
+            .in_scope(|| refinalize::apply(&mut loaded.units, mode))?;
     }
     let user = load::user_objects(&loaded)?;
     // (Declared before the resolver, which may name what it holds: on an early return the
@@ -134,7 +137,13 @@ fn link_inner(
     });
     let system_span = tracing::info_span!("system_libraries").entered();
     let wanted = args.keep_system_libraries || resolver.leaves_undefined();
-    system_bytes = load::system_bytes(&loaded, &user, wanted)?;
+    system_bytes = {
+        let mut b = load::system_bytes(&loaded, &user, wanted)?;
+        if let Some(mode) = refinalized {
+            refinalize::apply_to_system(&mut b, &loaded.units, mode)?;
+        }
+        b
+    };
     let n_user = user.len();
     let inputs = load::with_system_libraries(user, &loaded, &system_bytes, wanted)?;
     if inputs.objects.len() > n_user {
@@ -158,7 +167,7 @@ fn link_inner(
     }
     let objects = &inputs.objects;
     checks::architectures(objects, &arch)?;
-    checks::debug_link(objects, &arch, args)?;
+    checks::debug_link(objects, args)?;
     checks::unified_index(objects, args)?;
     let (res, errs) = resolver.finish(objects, &policy);
     checks::duplicates(&errs)?;

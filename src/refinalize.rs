@@ -24,32 +24,71 @@ use crate::elf::{SHT_CUDA_INFO, SHT_RELA};
 use crate::reloc::capsule::trailing_nops;
 use std::borrow::Cow;
 
+mod exits;
 mod lines;
 
 type Result<T> = std::result::Result<T, String>;
 
-/// Whether the link re-finalizes kernels as nvlink does (sm_100+ final links without -g).
-pub fn wanted(policy: &crate::policy::Policy) -> bool {
-    policy.mercury() && !policy.debug() && !policy.relocatable()
+/// What nvlink's finalizer does to the inputs' sm_100+ kernels in a link.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// Final links without -g: kernels that call nothing lose their fence preambles.
+    Release,
+    /// Links under -g (`-r` too): every kernel's exits compiled without -G gain the
+    /// debugger's barriers (`exits`).
+    Debug,
 }
 
-/// Edits each unit whose kernels lose fence instructions; the others keep their bytes.
-/// (Pending system entries are decompressed later: the merge refuses what they would need.)
-pub fn apply(units: &mut [crate::input::Unit<'_>]) -> std::result::Result<(), Error> {
+/// What the link's policy asks of the finalizer, `None` before sm_100 and for `-r` without -g.
+pub fn mode(policy: &crate::policy::Policy) -> Option<Mode> {
+    match (policy.mercury(), policy.debug(), policy.relocatable()) {
+        (false, _, _) => None,
+        (true, true, _) => Some(Mode::Debug),
+        (true, false, false) => Some(Mode::Release),
+        (true, false, true) => None,
+    }
+}
+
+/// Edits each unit whose kernels change; the others keep their bytes. (Pending system
+/// entries are decompressed later: `apply_to_system` edits them under -g, and the merge
+/// refuses what a release link would need.)
+pub fn apply(units: &mut [crate::input::Unit<'_>], mode: Mode) -> std::result::Result<(), Error> {
     use rayon::prelude::*;
     units.par_iter_mut().try_for_each(|u| {
         if u.pending.is_some() {
             return Ok(());
         }
-        match edit(&u.bytes) {
-            Ok(Some(bytes)) => {
-                u.bytes = Cow::Owned(bytes);
-                Ok(())
-            }
-            Ok(None) => Ok(()),
-            Err(what) => Err(Error::not_implemented(format!("'{}': {what}", u.name))),
-        }
+        edited(&mut u.bytes, &u.name, mode)
     })
+}
+
+/// Under -g, the system libraries' objects, once decompressed (libcudadevrt is compiled
+/// without -G).
+pub fn apply_to_system(
+    bytes: &mut [Cow<'_, [u8]>],
+    units: &[crate::input::Unit<'_>],
+    mode: Mode,
+) -> std::result::Result<(), Error> {
+    use rayon::prelude::*;
+    if mode != Mode::Debug {
+        return Ok(());
+    }
+    let system = &units[units.len() - bytes.len()..];
+    bytes
+        .par_iter_mut()
+        .zip(system.par_iter())
+        .try_for_each(|(b, u)| edited(b, &u.name, mode))
+}
+
+fn edited(bytes: &mut Cow<'_, [u8]>, name: &str, mode: Mode) -> std::result::Result<(), Error> {
+    match edit(bytes, mode) {
+        Ok(Some(new)) => {
+            *bytes = Cow::Owned(new);
+            Ok(())
+        }
+        Ok(None) => Ok(()),
+        Err(what) => Err(Error::not_implemented(format!("'{name}': {what}"))),
+    }
 }
 
 /// What a kernel's code still holds that re-finalization drops, `None` when it calls out or
@@ -224,10 +263,14 @@ impl Run {
 
 /// One kernel's new code and where each old instruction went.
 struct Edit {
+    mode: Mode,
     code: Vec<u8>,
-    /// `moved[k]`: the new offset of old instruction `k` (a dropped one: of the next kept
-    /// one); `moved[n]`: the end of the code.
+    /// `moved[k]`: where old instruction `k`'s place starts in the new code (a dropped
+    /// one's: the next kept one's; one with instructions inserted before it: the first of
+    /// them); `moved[n]`: the end of the code.
     moved: Vec<u64>,
+    /// `before[k]`: the instructions inserted before old instruction `k` (empty: none).
+    before: Vec<u8>,
     old_size: u64,
     /// The runs of dropped instructions, in order.
     runs: Vec<Run>,
@@ -236,7 +279,9 @@ struct Edit {
 }
 
 impl Edit {
-    /// The new place of old offset `off`; `Err` for one inside a dropped instruction.
+    /// The new place of old offset `off` (`dropped_ok`: a branch target or a row's address,
+    /// where instructions inserted before it come first), or of the instruction there
+    /// (`!dropped_ok`: `Err` for one re-finalization removes).
     fn at(&self, off: u64, dropped_ok: bool) -> Result<u64> {
         let k = (off / 16) as usize;
         if off % 16 != 0 || k >= self.moved.len() {
@@ -251,7 +296,15 @@ impl Edit {
                 "an offset ({off:#x}) naming an instruction re-finalization removes"
             ));
         }
-        Ok(here)
+        if dropped_ok {
+            return Ok(here);
+        }
+        Ok(here + 16 * u64::from(self.before.get(k).copied().unwrap_or(0)))
+    }
+
+    /// The new offset of old instruction `k` itself.
+    fn own(&self, k: usize) -> u64 {
+        self.moved[k] + 16 * u64::from(self.before.get(k).copied().unwrap_or(0))
     }
 }
 
@@ -293,8 +346,10 @@ fn edit_code(text: &[u8]) -> Result<Option<Edit>> {
         })
         .collect::<Result<_>>()?;
     let mut edit = Edit {
+        mode: Mode::Release,
         code: Vec::new(),
         moved,
+        before: Vec::new(),
         old_size: text.len() as u64,
         runs,
         old_padding: trailing_nops(text),
@@ -352,7 +407,7 @@ fn new_relative(k: usize, relative: i64, unit: i64, e: &Edit) -> Result<i64> {
         return Err(format!("a branch at {:#x} before the kernel", 16 * k));
     }
     let new_target = e.at(target as u64, true)? as i64;
-    Ok((new_target - (e.moved[k] as i64 + 16)) / unit)
+    Ok((new_target - (e.own(k) as i64 + 16)) / unit)
 }
 
 /// Instruction `k`'s words with its relative target (if it has one) moved for the edit.
@@ -389,57 +444,71 @@ fn split_field(lo: u64, hi: u64) -> i64 {
     ((v << 8) as i64) >> 8
 }
 
-/// The edited object, `None` when no kernel of it loses an instruction.
-fn edit(bytes: &[u8]) -> Result<Option<Vec<u8>>> {
-    // (Most objects hold no MEMBAR: one look at their bytes, no parse. Code sections start
-    // at multiples of 128 bytes; one that did not and was missed here still meets the
+/// The edited object, `None` when no kernel of it changes.
+fn edit(bytes: &[u8], mode: Mode) -> Result<Option<Vec<u8>>> {
+    // (Most objects hold nothing to edit: one look at their bytes, no parse. Code sections
+    // start at multiples of 128 bytes; one that did not and was missed here still meets the
     // merge's refusal.)
-    let membar_or_dummy = |c: &[u8]| {
+    let candidate = |c: &[u8]| {
         let lo = u64::from_le_bytes(c[..8].try_into().unwrap());
-        lo == DUMMY_LOAD.0 || lo & !0xf000 == CTA_BARRIER.0
+        match mode {
+            Mode::Release => lo == DUMMY_LOAD.0 || lo & !0xf000 == CTA_BARRIER.0,
+            Mode::Debug => exits::is_exit(lo),
+        }
     };
-    if !bytes.chunks_exact(16).any(membar_or_dummy) {
+    if !bytes.chunks_exact(16).any(candidate) {
         return Ok(None);
     }
     let Ok(cubin) = Cubin::parse(bytes) else {
         return Ok(None); // (the loader reports what is wrong with it)
     };
+    // (-G code has the debugger's barriers already.)
+    if mode == Mode::Debug && cubin.section_named(b".debug_info").is_some() {
+        return Ok(None);
+    }
+    let what = match mode {
+        Mode::Release => "removing the instructions before its fences as nvlink re-finalizes it",
+        Mode::Debug => "adding the barriers before its exits as nvlink does under -g",
+    };
     let mut out: Option<Vec<u8>> = None;
     for s in &cubin.sections {
-        let Some(fi) = kernel_of(&cubin, s) else {
+        // (Under -g device functions' exits get the barriers too: `asm("exit;")`.)
+        let Some(fi) = kernel_of(&cubin, s, mode == Mode::Debug) else {
             continue;
         };
         let name = s.name_str();
         let kernel = name.trim_start_matches(".text.");
-        let Some(e) = edit_code(s.bytes()).map_err(|w| {
-            format!(
-                "section '{name}': kernel '{kernel}' holds {w}; re-finalizing it as nvlink \
-                 does (removing the instructions before its fences)"
-            )
-        })?
+        let e = match mode {
+            Mode::Release => edit_code(s.bytes()),
+            Mode::Debug => exits::edit_code(s.bytes()),
+        };
+        let Some(e) =
+            e.map_err(|w| format!("section '{name}': kernel '{kernel}' holds {w}; {what}"))?
         else {
             continue;
         };
         let out = out.get_or_insert_with(|| bytes.to_vec());
         apply_edit(&cubin, s.index, fi, &e, out).map_err(|w| {
-            format!(
-                "section '{name}': moving {w} with kernel '{kernel}''s code, which loses the \
-                 instructions before its fences as nvlink re-finalizes it"
-            )
+            format!("section '{name}': moving {w} with kernel '{kernel}''s code ({what})")
         })?;
     }
     Ok(out)
 }
 
-/// The kernel symbol a `.text.<fn>` section holds.
-fn kernel_of(cubin: &Cubin<'_>, s: &crate::elf::read::Section<'_>) -> Option<u32> {
+/// The kernel symbol a `.text.<fn>` section holds (`any_function`: or function symbol).
+fn kernel_of(
+    cubin: &Cubin<'_>,
+    s: &crate::elf::read::Section<'_>,
+    any_function: bool,
+) -> Option<u32> {
     if !s.name.starts_with(b".text.") {
         return None;
     }
     let i = s.info & 0xff_ffff;
     let sym = cubin.symtabs.first()?.symbols.get(i as usize)?;
-    (crate::object::InputObject::is_entry(sym) && sym.section == SymSection::Index(s.index))
-        .then_some(i)
+    let wanted = crate::object::InputObject::is_entry(sym)
+        || (any_function && sym.st_type == crate::elf::STT_FUNC);
+    (wanted && sym.section == SymSection::Index(s.index)).then_some(i)
 }
 
 fn put_u32(out: &mut [u8], at: usize, v: u32) {
@@ -452,18 +521,17 @@ fn put_u64(out: &mut [u8], at: usize, v: u64) {
 
 /// Writes `e` into `out` (a copy of the object): the code, the section and symbol sizes,
 /// and every offset into the code.
-fn apply_edit(cubin: &Cubin<'_>, text: u32, func: u32, e: &Edit, out: &mut [u8]) -> Result<()> {
+fn apply_edit(cubin: &Cubin<'_>, text: u32, func: u32, e: &Edit, out: &mut Vec<u8>) -> Result<()> {
     if cubin.section_named(b".debug_info").is_some() {
         return Err("debug information (-G)".into());
     }
     let s = &cubin.sections[text as usize];
-    let at = s.offset as usize;
-    out[at..at + s.size as usize].fill(0);
-    out[at..at + e.code.len()].copy_from_slice(&e.code);
-    let shdr = cubin.header.e_shoff as usize + 64 * text as usize;
-    put_u64(out, shdr + 32, e.code.len() as u64);
+    put_section(cubin, text, &e.code, out);
     symbols(cubin, text, func, e, out)?;
-    capsule(cubin, s.name, e, out)?;
+    match e.mode {
+        Mode::Release => capsule(cubin, s.name, e, out)?,
+        Mode::Debug => exits::capsule(cubin, s, e, out)?,
+    }
     for r in &cubin.sections {
         if r.sh_type == SHT_RELA && r.info == text {
             relocations(cubin, r, e, out)?;
@@ -472,12 +540,36 @@ fn apply_edit(cubin: &Cubin<'_>, text: u32, func: u32, e: &Edit, out: &mut [u8])
         } else if r.name == b".rela.debug_frame" {
             frames(cubin, r, text, e, out)?;
         } else if matches!(r.name, b".rela.debug_line" | b".rela.nv_debug_line_sass") {
+            if e.mode == Mode::Debug {
+                // (nvlink re-encodes the line program there: its size changes.)
+                return Err("-lineinfo line tables".into());
+            }
             lines::line_tables(cubin, r, text, e, out)?;
         } else if r.sh_type == SHT_RELA {
             no_addend_into(cubin, r, text)?;
         }
     }
     Ok(())
+}
+
+/// Writes section `index`'s new contents into `out` (the object's bytes): in place when
+/// they fit (the rest zeroed), else after everything, at the section's alignment; its
+/// header's offset and size follow.
+fn put_section(cubin: &Cubin<'_>, index: u32, bytes: &[u8], out: &mut Vec<u8>) {
+    let s = &cubin.sections[index as usize];
+    let shdr = cubin.header.e_shoff as usize + 64 * index as usize;
+    let mut at = s.offset as usize;
+    if bytes.len() as u64 <= s.size {
+        out[at..at + s.size as usize].fill(0);
+    } else {
+        let align = (s.align as usize).max(1);
+        out.resize(out.len().div_ceil(align) * align, 0);
+        at = out.len();
+        out.resize(at + bytes.len(), 0);
+        put_u64(out, shdr + 24, at as u64);
+    }
+    out[at..at + bytes.len()].copy_from_slice(bytes);
+    put_u64(out, shdr + 32, bytes.len() as u64);
 }
 
 /// The capsule's closing token: the padding `NOP`s after the closing branch (black-box: 15
@@ -490,7 +582,7 @@ fn closing_token(nops: usize) -> [u8; 2] {
 /// `.nv.capmerc.text.<kernel>`: each fence's record carries a prefix for the instructions
 /// before it (`Fence::marks`), paired with the runs in order, which nvlink rewrites for the
 /// code without them (`Run::prefix_after`); the closing token counts the new padding.
-fn capsule(cubin: &Cubin<'_>, text: &[u8], e: &Edit, out: &mut [u8]) -> Result<()> {
+fn capsule(cubin: &Cubin<'_>, text: &[u8], e: &Edit, out: &mut Vec<u8>) -> Result<()> {
     let name = [b".nv.capmerc".as_slice(), text].concat();
     let Some(c) = cubin.section_named(&name) else {
         return Ok(());
@@ -548,11 +640,7 @@ fn capsule(cubin: &Cubin<'_>, text: &[u8], e: &Edit, out: &mut [u8]) -> Result<(
     new.extend_from_slice(&code[from..]);
     let l = new.len();
     new[l - 2..].copy_from_slice(&closing_token(trailing_nops(&e.code)));
-    let at = c.offset as usize;
-    out[at..at + code.len()].fill(0);
-    out[at..at + l].copy_from_slice(&new);
-    let shdr = cubin.header.e_shoff as usize + 64 * c.index as usize;
-    put_u64(out, shdr + 32, l as u64);
+    put_section(cubin, c.index, &new, out);
     Ok(())
 }
 
@@ -796,6 +884,13 @@ fn advances(
         let new_from = e.at(loc, true)?;
         loc += delta * factor;
         let new_delta = (e.at(loc, true)? - new_from) / factor;
+        let limit = match width {
+            0 => 0x40,
+            _ => 1u64 << (8 * width),
+        };
+        if new_delta >= limit {
+            return Err("a call frame advance too long for its encoding".into());
+        }
         let field = if width == 0 { at - 1 } else { at };
         match width {
             0 => out[field] = 0x40 | new_delta as u8,
@@ -923,8 +1018,10 @@ mod tests {
     #[test]
     fn damaged_frames_are_errors_not_panics() {
         let e = Edit {
+            mode: Mode::Release,
             code: vec![0; 32],
             moved: vec![0, 16, 32],
+            before: Vec::new(),
             old_size: 32,
             runs: Vec::new(),
             old_padding: 0,

@@ -58,10 +58,6 @@ const NOT_IMPLEMENTED_YET: &[(&str, &str)] = &[
         "debug_leaf/sm_1*/pr",
         "sm_100+ without -g: nvlink re-finalizes a -G kernel that calls nothing",
     ),
-    (
-        "shared_order/sm_1*/g",
-        "sm_100+ -g with code compiled without -G: nvlink rebuilds it for the debugger",
-    ),
 ];
 
 const EXEC_ARCHS: [&str; 14] = [

@@ -207,8 +207,10 @@ mod tests {
         }
         moved.push(at);
         Edit {
+            mode: super::super::Mode::Release,
             code: vec![0; 0x280],
             moved,
+            before: Vec::new(),
             old_size: 0x280,
             runs: Vec::new(),
             old_padding: 8,

@@ -267,6 +267,49 @@ fn each_instruction(code: &[u8], sass: &[u8], mut f: impl FnMut(&[u8], Held)) ->
     Ok(true)
 }
 
+/// Capsule `code` with an entry for each of `added`'s SASS instructions (an index into
+/// `sass`, the function's `.text`, and the entry's bytes, prefixes included): the Mercury
+/// instruction each is, carried by the SASS alone before, gets its bit cleared and its entry
+/// in instruction order. The closing token is left as it was.
+pub fn with_entries(code: &[u8], sass: &[u8], added: &[(u64, &[u8])]) -> Result<Vec<u8>> {
+    let numbering = Numbering::new(code, sass)?;
+    let n = instruction_count(code)?;
+    let (bitmap, start) = bitmap(code, n)?;
+    // Where each Mercury instruction's entry starts, or would.
+    let mut places = Vec::with_capacity(n as usize);
+    let mut at = start;
+    for i in 0..n as usize {
+        places.push(at);
+        if bitmap[i / 8] & (1 << (i % 8)) == 0 {
+            at = entry_at(code, at)?.1;
+        }
+    }
+    let mut mercury = Vec::with_capacity(added.len());
+    for &(instr, bytes) in added {
+        match numbering.slot(instr)? {
+            numbering::Slot::Mercury(k) if numbering.entry(u64::from(k)).is_none() => {
+                mercury.push((k as usize, bytes))
+            }
+            _ => {
+                return Err(Unknown(format!(
+                    "instruction {instr} is not one the SASS alone carries"
+                )))
+            }
+        }
+    }
+    mercury.sort_unstable_by_key(|m| m.0);
+    let mut out = code[..start].to_vec();
+    let mut from = start;
+    for (k, bytes) in mercury {
+        out[12 + k / 8] &= !(1 << (k % 8));
+        out.extend_from_slice(&code[from..places[k]]);
+        out.extend_from_slice(bytes);
+        from = places[k];
+    }
+    out.extend_from_slice(&code[from..]);
+    Ok(out)
+}
+
 /// The offsets of every 2-byte prefix in capsule `code` (its entries walked in order), and
 /// where the entries end.
 pub fn prefixes(code: &[u8]) -> Result<(Vec<usize>, usize)> {

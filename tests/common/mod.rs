@@ -33,6 +33,14 @@ pub const RESCHEDULED_BY_NVLINK: &[(&str, &str)] = &[
     ),
     ("shared_own_order/sm_1*", "MatrixMulCUDA calls nothing"),
     (
+        "debug_exits/sm_1*",
+        "kernels that call nothing; under -g, instructions near the exits' new barriers",
+    ),
+    (
+        "debug_exits_devrt/sm_1*",
+        "under -g, instructions near the barriers before libcudadevrt's exits",
+    ),
+    (
         "fence_lineinfo/sm_1*",
         "a -lineinfo kernel with a fence that calls nothing (its line tables move too)",
     ),
