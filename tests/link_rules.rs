@@ -593,12 +593,32 @@ fn debug_link_defines_extern_shared_arrays_for_the_debugger() {
 }
 
 #[test]
-fn sm100_code_compiled_without_g_is_refused_under_debug_link() {
-    let e = run("xtu_call/sm_100", &["-g"]).unwrap_err();
-    let text = format!("{e:?}");
+fn sm100_debug_links_put_the_debuggers_barriers_before_every_exit_of_code_compiled_without_g() {
+    // MEMBAR.SC.VC, ERRBAR, CGAERRBAR (unguarded, as nvlink writes them), then EXIT.
+    const BARRIERS: [[u8; 2]; 3] = [[0x92, 0x79], [0xab, 0x79], [0xab, 0x75]];
+    let count = |code: &[u8]| {
+        let ins: Vec<&[u8]> = code.chunks_exact(16).collect();
+        let exits = ins.iter().filter(|i| i[..2] == [0x4d, 0x79]).count();
+        let guarded = (3..ins.len())
+            .filter(|&k| ins[k][..2] == [0x4d, 0x79])
+            .filter(|&k| (0..3).all(|j| ins[k - 3 + j][..2] == BARRIERS[j]))
+            .count();
+        (exits, guarded)
+    };
+    let input = std::fs::read(dir("xtu_call/sm_100").join("a.o")).unwrap();
+    let (exits, guarded) = count(&input);
     assert!(
-        text.contains("compiled without -G") && text.contains("not implemented yet"),
-        "{text}"
+        exits > 0 && guarded == 0,
+        "{exits} exits, {guarded} with barriers"
+    );
+    let (out, r) = link_to_temp("xtu_call/sm_100", &["-g"]);
+    r.unwrap();
+    let linked = std::fs::read(&out).unwrap();
+    let _ = std::fs::remove_file(&out);
+    let (exits, guarded) = count(&linked);
+    assert!(
+        exits > 0 && guarded == exits,
+        "{exits} exits, {guarded} with barriers"
     );
 }
 

@@ -263,9 +263,14 @@ fn a_partial_link_of_separate_partial_links_equals_a_one_step_partial_link() {
     for dir in dirs_with("r.cubin") {
         let arch = arch_of(&dir);
         if arch.starts_with("sm_1")
-            || ["debug_g/", "debug_symbol_order_g/", "debug_weak_copies/"]
-                .iter()
-                .any(|p| label(&dir).starts_with(p))
+            || [
+                "debug_g/",
+                "debug_symbol_order_g/",
+                "debug_weak_copies/",
+                "debug_local_names/",
+            ]
+            .iter()
+            .any(|p| label(&dir).starts_with(p))
         {
             continue;
         }
