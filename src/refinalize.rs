@@ -13,9 +13,13 @@
 //! and closing token follow.
 //! Black-box rule and evidence: docs/research/fence-refinalization.md.
 //!
+//! The debugger's barriers before exits move the same way: `exits` adds them under -g and
+//! takes them away again without (from a `-r -g` output, and the `MEMBAR.SC.VC` of a -G
+//! kernel that calls nothing, whose debug sections' addresses move too).
+//!
 //! Where a kernel holds something whose offsets this pass does not know how to move (an
-//! indirect branch, `-G` debug information, an attribute listing offsets in an unknown
-//! shape), the link is refused, naming file, kernel and construct.
+//! indirect branch, an attribute listing offsets in an unknown shape), the link is refused,
+//! naming file, kernel and construct.
 
 use crate::diag::Error;
 use crate::elf::read::Cubin;
@@ -91,11 +95,16 @@ fn edited(bytes: &mut Cow<'_, [u8]>, name: &str, mode: Mode) -> std::result::Res
     }
 }
 
-/// What a kernel's code still holds that re-finalization drops, `None` when it calls out or
-/// holds none of it (for the merge, which refuses kernels this pass did not edit).
-pub fn still_to_remove(text: &[u8]) -> Option<&'static str> {
+/// What a kernel's code still holds that re-finalization drops, `None` when it holds none
+/// of it (for the merge, which refuses kernels this pass did not edit; `debug_info`: the
+/// object was compiled with -G).
+pub fn still_to_remove(text: &[u8], debug_info: bool) -> Option<&'static str> {
     let code = instructions(text);
-    if calls_out(&code) {
+    let leaf = !calls_out(&code);
+    if !exits::release_changes(&code, debug_info, leaf).is_empty() {
+        return Some("MEMBAR.SC.VC, ERRBAR, CGAERRBAR");
+    }
+    if !leaf {
         return None;
     }
     let k = (0..code.len()).find(|&k| dropped(&code, k))?;
@@ -261,6 +270,9 @@ impl Run {
     }
 }
 
+/// A capsule edit: bytes `start..end` replaced by these.
+type Splice = (usize, usize, Vec<u8>);
+
 /// One kernel's new code and where each old instruction went.
 struct Edit {
     mode: Mode,
@@ -274,6 +286,8 @@ struct Edit {
     old_size: u64,
     /// The runs of dropped instructions, in order.
     runs: Vec<Run>,
+    /// The exits whose barriers a release link changes (old instruction, what goes).
+    exits: Vec<(usize, exits::Change)>,
     /// The padding `NOP`s after the closing branch before the edit (after it: `code`'s).
     old_padding: usize,
 }
@@ -308,13 +322,24 @@ impl Edit {
     }
 }
 
-/// The edit of one kernel's code, `None` when it keeps every instruction or calls out.
-fn edit_code(text: &[u8]) -> Result<Option<Edit>> {
+/// The edit of one function's code in a release link (`debug_info`: the object was compiled
+/// with -G), `None` when it keeps every instruction: a kernel that calls nothing loses its
+/// fence preambles (and, in -G code, the `MEMBAR.SC.VC` before each exit); code compiled
+/// without -G loses the debugger's barriers a `-r -g` link gave it (`exits`).
+fn edit_code(text: &[u8], debug_info: bool, kernel: bool) -> Result<Option<Edit>> {
     let code = instructions(text);
-    if calls_out(&code) {
-        return Ok(None);
+    let leaf = kernel && !calls_out(&code);
+    let fence: Vec<bool> = (0..code.len()).map(|k| leaf && dropped(&code, k)).collect();
+    if debug_info && fence.contains(&true) {
+        return Err("-G code with a fence preamble".into());
     }
-    let gone: Vec<bool> = (0..code.len()).map(|k| dropped(&code, k)).collect();
+    let exits = exits::release_changes(&code, debug_info, leaf);
+    let mut gone = fence.clone();
+    for &(k, change) in &exits {
+        for j in change.dropped(k) {
+            gone[j] = true;
+        }
+    }
     if !gone.contains(&true) {
         return Ok(None);
     }
@@ -330,12 +355,12 @@ fn edit_code(text: &[u8]) -> Result<Option<Edit>> {
         at += if g { 0 } else { 16 };
     }
     moved.push(at);
-    let runs = gone
+    let runs = fence
         .iter()
         .enumerate()
-        .filter(|&(k, &g)| g && (k == 0 || !gone[k - 1]))
+        .filter(|&(k, &g)| g && (k == 0 || !fence[k - 1]))
         .map(|(k, _)| {
-            let end = gone[k..].iter().position(|g| !g).map(|p| k + p);
+            let end = fence[k..].iter().position(|g| !g).map(|p| k + p);
             let fence = end
                 .and_then(|j| Fence::of(words(&code[j])))
                 .ok_or_else(|| "dummy loads before something other than a MEMBAR".to_string())?;
@@ -352,19 +377,24 @@ fn edit_code(text: &[u8]) -> Result<Option<Edit>> {
         before: Vec::new(),
         old_size: text.len() as u64,
         runs,
+        exits,
         old_padding: trailing_nops(text),
     };
-    edit.code = kept_code(&code, &gone, &edit)?;
+    edit.code = kept_code(&code, &gone, &fence, &edit)?;
     Ok(Some(edit))
 }
 
-/// The kept instructions, branches retargeted and the dropped ones' waits and stalls moved
-/// onto their neighbours, padded as the finalizer pads.
-fn kept_code(code: &[[u8; 16]], gone: &[bool], e: &Edit) -> Result<Vec<u8>> {
+/// The kept instructions, branches retargeted and the dropped fence instructions' waits and
+/// stalls moved onto their neighbours (the debugger's barriers have their own, which go
+/// with them), padded as the finalizer pads.
+fn kept_code(code: &[[u8; 16]], gone: &[bool], fence: &[bool], e: &Edit) -> Result<Vec<u8>> {
     let mut out: Vec<[u8; 16]> = Vec::with_capacity(code.len());
     let (mut waits, mut stalls) = (0u64, 0u64);
     for (k, ins) in code.iter().enumerate() {
         let (lo, hi) = words(ins);
+        if gone[k] && !fence[k] {
+            continue;
+        }
         if gone[k] {
             waits |= hi & WAIT_MASK;
             stalls += (hi >> 41) & 0xf;
@@ -452,7 +482,9 @@ fn edit(bytes: &[u8], mode: Mode) -> Result<Option<Vec<u8>>> {
     let candidate = |c: &[u8]| {
         let lo = u64::from_le_bytes(c[..8].try_into().unwrap());
         match mode {
-            Mode::Release => lo == DUMMY_LOAD.0 || lo & !0xf000 == CTA_BARRIER.0,
+            Mode::Release => {
+                lo == DUMMY_LOAD.0 || lo & !0xf000 == CTA_BARRIER.0 || exits::is_barrier(lo)
+            }
             Mode::Debug => exits::is_exit(lo),
         }
     };
@@ -463,23 +495,25 @@ fn edit(bytes: &[u8], mode: Mode) -> Result<Option<Vec<u8>>> {
         return Ok(None); // (the loader reports what is wrong with it)
     };
     // (-G code has the debugger's barriers already.)
-    if mode == Mode::Debug && cubin.section_named(b".debug_info").is_some() {
+    let debug_info = cubin.section_named(b".debug_info").is_some();
+    if mode == Mode::Debug && debug_info {
         return Ok(None);
     }
     let what = match mode {
-        Mode::Release => "removing the instructions before its fences as nvlink re-finalizes it",
+        Mode::Release => "re-finalizing it as nvlink does (fence preambles and debug barriers go)",
         Mode::Debug => "adding the barriers before its exits as nvlink does under -g",
     };
     let mut out: Option<Vec<u8>> = None;
     for s in &cubin.sections {
-        // (Under -g device functions' exits get the barriers too: `asm("exit;")`.)
-        let Some(fi) = kernel_of(&cubin, s, mode == Mode::Debug) else {
+        // (Device functions' exits get the barriers under -g too, `asm("exit;")`, and lose
+        // them without.)
+        let Some((fi, is_kernel)) = function_of(&cubin, s) else {
             continue;
         };
         let name = s.name_str();
         let kernel = name.trim_start_matches(".text.");
         let e = match mode {
-            Mode::Release => edit_code(s.bytes()),
+            Mode::Release => edit_code(s.bytes(), debug_info, is_kernel),
             Mode::Debug => exits::edit_code(s.bytes()),
         };
         let Some(e) =
@@ -495,20 +529,16 @@ fn edit(bytes: &[u8], mode: Mode) -> Result<Option<Vec<u8>>> {
     Ok(out)
 }
 
-/// The kernel symbol a `.text.<fn>` section holds (`any_function`: or function symbol).
-fn kernel_of(
-    cubin: &Cubin<'_>,
-    s: &crate::elf::read::Section<'_>,
-    any_function: bool,
-) -> Option<u32> {
+/// The function symbol a `.text.<fn>` section holds, and whether it is a kernel's.
+fn function_of(cubin: &Cubin<'_>, s: &crate::elf::read::Section<'_>) -> Option<(u32, bool)> {
     if !s.name.starts_with(b".text.") {
         return None;
     }
     let i = s.info & 0xff_ffff;
     let sym = cubin.symtabs.first()?.symbols.get(i as usize)?;
-    let wanted = crate::object::InputObject::is_entry(sym)
-        || (any_function && sym.st_type == crate::elf::STT_FUNC);
-    (wanted && sym.section == SymSection::Index(s.index)).then_some(i)
+    let kernel = crate::object::InputObject::is_entry(sym);
+    let wanted = kernel || sym.st_type == crate::elf::STT_FUNC;
+    (wanted && sym.section == SymSection::Index(s.index)).then_some((i, kernel))
 }
 
 fn put_u32(out: &mut [u8], at: usize, v: u32) {
@@ -522,14 +552,12 @@ fn put_u64(out: &mut [u8], at: usize, v: u64) {
 /// Writes `e` into `out` (a copy of the object): the code, the section and symbol sizes,
 /// and every offset into the code.
 fn apply_edit(cubin: &Cubin<'_>, text: u32, func: u32, e: &Edit, out: &mut Vec<u8>) -> Result<()> {
-    if cubin.section_named(b".debug_info").is_some() {
-        return Err("debug information (-G)".into());
-    }
     let s = &cubin.sections[text as usize];
+    let debug_info = cubin.section_named(b".debug_info").is_some();
     put_section(cubin, text, &e.code, out);
     symbols(cubin, text, func, e, out)?;
     match e.mode {
-        Mode::Release => capsule(cubin, s.name, e, out)?,
+        Mode::Release => capsule(cubin, s, e, out)?,
         Mode::Debug => exits::capsule(cubin, s, e, out)?,
     }
     for r in &cubin.sections {
@@ -545,8 +573,78 @@ fn apply_edit(cubin: &Cubin<'_>, text: u32, func: u32, e: &Edit, out: &mut Vec<u
                 return Err("-lineinfo line tables".into());
             }
             lines::line_tables(cubin, r, text, e, out)?;
+        } else if debug_info && matches!(r.name, b".rela.debug_info" | b".rela.debug_loc") {
+            debug_addresses(cubin, r, text, e, out)?;
         } else if r.sh_type == SHT_RELA {
             no_addend_into(cubin, r, text)?;
+        }
+    }
+    if debug_info {
+        reg_sass_ranges(cubin, func, e, out)?;
+    }
+    Ok(())
+}
+
+/// Where old code address `off` (a row, a range's bound) is in the new code: the end of the
+/// code moves to the end of the new (padded) code.
+fn address(e: &Edit, off: u64) -> Result<u64> {
+    if off == e.old_size {
+        Ok(e.code.len() as u64)
+    } else {
+        e.at(off, true)
+    }
+}
+
+/// `-G`: the `.debug_info` and `.debug_loc` addresses in the code (relocations against the
+/// function with the offset as addend: DW_AT_low_pc, high_pc, location list bounds).
+fn debug_addresses(
+    cubin: &Cubin<'_>,
+    r: &crate::elf::read::Section<'_>,
+    text: u32,
+    e: &Edit,
+    out: &mut [u8],
+) -> Result<()> {
+    let table = cubin.symtabs.first().ok_or("no symbol table")?;
+    for (i, rel) in cubin
+        .relocations(r)
+        .map_err(|x| x.to_string())?
+        .iter()
+        .enumerate()
+    {
+        let inside = table
+            .symbols
+            .get(rel.sym as usize)
+            .is_some_and(|s| s.section == SymSection::Index(text) && s.value == 0);
+        let (true, Some(addend)) = (inside, rel.addend) else {
+            continue;
+        };
+        let new = address(e, addend as u64)?;
+        put_u64(out, r.offset as usize + 24 * i + 16, new);
+    }
+    Ok(())
+}
+
+/// `-G`: the function's record in `.nv_debug_info_reg_sass` (found by name: the section has
+/// no relocations), each range's bounds moved with the code.
+fn reg_sass_ranges(cubin: &Cubin<'_>, func: u32, e: &Edit, out: &mut [u8]) -> Result<()> {
+    let Some(rs) = cubin.section_named(b".nv_debug_info_reg_sass") else {
+        return Ok(());
+    };
+    let table = cubin.symtabs.first().ok_or("no symbol table")?;
+    let name = table
+        .symbols
+        .get(func as usize)
+        .ok_or("no function symbol")?
+        .name;
+    let records = crate::elf::reg_sass::records(rs.bytes())
+        .map_err(|w| format!(".nv_debug_info_reg_sass ({w})"))?;
+    for r in records.iter().filter(|r| r.name == name) {
+        for &at in &r.ranges {
+            for bound in [at, at + 4] {
+                let old = little_endian(rs.bytes(), bound, 4)?;
+                let new = address(e, old)?;
+                put_u32(out, rs.offset as usize + bound, new as u32);
+            }
         }
     }
     Ok(())
@@ -582,8 +680,13 @@ fn closing_token(nops: usize) -> [u8; 2] {
 /// `.nv.capmerc.text.<kernel>`: each fence's record carries a prefix for the instructions
 /// before it (`Fence::marks`), paired with the runs in order, which nvlink rewrites for the
 /// code without them (`Run::prefix_after`); the closing token counts the new padding.
-fn capsule(cubin: &Cubin<'_>, text: &[u8], e: &Edit, out: &mut Vec<u8>) -> Result<()> {
-    let name = [b".nv.capmerc".as_slice(), text].concat();
+fn capsule(
+    cubin: &Cubin<'_>,
+    text: &crate::elf::read::Section<'_>,
+    e: &Edit,
+    out: &mut Vec<u8>,
+) -> Result<()> {
+    let name = [b".nv.capmerc".as_slice(), text.name].concat();
     let Some(c) = cubin.section_named(&name) else {
         return Ok(());
     };
@@ -604,7 +707,8 @@ fn capsule(cubin: &Cubin<'_>, text: &[u8], e: &Edit, out: &mut Vec<u8>) -> Resul
     let (flagged, kept) = (pairs(false), pairs(true));
     let is_kept = |r: &&Run| r.fence == Fence::CtaKept;
     let n_kept = e.runs.iter().filter(is_kept).count();
-    if flagged.len() != e.runs.len() - n_kept
+    // (A kernel that keeps its fences, one that calls, pairs none of them.)
+    if (!e.runs.is_empty() && flagged.len() != e.runs.len() - n_kept)
         || (n_kept > 0 && kept.len() != n_kept)
         || end != code.len()
         || code[end - 2..] != closing_token(e.old_padding)
@@ -616,7 +720,7 @@ fn capsule(cubin: &Cubin<'_>, text: &[u8], e: &Edit, out: &mut Vec<u8>) -> Resul
         ));
     }
     let (mut flagged, mut kept) = (flagged.into_iter(), kept.into_iter());
-    let mut edits: Vec<(usize, Option<[u8; 2]>)> = e
+    let mut splices: Vec<Splice> = e
         .runs
         .iter()
         .map(|r| {
@@ -626,18 +730,24 @@ fn capsule(cubin: &Cubin<'_>, text: &[u8], e: &Edit, out: &mut Vec<u8>) -> Resul
                 flagged.next()
             };
             let p = p.expect("counted above");
-            (p, r.prefix_after(at_prefix(p)))
+            let by = r.prefix_after(at_prefix(p));
+            (p, p + 2, by.map_or(Vec::new(), |b| b.to_vec()))
         })
         .collect();
-    edits.sort_unstable_by_key(|e| e.0);
+    let (exit_splices, carried) = exits::release_splices(code, &e.exits)?;
+    splices.extend(exit_splices);
+    splices.sort_unstable_by_key(|s| s.0);
     let mut new = Vec::with_capacity(code.len());
     let mut from = 0;
-    for (p, by) in edits {
-        new.extend_from_slice(&code[from..p]);
-        new.extend_from_slice(by.as_ref().map_or(&[][..], |b| &b[..]));
-        from = p + 2;
+    for (start, end, by) in splices {
+        new.extend_from_slice(&code[from..start]);
+        new.extend_from_slice(&by);
+        from = end;
     }
     new.extend_from_slice(&code[from..]);
+    for k in carried {
+        new[12 + k / 8] |= 1 << (k % 8);
+    }
     let l = new.len();
     new[l - 2..].copy_from_slice(&closing_token(trailing_nops(&e.code)));
     put_section(cubin, c.index, &new, out);
@@ -963,7 +1073,7 @@ mod tests {
         // 0: BRA +2 instructions (to 3); 1, 2: dropped; 3: MEMBAR; 4: EXIT; 5: BRA self.
         let bra = ins(0x0000_0000_0008_0947, 0x000f_ea00_0380_0000);
         let code: Vec<u8> = [bra, LDS, LDS, GPU, EXIT, SELF_LOOP].concat();
-        let e = edit_code(&code).unwrap().unwrap();
+        let e = edit_code(&code, false, true).unwrap().unwrap();
         assert_eq!(e.moved, [0, 16, 16, 16, 32, 48, 64]);
         let (lo, hi) = words(&e.code[..16]);
         assert_eq!(split_field(lo, hi), 0);
@@ -991,7 +1101,7 @@ mod tests {
     fn a_cta_barrier_run_is_told_apart_from_loads_alone() {
         let block = ins(0x7992, 0x0000);
         let code = [LDS, LDS, CTA, GPU, LDS, LDS, block, SELF_LOOP].concat();
-        let e = edit_code(&code).unwrap().unwrap();
+        let e = edit_code(&code, false, true).unwrap().unwrap();
         let fences: Vec<Fence> = e.runs.iter().map(|r| r.fence).collect();
         assert_eq!(fences, [Fence::Wide, Fence::Block]);
         assert_eq!(
@@ -1006,7 +1116,7 @@ mod tests {
         let before = ins(0x7986, 2 << 41);
         let lds = ins(DUMMY_LOAD.0, DUMMY_LOAD.1 | (1 << 41) | (0x4 << 52));
         let gpu = ins(0x7992, 0x2000 | (6 << 41));
-        let e = edit_code(&[before, lds, lds, gpu, SELF_LOOP].concat())
+        let e = edit_code(&[before, lds, lds, gpu, SELF_LOOP].concat(), false, true)
             .unwrap()
             .unwrap();
         let (_, hi) = words(&e.code[..16]);
@@ -1024,6 +1134,7 @@ mod tests {
             before: Vec::new(),
             old_size: 32,
             runs: Vec::new(),
+            exits: Vec::new(),
             old_padding: 0,
         };
         // DW_CFA_advance_loc4 with two of its four bytes; a ULEB that never ends.
@@ -1038,12 +1149,14 @@ mod tests {
     #[test]
     fn kernels_that_call_keep_their_code() {
         let call = ins(0x7943, 0);
-        assert!(edit_code(&[LDS, call].concat()).unwrap().is_none());
+        assert!(edit_code(&[LDS, call].concat(), false, true)
+            .unwrap()
+            .is_none());
     }
 
     #[test]
     fn indirect_branches_are_refused() {
         let brx = ins(0xffff_fffc_0680_7949, 0);
-        assert!(edit_code(&[LDS, brx].concat()).is_err());
+        assert!(edit_code(&[LDS, brx].concat(), false, true).is_err());
     }
 }

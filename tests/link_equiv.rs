@@ -49,16 +49,7 @@ const TEXREF_R: &str = "nvlink's -r drops the texture/surface-reference relocati
      sm_90 overwrites their fields), so the final link cannot bind them; cubin-ld keeps them";
 
 /// Links cubin-ld refuses as not implemented yet, as `case/sm_XX/mode` patterns.
-const NOT_IMPLEMENTED_YET: &[(&str, &str)] = &[
-    (
-        "debug_leaf/sm_1*/default",
-        "sm_100+ without -g: nvlink re-finalizes a -G kernel that calls nothing",
-    ),
-    (
-        "debug_leaf/sm_1*/pr",
-        "sm_100+ without -g: nvlink re-finalizes a -G kernel that calls nothing",
-    ),
-];
+const NOT_IMPLEMENTED_YET: &[(&str, &str)] = &[];
 
 const EXEC_ARCHS: [&str; 14] = [
     "sm_75", "sm_80", "sm_86", "sm_89", "sm_90", "sm_100", "sm_100a", "sm_103", "sm_103f",

@@ -6,6 +6,7 @@ pub mod names;
 pub mod notes;
 pub mod nvinfo;
 pub mod read;
+pub mod reg_sass;
 
 pub use read::{Cubin, Reloc, Relocs, Section, Symbol, SymbolTable};
 

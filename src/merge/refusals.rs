@@ -67,14 +67,11 @@ pub(super) fn refuse_padded_partial_debug_shared(
 
 /// sm_100+ final links without -g: nvlink re-finalizes every kernel that calls nothing
 /// (black-box: docs/research/sm100-rescheduling.md, and below). Where that changes only
-/// scheduling bits cubin-ld keeps ptxas's code (docs/differences.md); where it changes instructions it is
-/// refused, not linked otherwise:
-/// - code compiled with -G (the barriers before each exit go, and the line tables change);
-/// - fences: ptxas writes `@!PT LDS RZ, [RZ]` and `MEMBAR.ALL.CTA` before `MEMBAR.SC.*`
-///   (`__threadfence()`, `_block`, `_system`, grid sync), which the re-finalized kernel loses,
-///   moving every later instruction. `refinalize` removes them from the inputs as nvlink
-///   does; a kernel still holding them here came from a system library (decompressed after
-///   that pass).
+/// scheduling bits cubin-ld keeps ptxas's code (docs/differences.md); where it changes
+/// instructions `refinalize` edits the inputs as nvlink does (fence preambles, -G code's
+/// `MEMBAR.SC.VC` before each exit, the debugger's barriers of a `-r -g` output); a kernel
+/// still holding them here came from a system library (decompressed after that pass), and
+/// is refused rather than linked otherwise.
 ///
 /// (It cuts removed functions out of line tables as nvlink does: `line_tables`.)
 pub(super) fn refuse_refinalized_kernels(
@@ -86,27 +83,18 @@ pub(super) fn refuse_refinalized_kernels(
         return Ok(());
     }
     for &(oi, si) in &liveness.kernels {
-        if liveness.calls_anything((oi, si)) {
-            continue;
-        }
         let o = &objects[oi];
         let kernel = String::from_utf8_lossy(o.cubin.sections[si].name);
         let kernel = kernel.trim_start_matches(".text.");
-        if o.has_section(b".debug_info") {
-            return Err(Error::not_implemented(format!(
-                "'{}': kernel '{kernel}' was compiled with -G and calls nothing; nvlink \
-                 re-finalizes such sm_100+ kernels unless linked with -g (as nvcc -G links), \
-                 which",
-                o.name,
-            )));
-        }
         // (`refinalize` removed them from the inputs it could edit: what is left came from
         // a system library, decompressed later.)
-        if let Some(what) = crate::refinalize::still_to_remove(o.cubin.sections[si].bytes()) {
+        let text = o.cubin.sections[si].bytes();
+        if let Some(what) = crate::refinalize::still_to_remove(text, o.has_section(b".debug_info"))
+        {
             return Err(Error::not_implemented(format!(
-                "'{}': kernel '{kernel}' calls nothing and holds `{what}` (around a fence); \
-                 nvlink re-finalizes such sm_100+ kernels and removes these instructions, \
-                 moving the code after them. Removing them from a system library's kernel",
+                "'{}': kernel '{kernel}' holds `{what}`; nvlink re-finalizes such sm_100+ \
+                 kernels and removes these instructions, moving the code after them. \
+                 Removing them from a system library's kernel",
                 o.name,
             )));
         }

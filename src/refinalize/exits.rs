@@ -33,6 +33,92 @@ pub(super) fn is_exit(lo: u64) -> bool {
     lo & 0xfff == EXIT
 }
 
+/// Whether `lo` is the first barrier (`MEMBAR.SC.VC`, any guard).
+pub(super) fn is_barrier(lo: u64) -> bool {
+    lo & !0xf000 == BARRIERS[0].0 & !0xf000
+}
+
+/// What a release link (no -g) takes from an exit's barriers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Change {
+    /// Code compiled without -G (a `-r -g` output) loses all three, in every function, and
+    /// the exit its capsule record: the code is ptxas's again.
+    Strip,
+    /// -G code of a kernel that calls nothing loses the `MEMBAR.SC.VC` (the record's prefix
+    /// then counts two instructions: `d1 01`).
+    Membar,
+}
+
+impl Change {
+    /// The instructions that go, for the exit at `exit`.
+    pub(super) fn dropped(self, exit: usize) -> std::ops::Range<usize> {
+        match self {
+            Change::Strip => exit - 3..exit,
+            Change::Membar => exit - 3..exit - 2,
+        }
+    }
+}
+
+/// The exits a release link changes (black-box: docs/research/debug-exits.md, "Without -g").
+pub(super) fn release_changes(
+    code: &[[u8; 16]],
+    debug_info: bool,
+    leaf_kernel: bool,
+) -> Vec<(usize, Change)> {
+    let change = match (debug_info, leaf_kernel) {
+        (false, _) => Change::Strip,
+        (true, true) => Change::Membar,
+        (true, false) => return Vec::new(),
+    };
+    (0..code.len())
+        .filter(|&k| is_exit(words(&code[k]).0) && guarded(code, k))
+        .map(|k| (k, change))
+        .collect()
+}
+
+/// The capsule edits of a release link's exit changes: byte ranges replaced (the exit's
+/// record gone, or its prefix rewritten) and the Mercury instructions the SASS alone carries
+/// again. The debugger's exit records (`51 02 01 11 00 0a …`) pair with the exits in order
+/// (the alignment of -G capsules with their SASS is not known; this needs none).
+pub(super) fn release_splices(
+    capsule: &[u8],
+    exits: &[(usize, Change)],
+) -> Result<(Vec<super::Splice>, Vec<usize>)> {
+    if exits.is_empty() {
+        return Ok((Vec::new(), Vec::new()));
+    }
+    let spans = crate::reloc::capsule::record_spans(capsule).map_err(|w| {
+        let (crate::reloc::capsule::CapsuleError::Damaged(w)
+        | crate::reloc::capsule::CapsuleError::Unknown(w)) = w;
+        w
+    })?;
+    let records: Vec<_> = spans
+        .into_iter()
+        .filter(|s| {
+            capsule[s.start..s.body] == PREFIX
+                && capsule.get(s.body..s.body + 4) == Some(&[1, 0x11, 0, 0x0a])
+        })
+        .collect();
+    if records.len() != exits.len() {
+        return Err(format!(
+            "its capsule ({} exit record(s) of the debugger's for {} exit(s))",
+            records.len(),
+            exits.len()
+        ));
+    }
+    let (mut splices, mut carried) = (Vec::new(), Vec::new());
+    for (&(_, change), span) in exits.iter().zip(records) {
+        match change {
+            Change::Strip => {
+                splices.push((span.start, span.end, Vec::new()));
+                carried.push(span.mercury);
+            }
+            Change::Membar => splices.push((span.start, span.body, vec![0xd1, 0x01])),
+        }
+    }
+    Ok((splices, carried))
+}
+
 /// Whether instruction `k` is an exit the barriers already stand before (as in -G code).
 fn guarded(code: &[[u8; 16]], k: usize) -> bool {
     let guard = words(&code[k]).0 & 0xf000;
@@ -79,6 +165,7 @@ pub(super) fn edit_code(text: &[u8]) -> Result<Option<Edit>> {
         before,
         old_size: text.len() as u64,
         runs: Vec::new(),
+        exits: Vec::new(),
         old_padding: trailing_nops(text),
     };
     e.code = new_code(&code, &e)?;
@@ -276,6 +363,32 @@ mod tests {
                 "guard {guard:#x} operand {operand:#x}"
             );
         }
+    }
+
+    fn guarded_exit() -> Vec<[u8; 16]> {
+        let mut code: Vec<[u8; 16]> = vec![LDG];
+        code.extend(BARRIERS.iter().map(|&(l, h)| ins(l, h)));
+        code.push(exit(7, 7));
+        code
+    }
+
+    #[test]
+    fn without_g_code_compiled_without_g_loses_all_three_barriers() {
+        let code = guarded_exit();
+        let changes = release_changes(&code, false, false);
+        assert_eq!(changes, [(4, Change::Strip)], "in calling code too");
+        assert_eq!(Change::Strip.dropped(4), 1..4);
+    }
+
+    #[test]
+    fn without_g_a_g_kernel_that_calls_nothing_loses_the_membar_only() {
+        let code = guarded_exit();
+        assert_eq!(release_changes(&code, true, true), [(4, Change::Membar)]);
+        assert_eq!(Change::Membar.dropped(4), 1..2);
+        assert!(
+            release_changes(&code, true, false).is_empty(),
+            "a -G kernel that calls"
+        );
     }
 
     #[test]

@@ -213,6 +213,7 @@ mod tests {
             before: Vec::new(),
             old_size: 0x280,
             runs: Vec::new(),
+            exits: Vec::new(),
             old_padding: 8,
         }
     }

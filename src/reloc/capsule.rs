@@ -267,6 +267,39 @@ fn each_instruction(code: &[u8], sass: &[u8], mut f: impl FnMut(&[u8], Held)) ->
     Ok(true)
 }
 
+/// Where one Mercury instruction's entry lies in a capsule.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EntrySpan {
+    pub mercury: usize,
+    /// Its first byte (prefixes included), its record's body, and its end.
+    pub start: usize,
+    pub body: usize,
+    pub end: usize,
+}
+
+/// Every record entry of capsule `code`, in instruction order.
+pub fn record_spans(code: &[u8]) -> Result<Vec<EntrySpan>> {
+    let n = instruction_count(code)?;
+    let (bitmap, mut at) = bitmap(code, n)?;
+    let mut spans = Vec::new();
+    for i in 0..n as usize {
+        if bitmap[i / 8] & (1 << (i % 8)) != 0 {
+            continue;
+        }
+        let (entry, next) = entry_at(code, at)?;
+        if let Entry::Record(body) = entry {
+            spans.push(EntrySpan {
+                mercury: i,
+                start: at,
+                body,
+                end: next,
+            });
+        }
+        at = next;
+    }
+    Ok(spans)
+}
+
 /// Capsule `code` with an entry for each of `added`'s SASS instructions (an index into
 /// `sass`, the function's `.text`, and the entry's bytes, prefixes included): the Mercury
 /// instruction each is, carried by the SASS alone before, gets its bit cleared and its entry
