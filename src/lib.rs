@@ -115,12 +115,13 @@ fn link_inner(
     let Some(mut loaded) = load::link_time_optimize(args, &arch, loaded, early)? else {
         return Ok(LinkOutcome::default());
     };
-    // 1c. sm_100+: what nvlink's finalizer changes in the inputs' kernels (the fence clean-up
-    // of kernels calling nothing; under -g, the debugger's barriers before exits).
-    let refinalized = refinalize::mode(&policy);
-    if let Some(mode) = refinalized {
+    // 1c. sm_100+: what nvlink's finalizer changes in the inputs' code (the fence clean-up
+    // of kernels calling nothing; in debug links, the debugger's barriers before exits).
+    let refinalized =
+        refinalize::Plan::new(&policy, refinalize::any_compiled_with_g(&loaded.units));
+    if let Some(plan) = refinalized {
         tracing::info_span!("refinalize")
-            .in_scope(|| refinalize::apply(&mut loaded.units, mode))?;
+            .in_scope(|| refinalize::apply(&mut loaded.units, plan))?;
     }
     let user = load::user_objects(&loaded)?;
     // (Declared before the resolver, which may name what it holds: on an early return the
@@ -139,8 +140,8 @@ fn link_inner(
     let wanted = args.keep_system_libraries || resolver.leaves_undefined();
     system_bytes = {
         let mut b = load::system_bytes(&loaded, &user, wanted)?;
-        if let Some(mode) = refinalized {
-            refinalize::apply_to_system(&mut b, &loaded.units, mode)?;
+        if let Some(plan) = refinalized {
+            refinalize::apply_to_system(&mut b, &loaded.units, plan)?;
         }
         b
     };

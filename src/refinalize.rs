@@ -33,59 +33,91 @@ mod lines;
 
 type Result<T> = std::result::Result<T, String>;
 
-/// What nvlink's finalizer does to the inputs' sm_100+ kernels in a link.
+/// One of the two edits of an object's code.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Mode {
-    /// Final links without -g: kernels that call nothing lose their fence preambles.
+    /// Final links without -g: kernels that call nothing lose their fence preambles, and
+    /// the debugger's barriers go as `exits` says.
     Release,
-    /// Links under -g (`-r` too): every kernel's exits compiled without -G gain the
-    /// debugger's barriers (`exits`).
+    /// Debug links: the exits of code compiled without -G gain the debugger's barriers
+    /// (`exits`).
     Debug,
 }
 
-/// What the link's policy asks of the finalizer, `None` before sm_100 and for `-r` without -g.
-pub fn mode(policy: &crate::policy::Policy) -> Option<Mode> {
-    match (policy.mercury(), policy.debug(), policy.relocatable()) {
-        (false, _, _) => None,
-        (true, true, _) => Some(Mode::Debug),
-        (true, false, false) => Some(Mode::Release),
-        (true, false, true) => None,
+/// What nvlink's finalizer does to the inputs' sm_100+ code in a link, from the policy and
+/// the inputs: a link is a debug one under -g or when any input was compiled with -G
+/// (black-box: docs/research/debug-exits.md, "Debug links").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Plan {
+    /// The debugger's barriers before every exit (a debug link, `-r` too).
+    pub barriers: bool,
+    /// The release clean-up (final links without -g).
+    pub release: bool,
+}
+
+impl Plan {
+    /// `None` before sm_100 and where nothing changes (`-r` of code without -G, no -g).
+    pub fn new(policy: &crate::policy::Policy, any_compiled_with_g: bool) -> Option<Plan> {
+        let plan = Plan {
+            barriers: policy.mercury() && (policy.debug() || any_compiled_with_g),
+            release: policy.mercury() && !policy.debug() && !policy.relocatable(),
+        };
+        (plan.barriers || plan.release).then_some(plan)
+    }
+
+    fn modes(self) -> impl Iterator<Item = Mode> {
+        let debug = self.barriers.then_some(Mode::Debug);
+        let release = self.release.then_some(Mode::Release);
+        debug.into_iter().chain(release)
     }
 }
 
-/// Edits each unit whose kernels change; the others keep their bytes. (Pending system
-/// entries are decompressed later: `apply_to_system` edits them under -g, and the merge
-/// refuses what a release link would need.)
-pub fn apply(units: &mut [crate::input::Unit<'_>], mode: Mode) -> std::result::Result<(), Error> {
+/// Whether any of the user's objects was compiled with -G (holds `.debug_info`).
+pub fn any_compiled_with_g(units: &[crate::input::Unit<'_>]) -> bool {
+    use rayon::prelude::*;
+    units
+        .par_iter()
+        .filter(|u| u.pending.is_none() && !u.system)
+        .any(|u| crate::elf::read::has_section(&u.bytes, b".debug_info"))
+}
+
+/// Edits each unit whose code changes; the others keep their bytes. (Pending system
+/// entries are decompressed later, `apply_to_system`.)
+pub fn apply(units: &mut [crate::input::Unit<'_>], plan: Plan) -> std::result::Result<(), Error> {
     use rayon::prelude::*;
     units.par_iter_mut().try_for_each(|u| {
         if u.pending.is_some() {
             return Ok(());
         }
-        edited(&mut u.bytes, &u.name, mode)
+        plan.modes()
+            .try_for_each(|mode| edited(&mut u.bytes, &u.name, mode, plan.barriers))
     })
 }
 
-/// Under -g, the system libraries' objects, once decompressed (libcudadevrt is compiled
-/// without -G).
+/// The system libraries' objects, once decompressed (libcudadevrt is compiled without -G).
 pub fn apply_to_system(
     bytes: &mut [Cow<'_, [u8]>],
     units: &[crate::input::Unit<'_>],
-    mode: Mode,
+    plan: Plan,
 ) -> std::result::Result<(), Error> {
     use rayon::prelude::*;
-    if mode != Mode::Debug {
-        return Ok(());
-    }
     let system = &units[units.len() - bytes.len()..];
     bytes
         .par_iter_mut()
         .zip(system.par_iter())
-        .try_for_each(|(b, u)| edited(b, &u.name, mode))
+        .try_for_each(|(b, u)| {
+            plan.modes()
+                .try_for_each(|mode| edited(b, &u.name, mode, plan.barriers))
+        })
 }
 
-fn edited(bytes: &mut Cow<'_, [u8]>, name: &str, mode: Mode) -> std::result::Result<(), Error> {
-    match edit(bytes, mode) {
+fn edited(
+    bytes: &mut Cow<'_, [u8]>,
+    name: &str,
+    mode: Mode,
+    debug_link: bool,
+) -> std::result::Result<(), Error> {
+    match edit(bytes, mode, debug_link) {
         Ok(Some(new)) => {
             *bytes = Cow::Owned(new);
             Ok(())
@@ -96,12 +128,12 @@ fn edited(bytes: &mut Cow<'_, [u8]>, name: &str, mode: Mode) -> std::result::Res
 }
 
 /// What a kernel's code still holds that re-finalization drops, `None` when it holds none
-/// of it (for the merge, which refuses kernels this pass did not edit; `debug_info`: the
-/// object was compiled with -G).
-pub fn still_to_remove(text: &[u8], debug_info: bool) -> Option<&'static str> {
+/// of it (for the merge, which refuses kernels this pass did not edit; `debug_link`: an
+/// input was compiled with -G).
+pub fn still_to_remove(text: &[u8], debug_link: bool) -> Option<&'static str> {
     let code = instructions(text);
     let leaf = !calls_out(&code);
-    if !exits::release_changes(&code, debug_info, leaf).is_empty() {
+    if !exits::release_changes(&code, debug_link, leaf).is_empty() {
         return Some("MEMBAR.SC.VC, ERRBAR, CGAERRBAR");
     }
     if !leaf {
@@ -323,17 +355,23 @@ impl Edit {
 }
 
 /// The edit of one function's code in a release link (`debug_info`: the object was compiled
-/// with -G), `None` when it keeps every instruction: a kernel that calls nothing loses its
-/// fence preambles (and, in -G code, the `MEMBAR.SC.VC` before each exit); code compiled
-/// without -G loses the debugger's barriers a `-r -g` link gave it (`exits`).
-fn edit_code(text: &[u8], debug_info: bool, kernel: bool) -> Result<Option<Edit>> {
+/// with -G; `debug_link`: the link is a debug one), `None` when it keeps every instruction:
+/// a kernel that calls nothing loses its fence preambles (and, in a debug link, the
+/// `MEMBAR.SC.VC` before each exit); outside debug links code loses the debugger's barriers
+/// a `-r -g` link gave it (`exits`).
+fn edit_code(
+    text: &[u8],
+    debug_info: bool,
+    debug_link: bool,
+    kernel: bool,
+) -> Result<Option<Edit>> {
     let code = instructions(text);
     let leaf = kernel && !calls_out(&code);
     let fence: Vec<bool> = (0..code.len()).map(|k| leaf && dropped(&code, k)).collect();
     if debug_info && fence.contains(&true) {
         return Err("-G code with a fence preamble".into());
     }
-    let exits = exits::release_changes(&code, debug_info, leaf);
+    let exits = exits::release_changes(&code, debug_link, leaf);
     let mut gone = fence.clone();
     for &(k, change) in &exits {
         for j in change.dropped(k) {
@@ -474,8 +512,9 @@ fn split_field(lo: u64, hi: u64) -> i64 {
     ((v << 8) as i64) >> 8
 }
 
-/// The edited object, `None` when no kernel of it changes.
-fn edit(bytes: &[u8], mode: Mode) -> Result<Option<Vec<u8>>> {
+/// The edited object, `None` when no kernel of it changes (`debug_link`: the link is a
+/// debug one, whose code keeps the debugger's barriers).
+fn edit(bytes: &[u8], mode: Mode, debug_link: bool) -> Result<Option<Vec<u8>>> {
     // (Most objects hold nothing to edit: one look at their bytes, no parse. Code sections
     // start at multiples of 128 bytes; one that did not and was missed here still meets the
     // merge's refusal.)
@@ -513,7 +552,7 @@ fn edit(bytes: &[u8], mode: Mode) -> Result<Option<Vec<u8>>> {
         let name = s.name_str();
         let kernel = name.trim_start_matches(".text.");
         let e = match mode {
-            Mode::Release => edit_code(s.bytes(), debug_info, is_kernel),
+            Mode::Release => edit_code(s.bytes(), debug_info, debug_link, is_kernel),
             Mode::Debug => exits::edit_code(s.bytes()),
         };
         let Some(e) =
@@ -1073,7 +1112,7 @@ mod tests {
         // 0: BRA +2 instructions (to 3); 1, 2: dropped; 3: MEMBAR; 4: EXIT; 5: BRA self.
         let bra = ins(0x0000_0000_0008_0947, 0x000f_ea00_0380_0000);
         let code: Vec<u8> = [bra, LDS, LDS, GPU, EXIT, SELF_LOOP].concat();
-        let e = edit_code(&code, false, true).unwrap().unwrap();
+        let e = edit_code(&code, false, false, true).unwrap().unwrap();
         assert_eq!(e.moved, [0, 16, 16, 16, 32, 48, 64]);
         let (lo, hi) = words(&e.code[..16]);
         assert_eq!(split_field(lo, hi), 0);
@@ -1101,7 +1140,7 @@ mod tests {
     fn a_cta_barrier_run_is_told_apart_from_loads_alone() {
         let block = ins(0x7992, 0x0000);
         let code = [LDS, LDS, CTA, GPU, LDS, LDS, block, SELF_LOOP].concat();
-        let e = edit_code(&code, false, true).unwrap().unwrap();
+        let e = edit_code(&code, false, false, true).unwrap().unwrap();
         let fences: Vec<Fence> = e.runs.iter().map(|r| r.fence).collect();
         assert_eq!(fences, [Fence::Wide, Fence::Block]);
         assert_eq!(
@@ -1116,9 +1155,14 @@ mod tests {
         let before = ins(0x7986, 2 << 41);
         let lds = ins(DUMMY_LOAD.0, DUMMY_LOAD.1 | (1 << 41) | (0x4 << 52));
         let gpu = ins(0x7992, 0x2000 | (6 << 41));
-        let e = edit_code(&[before, lds, lds, gpu, SELF_LOOP].concat(), false, true)
-            .unwrap()
-            .unwrap();
+        let e = edit_code(
+            &[before, lds, lds, gpu, SELF_LOOP].concat(),
+            false,
+            false,
+            true,
+        )
+        .unwrap()
+        .unwrap();
         let (_, hi) = words(&e.code[..16]);
         assert_eq!((hi >> 41) & 0xf, 4, "2 cycles and the two loads' one each");
         let (_, hi) = words(&e.code[16..32]);
@@ -1149,7 +1193,7 @@ mod tests {
     #[test]
     fn kernels_that_call_keep_their_code() {
         let call = ins(0x7943, 0);
-        assert!(edit_code(&[LDS, call].concat(), false, true)
+        assert!(edit_code(&[LDS, call].concat(), false, false, true)
             .unwrap()
             .is_none());
     }
@@ -1157,6 +1201,6 @@ mod tests {
     #[test]
     fn indirect_branches_are_refused() {
         let brx = ins(0xffff_fffc_0680_7949, 0);
-        assert!(edit_code(&[LDS, brx].concat(), false, true).is_err());
+        assert!(edit_code(&[LDS, brx].concat(), false, false, true).is_err());
     }
 }

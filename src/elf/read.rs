@@ -225,6 +225,18 @@ fn slice(data: &[u8], offset: u64, size: u64) -> Option<&[u8]> {
     data.get(start..start.checked_add(len)?)
 }
 
+/// Whether `data` (a CUDA ELF file) has a section named `name`, reading only its section
+/// headers; `false` for what does not parse (the loader reports it).
+pub fn has_section(data: &[u8], name: &[u8]) -> bool {
+    let Ok(h) = FileHeader64::<LE>::parse(data) else {
+        return false;
+    };
+    let Ok(e) = h.endian() else {
+        return false;
+    };
+    parse_sections(h, e, data).is_ok_and(|s| s.iter().any(|s| s.name == name))
+}
+
 impl<'data> Cubin<'data> {
     /// Parses and validates a CUDA ELF file. The error names what is wrong; callers add the
     /// file name as context.

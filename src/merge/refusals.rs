@@ -82,6 +82,7 @@ pub(super) fn refuse_refinalized_kernels(
     if !opts.policy.mercury() || opts.policy.debug() || opts.policy.relocatable() {
         return Ok(());
     }
+    let debug_link = objects.iter().any(|o| o.has_section(b".debug_info"));
     for &(oi, si) in &liveness.kernels {
         let o = &objects[oi];
         let kernel = String::from_utf8_lossy(o.cubin.sections[si].name);
@@ -89,8 +90,7 @@ pub(super) fn refuse_refinalized_kernels(
         // (`refinalize` removed them from the inputs it could edit: what is left came from
         // a system library, decompressed later.)
         let text = o.cubin.sections[si].bytes();
-        if let Some(what) = crate::refinalize::still_to_remove(text, o.has_section(b".debug_info"))
-        {
+        if let Some(what) = crate::refinalize::still_to_remove(text, debug_link) {
             return Err(Error::not_implemented(format!(
                 "'{}': kernel '{kernel}' holds `{what}`; nvlink re-finalizes such sm_100+ \
                  kernels and removes these instructions, moving the code after them. \

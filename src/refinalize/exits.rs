@@ -41,11 +41,12 @@ pub(super) fn is_barrier(lo: u64) -> bool {
 /// What a release link (no -g) takes from an exit's barriers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Change {
-    /// Code compiled without -G (a `-r -g` output) loses all three, in every function, and
-    /// the exit its capsule record: the code is ptxas's again.
+    /// Outside debug links (no input compiled with -G) code that has them (a `-r -g`
+    /// output) loses all three, in every function, and the exit its capsule record: the
+    /// code is ptxas's again.
     Strip,
-    /// -G code of a kernel that calls nothing loses the `MEMBAR.SC.VC` (the record's prefix
-    /// then counts two instructions: `d1 01`).
+    /// In a debug link a kernel that calls nothing loses the `MEMBAR.SC.VC` (the record's
+    /// prefix then counts two instructions: `d1 01`).
     Membar,
 }
 
@@ -62,10 +63,10 @@ impl Change {
 /// The exits a release link changes (black-box: docs/research/debug-exits.md, "Without -g").
 pub(super) fn release_changes(
     code: &[[u8; 16]],
-    debug_info: bool,
+    debug_link: bool,
     leaf_kernel: bool,
 ) -> Vec<(usize, Change)> {
-    let change = match (debug_info, leaf_kernel) {
+    let change = match (debug_link, leaf_kernel) {
         (false, _) => Change::Strip,
         (true, true) => Change::Membar,
         (true, false) => return Vec::new(),

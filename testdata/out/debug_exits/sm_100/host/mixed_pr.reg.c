@@ -1,0 +1,3 @@
+#define NUM_PRELINKED_OBJECTS 2
+DEFINE_REGISTER_FUNC(_work_main_testdata_out_debug_exits_sm_100_host_b_G_o)
+DEFINE_REGISTER_FUNC(_work_main_testdata_out_debug_exits_sm_100_host_a_dc_o)
