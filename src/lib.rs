@@ -118,7 +118,7 @@ fn link_inner(
     // 1c. sm_100+: what nvlink's finalizer changes in the inputs' code (the fence clean-up
     // of kernels calling nothing; in debug links, the debugger's barriers before exits).
     let refinalized =
-        refinalize::Plan::new(&policy, refinalize::any_compiled_with_g(&loaded.units));
+        refinalize::Plan::new(&policy, || refinalize::any_compiled_with_g(&loaded.units));
     if let Some(plan) = refinalized {
         tracing::info_span!("refinalize")
             .in_scope(|| refinalize::apply(&mut loaded.units, plan))?;

@@ -56,11 +56,18 @@ pub struct Plan {
 }
 
 impl Plan {
-    /// `None` before sm_100 and where nothing changes (`-r` of code without -G, no -g).
-    pub fn new(policy: &crate::policy::Policy, any_compiled_with_g: bool) -> Option<Plan> {
+    /// `None` before sm_100 and where nothing changes (`-r` of code without -G, no -g);
+    /// `any_compiled_with_g` is asked only on sm_100+ without -g.
+    pub fn new(
+        policy: &crate::policy::Policy,
+        any_compiled_with_g: impl FnOnce() -> bool,
+    ) -> Option<Plan> {
+        if !policy.mercury() {
+            return None;
+        }
         let plan = Plan {
-            barriers: policy.mercury() && (policy.debug() || any_compiled_with_g),
-            release: policy.mercury() && !policy.debug() && !policy.relocatable(),
+            barriers: policy.debug() || any_compiled_with_g(),
+            release: !policy.debug() && !policy.relocatable(),
         };
         (plan.barriers || plan.release).then_some(plan)
     }
