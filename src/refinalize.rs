@@ -174,7 +174,8 @@ enum Flow {
     Call,
     /// No target.
     Plain,
-    /// An indirect branch: its targets live elsewhere.
+    /// An indirect branch (`BRX`): the register's target (from a jump table) plus a split
+    /// relative field to the function's start.
     Indirect,
 }
 
@@ -389,9 +390,7 @@ fn edit_code(
         return Ok(None);
     }
     for i in &code {
-        if flow(words(i).0)? == Some(Flow::Indirect) {
-            return Err("an indirect branch (BRX)".into());
-        }
+        flow(words(i).0)?;
     }
     let mut moved = Vec::with_capacity(code.len() + 1);
     let mut at = 0u64;
@@ -490,6 +489,19 @@ fn retarget((lo, hi): (u64, u64), k: usize, e: &Edit) -> Result<(u64, u64)> {
     match flow(lo)? {
         Some(Flow::Split) => {
             let new = new_relative(k, split_field(lo, hi), 4, e)?;
+            Ok(with_split_field(lo, hi, new))
+        }
+        // (A `BRX`'s register holds a target's offset in the function, from its jump
+        // table; its relative field points at the function's start: `jump_tables`.)
+        Some(Flow::Indirect) => {
+            let rel = split_field(lo, hi);
+            if 16 * (k as i64 + 1) + 4 * rel != 0 {
+                return Err(format!(
+                    "an indirect branch at {:#x} not relative to the function's start",
+                    16 * k
+                ));
+            }
+            let new = new_relative(k, rel, 4, e)?;
             Ok(with_split_field(lo, hi, new))
         }
         Some(Flow::Bytes) => {
@@ -628,6 +640,7 @@ fn apply_edit(cubin: &Cubin<'_>, text: u32, func: u32, e: &Edit, out: &mut Vec<u
     if debug_info {
         reg_sass_ranges(cubin, func, e, out)?;
     }
+    jump_tables(cubin, text, e, out)?;
     Ok(())
 }
 
@@ -856,6 +869,8 @@ enum Offsets {
     /// Records of four words whose first is one (MBARRIER_INSTR_OFFSETS: offset, kind, 0,
     /// flags; black-box: cub's scans, moved by nvlink only in their first word).
     FirstOfFour,
+    /// Records of a `BRX`'s offset, 0, a count and that many targets (INDIRECT_BRANCH_TARGETS).
+    BranchTargets,
     /// Offsets in a shape not known (refused).
     Unknown,
 }
@@ -867,8 +882,8 @@ fn offsets_in(attr: u8) -> Option<Offsets> {
         "EIATTR_SYSCALL_OFFSETS"
         | "EIATTR_STACK_CANARY_TRAP_OFFSETS"
         | "EIATTR_LOCAL_CTA_ASYNC_STORE_OFFSETS" => Some(Offsets::Words),
-        "EIATTR_INDIRECT_BRANCH_TARGETS"
-        | "EIATTR_INSTR_REG_MAP"
+        "EIATTR_INDIRECT_BRANCH_TARGETS" => Some(Offsets::BranchTargets),
+        "EIATTR_INSTR_REG_MAP"
         | "EIATTR_ATOM16_EMUL_INSTR_REG_MAP"
         | "EIATTR_COROUTINE_RESUME_ID_OFFSETS"
         | "EIATTR_JUMPTABLE_RELOCS" => Some(Offsets::Unknown),
@@ -897,6 +912,13 @@ fn info_offsets(r: &crate::elf::read::Section<'_>, e: &Edit, out: &mut [u8]) -> 
                     put_u32(out, r.offset as usize + w, new as u32);
                 }
             }
+            Some(Offsets::BranchTargets) if format == 0x04 => {
+                for (w, place) in branch_targets(&bytes[at + 4..at + 4 + payload])? {
+                    let old = little_endian(bytes, at + 4 + w, 4)?;
+                    let new = e.at(old, place)?;
+                    put_u32(out, r.offset as usize + at + 4 + w, new as u32);
+                }
+            }
             Some(_) => {
                 let name = crate::elf::nvinfo::attr_name(attr).unwrap_or("?");
                 return Err(format!("the offsets of {name}"));
@@ -904,6 +926,86 @@ fn info_offsets(r: &crate::elf::read::Section<'_>, e: &Edit, out: &mut [u8]) -> 
             None => {}
         }
         at += 4 + payload;
+    }
+    Ok(())
+}
+
+/// The words of an INDIRECT_BRANCH_TARGETS payload that are code offsets: each record's
+/// `BRX` (an instruction) and its targets (places: a target at an exit is its first
+/// barrier), as (byte offset, is a place).
+fn branch_targets(payload: &[u8]) -> Result<Vec<(usize, bool)>> {
+    let word = |i: usize| little_endian(payload, 4 * i, 4);
+    let (mut i, mut out) = (0usize, Vec::new());
+    while 4 * i < payload.len() {
+        let n = word(i + 2)? as usize;
+        if word(i + 1)? != 0 || 4 * (i + 3 + n) > payload.len() {
+            return Err("an INDIRECT_BRANCH_TARGETS record of a shape not seen".into());
+        }
+        out.push((4 * i, false));
+        out.extend((0..n).map(|t| (4 * (i + 3 + t), true)));
+        i += 3 + n;
+    }
+    Ok(out)
+}
+
+/// `.nv.constant2.<fn>` of a function with indirect branches: ptxas's jump tables, the
+/// targets' offsets in the function in the order INDIRECT_BRANCH_TARGETS lists them (the
+/// section holds nothing else in every object seen; refused otherwise), moved with the code
+/// (black-box: docs/research/debug-exits.md, "Indirect branches").
+fn jump_tables(cubin: &Cubin<'_>, text: u32, e: &Edit, out: &mut [u8]) -> Result<()> {
+    let s = &cubin.sections[text as usize];
+    let has_brx = s
+        .bytes()
+        .chunks_exact(16)
+        .any(|i| flow(words(i).0) == Ok(Some(Flow::Indirect)));
+    if !has_brx {
+        return Ok(());
+    }
+    let name = [b".nv.constant2".as_slice(), &s.name[5..]].concat();
+    let table = cubin.section_named(&name);
+    let info = cubin
+        .sections
+        .iter()
+        .find(|r| r.sh_type == SHT_CUDA_INFO && r.info == text)
+        .ok_or("indirect branches with no .nv.info")?;
+    let mut targets = Vec::new();
+    let bytes = info.bytes();
+    let mut at = 0usize;
+    while at + 4 <= bytes.len() {
+        let (format, attr) = (bytes[at], bytes[at + 1]);
+        let len = u16::from_le_bytes([bytes[at + 2], bytes[at + 3]]) as usize;
+        let payload = if format == 0x04 { len } else { 0 };
+        let body = bytes
+            .get(at + 4..at + 4 + payload)
+            .ok_or("a damaged .nv.info record")?;
+        if format == 0x04 && offsets_in(attr) == Some(Offsets::BranchTargets) {
+            for (w, place) in branch_targets(body)? {
+                if place {
+                    targets.push(little_endian(body, w, 4)?);
+                }
+            }
+        }
+        at += 4 + payload;
+    }
+    let table = table.ok_or("indirect branches with no jump table")?;
+    let held: Vec<u64> = table
+        .bytes()
+        .chunks(4)
+        .map(|c| little_endian(c, 0, 4))
+        .collect::<Result<_>>()?;
+    let relocated = cubin
+        .sections
+        .iter()
+        .any(|r| r.sh_type == SHT_RELA && r.info == table.index && r.size > 0);
+    if held != targets || relocated {
+        return Err(format!(
+            "'{}' (not only the jump tables INDIRECT_BRANCH_TARGETS lists)",
+            table.name_str()
+        ));
+    }
+    for (i, &old) in held.iter().enumerate() {
+        let new = e.at(old, true)?;
+        put_u32(out, table.offset as usize + 4 * i, new as u32);
     }
     Ok(())
 }
@@ -1205,9 +1307,41 @@ mod tests {
             .is_none());
     }
 
+    /// `BRX R6` at instruction `k`, relative to the function's start.
+    fn brx(k: usize) -> [u8; 16] {
+        let (lo, hi) = with_split_field(0x0600_7949, 0x000f_ea00_0380_0000, -(k as i64 + 1) * 4);
+        ins(lo, hi)
+    }
+
     #[test]
-    fn indirect_branches_are_refused() {
-        let brx = ins(0xffff_fffc_0680_7949, 0);
-        assert!(edit_code(&[LDS, brx].concat(), false, false, true).is_err());
+    fn an_indirect_branch_still_points_at_the_functions_start() {
+        let code = [LDS, LDS, LDS, LDS, GPU, brx(5), EXIT, SELF_LOOP].concat();
+        let e = edit_code(&code, false, false, true).unwrap().unwrap();
+        let (lo, hi) = words(&e.code[16..32]);
+        assert_eq!(split_field(lo, hi), -8, "BRX now second: 32 bytes back");
+    }
+
+    #[test]
+    fn an_indirect_branch_relative_to_elsewhere_is_refused() {
+        let odd = brx(3);
+        let code = [LDS, LDS, LDS, LDS, GPU, odd, EXIT, SELF_LOOP].concat();
+        assert!(edit_code(&code, false, false, true).is_err());
+    }
+
+    #[test]
+    fn branch_target_records_name_the_brx_and_its_targets() {
+        // nvlink's INDIRECT_BRANCH_TARGETS for a 3-way switch: BRX at 0xe0, 3 targets.
+        let payload: Vec<u8> = [0xe0u32, 0, 3, 0x150, 0xf0, 0x330]
+            .iter()
+            .flat_map(|w| w.to_le_bytes())
+            .collect();
+        assert_eq!(
+            branch_targets(&payload).unwrap(),
+            [(0, false), (12, true), (16, true), (20, true)]
+        );
+        assert!(
+            branch_targets(&payload[..20]).is_err(),
+            "a truncated record"
+        );
     }
 }

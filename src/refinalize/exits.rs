@@ -11,7 +11,7 @@
 //! operand. Nothing else changes (`.nv.merc.*` included); nvlink also re-schedules the
 //! kernel, which cubin-ld does not (docs/differences.md).
 
-use super::{flow, instructions, retarget, words, Edit, Flow, Mode, Result, NOP};
+use super::{flow, instructions, retarget, words, Edit, Mode, Result, NOP};
 use crate::elf::read::{Cubin, Section};
 use crate::reloc::capsule::trailing_nops;
 
@@ -143,9 +143,7 @@ pub(super) fn edit_code(text: &[u8]) -> Result<Option<Edit>> {
         return Ok(None);
     }
     for i in &code {
-        if flow(words(i).0)? == Some(Flow::Indirect) {
-            return Err("an indirect branch (BRX)".into());
-        }
+        flow(words(i).0)?;
     }
     for (k, &b) in before.iter().enumerate() {
         if b > 0 {

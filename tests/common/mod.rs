@@ -37,6 +37,10 @@ pub const RESCHEDULED_BY_NVLINK: &[(&str, &str)] = &[
         "kernels that call nothing; under -g, instructions near the exits' new barriers",
     ),
     (
+        "jump_tables/sm_1*",
+        "kernels with fences that call nothing; under -g, instructions near the barriers",
+    ),
+    (
         "debug_exits_devrt/sm_1*",
         "under -g, instructions near the barriers before libcudadevrt's exits",
     ),
