@@ -562,6 +562,7 @@ fn edit(bytes: &[u8], mode: Mode, debug_link: bool) -> Result<Option<Vec<u8>>> {
         Mode::Debug => "adding the barriers before its exits as nvlink does under -g",
     };
     let mut out: Option<Vec<u8>> = None;
+    let mut grown: Vec<(u32, Edit)> = Vec::new();
     for s in &cubin.sections {
         // (Device functions' exits get the barriers under -g too, `asm("exit;")`, and lose
         // them without.)
@@ -583,6 +584,11 @@ fn edit(bytes: &[u8], mode: Mode, debug_link: bool) -> Result<Option<Vec<u8>>> {
         apply_edit(&cubin, s.index, fi, &e, out).map_err(|w| {
             format!("section '{name}': moving {w} with kernel '{kernel}''s code ({what})")
         })?;
+        grown.push((s.index, e));
+    }
+    if let Some(out) = out.as_mut() {
+        let edits: Vec<(u32, &Edit)> = grown.iter().map(|(t, e)| (*t, e)).collect();
+        lines::line_tables(&cubin, &edits, out).map_err(|w| format!("{w} ({what})"))?;
     }
     Ok(out)
 }
@@ -626,11 +632,7 @@ fn apply_edit(cubin: &Cubin<'_>, text: u32, func: u32, e: &Edit, out: &mut Vec<u
         } else if r.name == b".rela.debug_frame" {
             frames(cubin, r, text, e, out)?;
         } else if matches!(r.name, b".rela.debug_line" | b".rela.nv_debug_line_sass") {
-            if e.mode == Mode::Debug {
-                // (nvlink re-encodes the line program there: its size changes.)
-                return Err("-lineinfo line tables".into());
-            }
-            lines::line_tables(cubin, r, text, e, out)?;
+            // (`lines::line_tables`, once all the object's kernels moved.)
         } else if debug_info && matches!(r.name, b".rela.debug_info" | b".rela.debug_loc") {
             debug_addresses(cubin, r, text, e, out)?;
         } else if r.sh_type == SHT_RELA {

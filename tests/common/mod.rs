@@ -37,6 +37,10 @@ pub const RESCHEDULED_BY_NVLINK: &[(&str, &str)] = &[
         "kernels that call nothing; under -g, instructions near the exits' new barriers",
     ),
     (
+        "debug_exits_lineinfo/sm_1*",
+        "kernels that call nothing; near the barriers and fences",
+    ),
+    (
         "jump_tables/sm_1*",
         "kernels with fences that call nothing; under -g, instructions near the barriers",
     ),

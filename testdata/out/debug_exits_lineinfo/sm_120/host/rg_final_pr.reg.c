@@ -1,0 +1,2 @@
+#define NUM_PRELINKED_OBJECTS 1
+DEFINE_REGISTER_FUNC(_work_main_testdata_out_debug_exits_lineinfo_sm_120_host_rg_o)
