@@ -200,6 +200,8 @@ const FLOW: &[(u64, Flow, &str)] = &[
     // (Its operand is a duration: cub's decoupled look-back waits with it;
     // testdata/programs/thrust_pipeline.)
     (0x95d, Flow::Plain, "NANOSLEEP"),
+    // (The register form, `NANOSLEEP RZ`: NCCL's LSA barriers; testdata/programs/nccl_lsa_reduce.)
+    (0x35d, Flow::Plain, "NANOSLEEP"),
     (0x352, Flow::Plain, "RPCMOV"),
     (0x353, Flow::Plain, "RPCMOV"),
     (0x355, Flow::Plain, "BMOV"),

@@ -13,3 +13,13 @@ __global__ void k_publish_wait(int *flag, int *o)
     __syncthreads();
     o[threadIdx.x + 32] = 2;
 }
+
+// The register form (opcode 0x35d: a duration the kernel computes; NCCL's LSA barriers
+// write `NANOSLEEP RZ`, found by testdata/programs/nccl_lsa_reduce).
+__global__ void k_spin(volatile int *flag, unsigned ns)
+{
+    while (*flag == 0)
+        __nanosleep(ns);
+    __threadfence();
+    flag[1] = 1;
+}
