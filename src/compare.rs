@@ -134,7 +134,9 @@ fn prepare(text: &str, opts: &CompareOptions) -> Vec<Item> {
     items
 }
 
-/// A dump's hex row (`  0010: 16 bytes`) with the control bits of its instruction cleared.
+/// A dump's hex row (`  0010: 16 bytes`) with the control bits of its instruction cleared,
+/// unless they are not an encoding the hardware knows (a yield with no stall or one over 11
+/// cycles, which nvdisasm calls undefined): those are kept, so that they still differ.
 fn mask_control_bits(line: &str) -> String {
     let Some((at, bytes)) = line.split_once(": ") else {
         return line.to_string();
@@ -145,6 +147,10 @@ fn mask_control_bits(line: &str) -> String {
         return line.to_string();
     }
     let byte13 = u8::from_str_radix(&b[13], 16).unwrap_or(0);
+    let (stall, yields) = ((byte13 >> 1) & 0xf, byte13 & 0x20 != 0);
+    if yields && !(1..=11).contains(&stall) {
+        return line.to_string();
+    }
     b[13] = format!("{:02x}", byte13 & 1);
     b[14] = "00".into();
     b[15] = "00".into();
@@ -293,6 +299,24 @@ mod tests {
         // The instruction itself (bits 0-104) still counts.
         let other = code("e2 0f").replace("82 7b 01", "82 7b 02");
         assert_eq!(compare_dumps(&ptxas, &other, &opts).len(), 1);
+    }
+
+    #[test]
+    fn an_undefined_stall_still_differs_when_scoreboards_are_ignored() {
+        let code = |ctl: &str| {
+            format!(
+                "cubin-dump 1\nsection .text.k\n  type PROGBITS\n  0000: 47 89 f0 00 fc ff ff ff ff ff 83 03 00 {ctl} 00\n"
+            )
+        };
+        let opts = CompareOptions {
+            ignore_scoreboards: true,
+            ..Default::default()
+        };
+        let yield_and_15_cycles = code("fe 0f");
+        assert_eq!(
+            compare_dumps(&code("ea 0f"), &yield_and_15_cycles, &opts).len(),
+            1
+        );
     }
 
     #[test]

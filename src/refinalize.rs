@@ -444,8 +444,8 @@ fn kept_code(code: &[[u8; 16]], gone: &[bool], fence: &[bool], e: &Edit) -> Resu
         if gone[k] {
             waits |= hi & WAIT_MASK;
             stalls += (hi >> 41) & 0xf;
-            if let Some(prev) = out.last_mut() {
-                add_stall(prev, stalls);
+            if !out.is_empty() {
+                add_stall(&mut out, stalls);
                 stalls = 0;
             }
             continue;
@@ -468,12 +468,27 @@ fn kept_code(code: &[[u8; 16]], gone: &[bool], fence: &[bool], e: &Edit) -> Resu
 /// The wait mask of an instruction's high word (bits 52–57).
 const WAIT_MASK: u64 = 0x3f << 52;
 
-fn add_stall(i: &mut [u8; 16], extra: u64) {
-    let hi = u64::from_le_bytes(i[8..].try_into().unwrap());
-    let stall = ((hi >> 41) & 0xf) + extra;
-    let hi = (hi & !(0xf << 41)) | (stall.min(15) << 41);
-    i[8..].copy_from_slice(&hi.to_le_bytes());
+/// Adds `extra` cycles of stall before the instruction after `code`: on its last instruction,
+/// and what that one cannot hold on the ones before it (a longer wait is always safe). An
+/// instruction with the yield bit (45) holds 11 cycles at most, one without it 14: the
+/// encodings ptxas writes; nvdisasm calls a yield with 12–15 an undefined value.
+fn add_stall(code: &mut [[u8; 16]], mut extra: u64) {
+    for i in code.iter_mut().rev() {
+        if extra == 0 {
+            return;
+        }
+        let hi = u64::from_le_bytes(i[8..].try_into().unwrap());
+        let most = if hi & YIELD != 0 { 11 } else { 14 };
+        let stall = (hi >> 41) & 0xf;
+        let added = extra.min(most - stall.min(most));
+        extra -= added;
+        let hi = (hi & !(0xf << 41)) | ((stall + added) << 41);
+        i[8..].copy_from_slice(&hi.to_le_bytes());
+    }
 }
+
+/// The yield bit of an instruction's high word.
+const YIELD: u64 = 1 << 45;
 
 /// Old instruction `k`'s target and the new relative field for it.
 fn new_relative(k: usize, relative: i64, unit: i64, e: &Edit) -> Result<i64> {
@@ -1280,6 +1295,19 @@ mod tests {
         assert_eq!((hi >> 41) & 0xf, 4, "2 cycles and the two loads' one each");
         let (_, hi) = words(&e.code[16..32]);
         assert_eq!((hi >> 52) & 0x3f, 0x4, "the loads' wait on scoreboard 2");
+    }
+
+    #[test]
+    fn a_stall_the_instruction_before_cannot_hold_goes_on_the_ones_before_it() {
+        let yielding = |stall: u64| ins(0x7947, YIELD | (stall << 41));
+        let mut code = [yielding(5), yielding(5)];
+        add_stall(&mut code, 10);
+        let stalls = code.map(|i| (words(&i).1 >> 41) & 0xf);
+        assert_eq!(
+            stalls,
+            [9, 11],
+            "a yielding instruction holds 11 cycles at most"
+        );
     }
 
     #[test]
