@@ -792,15 +792,19 @@ fn check_capsule_code(name: &str, cubin: &Cubin<'_>, kinds: &[SectionKind]) -> R
     Ok(())
 }
 
-/// sm_100+ code from a ptxas older than nvlink's (13.0: its `.nv.compat` has no
-/// EICOMPAT_ATTR_FINALIZER_VERSION, which 13.5's ptxas writes) is re-finalized by nvlink 13.5
-/// in every mode, `-r` included: black-box, NVSHMEM's prebuilt objects (ptxas 13.0) come out
-/// re-scheduled, with EIATTR_PREEXIT_USED records their functions lacked, rebuilt frames
-/// and `EIATTR_MAX_STACK_SIZE` records moved (docs/research/capsule-numbering.md). Neither
-/// the finalizer version, the cuinfo toolkit, the tool note, the ISA class nor the
-/// opportunistic-finalization flag alone is what makes nvlink do it (each patched to 13.5's
-/// value, the object is still re-finalized), so the refusal keys on what sets such objects
-/// apart, and names the ptxas the tool note gives.
+/// sm_100+ code from a ptxas before 13.4 (13.0 to 13.3: their `.nv.compat` has no
+/// EICOMPAT_ATTR_FINALIZER_VERSION, which 13.4's and 13.5's ptxas write) is re-finalized by
+/// nvlink 13.5 in every mode, `-r` included, and that re-selects instructions: black-box, on
+/// one source compiled by each ptxas from PyPI, nvlink puts a `NOP` before every
+/// `BSYNC.RECONVERGENT` of 13.0 and 13.1 code (as 13.5's ptxas does, with
+/// EIATTR_NVSAL_SW_WAR), writes other code for `__cuda_sm20_div_u64` on sm_120 from 13.0 to
+/// 13.3, and adds EIATTR_PREEXIT_USED records and the finalizer version to all of them; code
+/// from 13.4 (finalizer version 0x400) links as it came (docs/research/capsule-numbering.md).
+/// What the finalizer will re-select is not knowable from outside, so such objects are
+/// refused. Neither the finalizer version, the cuinfo toolkit, the tool note, the ISA class
+/// nor the opportunistic-finalization flag alone is what makes nvlink do it (each patched to
+/// 13.5's value, NVSHMEM's 13.0 object is still re-finalized), so the refusal keys on what sets
+/// such objects apart, and names the ptxas the tool note gives.
 fn check_finalizer_version(name: &str, cubin: &Cubin<'_>, kinds: &[SectionKind]) -> Result<()> {
     let has_capsule = cubin
         .sections
@@ -827,8 +831,9 @@ fn check_finalizer_version(name: &str, cubin: &Cubin<'_>, kinds: &[SectionKind])
     let ptxas = tool_version(cubin).unwrap_or_else(|| "an older ptxas".into());
     Err(crate::diag::Error::not_implemented(format!(
         "'{name}': section '{}': no EICOMPAT_ATTR_FINALIZER_VERSION (sm_100+ code from \
-         {ptxas}): nvlink 13.5 re-finalizes such code in every mode, adding .nv.info records \
-         and rebuilding its frames; linking code from an older ptxas",
+         {ptxas}): nvlink 13.5 re-finalizes code from a ptxas before 13.4 in every mode, \
+         re-selecting instructions; rebuild it with CUDA 13.4 or later, or link it with \
+         nvlink",
         compat.name_str()
     )))
 }

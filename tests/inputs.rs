@@ -482,3 +482,42 @@ fn a_system_library_is_read_only_when_the_users_objects_leave_something_undefine
     assert_fails(&o, 1, &["libcudadevrt.a:bad.o"]);
     assert!(!d.join("o2.cubin").exists());
 }
+
+/// `a.o` of a corpus case for sm_100 with its `.nv.compat` FINALIZER_VERSION record (13.5's
+/// 0x440) turned into another attribute, as ptxas 13.0 to 13.3 write it.
+fn without_finalizer_version() -> Vec<u8> {
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/out/fence_nanosleep/sm_100/a.o");
+    let mut bytes = std::fs::read(path).unwrap();
+    let compat = cubin_ld::elf::read::Cubin::parse(&bytes)
+        .unwrap()
+        .section_named(b".nv.compat")
+        .map(|s| s.offset as usize..(s.offset + s.size) as usize)
+        .unwrap();
+    let record = [0x03, 0x0e, 0x40, 0x04];
+    let at = compat.start
+        + bytes[compat]
+            .windows(4)
+            .position(|w| w == record)
+            .expect("a FINALIZER_VERSION record");
+    bytes[at + 1] = 0x07;
+    bytes
+}
+
+#[test]
+fn sm100_code_from_a_ptxas_before_13_4_is_refused_naming_the_file_section_and_ptxas() {
+    let d = scratch("old_ptxas");
+    std::fs::write(d.join("old.o"), without_finalizer_version()).unwrap();
+    let o = cubin_ld(&d, &["-arch=sm_100", "old.o", "-o", "out.cubin"]);
+    assert_fails(
+        &o,
+        1,
+        &[
+            "'old.o': section '.nv.compat'",
+            "no EICOMPAT_ATTR_FINALIZER_VERSION",
+            "ptxas V13.5.37",
+            "rebuild it with CUDA 13.4 or later",
+        ],
+    );
+    assert!(!d.join("out.cubin").exists());
+}
