@@ -43,12 +43,24 @@ pub enum SectionKind {
     Other,
 }
 
+/// e_ident[EI_ABIVERSION] of the objects of CUDA 12.0 to 12.9 (ptxas 12.4 and 12.9 from PyPI,
+/// sm_75 and sm_90), which nvlink 13.5 links with its own.
+const CUDA_12_ABI_VERSION: u8 = 7;
+
 impl<'data> InputObject<'data> {
     pub fn new(id: ObjectId, name: String, bytes: &'data [u8]) -> Result<InputObject<'data>> {
         let cubin = Cubin::parse(bytes).map_err(|e| e.context(format!("'{name}'")))?;
         if cubin.header.e_type != 1 {
             return Err(Error::new(format!(
                 "'{name}' is not a relocatable object (ET_REL)"
+            )));
+        }
+        if cubin.header.abi_version == CUDA_12_ABI_VERSION {
+            return Err(Error::not_implemented(format!(
+                "'{name}': CUDA ELF ABI version 7 (an object of CUDA 12, without \
+                 .note.nv.cuinfo and .nv.compat, its e_flags in the older layout, which nvlink \
+                 13.5 links): linking CUDA 12 objects; rebuild it with CUDA 13, or link it with \
+                 nvlink"
             )));
         }
         if cubin.header.abi_version != crate::elf::CUDA_ABI_VERSION {

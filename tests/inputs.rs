@@ -521,3 +521,23 @@ fn sm100_code_from_a_ptxas_before_13_4_is_refused_naming_the_file_section_and_pt
     );
     assert!(!d.join("out.cubin").exists());
 }
+
+#[test]
+fn an_object_of_cuda_12_is_refused_as_not_implemented_yet_naming_the_file() {
+    let d = scratch("cuda12");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/out/xtu_call/sm_90/a.o");
+    let mut bytes = std::fs::read(path).unwrap();
+    bytes[8] = 7; // e_ident[EI_ABIVERSION], as CUDA 12's ptxas writes it
+    std::fs::write(d.join("old.o"), bytes).unwrap();
+    let o = cubin_ld(&d, &["-arch=sm_90", "old.o", "-o", "out.cubin"]);
+    assert_fails(
+        &o,
+        1,
+        &[
+            "'old.o': CUDA ELF ABI version 7 (an object of CUDA 12",
+            "not implemented yet",
+            "rebuild it with CUDA 13",
+        ],
+    );
+    assert!(!d.join("out.cubin").exists());
+}
