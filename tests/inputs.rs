@@ -541,3 +541,22 @@ fn an_object_of_cuda_12_is_refused_as_not_implemented_yet_naming_the_file() {
     );
     assert!(!d.join("out.cubin").exists());
 }
+
+#[test]
+fn a_cuda_information_note_of_version_1_names_no_toolkit_to_refuse() {
+    // CUDA 12.9's sm_100 objects carry version 1 of the note (`.note.nv.cuver`), whose words
+    // after the SM are no toolkit version; nvlink links them (re-finalizing their code).
+    let mut bytes = without_finalizer_version();
+    let note = cubin_ld::elf::read::Cubin::parse(&bytes)
+        .unwrap()
+        .section_named(b".note.nv.cuinfo")
+        .map(|s| s.offset as usize)
+        .unwrap();
+    let desc = note + 12 + "NVIDIA Corp\0".len();
+    bytes[desc..desc + 8].copy_from_slice(&[1, 0, 100, 0, 1, 0, 0, 0]);
+    let d = scratch("cuinfo_v1");
+    std::fs::write(d.join("old.o"), bytes).unwrap();
+    let o = cubin_ld(&d, &["-arch=sm_100", "old.o", "-o", "out.cubin"]);
+    assert_fails(&o, 1, &["no EICOMPAT_ATTR_FINALIZER_VERSION"]);
+    assert!(!stderr(&o).contains("must be recompiled"), "{}", stderr(&o));
+}

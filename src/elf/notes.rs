@@ -88,7 +88,10 @@ pub const CUINFO_OLDEST_TOOLKIT: u16 = 0x78;
 /// Where a `.note.nv.cuinfo` section's toolkit version lies (the section's first note).
 pub fn cuinfo_toolkit_offset(section: &[u8]) -> Option<usize> {
     let first = parse_notes(section).ok()?.into_iter().next()?;
-    (first.n_type == NT_CUDA_CUINFO && first.desc.len() >= 8)
+    // Version 1 (CUDA 12's `.note.nv.cuver`: u16 version, u16 virtual SM, two u32 of 1) holds
+    // no toolkit version, and nvlink links such objects.
+    let v2 = first.desc.get(..2) == Some(&[2, 0]);
+    (first.n_type == NT_CUDA_CUINFO && first.desc.len() >= 8 && v2)
         .then(|| first.desc.as_ptr() as usize - section.as_ptr() as usize + 4)
 }
 
