@@ -13,6 +13,8 @@
 # Per case, an optional testdata/src/<case>/case.conf (bash) may set:
 #   ARCHS              target SMs (default: all of $ALL_ARCHS)
 #   NVCC_FLAGS         extra nvcc flags for .cu files (e.g. -G)
+#   PTXAS_VERSION      compile the .ptx files with this toolkit's ptxas (an older one, e.g.
+#                      12.9.86: scripts/cuda-ptxas.sh fetches it) instead of the pinned one
 #   LIVE_LINK_FLAGS    extra nvlink flags used only by the live oracle (never committed)
 #   file_arch FILE SM  a function printing the SM to compile FILE for when linking for SM
 #   EXTRA_LINKS        more executable links, one per line: "NAME FLAGS..." (e.g.
@@ -48,7 +50,7 @@ while [ $# -gt 0 ]; do
   case "$1" in
     -o) outdir=$2; shift 2 ;;
     -j) jobs=$2; shift 2 ;;
-    -h|--help) sed -n '2,32p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,34p' "$0"; exit 0 ;;
     *) break ;;
   esac
 done
@@ -82,10 +84,13 @@ gen_case_arch() {
   rm -rf "$out"; mkdir -p "$out"
   (
     ARCHS=$ALL_ARCHS; NVCC_FLAGS=""; LIVE_LINK_FLAGS=""; HOST_ARCHS=$DEFAULT_HOST_ARCHS
+    PTXAS_VERSION=""
     HOST_LIBS=""
     file_arch() { echo "$2"; }
     # shellcheck disable=SC1091
     [ -f "$src/case.conf" ] && . "$src/case.conf"
+    local ptxas=ptxas
+    [ -z "$PTXAS_VERSION" ] || ptxas=$("$here/scripts/cuda-ptxas.sh" "$PTXAS_VERSION")
     local build="/tmp/cubin-ld-testdata/$case/$sm"
     rm -rf "$build"; mkdir -p "$build"; cp -R "$src"/. "$build"/
     cd "$build"
@@ -94,7 +99,7 @@ gen_case_arch() {
       local stem=${f%.*} fsm
       fsm=$(file_arch "$f" "$sm")
       if [ "${f##*.}" = ptx ]; then
-        ptxas -arch="$fsm" -m64 -c "$f" -o "$out/$stem.o" >>"$out/compile.log" 2>&1
+        "$ptxas" -arch="$fsm" -m64 -c "$f" -o "$out/$stem.o" >>"$out/compile.log" 2>&1
       else
         # shellcheck disable=SC2086
         nvcc -dc -cubin -arch="$fsm" $NVCC_FLAGS "$f" -o "$out/$stem.o" >>"$out/compile.log" 2>&1
