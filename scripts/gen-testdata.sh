@@ -50,7 +50,7 @@ while [ $# -gt 0 ]; do
   case "$1" in
     -o) outdir=$2; shift 2 ;;
     -j) jobs=$2; shift 2 ;;
-    -h|--help) sed -n '2,34p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,/^set -euo pipefail/{/^#/p}' "$0"; exit 0 ;;
     *) break ;;
   esac
 done

@@ -443,7 +443,7 @@ fn kept_code(code: &[[u8; 16]], gone: &[bool], fence: &[bool], e: &Edit) -> Resu
         }
         if gone[k] {
             waits |= hi & WAIT_MASK;
-            stalls += (hi >> 41) & 0xf;
+            stalls += stall_of(hi);
             if !out.is_empty() {
                 add_stall(&mut out, stalls);
                 stalls = 0;
@@ -479,16 +479,23 @@ fn add_stall(code: &mut [[u8; 16]], mut extra: u64) {
         }
         let hi = u64::from_le_bytes(i[8..].try_into().unwrap());
         let most = if hi & YIELD != 0 { 11 } else { 14 };
-        let stall = (hi >> 41) & 0xf;
+        let stall = stall_of(hi);
         let added = extra.min(most - stall.min(most));
         extra -= added;
-        let hi = (hi & !(0xf << 41)) | ((stall + added) << 41);
+        let hi = (hi & !(0xf << STALL_SHIFT)) | ((stall + added) << STALL_SHIFT);
         i[8..].copy_from_slice(&hi.to_le_bytes());
     }
 }
 
 /// The yield bit of an instruction's high word.
 const YIELD: u64 = 1 << 45;
+
+/// Where an instruction's stall count (4 bits) lies in its high word.
+const STALL_SHIFT: u32 = 41;
+
+fn stall_of(hi: u64) -> u64 {
+    (hi >> STALL_SHIFT) & 0xf
+}
 
 /// Old instruction `k`'s target and the new relative field for it.
 fn new_relative(k: usize, relative: i64, unit: i64, e: &Edit) -> Result<i64> {
@@ -1292,7 +1299,7 @@ mod tests {
         .unwrap()
         .unwrap();
         let (_, hi) = words(&e.code[..16]);
-        assert_eq!((hi >> 41) & 0xf, 4, "2 cycles and the two loads' one each");
+        assert_eq!(stall_of(hi), 4, "2 cycles and the two loads' one each");
         let (_, hi) = words(&e.code[16..32]);
         assert_eq!((hi >> 52) & 0x3f, 0x4, "the loads' wait on scoreboard 2");
     }
@@ -1302,7 +1309,7 @@ mod tests {
         let yielding = |stall: u64| ins(0x7947, YIELD | (stall << 41));
         let mut code = [yielding(5), yielding(5)];
         add_stall(&mut code, 10);
-        let stalls = code.map(|i| (words(&i).1 >> 41) & 0xf);
+        let stalls = code.map(|i| stall_of(words(&i).1));
         assert_eq!(
             stalls,
             [9, 11],

@@ -90,8 +90,8 @@ pub fn cuinfo_toolkit_offset(section: &[u8]) -> Option<usize> {
     let first = parse_notes(section).ok()?.into_iter().next()?;
     // Version 1 (CUDA 12's `.note.nv.cuver`: u16 version, u16 virtual SM, two u32 of 1) holds
     // no toolkit version, and nvlink links such objects.
-    let v2 = first.desc.get(..2) == Some(&[2, 0]);
-    (first.n_type == NT_CUDA_CUINFO && first.desc.len() >= 8 && v2)
+    let v2 = parse_cuinfo(first.desc).is_ok_and(|c| c.version == 2);
+    (first.n_type == NT_CUDA_CUINFO && v2)
         .then(|| first.desc.as_ptr() as usize - section.as_ptr() as usize + 4)
 }
 
