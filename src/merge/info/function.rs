@@ -315,9 +315,17 @@ fn kernel_externs(
     // function reaches, after its own, in a new record (nvlink's, whether or
     // not it calls through a pointer; with two kernels neither does).
     // (So do names its callees reach: a new record whenever they add any.)
+    // (And then what every other function the link keeps reaches, in `.nv.info` order:
+    // -preserve-relocs keeps functions no kernel calls, and the only kernel lists their
+    // externs, with or without an indirect call; with two kernels neither does. Black-box,
+    // sm_100: fuzz-equiv seed 89, a dead function calling printf.)
     if sole {
         via |= all.iter().any(|x| !own.contains(x));
-        for &t in &cx.graph.taken_by_info {
+        let mut kept: Vec<(&(usize, u32), OutSym)> =
+            cx.facts.iter().map(|(g, x)| (&x.info_place, g)).collect();
+        kept.sort_unstable();
+        let others = kept.into_iter().map(|(_, g)| g);
+        for t in cx.graph.taken_by_info.iter().copied().chain(others) {
             for x in cx.closure.get(t) {
                 if keep(&x) && !all.contains(&x) {
                     all.push(x);
@@ -413,6 +421,11 @@ impl FunctionRecords<'_> {
     /// (the record the link adds), after their own records, in the order nvlink meets
     /// them walking the callees (a partial link reverses each function's records);
     /// what no callee's records bring comes last: barriers, mbarriers, EXTERNS, %ctaid.z.
+    /// A callee's EXTERNS record counts as met whatever it names (ptxas lists there a
+    /// function of another object whose address the object's data holds); the only kernel
+    /// of a link meets none: its EXTERNS is added after what the walk brings (black-box,
+    /// sm_75–sm_120: testdata sole_kernel_externs_after_barriers,
+    /// externs_indirect_target_lists_other_object; fuzz-equiv seeds 48, 49, 63).
     fn inherit(&self, cx: &Context<'_>, out: &mut Recs) {
         let list = self.externs;
         let added_externs = self.via_indirect && !list.is_empty();
@@ -455,12 +468,10 @@ impl FunctionRecords<'_> {
             }
             !own
         });
+        let sole = cx.sole_kernel == Some(f);
         if !pending.is_empty() {
             for (attr, g) in inherited_events(f, &cx.prop.succ, cx.facts) {
-                // (a callee's EXTERNS counts when it names what the kernel's lists)
-                if attr == EIATTR_EXTERNS_ADDED
-                    && !cx.facts[&g].externs.iter().any(|e| list.contains(e))
-                {
+                if attr == EIATTR_EXTERNS_ADDED && (sole || cx.facts[&g].externs.is_empty()) {
                     continue;
                 }
                 if let Some(k) = pending.iter().position(|&a| a == attr) {
