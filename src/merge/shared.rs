@@ -735,24 +735,23 @@ fn layout_kernels(
 /// first object, the arrays and the kernel's static objects after it (black-box,
 /// sm_75–sm_120; testdata partial_extern_only, partial_unnamed_area,
 /// debug_shared_first_input, debug_symbol_order): taken as one object, named by its section
-/// symbol or its kernel's. Only where every kernel with shared memory has such an area
-/// (testdata partial_extern_pair): next to kernels without one, nvlink finishing its own
+/// symbol or its kernel's. Only where every kernel that reaches extern arrays has such an
+/// area (testdata partial_extern_pair): next to kernels without one, nvlink finishing its own
 /// partial link moves every kernel's arrays to one offset (see tests/round_trip.rs,
-/// extern_shared), which cubin-ld does not follow; `blobs` is emptied then.
+/// extern_shared), which cubin-ld does not follow; `blobs` is emptied then. Kernels with
+/// static objects alone (libcudadevrt's memcpy kernels beside a launch) leave the areas
+/// whole (black-box, sm_75-sm_120: testdata partial_area_beside_static_kernel; fuzz-equiv
+/// seeds 45, 57).
 fn adopt_partial_areas(
     uses: &mut HashMap<Node, Vec<ObjKey>>,
     extern_users: &HashSet<Node>,
     reach: &[Reach],
     blobs: &mut HashMap<Node, (ObjKey, u64, u64)>,
 ) {
-    let reaches_shared = |nodes: &[Node]| {
-        nodes
-            .iter()
-            .any(|n| uses.contains_key(n) || extern_users.contains(n))
-    };
+    let reaches_extern = |nodes: &[Node]| nodes.iter().any(|n| extern_users.contains(n));
     let all_areas = reach
         .iter()
-        .all(|(k, nodes)| blobs.contains_key(k) || !reaches_shared(nodes));
+        .all(|(k, nodes)| blobs.contains_key(k) || !reaches_extern(nodes));
     if !all_areas {
         blobs.clear();
     }
