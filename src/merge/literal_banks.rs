@@ -11,7 +11,8 @@
 //!   (gaps are not reused); a kernel's bank is as long as its last piece, the gaps zeroed;
 //! - the function's own bank, its section symbol and its `<fn>.const_opt.*` symbols leave
 //!   the output; a kernel that gets a bank only through its callees gets it (and its empty
-//!   relocation section) where its first piece is placed;
+//!   relocation section) where its first piece is placed; a piece several kernels reach
+//!   makes their banks in the reverse of the kernels' symbol order (not their code's);
 //! - the Mercury twin `.nv.merc.nv.constant.optimizer.<kernel>` holds the same pieces at the
 //!   same offsets; each piece's `R_MERCURY_PROG_REL32` jump-table entries are kept for the
 //!   driver, once per kernel, in placement order: a kernel's own bank's in reverse reading
@@ -92,6 +93,14 @@ pub fn layout(objects: &[InputObject<'_>], lv: &Liveness) -> Result<LiteralLayou
         for n in lv.kernel_reach(k) {
             reached_by.entry(n).or_default().push(k);
         }
+    }
+    // In the kernels' symbol order (objects in link order, then symbol index: a kernel's
+    // code names its symbol in sh_info), which nvlink makes their banks in the reverse of;
+    // ptxas's code order differs where a kernel names another's address or launches it
+    // (black-box, sm_75-sm_120: fuzz-equiv seed 106; testdata
+    // literal_bank_kernel_symbol_order).
+    for ks in reached_by.values_mut() {
+        ks.sort_by_key(|&(oi, t)| (oi, objects[oi].cubin.sections[t].info));
     }
     // Kernels' own banks first (each at 0), then functions' in reverse input order.
     let own = |&((oi, _), t): &(Node, usize)| kernel_set.contains(&(oi, t));
@@ -192,7 +201,7 @@ impl Builder<'_, '_> {
         if !self.p.literal.banks_made {
             self.p.literal.banks_made = true;
             // (A piece several kernels reach makes their banks in the reverse of the kernels'
-            // code order: testdata literal_bank_kernel_order.)
+            // symbol order: testdata literal_bank_kernel_order, _symbol_order.)
             for b in self.p.literal.order.clone() {
                 for k in self.p.literal.place[&b].1.clone().into_iter().rev() {
                     self.kernel_literal_bank(k, b);
