@@ -12,8 +12,13 @@ use crate::ids::ObjectId;
 /// (debug sections) — nvlink's -r output lists a `.debug_frame` before later objects' data,
 /// which its final link names after them — and, with `param_banks_last` (sm_90+ final
 /// links), the kernels' parameter banks after both; then the rest in table order (sm_90+
-/// objects put their parameter banks' after the globals).
-fn section_symbol_order(o: &InputObject, param_banks_last: bool, relocatable: bool) -> Vec<usize> {
+/// objects put their parameter banks' after the globals). With it, where in the order a
+/// partial link's `.nv_debug.shared` that no symbol names goes (its first variable's place).
+fn section_symbol_order(
+    o: &InputObject,
+    param_banks_last: bool,
+    relocatable: bool,
+) -> (Vec<usize>, Option<usize>) {
     let syms = o.symbols();
     let lead = syms
         .iter()
@@ -53,10 +58,38 @@ fn section_symbol_order(o: &InputObject, param_banks_last: bool, relocatable: bo
         _ => (0, *i),
     };
     let mut order: Vec<usize> = (1..lead).collect();
+    // A partial link's `.nv_debug.shared` has no section symbol but holds the extern arrays
+    // it defined: it takes its place as if it had one, where its first variable is (made
+    // there, before the data sections whose first variables come later: black-box, nvlink
+    // -r outputs of up to four files finished, sm_75, sm_90, sm_100; fuzz-equiv seed 120;
+    // testdata partial_debug_shared_order). Its first variable stands for it in the list
+    // (ranked as a memory section's symbol would be).
+    let unnamed_debug_shared = (!relocatable)
+        .then(|| unnamed_debug_shared_variable(o, &first_variable))
+        .flatten();
+    order.extend(unnamed_debug_shared);
     // (Each key made once: making one looks at the section and its kind.)
     order.sort_by_cached_key(rank);
+    let at = unnamed_debug_shared.and_then(|v| order.iter().position(|&i| i == v));
     order.extend(lead..syms.len());
-    order
+    (order, at)
+}
+
+/// The first variable of an object's `.nv_debug.shared` that no section symbol names.
+fn unnamed_debug_shared_variable(
+    o: &InputObject,
+    first_variable: &HashMap<u32, usize>,
+) -> Option<usize> {
+    let si = o
+        .cubin
+        .sections
+        .iter()
+        .position(|s| s.name == b".nv_debug.shared")? as u32;
+    let named = o
+        .symbols()
+        .iter()
+        .any(|s| s.st_type == STT_SECTION && s.section == SymSection::Index(si));
+    (!named).then(|| first_variable.get(&si).copied()).flatten()
 }
 
 impl Pass {
@@ -122,6 +155,9 @@ pub(super) struct PassOrders {
     symbols: [Vec<u32>; 4],
     /// Its sections merged by name that take no memory (`.debug_*`), in table order.
     debug: Vec<u32>,
+    /// Final links: where among the section symbols a partial link's unnamed
+    /// `.nv_debug.shared` makes the output's (see `section_symbol_order`).
+    debug_shared_at: Option<usize>,
 }
 
 impl PassOrders {
@@ -134,12 +170,16 @@ impl PassOrders {
                 lists[pass as usize].push(i as u32);
             }
         }
-        lists[Pass::SectionSymbols as usize] =
-            section_symbol_order(o, param_banks_last, relocatable)
-                .into_iter()
-                .filter(|&i| Pass::of(&syms[i]) == Pass::SectionSymbols)
-                .map(|i| i as u32)
-                .collect();
+        let (order, unnamed_debug_shared) = section_symbol_order(o, param_banks_last, relocatable);
+        let mut debug_shared_at = None;
+        for (at, i) in order.into_iter().enumerate() {
+            let list = &mut lists[Pass::SectionSymbols as usize];
+            if unnamed_debug_shared == Some(at) {
+                debug_shared_at = Some(list.len());
+            } else if Pass::of(&syms[i]) == Pass::SectionSymbols {
+                list.push(i as u32);
+            }
+        }
         let debug = o
             .sections_of(SectionKind::Merged)
             .filter(|(_, s)| s.flags & SHF_ALLOC == 0)
@@ -148,6 +188,7 @@ impl PassOrders {
         PassOrders {
             symbols: lists,
             debug,
+            debug_shared_at,
         }
     }
 
@@ -261,8 +302,14 @@ impl Builder<'_, '_> {
             .map_or(syms.len(), |p| p + 1);
         let banks_last = self.p.policy.param_banks_after_debug();
         let mut group_done = pass != Pass::SectionSymbols;
-        for &i in orders.of_pass(pass) {
+        let debug_shared_at = orders
+            .debug_shared_at
+            .filter(|_| pass == Pass::SectionSymbols);
+        for (at, &i) in orders.of_pass(pass).iter().enumerate() {
             let i = i as usize;
+            if debug_shared_at == Some(at) {
+                self.early_debug_shared(b".nv_debug.shared");
+            }
             if !group_done {
                 let o = &self.p.objects[oi];
                 let boundary = i >= lead
@@ -307,6 +354,9 @@ impl Builder<'_, '_> {
                 continue;
             }
             self.local_symbol(oi, i);
+        }
+        if debug_shared_at == Some(orders.of_pass(pass).len()) {
+            self.early_debug_shared(b".nv_debug.shared");
         }
         if !group_done {
             self.debug_group(oi, orders, &mut debug_shared_due);
