@@ -28,7 +28,16 @@ const KNOWN_DIFFERENT: &[(&str, &str)] = &[
     ("texref_ptx/sm_90/r", TEXREF_R),
     ("unified_ptx/sm_1*/r", UNIFIED_R),
     ("constant_extern_partial/sm_*/r", CONSTANT_EXTERN_R),
+    ("weak_copy_in_function_table/sm_*/default", WEAK_COPY_TABLE),
+    ("weak_copy_in_function_table/sm_*/r", WEAK_COPY_TABLE),
+    ("weak_copy_in_function_table/sm_*/pr", WEAK_COPY_TABLE),
 ];
+
+const WEAK_COPY_TABLE: &str = "a __constant__ table holding the address of its object's copy \
+     of a weak function that loses to an earlier copy: nvlink drops the table's relocation in \
+     every mode (the entry stays 0, a null function pointer the kernel calls, and the \
+     .nv.callgraph does not list the function as address-taken); cubin-ld keeps the \
+     relocation, naming the kept copy";
 
 const CONSTANT_EXTERN_R: &str = "-r with an extern __constant__ no input defines: nvlink \
      places it at -1 and applies its constant-bank relocations, so the final link reads \
