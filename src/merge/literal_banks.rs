@@ -12,7 +12,7 @@
 //! - the function's own bank, its section symbol and its `<fn>.const_opt.*` symbols leave
 //!   the output; a kernel that gets a bank only through its callees gets it (and its empty
 //!   relocation section) where its first piece is placed; a piece several kernels reach
-//!   makes their banks in the reverse of the kernels' symbol order (not their code's);
+//!   makes their banks in the reverse of the kernels' output symbol order;
 //! - the Mercury twin `.nv.merc.nv.constant.optimizer.<kernel>` holds the same pieces at the
 //!   same offsets; each piece's `R_MERCURY_PROG_REL32` jump-table entries are kept for the
 //!   driver, once per kernel, in placement order: a kernel's own bank's in reverse reading
@@ -93,14 +93,6 @@ pub fn layout(objects: &[InputObject<'_>], lv: &Liveness) -> Result<LiteralLayou
         for n in lv.kernel_reach(k) {
             reached_by.entry(n).or_default().push(k);
         }
-    }
-    // In the kernels' symbol order (objects in link order, then symbol index: a kernel's
-    // code names its symbol in sh_info), which nvlink makes their banks in the reverse of;
-    // ptxas's code order differs where a kernel names another's address or launches it
-    // (black-box, sm_75-sm_120: fuzz-equiv seed 106; testdata
-    // literal_bank_kernel_symbol_order).
-    for ks in reached_by.values_mut() {
-        ks.sort_by_key(|&(oi, t)| (oi, objects[oi].cubin.sections[t].info));
     }
     // Kernels' own banks first (each at 0), then functions' in reverse input order.
     let own = |&((oi, _), t): &(Node, usize)| kernel_set.contains(&(oi, t));
@@ -192,6 +184,23 @@ impl Builder<'_, '_> {
         Some(id)
     }
 
+    /// The kernels a piece reaches in the order nvlink makes their banks: the reverse of
+    /// their symbols' order in the output (not of their code's, which ptxas writes otherwise
+    /// where a kernel names or launches another, nor of their objects': a kernel another
+    /// object names first comes where that object names it). Black-box, sm_75-sm_120, one
+    /// object and three in four orders: fuzz-equiv seeds 106, 191; testdata
+    /// literal_bank_kernel_order, literal_bank_kernel_symbol_order.
+    fn kernels_in_bank_order(&self, kernels: &[Node]) -> Vec<Node> {
+        let mut ks = kernels.to_vec();
+        ks.sort_by_key(|&(oi, t)| {
+            let o = &self.p.objects[oi];
+            let sym = o.text_function(&o.cubin.sections[t]);
+            let out = sym.and_then(|i| self.p.sym_map[oi].get(i as usize).copied().flatten());
+            std::cmp::Reverse(out.map(OutSym::index))
+        });
+        ks
+    }
+
     /// Places a literal bank in its kernels' banks; false when it is no laid-out bank.
     pub(crate) fn place_literal_bank(&mut self, oi: ObjectId, si: usize) -> Result<bool> {
         let Some((off, kernels)) = self.p.literal.place.get(&(oi, si)).cloned() else {
@@ -200,10 +209,8 @@ impl Builder<'_, '_> {
         // The kernels' banks are made in placement order, when the first piece is placed.
         if !self.p.literal.banks_made {
             self.p.literal.banks_made = true;
-            // (A piece several kernels reach makes their banks in the reverse of the kernels'
-            // symbol order: testdata literal_bank_kernel_order, _symbol_order.)
             for b in self.p.literal.order.clone() {
-                for k in self.p.literal.place[&b].1.clone().into_iter().rev() {
+                for k in self.kernels_in_bank_order(&self.p.literal.place[&b].1) {
                     self.kernel_literal_bank(k, b);
                 }
             }
