@@ -613,11 +613,18 @@ impl<'data> CodeGraph<'data> {
             // (A kernel's address is a launch from device code, which keeps what it calls.)
             let call = crate::reloc::table::kind(r.r_type) != crate::reloc::table::Kind::Value
                 || is_kernel_code(objects, callee);
+            // (Code naming its own function with an addend computes a return address; with
+            // none it takes the function's address, which keeps it like any other taker:
+            // black-box, sm_75-sm_120, a function storing its own address in a pointer it
+            // calls through is kept with no indirect call site anywhere; fuzz-equiv seed 75;
+            // testdata taken_by_itself.)
+            let own_address = callee == (oi, target) || Some(callee) == own;
+            let return_address = own_address && r.addend.unwrap_or(0) != 0;
             if from_code && call {
                 if callee != (oi, target) {
                     self.own_pairs.push((target, callee));
                 }
-            } else if !from_code || (callee != (oi, target) && Some(callee) != own) {
+            } else if !from_code || !return_address {
                 self.data_roots.push(callee);
             }
         }
