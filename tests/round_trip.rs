@@ -13,27 +13,23 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// Round trips known to differ, as `case` prefixes of `case/sm_XX`, with the reason.
-const KNOWN_DIFFERENT: &[(&str, &str)] = &[(
-    "debug_constant/",
-    "finished from a partial link, the frame of the unreachable never_called keeps its \
-         address range (the partial output has no UNUSED_CLEAR relocation left to clear it, \
-         where the one-step link clears it) and the constant banks are listed in another \
-         order in the code segment",
-)];
+const KNOWN_DIFFERENT: &[(&str, &str)] = &[];
 
 /// Cases whose nvlink round trip is lossy, compared with the one-step link instead (the
 /// tool notes aside: a partial link drops the inputs' ptxas records).
 const ONE_STEP_REFERENCE: &[(&str, &str)] = &[
     (
-        "extern_shared",
-        "nvlink finishing its own -r output moves every kernel's extern __shared__ area to the \
-         largest per-kernel instance offset and aligns the .nv.shared sections to it (0x110); \
-         cubin-ld gives each kernel its own, as the one-step link",
+        "extern_shared_align/",
+        "with functions' static objects in the partial link's .nv_debug.shared beside the \
+         extern arrays, nvlink's finish keeps kernel areas and offsets no rule here gives \
+         (0x80 for the arrays of every kernel, .nv.shared.k_d64 kept off sm_90); cubin-ld \
+         gives each kernel its own, as the one-step link",
     ),
     (
-        "debug_constant",
-        "the same with one extern array (.nv.shared aligned 128 by nvlink), and nvlink keeps the \
-         16-byte .nv.shared its -r gave a kernel that uses no shared memory",
+        "extern_shared_r_pad/",
+        "the same (functions' static objects beside the arrays in .nv_debug.shared): nvlink \
+         keeps .nv.shared.k_direct and moves its arrays; cubin-ld lays out as the one-step \
+         link",
     ),
 ];
 

@@ -552,13 +552,23 @@ pub fn layout(
         .iter()
         .map(|&k| (k, lv.kernel_reach(k)))
         .collect();
-    adopt_partial_areas(&mut refs.uses, &refs.extern_users, &reach, &mut blobs);
+    let debug_objects = debug_objects(objects, res);
+    // (Not where the partial link's `.nv_debug.shared` holds functions' objects too: nvlink
+    // lays those out as a one-step link would, arrays included: testdata
+    // extern_shared_align.)
+    let instance = partial_instance_offset(objects).filter(|_| debug_objects.is_empty());
+    let uniform = adopt_partial_areas(
+        &mut refs.uses,
+        &refs.extern_users,
+        &reach,
+        &mut blobs,
+        instance,
+    );
     if refs.uses.is_empty() && refs.extern_users.is_empty() {
         return none(definitions, names_shared);
     }
     let m = Measure::new(objects, &blobs);
     let dead = dead_code_objects(objects, res, &definitions, lv, &refs.uses);
-    let debug_objects = debug_objects(objects, res);
     let mut out = SharedLayout {
         extern_align: if refs.extern_users.is_empty() {
             0
@@ -578,8 +588,23 @@ pub fn layout(
         out.extern_align.max(1),
         &m,
     );
-    layout_kernels(&mut out, &reach, &refs, &m, debug, arch_sm);
+    layout_kernels(&mut out, &reach, &refs, &m, debug, uniform, arch_sm);
     out
+}
+
+/// The largest offset a partial link put its kernels' extern arrays at: the value of its
+/// per-kernel `externsharedinstance` symbols (undefined, one per kernel using the arrays).
+fn partial_instance_offset(objects: &[InputObject<'_>]) -> Option<u64> {
+    objects
+        .iter()
+        .flat_map(|o| o.symbols().iter())
+        .filter(|x| {
+            x.name == b"externsharedinstance"
+                && x.section == SymSection::Undefined
+                && x.other & STO_CUDA_SHARED != 0
+        })
+        .map(|x| x.value)
+        .max()
 }
 
 /// The objects only code the link drops uses (functions no kernel reaches, in a link that
@@ -698,14 +723,25 @@ fn layout_kernels(
     refs: &CodeRefs,
     m: &Measure<'_, '_>,
     debug: bool,
+    uniform: Option<u64>,
     arch_sm: u32,
 ) {
-    let needs: Vec<KernelNeeds> = reach
+    let mut needs: Vec<KernelNeeds> = reach
         .iter()
         .map(|(_, nodes)| kernel_needs(nodes, refs, out, m))
         .collect();
     let group = extern_groups(reach, &refs.extern_users);
-    let group_offset = group_offsets(&needs, &group);
+    let mut group_offset = group_offsets(&needs, &group);
+    // (A partial link finished next to kernels without an area: see adopt_partial_areas.)
+    if let Some(at) = uniform {
+        for (((k, _), need), g) in reach.iter().zip(needs.iter_mut()).zip(&group) {
+            if refs.extern_users.contains(k) {
+                need.align = need.align.max(at);
+                let offset = group_offset.entry(*g).or_insert(0);
+                *offset = (*offset).max(at);
+            }
+        }
+    }
     let mut dropped_kernels = size_kernels(
         out,
         reach,
@@ -742,22 +778,36 @@ fn layout_kernels(
 /// static objects alone (libcudadevrt's memcpy kernels beside a launch) leave the areas
 /// whole (black-box, sm_75-sm_120: testdata partial_area_beside_static_kernel; fuzz-equiv
 /// seeds 45, 57).
+///
+/// Next to such kernels, nvlink finishing a partial link resolves every kernel's own
+/// references to the arrays (the partial link's per-kernel `externsharedinstance` symbols)
+/// to the largest of those offsets (`instance`): each kernel whose code names the arrays is
+/// sized to it and aligned to it (0x110 is taken as an alignment as it is), its area
+/// dropped, while kernels that reach them only through callees (which name the arrays
+/// themselves) or not at all keep their areas (black-box, sm_75-sm_120: testdata
+/// extern_shared, extern_shared_r, debug_constant; fuzz-equiv seed 167): the returned
+/// offset, where there is one.
 fn adopt_partial_areas(
     uses: &mut HashMap<Node, Vec<ObjKey>>,
     extern_users: &HashSet<Node>,
     reach: &[Reach],
     blobs: &mut HashMap<Node, (ObjKey, u64, u64)>,
-) {
+    instance: Option<u64>,
+) -> Option<u64> {
     let reaches_extern = |nodes: &[Node]| nodes.iter().any(|n| extern_users.contains(n));
     let all_areas = reach
         .iter()
         .all(|(k, nodes)| blobs.contains_key(k) || !reaches_extern(nodes));
-    if !all_areas {
-        blobs.clear();
+    let uniform = instance.filter(|_| !all_areas);
+    match uniform {
+        _ if all_areas => {}
+        Some(_) => blobs.retain(|k, _| !extern_users.contains(k)),
+        None => blobs.clear(),
     }
     for (&node, &(key, _, _)) in blobs.iter() {
         uses.entry(node).or_default().insert(0, key);
     }
+    uniform
 }
 
 /// Per object: the kernels (indices in `reach`) that reach it. With it, every object laid
