@@ -556,7 +556,7 @@ pub fn layout(
     // (Not where the partial link's `.nv_debug.shared` holds functions' objects too: nvlink
     // lays those out as a one-step link would, arrays included: testdata
     // extern_shared_align.)
-    let instance = partial_instance_offset(objects).filter(|_| debug_objects.is_empty());
+    let instance = || partial_instance_offset(objects).filter(|_| debug_objects.is_empty());
     let uniform = adopt_partial_areas(
         &mut refs.uses,
         &refs.extern_users,
@@ -792,13 +792,14 @@ fn adopt_partial_areas(
     extern_users: &HashSet<Node>,
     reach: &[Reach],
     blobs: &mut HashMap<Node, (ObjKey, u64, u64)>,
-    instance: Option<u64>,
+    instance: impl FnOnce() -> Option<u64>,
 ) -> Option<u64> {
     let reaches_extern = |nodes: &[Node]| nodes.iter().any(|n| extern_users.contains(n));
     let all_areas = reach
         .iter()
         .all(|(k, nodes)| blobs.contains_key(k) || !reaches_extern(nodes));
-    let uniform = instance.filter(|_| !all_areas);
+    // (Only read when it matters: it scans every input's symbols.)
+    let uniform = if all_areas { None } else { instance() };
     match uniform {
         _ if all_areas => {}
         Some(_) => blobs.retain(|k, _| !extern_users.contains(k)),
