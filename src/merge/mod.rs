@@ -375,6 +375,18 @@ impl Builder<'_, '_> {
         id
     }
 
+    /// -preserve-relocs and -g: the `.nv_debug.shared` a function using extern arrays brings
+    /// (`Builder::text_section_symbol`), with its section symbol there when functions'
+    /// objects will fill it (sm_75 and sm_100, where it has no reserved bytes of its own:
+    /// black-box, a kernel with an extern array beside a dead function's static object;
+    /// fuzz-equiv seed 217; testdata debug_shared_pool_named_early).
+    fn due_debug_shared(&mut self) {
+        let sec = self.debug_shared_section(self.extern_debug_align(), self.p.shared.reserve);
+        if self.p.shared.debug_pool {
+            self.section_symbol(sec);
+        }
+    }
+
     /// The alignment extern arrays give `.nv_debug.shared`: 16 at most, or that of nvlink's
     /// pool of functions' objects when there is one (which includes theirs).
     fn extern_debug_align(&self) -> u64 {

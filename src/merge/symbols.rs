@@ -380,7 +380,7 @@ impl Builder<'_, '_> {
             self.p.sym_map[oi][i] = Some(id);
         }
         if debug_shared_due {
-            self.debug_shared_section(self.extern_debug_align(), self.p.shared.reserve);
+            self.due_debug_shared();
         }
     }
 
@@ -396,7 +396,7 @@ impl Builder<'_, '_> {
     /// `.debug_frame`; testdata debug_symbol_order).
     fn debug_group(&mut self, oi: ObjectId, orders: &PassOrders, debug_shared_due: &mut bool) {
         if *debug_shared_due {
-            self.debug_shared_section(self.extern_debug_align(), self.p.shared.reserve);
+            self.due_debug_shared();
             *debug_shared_due = false;
         }
         if self.p.policy.relocatable()
@@ -522,7 +522,7 @@ impl Builder<'_, '_> {
             return;
         }
         if *debug_shared_due && sec.flags & SHF_ALLOC == 0 {
-            self.debug_shared_section(self.extern_debug_align(), self.p.shared.reserve);
+            self.due_debug_shared();
             *debug_shared_due = false;
         }
         if matches!(

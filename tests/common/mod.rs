@@ -7,6 +7,10 @@
 #[allow(dead_code)]
 pub const RESCHEDULED_BY_NVLINK: &[(&str, &str)] = &[
     (
+        "debug_shared_pool_named_early/sm_1*",
+        "k_extern calls nothing and uses no local memory",
+    ),
+    (
         "dynpar/sm_1*",
         "the child kernel and libcudadevrt's memset/memcpy kernels exit early",
     ),
