@@ -599,7 +599,7 @@ fn partial_instance_offset(objects: &[InputObject<'_>]) -> Option<u64> {
         .iter()
         .flat_map(|o| o.symbols().iter())
         .filter(|x| {
-            x.name == b"externsharedinstance"
+            x.name == crate::elf::names::EXTERN_SHARED_INSTANCE
                 && x.section == SymSection::Undefined
                 && x.other & STO_CUDA_SHARED != 0
         })
@@ -773,8 +773,9 @@ fn layout_kernels(
 /// debug_shared_first_input, debug_symbol_order): taken as one object, named by its section
 /// symbol or its kernel's. Only where every kernel that reaches extern arrays has such an
 /// area (testdata partial_extern_pair): next to kernels without one, nvlink finishing its own
-/// partial link moves every kernel's arrays to one offset (see tests/round_trip.rs,
-/// extern_shared), which cubin-ld does not follow; `blobs` is emptied then. Kernels with
+/// partial link moves the arrays to one offset (below); where that offset is not known here
+/// (functions' objects share the partial link's `.nv_debug.shared`), `blobs` is emptied and
+/// the one-step layout made (tests/round_trip.rs, ONE_STEP_REFERENCE). Kernels with
 /// static objects alone (libcudadevrt's memcpy kernels beside a launch) leave the areas
 /// whole (black-box, sm_75-sm_120: testdata partial_area_beside_static_kernel; fuzz-equiv
 /// seeds 45, 57).
