@@ -35,9 +35,8 @@ const KNOWN_DIFFERENT: &[(&str, &str)] = &[
 
 const WEAK_COPY_TABLE: &str = "a __constant__ table holding the address of its object's copy \
      of a weak function that loses to an earlier copy: nvlink drops the table's relocation in \
-     every mode (the entry stays 0, a null function pointer the kernel calls, and the \
-     .nv.callgraph does not list the function as address-taken); cubin-ld keeps the \
-     relocation, naming the kept copy";
+     every mode (the entry stays 0, a null function pointer the kernel calls; a __device__ \
+     table keeps it); cubin-ld keeps the relocation, naming the kept copy";
 
 const CONSTANT_EXTERN_R: &str = "-r with an extern __constant__ no input defines: nvlink \
      places it at -1 and applies its constant-bank relocations, so the final link reads \

@@ -184,12 +184,17 @@ fn object_blocks<'data>(b: &Builder<'_, 'data>, oi: ObjectId) -> Vec<SectionBloc
                 _ => blocks.indirect_sites.push((a, b.prototype(oi, second))),
             }
         }
-        // (A weak function's address taken where its copy lost to another object's is still
-        // taken: nvlink lists it while some copy is kept. Black-box, sm_100: fuzz-equiv
-        // seeds 58, 73; testdata address_taken_replaced_weak.)
+        // (A weak function's address taken by code where its copy lost to another object's
+        // is still taken: nvlink lists it while some copy is kept. Black-box, sm_100:
+        // fuzz-equiv seeds 58, 73; testdata address_taken_replaced_weak. Taken by the
+        // object's data alone, it is not: nvlink lists it in .nv.prototype instead, sm_75-
+        // sm_120: fuzz-equiv seeds 140, 248; testdata weak_copy_in_function_table,
+        // weak_copy_in_device_table.)
         let taken = |sym: u32| {
-            b.p.out_sym(oi, sym)
-                .filter(|&a| def_is_live(b, oi, sym) || b.m.symbols[a].section.is_some())
+            b.p.out_sym(oi, sym).filter(|&a| {
+                def_is_live(b, oi, sym)
+                    || (b.m.symbols[a].section.is_some() && code_takes_address(o, sym))
+            })
         };
         for (sym, proto) in taken_in {
             if let Some(a) = taken(sym) {
@@ -199,6 +204,23 @@ fn object_blocks<'data>(b: &Builder<'_, 'data>, oi: ObjectId) -> Vec<SectionBloc
         out.push(blocks);
     }
     out
+}
+
+/// Whether some code of `o` takes the address of its symbol `sym` (a relocation naming it
+/// that is not a call).
+fn code_takes_address(o: &crate::object::InputObject<'_>, sym: u32) -> bool {
+    o.sections_of(SectionKind::Reloc).any(|(_, r)| {
+        o.cubin
+            .sections
+            .get(r.info as usize)
+            .is_some_and(|t| o.kind(t) == SectionKind::Text)
+            && o.cubin.relocations(r).is_ok_and(|rs| {
+                rs.iter().any(|x| {
+                    x.sym == sym
+                        && crate::reloc::table::kind(x.r_type) == crate::reloc::table::Kind::Value
+                })
+            })
+    })
 }
 
 /// Each object's call-graph blocks over output function symbols, entries of removed
