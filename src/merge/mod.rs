@@ -416,21 +416,23 @@ impl Builder<'_, '_> {
         self.debug_shared_section(self.extern_debug_align(), size);
     }
 
-    /// sm_90 -g and -preserve-relocs, a function no kernel calls having static shared
-    /// objects beside extern arrays in use: nvlink defines the arrays in `.nv_debug.shared`
-    /// counting the reserved bytes in (black-box, sm_90 only; sm_75 and sm_100 do not: a
+    /// sm_90 -g and -preserve-relocs, functions' static shared objects left in
+    /// `.nv_debug.shared` (a function no kernel calls, or one several kernels reach) beside
+    /// extern arrays in use: nvlink defines the arrays in `.nv_debug.shared` counting the
+    /// reserved bytes in (black-box, sm_90 only; sm_75 and sm_100 do not: a
     /// `-preserve-relocs` link gets each array at 0x3ff, internal, a `-g` one at 0x400 plus
-    /// its offset; testdata shared_pool_align, shared_pool_all).
-    fn unreached_arrays(&self) -> bool {
+    /// its offset; testdata shared_pool_align, shared_pool_all, shared_pool_arrays_named;
+    /// fuzz-equiv seed 256).
+    fn arrays_beside_pool(&self) -> bool {
         self.p.policy.sm() == 90
             && (self.p.policy.debug() || self.p.policy.preserve_relocs())
-            && !self.p.shared.unreached_users.is_empty()
+            && (self.p.shared.debug_pool || !self.p.shared.unreached_users.is_empty())
     }
 
-    /// `-preserve-relocs` (`unreached_arrays`): extern shared array `g`'s symbol in
+    /// `-preserve-relocs` (`arrays_beside_pool`): extern shared array `g`'s symbol in
     /// `.nv_debug.shared` (`sec`): internal, at the reserved bytes less one (-1, the offset of
     /// code no kernel reaches, plus the reserve).
-    fn unreached_extern_symbol(&mut self, g: GlobalId, sec: OutSec) -> OutSym {
+    fn pool_extern_symbol(&mut self, g: GlobalId, sec: OutSec) -> OutSym {
         if let Some(s) = self.p.global_sym[g] {
             return s;
         }
@@ -453,8 +455,8 @@ impl Builder<'_, '_> {
             return Some(s);
         }
         // (sm_100+ counts the reserved bytes in, as for its other shared objects, and so
-        // does sm_90 in `unreached_arrays`' links.)
-        let reserve = if self.m.mercury || self.unreached_arrays() {
+        // does sm_90 in `arrays_beside_pool`' links.)
+        let reserve = if self.m.mercury || self.arrays_beside_pool() {
             self.p.shared.reserve
         } else {
             0

@@ -585,11 +585,11 @@ impl Builder<'_, '_> {
                     let sec = self.debug_shared_section(self.extern_debug_align(), size);
                     // -g defines each array there for the debugger, at the largest
                     // offset a kernel sees it at; so does -preserve-relocs on sm_90 when
-                    // a function no kernel calls has static objects (`unreached_arrays`).
+                    // a function no kernel calls has static objects (`arrays_beside_pool`).
                     if self.p.policy.debug() {
                         self.p.sym_map[oi][i] = self.debug_extern_symbol(g, sec);
-                    } else if self.unreached_arrays() {
-                        self.p.sym_map[oi][i] = Some(self.unreached_extern_symbol(g, sec));
+                    } else if self.arrays_beside_pool() {
+                        self.p.sym_map[oi][i] = Some(self.pool_extern_symbol(g, sec));
                     }
                 }
                 return;

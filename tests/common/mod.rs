@@ -7,6 +7,10 @@
 #[allow(dead_code)]
 pub const RESCHEDULED_BY_NVLINK: &[(&str, &str)] = &[
     (
+        "shared_pool_arrays_named/sm_1*",
+        "fz_k7 calls nothing and uses no local memory",
+    ),
+    (
         "debug_shared_pool_named_early/sm_1*",
         "k_extern calls nothing and uses no local memory",
     ),
