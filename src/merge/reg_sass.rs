@@ -48,9 +48,7 @@ impl Builder<'_, '_> {
                 if s.st_type != STT_FUNC || !matches!(s.section, SymSection::Index(_)) {
                     continue;
                 }
-                let n = copies.entry(s.name).or_default();
-                let copy = *n;
-                *n += 1;
+                let copy = next_copy(&mut copies, s.name);
                 if self.p.removed_function(oi, i as u32, true)
                     || self.p.discarded_copy(oi, i as u32, true)
                     || (s.bind == STB_LOCAL && named.contains(s.name))
@@ -80,9 +78,7 @@ impl Builder<'_, '_> {
             // reg_sass_local_copies_finished).
             let mut seen: hashbrown::HashMap<&[u8], usize> = hashbrown::HashMap::new();
             for r in &recs {
-                let n = seen.entry(r.name).or_default();
-                let copy = *n;
-                *n += 1;
+                let copy = next_copy(&mut seen, r.name);
                 if removed.contains(&(r.name, copy)) {
                     zero.extend(r.ranges.iter().map(|&f| (at.sec, at.offset as usize + f)));
                 }
@@ -106,4 +102,11 @@ impl Builder<'_, '_> {
         }
         Ok(())
     }
+}
+
+/// Which occurrence of `name` this is (0 for the first), counted in `counts`.
+fn next_copy<'a>(counts: &mut hashbrown::HashMap<&'a [u8], usize>, name: &'a [u8]) -> usize {
+    let n = counts.entry(name).or_default();
+    *n += 1;
+    *n - 1
 }

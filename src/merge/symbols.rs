@@ -80,11 +80,11 @@ fn unnamed_debug_shared_variable(
     o: &InputObject,
     first_variable: &HashMap<u32, usize>,
 ) -> Option<usize> {
-    let si = o
-        .cubin
-        .sections
-        .iter()
-        .position(|s| s.name == b".nv_debug.shared")? as u32;
+    // (Shared memory is of kind Other: the kinds are scanned, not every header read.)
+    let (si, _) = o
+        .sections_of(SectionKind::Other)
+        .find(|(_, s)| s.name == b".nv_debug.shared")?;
+    let si = si as u32;
     let named = o
         .symbols()
         .iter()

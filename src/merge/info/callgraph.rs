@@ -158,6 +158,8 @@ struct SectionBlocks<'data> {
 fn object_blocks<'data>(b: &Builder<'_, 'data>, oi: ObjectId) -> Vec<SectionBlocks<'data>> {
     let o = &b.p.objects()[oi];
     let mut out = Vec::new();
+    // (Read once, and only for a losing copy's address-taken entry: rare.)
+    let code_taken: std::cell::OnceCell<HashSet<u32>> = std::cell::OnceCell::new();
     for (_, s) in o.sections_of(SectionKind::Callgraph) {
         let mut blocks = SectionBlocks::default();
         let live_sym = |sym: u32| b.p.out_sym(oi, sym).filter(|_| def_is_live(b, oi, sym));
@@ -193,7 +195,10 @@ fn object_blocks<'data>(b: &Builder<'_, 'data>, oi: ObjectId) -> Vec<SectionBloc
         let taken = |sym: u32| {
             b.p.out_sym(oi, sym).filter(|&a| {
                 def_is_live(b, oi, sym)
-                    || (b.m.symbols[a].section.is_some() && code_takes_address(o, sym))
+                    || (b.m.symbols[a].section.is_some()
+                        && code_taken
+                            .get_or_init(|| code_taken_symbols(o))
+                            .contains(&sym))
             })
         };
         for (sym, proto) in taken_in {
@@ -206,21 +211,22 @@ fn object_blocks<'data>(b: &Builder<'_, 'data>, oi: ObjectId) -> Vec<SectionBloc
     out
 }
 
-/// Whether some code of `o` takes the address of its symbol `sym` (a relocation naming it
-/// that is not a call).
-fn code_takes_address(o: &crate::object::InputObject<'_>, sym: u32) -> bool {
-    o.sections_of(SectionKind::Reloc).any(|(_, r)| {
+/// The symbols whose address some code of `o` takes (relocations from code that are not
+/// calls).
+fn code_taken_symbols(o: &crate::object::InputObject<'_>) -> HashSet<u32> {
+    let from_code = |r: &crate::elf::Section<'_>| {
         o.cubin
             .sections
             .get(r.info as usize)
             .is_some_and(|t| o.kind(t) == SectionKind::Text)
-            && o.cubin.relocations(r).is_ok_and(|rs| {
-                rs.iter().any(|x| {
-                    x.sym == sym
-                        && crate::reloc::table::kind(x.r_type) == crate::reloc::table::Kind::Value
-                })
-            })
-    })
+    };
+    o.sections_of(SectionKind::Reloc)
+        .filter(|(_, r)| from_code(r))
+        .filter_map(|(_, r)| o.cubin.relocations(r).ok())
+        .flat_map(|rs| rs.iter())
+        .filter(|x| crate::reloc::table::kind(x.r_type) == crate::reloc::table::Kind::Value)
+        .map(|x| x.sym)
+        .collect()
 }
 
 /// Each object's call-graph blocks over output function symbols, entries of removed
