@@ -108,10 +108,21 @@ fn prepare(text: &str, opts: &CompareOptions) -> Vec<Item> {
     if opts.ignore_linker_note {
         // The note's size moves every later section, so segment sizes (which include the
         // alignment padding between the sections they cover) are left out as well; but for
-        // the writable segment's, which count only its own sections.
+        // the writable segment's, which count only its own sections and the padding before
+        // its zero-filled ones (taken out).
         for it in items.iter_mut().filter(|it| it.key.starts_with("phdr ")) {
-            for l in it.lines.iter_mut().filter(|l| !l.contains(" flags RW- ")) {
-                if let (Some(a), Some(b)) = (l.find(" filesz "), l.find(" align ")) {
+            let pad = it
+                .lines
+                .iter()
+                .find_map(|l| l.trim().strip_prefix("padding "))
+                .and_then(|l| l.split(' ').next())
+                .and_then(parse_hex)
+                .unwrap_or(0);
+            it.lines.retain(|l| !l.trim().starts_with("padding "));
+            for l in it.lines.iter_mut() {
+                if l.contains(" flags RW- ") {
+                    *l = without_padding(l, pad);
+                } else if let (Some(a), Some(b)) = (l.find(" filesz "), l.find(" align ")) {
                     l.replace_range(a..b, "");
                 }
             }
@@ -132,6 +143,23 @@ fn prepare(text: &str, opts: &CompareOptions) -> Vec<Item> {
         }
     }
     items
+}
+
+fn parse_hex(v: &str) -> Option<u64> {
+    u64::from_str_radix(v.strip_prefix("0x")?, 16).ok()
+}
+
+/// A segment line with `pad` taken out of its file and memory sizes.
+fn without_padding(line: &str, pad: u64) -> String {
+    let mut words: Vec<String> = line.split(' ').map(str::to_string).collect();
+    for i in 1..words.len() {
+        if matches!(words[i - 1].as_str(), "filesz" | "memsz") {
+            if let Some(v) = parse_hex(&words[i]) {
+                words[i] = format!("{:#x}", v.saturating_sub(pad));
+            }
+        }
+    }
+    words.join(" ")
 }
 
 /// A dump's hex row (`  0010: 16 bytes`) with the control bits of its instruction cleared,
@@ -317,6 +345,33 @@ mod tests {
             compare_dumps(&code("ea 0f"), &yield_and_15_cycles, &opts).len(),
             1
         );
+    }
+
+    #[test]
+    fn writable_segment_padding_is_left_out_with_the_linker_note() {
+        let seg = |filesz: &str, memsz: &str, pad: &str| {
+            format!(
+                "cubin-dump 1\nphdr 2\n  type LOAD flags RW- filesz {filesz} memsz {memsz} \
+                 align 0x8 vaddr 0x0 paddr 0x0\n{pad}"
+            )
+        };
+        let nvlink = seg(
+            "0x80",
+            "0x480",
+            "  padding 0x80 before its zero-filled sections\n",
+        );
+        let ours = seg("0x0", "0x400", "");
+        assert_eq!(
+            compare_dumps(&nvlink, &ours, &CompareOptions::default()).len(),
+            1
+        );
+        let opts = CompareOptions {
+            ignore_linker_note: true,
+            ..Default::default()
+        };
+        assert!(compare_dumps(&nvlink, &ours, &opts).is_empty());
+        let other_size = seg("0x0", "0x500", "");
+        assert_eq!(compare_dumps(&nvlink, &other_size, &opts).len(), 1);
     }
 
     #[test]

@@ -553,6 +553,40 @@ impl<'a, 'data> Dumper<'a, 'data> {
         if !covers.is_empty() {
             let _ = writeln!(self.out, "  covers {}", covers.join(" "));
         }
+        let pad = self.padding_before_zero_filled(p);
+        if pad > 0 {
+            let _ = writeln!(
+                self.out,
+                "  padding {pad:#x} before its zero-filled sections"
+            );
+        }
+    }
+
+    /// The bytes of a segment's file part after its last initialized section (or its
+    /// start), up to its zero-filled sections, which sit at its end: padding their
+    /// alignment puts there, which moves with every earlier section's size.
+    fn padding_before_zero_filled(&self, p: &crate::elf::read::Segment) -> u64 {
+        let end = p.offset.saturating_add(p.filesz);
+        let in_part = |s: &&crate::elf::read::Section<'_>| s.offset >= p.offset && s.offset <= end;
+        let zero_filled_at_end =
+            self.c.sections.iter().skip(1).filter(in_part).any(|s| {
+                s.data.is_none() && s.flags & crate::elf::SHF_ALLOC != 0 && s.offset == end
+            });
+        if p.filesz == 0 || !zero_filled_at_end {
+            return 0;
+        }
+        let data_end = self
+            .c
+            .sections
+            .iter()
+            .skip(1)
+            .filter(in_part)
+            .filter(|s| s.data.is_some() && s.flags & crate::elf::SHF_ALLOC != 0)
+            .map(|s| s.offset + s.size)
+            .filter(|&e| e <= end)
+            .max()
+            .unwrap_or(p.offset);
+        end - data_end
     }
 }
 

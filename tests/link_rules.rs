@@ -685,14 +685,3 @@ fn a_partial_links_debug_shared_with_arrays_and_objects_is_refused_beside_anothe
         "{text}"
     );
 }
-
-#[test]
-fn a_partial_links_debug_shared_with_arrays_and_pooled_objects_is_refused_when_finished() {
-    let f = run_files(&[], &["shared_pool_align/sm_90/r.cubin"]).unwrap_err();
-    let text = f.fatal.unwrap_or_default();
-    assert!(
-        text.contains("finished with some of those objects in no kernel or in several")
-            && text.contains("not implemented yet"),
-        "{text}"
-    );
-}

@@ -17,21 +17,7 @@ const KNOWN_DIFFERENT: &[(&str, &str)] = &[];
 
 /// Cases whose nvlink round trip is lossy, compared with the one-step link instead (the
 /// tool notes aside: a partial link drops the inputs' ptxas records).
-const ONE_STEP_REFERENCE: &[(&str, &str)] = &[
-    (
-        "extern_shared_align/",
-        "with functions' static objects in the partial link's .nv_debug.shared beside the \
-         extern arrays, nvlink's finish keeps kernel areas and offsets no rule here gives \
-         (0x80 for the arrays of every kernel, .nv.shared.k_d64 kept off sm_90); cubin-ld \
-         gives each kernel its own, as the one-step link",
-    ),
-    (
-        "extern_shared_r_pad/",
-        "the same (functions' static objects beside the arrays in .nv_debug.shared): nvlink \
-         keeps .nv.shared.k_direct and moves its arrays; cubin-ld lays out as the one-step \
-         link",
-    ),
-];
+const ONE_STEP_REFERENCE: &[(&str, &str)] = &[];
 
 /// Cases where nvlink's own partial link of partial links differs from its one-step partial
 /// link, as cubin-ld's does (both match nvlink's), as `case/` prefixes.

@@ -119,7 +119,6 @@ impl Placed<'_> {
     /// initialized and the zero-filled part) when there is any, else alone.
     fn writable(&self) -> Option<Phdr> {
         let m = self.m;
-        let has_data = self.range(&[Group::Data, Group::Bss]).is_some();
         let writable = [
             Group::Data,
             Group::Shared,
@@ -128,7 +127,9 @@ impl Placed<'_> {
         ];
         let (o, _, mm) = self.range(&writable)?;
         // The file part runs up to where the last zero-filled section sits (they follow
-        // the initialized data, each aligned, at nearly one offset).
+        // the initialized data, each aligned, at nearly one offset): with no data, the
+        // padding a 256-aligned section's offset takes (black-box: testdata
+        // extern_shared_r_pad, sm_75 round trip: filesz 0x80 with no data).
         let bss_start = self
             .order
             .iter()
@@ -136,13 +137,12 @@ impl Placed<'_> {
             .filter(|(_, g)| matches!(g, Group::Bss | Group::Shared | Group::ReservedShared))
             .map(|(&s, _)| self.offset[s])
             .max();
-        let f = match bss_start {
+        let filesz = match bss_start {
             Some(b) => b - o,
             None => mm,
         };
-        let filesz = if has_data { f } else { 0 };
-        // The memory size counts every zero-filled section after the file part, one after
-        // the other (aligned), though they all share one file offset (as nvlink counts).
+        // The memory size adds to it every zero-filled section, one after the other
+        // (aligned, from 0), though they all share one file offset (as nvlink counts).
         let memsz = self
             .order
             .iter()
@@ -154,7 +154,8 @@ impl Placed<'_> {
                 Content::NoBits(n) => Some((s.align.max(1), n)),
                 _ => None,
             })
-            .fold(filesz, |run, (align, n)| align_up(run, align) + n);
+            .fold(0, |run, (align, n)| align_up(run, align) + n)
+            + filesz;
         Some(Phdr {
             p_type: 1,
             flags: 6,

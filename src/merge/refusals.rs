@@ -1,25 +1,26 @@
 //! Inputs the merge refuses rather than link differently from nvlink: shared-memory layouts
-//! of partial links nvlink redoes its own way, sm_90 shared memory only dead code uses, and
+//! of partial links nvlink's -r redoes its own way, sm_90 shared memory only dead code uses, and
 //! sm_100+ kernels nvlink re-finalizes (`-G`). Each names the file and the construct.
 
-use super::{shared, Options};
+use super::Options;
 use crate::diag::{Error, Result};
 use crate::elf::read::SymSection;
 use crate::elf::*;
 use crate::liveness::Liveness;
 use crate::object::{InputObject, SectionKind};
 
-/// An input from a partial link whose `.nv_debug.shared` defines extern arrays and holds
-/// functions' static objects too (which nvlink's `-r` pads, see partial_shared.rs): nvlink
-/// lays those objects out again differently when it finishes such an input with a pool of
-/// objects (testdata shared_pool_align: the round trip puts f_home's object at 0x40), and
-/// sizes `.nv_debug.shared` anew when such an input meets another one's under `-r`; cubin-ld
-/// follows neither: refused.
+/// Under -r, an input from a partial link whose `.nv_debug.shared` defines extern arrays and
+/// holds functions' static objects too (which nvlink's `-r` pads, see partial_shared.rs),
+/// beside another input's `.nv_debug.shared`: nvlink sizes that section anew, by a rule not
+/// known here: refused. (Finished by a final link, such an input links as nvlink links it:
+/// shared.rs, resolve_instances; testdata shared_pool_align, extern_shared_align.)
 pub(super) fn refuse_padded_partial_debug_shared(
     objects: &[InputObject<'_>],
-    layout: &shared::SharedLayout,
     opts: &Options,
 ) -> Result<()> {
+    if !opts.policy.relocatable() {
+        return Ok(());
+    }
     // (Parsing made sure the section is shared memory, so one of the few sections of kind
     // Other: the scan reads a byte a section, not every section's header, serially.)
     let debug_of = |o: &InputObject<'_>| {
@@ -28,7 +29,9 @@ pub(super) fn refuse_padded_partial_debug_shared(
             .map(|(si, _)| si)
     };
     let debug: Vec<Option<usize>> = objects.iter().map(debug_of).collect();
-    let with_debug = debug.iter().flatten().count();
+    if debug.iter().flatten().count() < 2 {
+        return Ok(());
+    }
     for (o, si) in objects.iter().zip(debug) {
         let Some(si) = si else {
             continue;
@@ -41,24 +44,12 @@ pub(super) fn refuse_padded_partial_debug_shared(
             .symbols()
             .iter()
             .any(|x| in_debug(x) && x.size > 0 && x.st_type != STT_SECTION);
-        if !(arrays && objs) {
-            continue;
-        }
-        let refused = if opts.policy.relocatable() {
-            with_debug > 1
-        } else {
-            layout.pool_align > 0 && layout.extern_align > 0
-        };
-        if refused {
+        if arrays && objs {
             return Err(Error::not_implemented(format!(
                 "'{}': a partial link's .nv_debug.shared holding both extern __shared__ arrays \
-                 and functions' static __shared__ objects, {}",
+                 and functions' static __shared__ objects, linked -r with another object's \
+                 .nv_debug.shared",
                 o.name,
-                if opts.policy.relocatable() {
-                    "linked -r with another object's .nv_debug.shared"
-                } else {
-                    "finished with some of those objects in no kernel or in several"
-                }
             )));
         }
     }

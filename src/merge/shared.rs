@@ -316,6 +316,8 @@ pub struct CodeRefs {
     pub extern_align: u64,
     /// Per function using extern arrays: the largest alignment of those it uses.
     pub extern_align_of: HashMap<Node, u64>,
+    /// The kernels whose code names a partial link's `externsharedinstance` symbol.
+    pub instance_users: HashSet<Node>,
     /// Which symbols of each object name shared memory.
     pub names_shared: NamesShared,
 }
@@ -355,6 +357,7 @@ pub fn code_refs(
         extern_users_of: HashMap::new(),
         extern_align: 1,
         extern_align_of: HashMap::new(),
+        instance_users: HashSet::new(),
         names_shared: NamesShared::default(),
     };
     let mut names_shared = crate::ids::IdVec::new();
@@ -367,6 +370,7 @@ pub fn code_refs(
         }
         all.extern_align = all.extern_align.max(part.extern_align);
         all.extern_align_of.extend(part.extern_align_of);
+        all.instance_users.extend(part.instance_users);
     }
     all.names_shared = NamesShared(names_shared);
     all
@@ -385,6 +389,7 @@ fn object_code_refs(
     let mut extern_users_of: HashMap<GlobalId, Vec<Node>> = HashMap::new();
     let mut extern_align = 1u64;
     let mut extern_align_of: HashMap<Node, u64> = HashMap::new();
+    let mut instance_users: HashSet<Node> = HashSet::new();
     let o = &objects[oi];
     // Which of the object's symbols name shared memory: each classified once, not at each
     // relocation through it; an object with none has no relocation to read here (most
@@ -425,10 +430,12 @@ fn object_code_refs(
                     // (A partial link's per-kernel instance symbol holds an offset,
                     // not an alignment: max(alignA(static), A) for arrays aligned A, so
                     // its lowest set bit bounds A, and is A for a kernel without static
-                    // objects. Taken as their alignment, at least 16 and at most that of
-                    // the arrays the partial link defines.)
+                    // objects. Under -r taken as their alignment, at least 16 and at most
+                    // that of the arrays the partial link defines; a final link resolves
+                    // the instances as nvlink does: resolve_instances.)
                     let sym = &o.symbols()[r.sym as usize];
                     let align = if sym.name.starts_with(INSTANCE) {
+                        instance_users.insert((oi, target));
                         let low = sym.value & sym.value.wrapping_neg();
                         alignment(low).min(partial_array_align(o)).max(16)
                     } else {
@@ -449,6 +456,7 @@ fn object_code_refs(
         extern_users_of,
         extern_align,
         extern_align_of,
+        instance_users,
         names_shared: NamesShared::default(),
     };
     (part, shared)
@@ -533,7 +541,7 @@ pub fn layout(
 ) -> SharedLayout {
     let definitions = Definitions::of(objects, res);
     let mut refs = code_refs(objects, res, &definitions, &lv.live);
-    let mut blobs = partial_kernel_areas(objects, lv);
+    let blobs = partial_kernel_areas(objects, lv);
     // (No shared memory in the module: the symbols and relocations still ask.)
     let names_shared = std::mem::take(&mut refs.names_shared);
     let none = |definitions, names_shared| SharedLayout {
@@ -553,17 +561,10 @@ pub fn layout(
         .map(|&k| (k, lv.kernel_reach(k)))
         .collect();
     let debug_objects = debug_objects(objects, res);
-    // (Not where the partial link's `.nv_debug.shared` holds functions' objects too: nvlink
-    // lays those out as a one-step link would, arrays included: testdata
-    // extern_shared_align.)
-    let instance = || partial_instance_offset(objects).filter(|_| debug_objects.is_empty());
-    let uniform = adopt_partial_areas(
-        &mut refs.uses,
-        &refs.extern_users,
-        &reach,
-        &mut blobs,
-        instance,
-    );
+    adopt_partial_areas(&mut refs.uses, &blobs);
+    if !refs.instance_users.is_empty() {
+        resolve_instances(objects, &mut refs);
+    }
     if refs.uses.is_empty() && refs.extern_users.is_empty() {
         return none(definitions, names_shared);
     }
@@ -588,23 +589,33 @@ pub fn layout(
         out.extern_align.max(1),
         &m,
     );
-    layout_kernels(&mut out, &reach, &refs, &m, debug, uniform, arch_sm);
+    layout_kernels(&mut out, &reach, &refs, &m, debug, arch_sm);
     out
 }
 
-/// The largest offset a partial link put its kernels' extern arrays at: the value of its
-/// per-kernel `externsharedinstance` symbols (undefined, one per kernel using the arrays).
-fn partial_instance_offset(objects: &[InputObject<'_>]) -> Option<u64> {
-    objects
+/// A final link resolves the per-kernel `externsharedinstance` symbols of partial links
+/// (undefined, all of one name) to one, the first the inputs hold, and takes its value (an
+/// offset in the partial link) as the alignment of the arrays every kernel that names it
+/// uses, as it takes an array's value; 0x110 as it is (black-box, sm_75–sm_120: testdata
+/// extern_shared, extern_shared_r, extern_shared_align, extern_shared_r_pad, debug_constant;
+/// fuzz-equiv seed 167). So a kernel whose partial link gave it 0x40 gets its arrays 16-aligned
+/// after its area and objects when the first instance was 0x10, and 256-aligned when it was
+/// 0x100. (Only kernels name the instances, and nothing else: a partial link retargets
+/// their references to the arrays, not its functions'.)
+fn resolve_instances(objects: &[InputObject<'_>], refs: &mut CodeRefs) {
+    let first = objects
         .iter()
         .flat_map(|o| o.symbols().iter())
-        .filter(|x| {
+        .find(|x| {
             x.name == crate::elf::names::EXTERN_SHARED_INSTANCE
                 && x.section == SymSection::Undefined
                 && x.other & STO_CUDA_SHARED != 0
         })
-        .map(|x| x.value)
-        .max()
+        .map_or(16, |x| x.value.max(1));
+    for n in &refs.instance_users {
+        refs.extern_align_of.insert(*n, first);
+    }
+    refs.extern_align = refs.extern_align_of.values().copied().max().unwrap_or(1);
 }
 
 /// The objects only code the link drops uses (functions no kernel reaches, in a link that
@@ -723,25 +734,14 @@ fn layout_kernels(
     refs: &CodeRefs,
     m: &Measure<'_, '_>,
     debug: bool,
-    uniform: Option<u64>,
     arch_sm: u32,
 ) {
-    let mut needs: Vec<KernelNeeds> = reach
+    let needs: Vec<KernelNeeds> = reach
         .iter()
         .map(|(_, nodes)| kernel_needs(nodes, refs, out, m))
         .collect();
     let group = extern_groups(reach, &refs.extern_users);
-    let mut group_offset = group_offsets(&needs, &group);
-    // (A partial link finished next to kernels without an area: see adopt_partial_areas.)
-    if let Some(at) = uniform {
-        for (((k, _), need), g) in reach.iter().zip(needs.iter_mut()).zip(&group) {
-            if refs.extern_users.contains(k) {
-                need.align = need.align.max(at);
-                let offset = group_offset.entry(*g).or_insert(0);
-                *offset = (*offset).max(at);
-            }
-        }
-    }
+    let group_offset = group_offsets(&needs, &group);
     let mut dropped_kernels = size_kernels(
         out,
         reach,
@@ -768,48 +768,17 @@ fn layout_kernels(
 /// A partial link's kernel area with no object in it (nvlink's `-r` pads a kernel that
 /// uses only extern arrays so: twice their alignment; one that uses none beside kernels that
 /// do gets 16 bytes no symbol names) stays whole in nvlink's final link, as the kernel's
-/// first object, the arrays and the kernel's static objects after it (black-box,
-/// sm_75–sm_120; testdata partial_extern_only, partial_unnamed_area,
-/// debug_shared_first_input, debug_symbol_order): taken as one object, named by its section
-/// symbol or its kernel's. Only where every kernel that reaches extern arrays has such an
-/// area (testdata partial_extern_pair): next to kernels without one, nvlink finishing its own
-/// partial link moves the arrays to one offset (below); where that offset is not known here
-/// (functions' objects share the partial link's `.nv_debug.shared`), `blobs` is emptied and
-/// the one-step layout made (tests/round_trip.rs, ONE_STEP_REFERENCE). Kernels with
-/// static objects alone (libcudadevrt's memcpy kernels beside a launch) leave the areas
-/// whole (black-box, sm_75-sm_120: testdata partial_area_beside_static_kernel; fuzz-equiv
-/// seeds 45, 57).
-///
-/// Next to such kernels, nvlink finishing a partial link resolves every kernel's own
-/// references to the arrays (the partial link's per-kernel `externsharedinstance` symbols)
-/// to the largest of those offsets (`instance`): each kernel whose code names the arrays is
-/// sized to it and aligned to it (0x110 is taken as an alignment as it is), its area
-/// dropped, while kernels that reach them only through callees (which name the arrays
-/// themselves) or not at all keep their areas (black-box, sm_75-sm_120: testdata
-/// extern_shared, extern_shared_r, debug_constant; fuzz-equiv seed 167): the returned
-/// offset, where there is one.
-fn adopt_partial_areas(
-    uses: &mut HashMap<Node, Vec<ObjKey>>,
-    extern_users: &HashSet<Node>,
-    reach: &[Reach],
-    blobs: &mut HashMap<Node, (ObjKey, u64, u64)>,
-    instance: impl FnOnce() -> Option<u64>,
-) -> Option<u64> {
-    let reaches_extern = |nodes: &[Node]| nodes.iter().any(|n| extern_users.contains(n));
-    let all_areas = reach
-        .iter()
-        .all(|(k, nodes)| blobs.contains_key(k) || !reaches_extern(nodes));
-    // (Only read when it matters: it scans every input's symbols.)
-    let uniform = if all_areas { None } else { instance() };
-    match uniform {
-        _ if all_areas => {}
-        Some(_) => blobs.retain(|k, _| !extern_users.contains(k)),
-        None => blobs.clear(),
-    }
+/// first object, the arrays and the kernel's static objects after it, whether or not the
+/// other kernels have areas and whatever the partial link's `.nv_debug.shared` holds
+/// (black-box, sm_75–sm_120; testdata partial_extern_only, partial_unnamed_area,
+/// partial_extern_pair, debug_shared_first_input, debug_symbol_order, extern_shared_align,
+/// partial_area_beside_static_kernel; fuzz-equiv seeds 45, 57, 167): taken as one object,
+/// named by its section symbol or its kernel's. Where the arrays go then is
+/// [`resolve_instances`]'s part.
+fn adopt_partial_areas(uses: &mut HashMap<Node, Vec<ObjKey>>, blobs: &Areas) {
     for (&node, &(key, _, _)) in blobs.iter() {
         uses.entry(node).or_default().insert(0, key);
     }
-    uniform
 }
 
 /// Per object: the kernels (indices in `reach`) that reach it. With it, every object laid
