@@ -163,8 +163,8 @@ fn without_padding(line: &str, pad: u64) -> String {
 }
 
 /// A dump's hex row (`  0010: 16 bytes`) with the control bits of its instruction cleared,
-/// unless they are not an encoding the hardware knows (a yield with no stall or one over 11
-/// cycles, which nvdisasm calls undefined): those are kept, so that they still differ.
+/// unless they are not an encoding the hardware knows (`control_bits::is_defined`): those
+/// are kept, so that they still differ.
 fn mask_control_bits(line: &str) -> String {
     let Some((at, bytes)) = line.split_once(": ") else {
         return line.to_string();
@@ -174,11 +174,13 @@ fn mask_control_bits(line: &str) -> String {
     if !is_row || !at.trim().chars().all(|c| c.is_ascii_hexdigit()) {
         return line.to_string();
     }
-    let byte13 = u8::from_str_radix(&b[13], 16).unwrap_or(0);
-    let (stall, yields) = ((byte13 >> 1) & 0xf, byte13 & 0x20 != 0);
-    if yields && !(1..=11).contains(&stall) {
+    let hi = b[8..].iter().rev().fold(0u64, |w, x| {
+        w << 8 | u64::from_str_radix(x, 16).unwrap_or(0)
+    });
+    if !crate::control_bits::is_defined(hi) {
         return line.to_string();
     }
+    let byte13 = u8::from_str_radix(&b[13], 16).unwrap_or(0);
     b[13] = format!("{:02x}", byte13 & 1);
     b[14] = "00".into();
     b[15] = "00".into();

@@ -8,6 +8,7 @@ pub mod arch;
 pub mod checks;
 pub mod cli;
 pub mod compare;
+pub mod control_bits;
 pub mod demangle;
 pub mod diag;
 pub mod dump;

@@ -21,6 +21,7 @@
 //! indirect branch, an attribute listing offsets in an unknown shape), the link is refused,
 //! naming file, kernel and construct.
 
+use crate::control_bits::{self, stall as stall_of, STALL_SHIFT, WAIT_MASK};
 use crate::diag::Error;
 use crate::elf::read::Cubin;
 use crate::elf::read::SymSection;
@@ -465,36 +466,22 @@ fn kept_code(code: &[[u8; 16]], gone: &[bool], fence: &[bool], e: &Edit) -> Resu
     Ok(out.concat())
 }
 
-/// The wait mask of an instruction's high word (bits 52–57).
-const WAIT_MASK: u64 = 0x3f << 52;
-
 /// Adds `extra` cycles of stall before the instruction after `code`: on its last instruction,
-/// and what that one cannot hold on the ones before it (a longer wait is always safe). An
-/// instruction with the yield bit (45) holds 11 cycles at most, one without it 14: the
-/// encodings ptxas writes; nvdisasm calls a yield with 12–15 an undefined value.
+/// and what that one cannot hold on the ones before it (a longer wait is always safe; what
+/// one instruction holds: `control_bits::most_stall`).
 fn add_stall(code: &mut [[u8; 16]], mut extra: u64) {
     for i in code.iter_mut().rev() {
         if extra == 0 {
             return;
         }
         let hi = u64::from_le_bytes(i[8..].try_into().unwrap());
-        let most = if hi & YIELD != 0 { 11 } else { 14 };
+        let most = control_bits::most_stall(hi);
         let stall = stall_of(hi);
         let added = extra.min(most - stall.min(most));
         extra -= added;
         let hi = (hi & !(0xf << STALL_SHIFT)) | ((stall + added) << STALL_SHIFT);
         i[8..].copy_from_slice(&hi.to_le_bytes());
     }
-}
-
-/// The yield bit of an instruction's high word.
-const YIELD: u64 = 1 << 45;
-
-/// Where an instruction's stall count (4 bits) lies in its high word.
-const STALL_SHIFT: u32 = 41;
-
-fn stall_of(hi: u64) -> u64 {
-    (hi >> STALL_SHIFT) & 0xf
 }
 
 /// Old instruction `k`'s target and the new relative field for it.
@@ -1190,6 +1177,7 @@ fn advances(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::control_bits::YIELD;
 
     /// `@!PT LDS RZ, [RZ]`, `MEMBAR.ALL.CTA`, `MEMBAR.SC.GPU`, `EXIT`, the closing `BRA` to itself.
     const LDS: [u8; 16] = ins(DUMMY_LOAD.0, DUMMY_LOAD.1);

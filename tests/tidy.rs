@@ -20,9 +20,11 @@ const LAYERS: &[&str] = &[
     "early_exit",
     "ids",
     "prefault",
-    // vocabulary: targets, the CUDA ELF format, relocation types and bit fields
+    // vocabulary: targets, the CUDA ELF format, SASS control bits, relocation types and
+    // bit fields
     "arch",
     "elf",
+    "control_bits",
     "reloc",
     // the output model and its ordering policy
     "output",
