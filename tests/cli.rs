@@ -351,6 +351,20 @@ fn cubin_dump_compares_a_saved_dump_with_a_cubin() {
 }
 
 #[test]
+fn cubin_dump_reads_the_cubin_inside_a_host_object() {
+    let host = corpus("address_taken_externs/sm_90/host/a.o");
+    let o = cubin_dump(&[&host]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.starts_with(&format!("== {host} [sm_90]\n")), "{text}");
+    let cubin = corpus("address_taken_externs/sm_90/a.o");
+    assert_eq!(
+        cubin_dump(&["--compare", &host, &cubin]).status.code(),
+        Some(0)
+    );
+}
+
+#[test]
 fn cubin_dump_names_an_unreadable_file() {
     let o = cubin_dump(&["/nonexistent/x.cubin"]);
     assert_eq!(o.status.code(), Some(2));

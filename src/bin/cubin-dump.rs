@@ -1,5 +1,6 @@
-//! `cubin-dump`: prints a cubin in cubin-ld's canonical, index-free text form, or compares two
-//! cubins (or saved dumps) semantically and exits 1 when they differ.
+//! `cubin-dump`: prints a cubin in cubin-ld's canonical, index-free text form (each cubin of a
+//! host object's or a fatbin's device code, named by its entry), or compares two cubins (or
+//! saved dumps, or files holding one cubin) semantically and exits 1 when they differ.
 
 use clap::Parser;
 use cubin_ld::compare::{compare_dumps, CompareOptions};
@@ -36,22 +37,73 @@ struct Opts {
     /// wait masks, reuse flags)
     #[arg(long)]
     ignore_scoreboards: bool,
-    /// Files to print (or, with --compare, the two files to compare)
+    /// Files to print: cubins, host objects (`nvcc -dc`) and fatbins (each device-code entry)
+    /// or saved dumps (with --compare, the two files to compare)
     files: Vec<PathBuf>,
 }
 
-/// A file's dump: saved dumps are read as they are, anything else is parsed as a cubin.
-fn dump_of(path: &Path) -> Result<String> {
+/// A file's dumps: saved dumps are read as they are, cubins parsed; host objects (`nvcc -dc`)
+/// and fatbins give one dump per device-code entry of their fatbin, each named by its entry
+/// (`sm_90`), PTX and LTO-IR entries named as not dumped.
+fn dumps_of(path: &Path) -> Result<Vec<(Option<String>, String)>> {
+    use cubin_ld::input::{fatbin, host};
     let f = MappedFile::open(path)?;
     let bytes = f.bytes();
     if bytes.starts_with(cubin_ld::dump::DUMP_VERSION_LINE.as_bytes()) {
-        return Ok(String::from_utf8_lossy(bytes).into_owned());
+        return Ok(vec![(None, String::from_utf8_lossy(bytes).into_owned())]);
     }
-    let d = cubin_ld::dump::dump_bytes(bytes).with_context(|| path.display().to_string())?;
+    let name = path.display().to_string();
+    let fatbin_bytes = match host::elf_machine(bytes) {
+        Some((_, m)) if m != host::EM_CUDA => host::parse(&name, bytes)?
+            .relfatbin
+            .ok_or_else(|| cubin_ld::diag::Error::new(format!("'{name}': no device code")))?,
+        _ if fatbin::has_magic(bytes) => bytes,
+        _ => return Ok(vec![(None, dump_cubin(bytes, &name)?)]),
+    };
+    let entries = fatbin::first_container(fatbin_bytes).with_context(|| name.clone())?;
+    let budget = fatbin::Budget::of_this_machine();
+    let mut out = Vec::new();
+    for e in &entries {
+        let label = e.describe();
+        let text = if e.kind == fatbin::KIND_ELF {
+            let payload = fatbin::payload(e, &budget).with_context(|| name.clone())?;
+            dump_cubin(&payload, &format!("{name} ({label})"))?
+        } else {
+            "(not a cubin: not dumped)\n".to_string()
+        };
+        out.push((Some(label), text));
+    }
+    Ok(out)
+}
+
+/// A cubin's dump, what it holds that has no name reported on stderr.
+fn dump_cubin(bytes: &[u8], name: &str) -> Result<String> {
+    let d = cubin_ld::dump::dump_bytes(bytes).with_context(|| name.to_string())?;
     for u in &d.unknowns.0 {
-        eprintln!("cubin-dump: {}: no name known for {u}", path.display());
+        eprintln!("cubin-dump: {name}: no name known for {u}");
     }
     Ok(d.text)
+}
+
+/// The one cubin a file holds, for --compare (a host object or fatbin with one cubin entry).
+fn dump_of(path: &Path) -> Result<String> {
+    let mut cubins: Vec<(Option<String>, String)> = dumps_of(path)?
+        .into_iter()
+        .filter(|(_, t)| !t.starts_with("(not a cubin"))
+        .collect();
+    if cubins.len() != 1 {
+        return Err(cubin_ld::diag::Error::new(format!(
+            "'{}': holds {} cubins ({}); --compare takes files of one",
+            path.display(),
+            cubins.len(),
+            cubins
+                .iter()
+                .filter_map(|(l, _)| l.clone())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )));
+    }
+    Ok(cubins.remove(0).1)
 }
 
 fn main() -> ExitCode {
@@ -104,20 +156,22 @@ fn main() -> ExitCode {
     }
     let mut rc = ExitCode::SUCCESS;
     for f in &o.files {
-        match dump_of(f) {
-            Ok(t) => {
+        match dumps_of(f) {
+            Ok(dumps) => {
                 let mut out = std::io::stdout().lock();
-                let header = if o.files.len() > 1 {
-                    format!("== {}\n", f.display())
-                } else {
-                    String::new()
-                };
-                if out
-                    .write_all(header.as_bytes())
-                    .and_then(|_| out.write_all(t.as_bytes()))
-                    .is_err()
-                {
-                    return rc;
+                for (entry, t) in dumps {
+                    let header = match entry {
+                        Some(e) => format!("== {} [{e}]\n", f.display()),
+                        None if o.files.len() > 1 => format!("== {}\n", f.display()),
+                        None => String::new(),
+                    };
+                    if out
+                        .write_all(header.as_bytes())
+                        .and_then(|_| out.write_all(t.as_bytes()))
+                        .is_err()
+                    {
+                        return rc;
+                    }
                 }
             }
             Err(e) => {
