@@ -655,33 +655,3 @@ fn sm100_partial_links_write_no_program_header_entry_size() {
         .unwrap()
         .ends_with("phentsize 0"));
 }
-
-/// Links corpus files (paths under testdata/out) with cubin-ld; what it reported.
-fn run_files(flags: &[&str], files: &[&str]) -> Result<cubin_ld::LinkOutcome, cubin_ld::Failure> {
-    let out = std::env::temp_dir().join(format!("cubin-ld-rules-files-{}.o", std::process::id()));
-    let mut args: Vec<String> = vec!["-arch=sm_90".into(), "-o".into(), out.display().to_string()];
-    args.extend(flags.iter().map(|s| s.to_string()));
-    args.extend(files.iter().map(|f| dir(f).display().to_string()));
-    let r = cubin_ld::link(&cubin_ld::cli::parse(&args).unwrap());
-    let _ = std::fs::remove_file(&out);
-    r
-}
-
-#[test]
-fn a_partial_links_debug_shared_with_arrays_and_objects_is_refused_beside_another_under_r() {
-    let f = run_files(
-        &["-r"],
-        &[
-            "shared_pool_align/sm_90/r.cubin",
-            "extern_shared_r_pad/sm_90/r.cubin",
-        ],
-    )
-    .unwrap_err();
-    let text = f.fatal.unwrap_or_default();
-    assert!(
-        text.contains("shared_pool_align/sm_90/r.cubin'")
-            && text.contains("linked -r with another object's .nv_debug.shared")
-            && text.contains("not implemented yet"),
-        "{text}"
-    );
-}

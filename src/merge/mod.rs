@@ -913,7 +913,6 @@ impl<'a, 'data> Builder<'a, 'data> {
                 )
             });
         }
-        refusals::refuse_padded_partial_debug_shared(objects, opts)?;
         if !opts.policy.relocatable() {
             self.p.literal = literal_banks::layout(objects, liveness)?;
         }

@@ -1,60 +1,11 @@
-//! Inputs the merge refuses rather than link differently from nvlink: shared-memory layouts
-//! of partial links nvlink's -r redoes its own way, sm_90 shared memory only dead code uses, and
-//! sm_100+ kernels nvlink re-finalizes (`-G`). Each names the file and the construct.
+//! Inputs the merge refuses rather than link differently from nvlink: sm_90 shared memory
+//! only dead code uses, and sm_100+ kernels nvlink re-finalizes (`-G`). Each names the file
+//! and the construct.
 
 use super::Options;
 use crate::diag::{Error, Result};
-use crate::elf::read::SymSection;
-use crate::elf::*;
 use crate::liveness::Liveness;
-use crate::object::{InputObject, SectionKind};
-
-/// Under -r, an input from a partial link whose `.nv_debug.shared` defines extern arrays and
-/// holds functions' static objects too (which nvlink's `-r` pads, see partial_shared.rs),
-/// beside another input's `.nv_debug.shared`: nvlink sizes that section anew, by a rule not
-/// known here: refused. (Finished by a final link, such an input links as nvlink links it:
-/// shared.rs, resolve_instances; testdata shared_pool_align, extern_shared_align.)
-pub(super) fn refuse_padded_partial_debug_shared(
-    objects: &[InputObject<'_>],
-    opts: &Options,
-) -> Result<()> {
-    if !opts.policy.relocatable() {
-        return Ok(());
-    }
-    // (Parsing made sure the section is shared memory, so one of the few sections of kind
-    // Other: the scan reads a byte a section, not every section's header, serially.)
-    let debug_of = |o: &InputObject<'_>| {
-        o.sections_of(SectionKind::Other)
-            .find(|(_, s)| s.name == b".nv_debug.shared")
-            .map(|(si, _)| si)
-    };
-    let debug: Vec<Option<usize>> = objects.iter().map(debug_of).collect();
-    if debug.iter().flatten().count() < 2 {
-        return Ok(());
-    }
-    for (o, si) in objects.iter().zip(debug) {
-        let Some(si) = si else {
-            continue;
-        };
-        let in_debug = |x: &Symbol<'_>| x.section == SymSection::Index(si as u32);
-        let arrays = o.symbols().iter().any(|x| {
-            in_debug(x) && x.size == 0 && x.bind != STB_LOCAL && x.other & STO_CUDA_SHARED != 0
-        });
-        let objs = o
-            .symbols()
-            .iter()
-            .any(|x| in_debug(x) && x.size > 0 && x.st_type != STT_SECTION);
-        if arrays && objs {
-            return Err(Error::not_implemented(format!(
-                "'{}': a partial link's .nv_debug.shared holding both extern __shared__ arrays \
-                 and functions' static __shared__ objects, linked -r with another object's \
-                 .nv_debug.shared",
-                o.name,
-            )));
-        }
-    }
-    Ok(())
-}
+use crate::object::InputObject;
 
 /// sm_100+ final links without -g: nvlink re-finalizes every kernel that calls nothing
 /// (black-box: docs/research/sm100-rescheduling.md, and below). Where that changes only

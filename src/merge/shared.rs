@@ -615,7 +615,6 @@ fn resolve_instances(objects: &[InputObject<'_>], refs: &mut CodeRefs) {
     for n in &refs.instance_users {
         refs.extern_align_of.insert(*n, first);
     }
-    refs.extern_align = refs.extern_align_of.values().copied().max().unwrap_or(1);
 }
 
 /// The objects only code the link drops uses (functions no kernel reaches, in a link that
