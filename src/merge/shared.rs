@@ -600,8 +600,10 @@ pub fn layout(
 /// extern_shared, extern_shared_r, extern_shared_align, extern_shared_r_pad, debug_constant;
 /// fuzz-equiv seed 167). So a kernel whose partial link gave it 0x40 gets its arrays 16-aligned
 /// after its area and objects when the first instance was 0x10, and 256-aligned when it was
-/// 0x100. (Only kernels name the instances, and nothing else: a partial link retargets
-/// their references to the arrays, not its functions'.)
+/// 0x100. The alignment a pool takes from the arrays in use stays the arrays' own (64 beside
+/// a first instance of 0x10: testdata partial_debug_shared_pair, partial_first_instance).
+/// (Only kernels name the instances, and nothing else: a partial link retargets their
+/// references to the arrays, not its functions'.)
 fn resolve_instances(objects: &[InputObject<'_>], refs: &mut CodeRefs) {
     let first = objects
         .iter()
