@@ -192,33 +192,6 @@ pub fn merged(
     Ok(built)
 }
 
-/// What `-g` asks of nvlink that cubin-ld does not do (refused rather than linked otherwise):
-/// a partial link under `-g` places extern `__shared__` arrays its own way. (The barriers
-/// nvlink's finalizer adds to sm_100+ code compiled without `-G` are `refinalize`'s.)
-pub fn debug_link(objects: &[object::InputObject<'_>], args: &cli::Args) -> Result<(), Failure> {
-    if !args.debug {
-        return Ok(());
-    }
-    let not_yet = Error::not_implemented;
-    if args.relocatable {
-        let extern_shared = |o: &object::InputObject<'_>| {
-            o.symbols().iter().any(|s| {
-                s.section == crate::elf::read::SymSection::Undefined
-                    && s.other & crate::elf::STO_CUDA_SHARED != 0
-                    && s.st_type != crate::elf::STT_FUNC
-            })
-        };
-        if let Some(o) = objects.iter().find(|o| extern_shared(o)) {
-            return Err(not_yet(format!(
-                "'{}' uses extern __shared__ arrays; a partial link (-r) of them under -g",
-                o.name
-            ))
-            .into());
-        }
-    }
-    Ok(())
-}
-
 /// nvlink's rules for which objects may be linked for the target, with its messages.
 pub fn architectures(
     objects: &[object::InputObject<'_>],

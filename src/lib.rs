@@ -169,7 +169,6 @@ fn link_inner(
     }
     let objects = &inputs.objects;
     checks::architectures(objects, &arch)?;
-    checks::debug_link(objects, args)?;
     checks::unified_index(objects, args)?;
     let (res, errs) = resolver.finish(objects, &policy);
     checks::duplicates(&errs)?;

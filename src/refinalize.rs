@@ -637,7 +637,7 @@ fn apply_edit(cubin: &Cubin<'_>, text: u32, func: u32, e: &Edit, out: &mut Vec<u
     }
     for r in &cubin.sections {
         if r.sh_type == SHT_RELA && r.info == text {
-            relocations(cubin, r, e, out)?;
+            relocations(cubin, r, text, e, out)?;
         } else if r.sh_type == SHT_CUDA_INFO && r.info == text {
             info_offsets(r, e, out)?;
         } else if r.name == b".rela.debug_frame" {
@@ -844,17 +844,31 @@ fn symbols(cubin: &Cubin<'_>, text: u32, func: u32, e: &Edit, out: &mut [u8]) ->
     Ok(())
 }
 
-/// Relocations of the code: their offsets.
+/// Relocations of the code: their offsets, and the addends of those naming a place in the
+/// code itself (the return address a call through a pointer loads, `kernel+0x150`), which
+/// move as branch targets do: to the first instruction put before the old one (black-box,
+/// sm_100 `-r -g`: nvlink's return address names the first `MEMBAR.SC.VC` of the exit after
+/// the call; testdata jump_tables' indirect-call kernel).
 fn relocations(
     cubin: &Cubin<'_>,
     r: &crate::elf::read::Section<'_>,
+    text: u32,
     e: &Edit,
     out: &mut [u8],
 ) -> Result<()> {
+    let table = cubin.symtabs.first().ok_or("no symbol table")?;
     let relocs = cubin.relocations(r).map_err(|x| x.to_string())?;
     for (i, rel) in relocs.iter().enumerate() {
         let new = e.at(rel.offset - rel.offset % 16, false)? + rel.offset % 16;
         put_u64(out, r.offset as usize + 24 * i, new);
+        let into_code = table
+            .symbols
+            .get(rel.sym as usize)
+            .is_some_and(|s| s.section == SymSection::Index(text) && s.value == 0);
+        if let (true, Some(addend @ 1..)) = (into_code, rel.addend) {
+            let moved = address(e, addend as u64)?;
+            put_u64(out, r.offset as usize + 24 * i + 16, moved);
+        }
     }
     Ok(())
 }

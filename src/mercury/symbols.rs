@@ -143,6 +143,12 @@ impl Mercury<'_, '_, '_> {
             sym.st_type = ms.st_type;
             sym.other = ms.other | (main.other & 3);
         }
+        // (-r -g writes the arrays' values, where the debugger finds them, in both halves.)
+        if let Some(&v) =
+            self.p.res.sym_global[oi][i].and_then(|g| self.p.partial.debug_value.get(&g))
+        {
+            sym.value = v;
+        }
     }
 
     /// Places a symbol defined in Mercury section `si` of object `oi` where `place_mercury`

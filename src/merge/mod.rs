@@ -299,8 +299,11 @@ impl<'a, 'data> Builder<'a, 'data> {
                     .first_reference(self.p.objects, g)
                     .map(|s| (s.st_type, s.size, self.lower_other(s.other), s.value))
                     .unwrap_or((STT_NOTYPE, 0, 0, 0));
-                // -r writes an undefined global-memory variable's value as all ones.
-                let value = if self.p.policy.relocatable()
+                // -r writes an undefined global-memory variable's value as all ones; -r -g
+                // an extern shared array's as where the debugger finds it.
+                let value = if let Some(&v) = self.p.partial.debug_value.get(&g) {
+                    v
+                } else if self.p.policy.relocatable()
                     && st_type == STT_CUDA_OBJECT
                     && other & STO_CUDA_GLOBAL != 0
                 {
@@ -929,6 +932,10 @@ impl<'a, 'data> Builder<'a, 'data> {
                 self.p.partial.debug_objects,
                 self.p.partial.extern_align_of,
             ) = partial_shared::alignments(self, &liveness.live);
+            if opts.policy.debug() && !self.p.partial.uses.is_empty() {
+                (self.p.partial.debug_value, self.p.partial.debug_start) =
+                    partial_shared::debug_offsets(self, &liveness.live);
+            }
         }
         Ok(())
     }

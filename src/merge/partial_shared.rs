@@ -18,6 +18,9 @@
 //! - a kernel without static objects that reaches the arrays only through callees, or not at
 //!   all, gets a 16-byte `.nv.shared.<k>` when D is 16, and none otherwise;
 //! - every kernel's `.nv.shared.<k>` is at least D-aligned (16 with extern arrays).
+//!
+//! `-r -g` differs (black-box, sm_75–sm_120: [`debug_offsets`]): no instance symbols (the
+//! kernels keep the arrays' names), and an array's value is where the debugger finds it.
 
 use super::{shared, Builder};
 use crate::elf::read::SymSection;
@@ -46,6 +49,10 @@ pub(crate) struct PartialShared {
     pub extern_align_of: HashMap<(ObjectId, usize), u64>,
     /// Each kernel's instance symbol.
     pub instances: HashMap<(ObjectId, usize), OutSym>,
+    /// `-r -g` (no instance symbols): per extern array, its value, and per kernel whose own
+    /// code refers to arrays, where they start in it (see [`debug_offsets`]).
+    pub debug_value: HashMap<crate::ids::GlobalId, u64>,
+    pub debug_start: HashMap<(ObjectId, usize), u64>,
 }
 
 /// How a kernel uses extern shared memory.
@@ -147,6 +154,52 @@ pub(crate) fn alignments(
     (extern_align, extern_align.max(debug), objects, of)
 }
 
+/// `-r -g`: nvlink places each extern array at one offset for every kernel, as a `-g` link
+/// does, and writes it as the array's value: the largest of alignD(S) over the kernels whose
+/// own code refers to it, S being a kernel's own static bytes (0 for a kernel without any);
+/// a kernel's arrays start at the largest value of those it refers to, and a kernel whose
+/// arrays start at 0 is sized as one that refers to none (black-box, sm_75, sm_90, sm_100,
+/// sm_120: probes of one kernel with A in 16, 64 and S in 0, 4, 100; testdata extern_shared,
+/// extern_shared_align, extern_shared_r_pad, partial_extern_only and the other extern-array
+/// cases linked `-r -g`).
+pub(crate) fn debug_offsets(
+    b: &Builder<'_, '_>,
+    live: &crate::ids::IdVec<ObjectId, Vec<bool>>,
+) -> (HashMap<crate::ids::GlobalId, u64>, HashMap<Node, u64>) {
+    let d = b.p.partial.debug_align.max(1);
+    let refs = shared::code_refs(b.p.objects(), b.p.res, &b.p.shared.definitions, live);
+    let direct = |n: &Node| b.p.partial.uses.get(n) == Some(&Use::Direct);
+    let own_static = |(oi, ti): Node| {
+        let o = &b.p.objects()[oi];
+        o.sections_of(crate::object::SectionKind::Other)
+            .find(|(_, s)| {
+                s.sh_type == SHT_CUDA_SHARED
+                    && s.flags & SHF_INFO_LINK != 0
+                    && s.info as usize == ti
+                    && s.name.starts_with(b".nv.shared.")
+            })
+            .map_or(0, |(_, s)| s.size)
+    };
+    let mut value: HashMap<crate::ids::GlobalId, u64> = HashMap::new();
+    for (&g, users) in &refs.extern_users_of {
+        let v = users
+            .iter()
+            .filter(|n| direct(n))
+            .map(|&n| align_up(own_static(n), d))
+            .max()
+            .unwrap_or(0);
+        value.insert(g, v);
+    }
+    let mut start: HashMap<Node, u64> = HashMap::new();
+    for (&g, users) in &refs.extern_users_of {
+        for n in users.iter().filter(|n| direct(n)) {
+            let e = start.entry(*n).or_insert(0);
+            *e = (*e).max(value[&g]);
+        }
+    }
+    (value, start)
+}
+
 /// The `.nv.shared.<k>` of a kernel whose own code refers to extern arrays, which start at
 /// `x` in it: `x` rounded up to D, or 2D when that is no more than D.
 fn direct_size(x: u64, debug_align: u64) -> u64 {
@@ -165,7 +218,20 @@ impl Builder<'_, '_> {
             return;
         };
         let d = self.p.partial.debug_align;
-        let size = if u == Use::Direct {
+        let debug_start = self
+            .p
+            .policy
+            .debug()
+            .then(|| self.p.partial.debug_start.get(&node).copied().unwrap_or(0));
+        // (-r -g: a kernel whose arrays start at 0 is sized, and left unnamed, as one that
+        // refers to none.)
+        let u = match debug_start {
+            Some(0) if u == Use::Direct => Use::ThroughCallees,
+            _ => u,
+        };
+        let size = if let (Use::Direct, Some(x)) = (u, debug_start) {
+            direct_size(x, d)
+        } else if u == Use::Direct {
             let own = self
                 .p
                 .partial
@@ -268,6 +334,10 @@ impl Builder<'_, '_> {
                 s.align = s.align.max(16);
             }
         }
+        if self.p.policy.debug() {
+            self.finish_debug_partial_shared();
+            return;
+        }
         let mut kernels: Vec<(OutSym, Node)> = Vec::new();
         for (&node, &u) in &self.p.partial.uses {
             if u != Use::Direct {
@@ -318,6 +388,21 @@ impl Builder<'_, '_> {
                 section: None,
             });
             self.p.partial.instances.insert(node, id);
+        }
+    }
+
+    /// `-r -g`: the kernels whose own code refers to the arrays are sized for where the
+    /// arrays start in them (`debug_offsets`); no instance symbols.
+    fn finish_debug_partial_shared(&mut self) {
+        let d = self.p.partial.debug_align;
+        for (node, &(sec, static_size, _)) in &self.p.partial.sections {
+            if self.p.partial.uses.get(node) != Some(&Use::Direct) || static_size == 0 {
+                continue;
+            }
+            let x = self.p.partial.debug_start.get(node).copied().unwrap_or(0);
+            if let Content::NoBits(n) = &mut self.m.sections[sec].content {
+                *n = direct_size(x, d);
+            }
         }
     }
 

@@ -600,8 +600,9 @@ pub fn layout(
 /// extern_shared, extern_shared_r, extern_shared_align, extern_shared_r_pad, debug_constant;
 /// fuzz-equiv seed 167). So a kernel whose partial link gave it 0x40 gets its arrays 16-aligned
 /// after its area and objects when the first instance was 0x10, and 256-aligned when it was
-/// 0x100. The alignment a pool takes from the arrays in use stays the arrays' own (64 beside
-/// a first instance of 0x10: testdata partial_debug_shared_pair, partial_first_instance).
+/// 0x100. The alignment a pool takes from the arrays in use is the larger of the arrays' own
+/// and that one (64 beside a first instance of 0x10: testdata partial_debug_shared_pair,
+/// partial_first_instance; 0xc0 beside 64-aligned arrays: extern_shared_debug_r).
 /// (Only kernels name the instances, and nothing else: a partial link retargets their
 /// references to the arrays, not its functions'.)
 fn resolve_instances(objects: &[InputObject<'_>], refs: &mut CodeRefs) {
@@ -617,6 +618,7 @@ fn resolve_instances(objects: &[InputObject<'_>], refs: &mut CodeRefs) {
     for n in &refs.instance_users {
         refs.extern_align_of.insert(*n, first);
     }
+    refs.extern_align = refs.extern_align.max(first);
 }
 
 /// The objects only code the link drops uses (functions no kernel reaches, in a link that
@@ -737,10 +739,19 @@ fn layout_kernels(
     debug: bool,
     arch_sm: u32,
 ) {
-    let needs: Vec<KernelNeeds> = reach
+    let mut needs: Vec<KernelNeeds> = reach
         .iter()
         .map(|(_, nodes)| kernel_needs(nodes, refs, out, m))
         .collect();
+    // -g: a kernel's arrays start where its static objects end, aligned as the kernel is
+    // (for a pool's alignment too: black-box, sm_75–sm_120, testdata extern_shared_debug_r:
+    // k_static16's 16-aligned arrays at 0x40 beside a 64-aligned pool, 0x20 in a default
+    // link).
+    if debug {
+        for need in needs.iter_mut().filter(|n| n.has_static && n.uses_extern) {
+            need.extern_align = need.extern_align.max(need.align);
+        }
+    }
     let group = extern_groups(reach, &refs.extern_users);
     let group_offset = group_offsets(&needs, &group);
     let mut dropped_kernels = size_kernels(
