@@ -134,7 +134,9 @@ pub(crate) fn alignments(
         (0, HashMap::new())
     } else {
         let refs = shared::code_refs(b.p.objects(), b.p.res, &b.p.shared.definitions, live);
-        (refs.extern_align.max(16), refs.extern_align_of)
+        // (A kernel's own A' is that of the array its first relocation to one names, as in
+        // a final link: shared::kernel_extern_align; testdata extern_arrays_first_named.)
+        (refs.extern_align.max(16), refs.first_align_of)
     };
     let (mut debug, mut objects) = (0u64, 0u64);
     for (oi, o) in crate::object::enumerated(b.p.objects()) {

@@ -318,6 +318,9 @@ pub struct CodeRefs {
     pub extern_align_of: HashMap<Node, u64>,
     /// The kernels whose code names a partial link's `externsharedinstance` symbol.
     pub instance_users: HashSet<Node>,
+    /// Per function using extern arrays: the alignment of the array its first such
+    /// relocation names (relocation sections and entries in file order).
+    pub first_align_of: HashMap<Node, u64>,
     /// Which symbols of each object name shared memory.
     pub names_shared: NamesShared,
 }
@@ -358,6 +361,7 @@ pub fn code_refs(
         extern_align: 1,
         extern_align_of: HashMap::new(),
         instance_users: HashSet::new(),
+        first_align_of: HashMap::new(),
         names_shared: NamesShared::default(),
     };
     let mut names_shared = crate::ids::IdVec::new();
@@ -371,6 +375,7 @@ pub fn code_refs(
         all.extern_align = all.extern_align.max(part.extern_align);
         all.extern_align_of.extend(part.extern_align_of);
         all.instance_users.extend(part.instance_users);
+        all.first_align_of.extend(part.first_align_of);
     }
     all.names_shared = NamesShared(names_shared);
     all
@@ -390,6 +395,7 @@ fn object_code_refs(
     let mut extern_align = 1u64;
     let mut extern_align_of: HashMap<Node, u64> = HashMap::new();
     let mut instance_users: HashSet<Node> = HashSet::new();
+    let mut first_align_of: HashMap<Node, u64> = HashMap::new();
     let o = &objects[oi];
     // Which of the object's symbols name shared memory: each classified once, not at each
     // relocation through it; an object with none has no relocation to read here (most
@@ -444,6 +450,7 @@ fn object_code_refs(
                     extern_align = extern_align.max(align);
                     let a = extern_align_of.entry((oi, target)).or_insert(1);
                     *a = (*a).max(align);
+                    first_align_of.entry((oi, target)).or_insert(align);
                 }
                 None => {}
             }
@@ -457,6 +464,7 @@ fn object_code_refs(
         extern_align,
         extern_align_of,
         instance_users,
+        first_align_of,
         names_shared: NamesShared::default(),
     };
     (part, shared)
@@ -617,6 +625,7 @@ fn resolve_instances(objects: &[InputObject<'_>], refs: &mut CodeRefs) {
         .map_or(16, |x| x.value.max(1));
     for n in &refs.instance_users {
         refs.extern_align_of.insert(*n, first);
+        refs.first_align_of.insert(*n, first);
     }
     refs.extern_align = refs.extern_align.max(first);
 }
@@ -749,7 +758,7 @@ fn layout_kernels(
     // link).
     if debug {
         for need in needs.iter_mut().filter(|n| n.has_static && n.uses_extern) {
-            need.extern_align = need.extern_align.max(need.align);
+            need.start_align = need.start_align.max(need.align);
         }
     }
     let group = extern_groups(reach, &refs.extern_users);
@@ -1044,6 +1053,8 @@ struct KernelNeeds {
     uses_extern: bool,
     /// The largest alignment of the arrays it reaches (1 without any).
     extern_align: u64,
+    /// What its arrays' start is aligned to ([`kernel_extern_align`]; 1 without any).
+    start_align: u64,
 }
 
 impl KernelNeeds {
@@ -1065,6 +1076,7 @@ fn kernel_needs(
         align: 1,
         uses_extern: false,
         extern_align: 1,
+        start_align: 1,
     };
     for nd in nodes {
         for &o in list(&refs.uses, nd) {
@@ -1079,7 +1091,23 @@ fn kernel_needs(
             k.align = k.align.max(a);
         }
     }
+    if k.uses_extern {
+        k.start_align = kernel_extern_align(nodes, refs);
+    }
     k
+}
+
+/// The alignment a kernel's extern arrays start at (its section is aligned for the largest
+/// still): not the largest of those it reaches but that of the array named by the first
+/// relocation to one in the kernel's own code, or else in the first function it reaches
+/// that has one (relocation sections and entries in file order; black-box, sm_75: a kernel,
+/// or a function it calls, naming arrays aligned 16 and 64 in either order and section,
+/// 20 probes; ptxas often names one array for several that alias).
+fn kernel_extern_align(nodes: &[Node], refs: &CodeRefs) -> u64 {
+    nodes
+        .iter()
+        .find_map(|n| refs.first_align_of.get(n).copied())
+        .unwrap_or(1)
 }
 
 /// Kernels connected through a function that uses extern shared memory share its offset:
@@ -1117,7 +1145,7 @@ fn group_offsets(needs: &[KernelNeeds], group: &[usize]) -> HashMap<usize, u64> 
     let mut offset: HashMap<usize, u64> = HashMap::new();
     for (need, &g) in needs.iter().zip(group) {
         if need.uses_extern {
-            let v = align_up(need.static_end, need.extern_align);
+            let v = align_up(need.static_end, need.start_align);
             let e = offset.entry(g).or_insert(0);
             *e = (*e).max(v);
         }
@@ -1370,6 +1398,7 @@ mod tests {
             align: 1,
             uses_extern,
             extern_align,
+            start_align: extern_align,
         };
         let needs = [
             need(20, true, 8),   // group 0: 24
