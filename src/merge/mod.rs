@@ -920,21 +920,19 @@ impl<'a, 'data> Builder<'a, 'data> {
             self.p.literal = literal_banks::layout(objects, liveness)?;
         }
         if !opts.policy.lays_out_shared_memory() {
-            self.p.partial.uses = partial_shared::kernel_uses(
-                self,
-                &liveness.live,
-                &liveness.kernels,
-                &liveness.edges,
-            );
+            // (The live code's shared-memory references, scanned once for the three.)
+            let refs = shared::code_refs(objects, res, &self.p.shared.definitions, &liveness.live);
+            self.p.partial.uses =
+                partial_shared::kernel_uses(&refs, &liveness.kernels, &liveness.edges);
             (
                 self.p.partial.extern_align,
                 self.p.partial.debug_align,
                 self.p.partial.debug_objects,
                 self.p.partial.extern_align_of,
-            ) = partial_shared::alignments(self, &liveness.live);
+            ) = partial_shared::alignments(self, &refs);
             if opts.policy.debug() && !self.p.partial.uses.is_empty() {
                 (self.p.partial.debug_value, self.p.partial.debug_start) =
-                    partial_shared::debug_offsets(self, &liveness.live);
+                    partial_shared::debug_offsets(self, &refs);
             }
         }
         Ok(())

@@ -70,13 +70,11 @@ pub(crate) enum Use {
 /// from the functions that refer to them, which stops at kernels (a kernel another launches
 /// keeps its own), so every kernel is answered at once, in time linear in the graph.
 pub(crate) fn kernel_uses(
-    b: &Builder<'_, '_>,
-    live: &crate::ids::IdVec<ObjectId, Vec<bool>>,
+    refs: &shared::CodeRefs,
     kernels: &[Node],
     edges: &crate::liveness::CodeEdges,
 ) -> HashMap<Node, Use> {
-    let direct =
-        shared::code_refs(b.p.objects(), b.p.res, &b.p.shared.definitions, live).extern_users;
+    let direct = &refs.extern_users;
     if direct.is_empty() {
         return HashMap::new();
     }
@@ -128,15 +126,14 @@ pub(crate) fn kernel_uses(
 /// shared_weak_copies).
 pub(crate) fn alignments(
     b: &Builder<'_, '_>,
-    live: &crate::ids::IdVec<ObjectId, Vec<bool>>,
+    refs: &shared::CodeRefs,
 ) -> (u64, u64, u64, HashMap<Node, u64>) {
     let (extern_align, of) = if b.p.partial.uses.is_empty() {
         (0, HashMap::new())
     } else {
-        let refs = shared::code_refs(b.p.objects(), b.p.res, &b.p.shared.definitions, live);
         // (A kernel's own A' is that of the array its first relocation to one names, as in
         // a final link: shared::kernel_extern_align; testdata extern_arrays_first_named.)
-        (refs.extern_align.max(16), refs.first_align_of)
+        (refs.extern_align.max(16), refs.first_align_of.clone())
     };
     let (mut debug, mut objects) = (0u64, 0u64);
     for (oi, o) in crate::object::enumerated(b.p.objects()) {
@@ -166,10 +163,9 @@ pub(crate) fn alignments(
 /// cases linked `-r -g`).
 pub(crate) fn debug_offsets(
     b: &Builder<'_, '_>,
-    live: &crate::ids::IdVec<ObjectId, Vec<bool>>,
+    refs: &shared::CodeRefs,
 ) -> (HashMap<crate::ids::GlobalId, u64>, HashMap<Node, u64>) {
     let d = b.p.partial.debug_align.max(1);
-    let refs = shared::code_refs(b.p.objects(), b.p.res, &b.p.shared.definitions, live);
     let direct = |n: &Node| b.p.partial.uses.get(n) == Some(&Use::Direct);
     let own_static = |(oi, ti): Node| {
         let o = &b.p.objects()[oi];
