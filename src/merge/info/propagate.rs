@@ -276,10 +276,11 @@ fn deepest_path(
     (chain, None)
 }
 
-/// -preserve-relocs keeps the functions no kernel calls; when the link has one kernel, nvlink
-/// gives it their barriers as if it called them (their registers, stack and shared memory
-/// not; with two kernels, neither gets them). Black-box, sm_75: an uncalled function with
-/// __syncthreads() beside a kernel without (testdata orphan_barrier).
+/// -preserve-relocs and -g keep the functions no kernel calls; when the link has one kernel,
+/// nvlink gives it their barriers as if it called them (their registers, stack and shared
+/// memory not; with two kernels, neither gets them). Black-box, sm_75-sm_120: an uncalled
+/// function with __syncthreads() beside a kernel without (testdata orphan_barrier, also
+/// linked -g).
 fn orphan_barriers(
     opts: &Options,
     succ: &Succ,
@@ -289,7 +290,7 @@ fn orphan_barriers(
     let &[k] = kernels else {
         return 0;
     };
-    if !opts.policy.preserve_relocs() || !opts.policy.propagates_over_call_graph() {
+    if opts.policy.removes_dead_code() || !opts.policy.propagates_over_call_graph() {
         return 0;
     }
     let mut reached = hashbrown::HashSet::new();
