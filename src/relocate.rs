@@ -912,9 +912,17 @@ impl Relocator<'_, '_, '_> {
         done: &mut SiteOut,
     ) {
         let Applied { old, v, addend } = applied;
-        // (Extern arrays have no symbol to record against, but under -g.)
-        let extern_shared =
-            matches!(shared_ref, Some(shared::SharedRef::Extern)) && !self.p.policy.debug();
+        // (Extern arrays have no symbol to record against, but under -g; sm_90 gives them
+        // one beside a pool of functions' objects, and then nvlink records the references
+        // of code no kernel reaches, at -1 (black-box: testdata dead_extern_pool, sm_90 -preserve-relocs).)
+        let unreached = self
+            .p
+            .shared
+            .unreached_extern_users
+            .contains(&(site.oi, site.target));
+        let extern_shared = matches!(shared_ref, Some(shared::SharedRef::Extern))
+            && !self.p.policy.debug()
+            && !unreached;
         // sm_100+ records only shared-memory references (nvlink's sm_100 mode
         // keeps no debug, constant-bank or texture records).
         let unrecorded_on_sm100 = self.m.mercury && (shared_ref.is_none() || !site.alloc());

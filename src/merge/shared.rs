@@ -53,6 +53,9 @@ pub struct SharedLayout {
     pub pool_align: u64,
     /// Functions with static objects that no kernel reaches (kept by -preserve-relocs).
     pub unreached_users: Vec<Node>,
+    /// Functions using extern arrays that no kernel reaches (kept by -preserve-relocs and
+    /// -g): they have no kernel's area, so no `extern_offset`.
+    pub unreached_extern_users: HashSet<Node>,
     /// What each global's definition is for shared memory (see [`Definitions`]).
     pub definitions: Definitions,
     /// Which symbols name shared memory (see [`NamesShared`]).
@@ -557,7 +560,8 @@ pub fn layout(
         names_shared,
         ..SharedLayout::default()
     };
-    if refs.uses.is_empty() && refs.extern_users.is_empty() && blobs.is_empty() {
+    let dead = dead_code(objects, res, &definitions, lv, &refs.uses);
+    if refs.uses.is_empty() && refs.extern_users.is_empty() && blobs.is_empty() && dead.is_empty() {
         return none(definitions, names_shared);
     }
     // What each kernel reaches (a kernel it launches keeps its shared memory to itself:
@@ -573,21 +577,21 @@ pub fn layout(
     if !refs.instance_users.is_empty() {
         resolve_instances(objects, &mut refs);
     }
-    if refs.uses.is_empty() && refs.extern_users.is_empty() {
+    if refs.uses.is_empty() && refs.extern_users.is_empty() && dead.is_empty() {
         return none(definitions, names_shared);
     }
     let m = Measure::new(objects, &blobs);
-    let dead = dead_code_objects(objects, res, &definitions, lv, &refs.uses);
+    let live_extern_align = if refs.extern_users.is_empty() {
+        0
+    } else {
+        refs.extern_align
+    };
     let mut out = SharedLayout {
-        extern_align: if refs.extern_users.is_empty() {
-            0
-        } else {
-            refs.extern_align
-        },
+        extern_align: live_extern_align.max(dead.extern_align),
         reserve,
         definitions,
         names_shared,
-        ..static_layout(&reach, &refs.uses, &dead, &debug_objects, &m)
+        ..static_layout(&reach, &refs.uses, &dead.objects, &debug_objects, &m)
     };
     // (`refs.extern_align` is at least 1: this is it, or 1 when no array is in use.)
     out.pool_align = pool_align(
@@ -630,18 +634,35 @@ fn resolve_instances(objects: &[InputObject<'_>], refs: &mut CodeRefs) {
     refs.extern_align = refs.extern_align.max(first);
 }
 
-/// The objects only code the link drops uses (functions no kernel reaches, in a link that
-/// removes them; not kernels -kernels-used or the host code leaves out, which were not
-/// probed): they take part in nvlink's pool (sorted with the others, at 0, the pool
-/// objects after the first above them: see `place`), though no kernel has them. Not a
-/// losing weak copy's: nvlink drops those before it lays memory out.
-fn dead_code_objects(
+/// What only code the link drops uses of shared memory (functions no kernel reaches, in a
+/// link that removes them; not kernels -kernels-used or the host code leaves out, which
+/// were not probed). Not a losing weak copy's: nvlink drops those before it lays memory
+/// out.
+#[derive(Debug, Default)]
+struct DeadCode {
+    /// Static objects no live code uses: they take part in nvlink's pool (sorted with the
+    /// others, at 0, the pool objects after the first above them: see `place`), though no
+    /// kernel has them.
+    objects: Vec<ObjKey>,
+    /// The largest alignment of the extern arrays dead code uses (0: none). nvlink counts
+    /// them in use: they bring `.nv_debug.shared` and align a pool (black-box, sm_75-sm_100,
+    /// default links: testdata dead_extern_shared).
+    extern_align: u64,
+}
+
+impl DeadCode {
+    fn is_empty(&self) -> bool {
+        self.objects.is_empty() && self.extern_align == 0
+    }
+}
+
+fn dead_code(
     objects: &[InputObject<'_>],
     res: &Resolution<'_>,
     defs: &Definitions,
     lv: &Liveness,
     live_uses: &HashMap<Node, Vec<ObjKey>>,
-) -> Vec<ObjKey> {
+) -> DeadCode {
     // (The relocation sections of dead functions' code, as code_refs reads the live ones.)
     let dead_code: crate::ids::IdVec<ObjectId, Vec<bool>> = crate::object::par_map(objects, |oi| {
         let o = &objects[oi];
@@ -663,18 +684,24 @@ fn dead_code_objects(
     })
     .into();
     if dead_code.iter().all(|m| !m.contains(&true)) {
-        return Vec::new();
+        return DeadCode::default();
     }
     let live: HashSet<ObjKey> = live_uses.values().flatten().copied().collect();
-    let mut dead: Vec<ObjKey> = code_refs(objects, res, defs, &dead_code)
-        .uses
-        .into_values()
-        .flatten()
+    let refs = code_refs(objects, res, defs, &dead_code);
+    let extern_align = if refs.extern_users.is_empty() {
+        0
+    } else {
+        refs.extern_align
+    };
+    let mut dead: Vec<ObjKey> = (refs.uses.into_values().flatten())
         .filter(|k| !live.contains(k))
         .collect();
     dead.sort_unstable();
     dead.dedup();
-    dead
+    DeadCode {
+        objects: dead,
+        extern_align,
+    }
 }
 
 /// The functions' shared objects of the inputs (those in `.nv_debug.shared`, as the copy
@@ -772,11 +799,16 @@ fn layout_kernels(
         &refs.extern_users,
         arch_sm,
     );
-    out.extern_symbol_offset = extern_symbol_offsets(&refs.extern_users_of, &out.extern_offset);
+    out.extern_symbol_offset =
+        extern_symbol_offsets(&refs.extern_users_of, &out.extern_offset, debug);
+    out.unreached_extern_users = (refs.extern_users.iter())
+        .filter(|n| !out.extern_offset.contains_key(*n))
+        .copied()
+        .collect();
     if debug {
         extend_to_furthest_arrays(out, reach, &refs.extern_users_of);
     }
-    if !refs.extern_users.is_empty() && out.pool_align > 0 {
+    if out.extern_align > 0 && out.pool_align > 0 {
         pool_kernels(out, reach, &needs, arch_sm, &mut dropped_kernels);
     }
     for k in dropped_kernels {
@@ -1200,17 +1232,23 @@ fn size_kernels(
     dropped_kernels
 }
 
-/// Per extern array: the largest offset its users see it at.
+/// Per extern array: the largest offset its users see it at. `-g` also places an array only
+/// functions no kernel reaches use, at 0 (black-box, sm_75-sm_120: its symbol at 0, or at the
+/// reserve where the symbols count it, and the functions' references relocated to it;
+/// testdata uncalled_extern_shared linked -g).
 fn extern_symbol_offsets(
     extern_users_of: &HashMap<GlobalId, Vec<Node>>,
     extern_offset: &HashMap<Node, u64>,
+    debug: bool,
 ) -> HashMap<GlobalId, u64> {
     let mut out = HashMap::new();
     for (g, users) in extern_users_of {
         let at = users.iter().filter_map(|n| extern_offset.get(n)).max();
-        if let Some(&at) = at {
-            out.insert(*g, at);
-        }
+        match at {
+            Some(&at) => out.insert(*g, at),
+            None if debug => out.insert(*g, 0),
+            None => None,
+        };
     }
     out
 }

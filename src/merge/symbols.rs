@@ -482,9 +482,13 @@ impl Builder<'_, '_> {
         }
         // -preserve-relocs and -g: a function using extern shared arrays brings the
         // `.nv_debug.shared` that covers the reserved bytes, after the object's other
-        // memory sections and before its debug ones.
+        // memory sections and before its debug ones; so does one no kernel reaches
+        // (black-box, sm_90: its section symbol before the object's `.debug_frame`;
+        // testdata uncalled_extern_shared).
+        let shared = &self.p.shared;
         if self.p.policy.keeps_internal_symbols()
-            && self.p.shared.extern_offset.contains_key(&(oi, si))
+            && (shared.extern_offset.contains_key(&(oi, si))
+                || shared.unreached_extern_users.contains(&(oi, si)))
         {
             *debug_shared_due = true;
         }
@@ -551,14 +555,12 @@ impl Builder<'_, '_> {
     pub(super) fn global_symbol_of(&mut self, oi: ObjectId, i: usize, g: GlobalId) {
         // Functions this link removed (unreachable, or only a losing copy) lose their
         // symbol too.
-        if self.p.is_dead_function(g)
-            || (!self.p.policy.relocatable() && self.p.undefined_dead_only.contains(&g))
-        {
+        if self.p.is_dead_function(g) {
             return;
         }
         // Shared memory objects and extern shared arrays are laid out by the link
         // and leave no symbol behind; extern arrays in use leave an empty
-        // `.nv_debug.shared` (aligned as they are).
+        // `.nv_debug.shared` (aligned as they are), also those only removed code uses.
         let kind = if self.p.policy.relocatable() {
             None
         } else {
@@ -567,6 +569,10 @@ impl Builder<'_, '_> {
                 .definitions
                 .classify(self.p.objects, self.p.res, oi, i as u32)
         };
+        let dead_only = !self.p.policy.relocatable() && self.p.undefined_dead_only.contains(&g);
+        if dead_only && kind != Some(shared::SharedRef::Extern) {
+            return;
+        }
         match kind {
             Some(shared::SharedRef::Extern) => {
                 // (none when nvlink's pool of functions' objects asks for more than
