@@ -156,12 +156,18 @@ fn grown_table(
 /// bytes; one whose advance moves is written as nvlink writes it: its other opcodes, then a
 /// special opcode where one holds the row's line and address advances, else
 /// `DW_LNS_advance_line` (where the line moves), `DW_LNS_advance_pc`, `DW_LNS_copy` (the
-/// end: `DW_LNS_advance_pc`, `DW_LNE_end_sequence`). nvlink writes the advance's operand as
+/// end: `DW_LNS_advance_pc`, `DW_LNE_end_sequence`); the row's flags (`DW_LNS_set_prologue_end`
+/// and the like) just before the opcode that appends it (black-box, sm_100 -G: `advance_pc
+/// 0x380, set_prologue_end, end_sequence` of a kernel losing its `MEMBAR.SC.VC` stays in that
+/// order, with 0x300). nvlink writes the advance's operand as
 /// a signed LEB128 number (0x50 as `d0 00`, 0x30 as `30`), which reads as the unsigned one.
 fn reencoded(b: &[u8], mut at: usize, h: &Header, e: &Edit) -> Result<(Vec<u8>, usize)> {
     let new = |old: u64| -> Result<u64> { super::address(e, old) };
     let (mut out, mut loc) = (Vec::new(), 0u64);
     let (mut row_start, mut advance, mut line, mut others) = (at, 0u64, 0i64, Vec::new());
+    // The row's flag opcodes (basic_block, prologue_end, epilogue_begin): written just before
+    // what appends the row.
+    let mut flags = Vec::new();
     loop {
         let start = at;
         let op = *b.get(at).ok_or("a line sequence with no end")?;
@@ -199,6 +205,7 @@ fn reencoded(b: &[u8], mut at: usize, h: &Header, e: &Edit) -> Result<(Vec<u8>, 
                     at = next;
                 }
                 8 | 9 => return Err("a DW_LNS_const_add_pc or fixed_advance_pc".into()),
+                7 | 10 | 11 => flags.push(op),
                 _ => {
                     let args = h.std_lengths.get(usize::from(op) - 1).copied().unwrap_or(0);
                     for _ in 0..args {
@@ -229,7 +236,10 @@ fn reencoded(b: &[u8], mut at: usize, h: &Header, e: &Edit) -> Result<(Vec<u8>, 
                 })
                 .filter(|&op| op <= 255);
             match (end_sequence, special) {
-                (false, Some(op)) => out.push(op as u8),
+                (false, Some(op)) => {
+                    out.extend_from_slice(&flags);
+                    out.push(op as u8);
+                }
                 _ => {
                     if line != 0 {
                         out.push(3);
@@ -239,6 +249,7 @@ fn reencoded(b: &[u8], mut at: usize, h: &Header, e: &Edit) -> Result<(Vec<u8>, 
                         out.push(2);
                         push_sleb(&mut out, units as i64);
                     }
+                    out.extend_from_slice(&flags);
                     out.extend_from_slice(if end_sequence { &terminator } else { &[1] });
                 }
             }
@@ -249,6 +260,7 @@ fn reencoded(b: &[u8], mut at: usize, h: &Header, e: &Edit) -> Result<(Vec<u8>, 
         }
         (row_start, advance, line) = (at, 0, 0);
         others.clear();
+        flags.clear();
     }
 }
 
@@ -350,6 +362,14 @@ mod tests {
         push_sleb(&mut bytes, 0x30);
         push_sleb(&mut bytes, -2);
         assert_eq!(bytes, [0x30, 0x7e], "as nvlink writes 0x30 and -2");
+    }
+
+    #[test]
+    fn a_moved_rows_flags_stay_just_before_what_appends_it() {
+        // advance_pc 0x130 (now 0xe0), set_prologue_end, end_sequence.
+        let program = [2, 0xb0, 0x02, 10, 0, 1, 1];
+        let (out, _) = reencoded(&program, 0, &header(), &edit()).unwrap();
+        assert_eq!(out, [2, 0xe0, 0x01, 10, 0, 1, 1]);
     }
 
     #[test]
