@@ -131,9 +131,12 @@ fn prepare(text: &str, opts: &CompareOptions) -> Vec<Item> {
             .iter_mut()
             .filter(|it| it.key == "section .note.nv.tkinfo")
         {
+            // (nvJitLink's record is the linker's in the links cubin-ld hands to it: jitlink.)
             it.lines.retain(|l| {
                 !(l.contains(" tkinfo ")
-                    && (l.contains("tool \"nvlink\"") || l.contains("tool \"cubin-ld\"")))
+                    && ["nvlink", "cubin-ld", "nvJIT API"]
+                        .iter()
+                        .any(|t| l.contains(&format!("tool \"{t}\""))))
             });
             for l in it.lines.iter_mut().filter(|l| !is_entry(l)) {
                 if let Some(p) = l.find(" size ") {

@@ -20,6 +20,7 @@ pub mod graph;
 pub mod host_script;
 pub mod ids;
 pub mod input;
+pub mod jitlink;
 pub mod layout;
 pub mod liveness;
 pub mod load;
@@ -116,6 +117,18 @@ fn link_inner(
     let Some(mut loaded) = load::link_time_optimize(args, &arch, loaded, early)? else {
         return Ok(LinkOutcome::default());
     };
+    // 1b'. sm_100+ code nvlink's finalizer compiles again (from a ptxas before 13.4): a
+    // final link of it is the toolkit's nvJitLink's, nvlink's own linker and finalizer.
+    if let Some(cause) = jitlink::refinalized_input(&loaded, &arch) {
+        let system_used = || {
+            let user = load::user_objects(&loaded)?;
+            let mut r = resolve::Resolver::new(&policy);
+            r.add(&user, 0);
+            Ok(args.keep_system_libraries || r.leaves_undefined())
+        };
+        jitlink::link(args, &arch, &files, &loaded, system_used, &cause, early)?;
+        return Ok(LinkOutcome::default());
+    }
     // 1c. sm_100+: what nvlink's finalizer changes in the inputs' code (the fence clean-up
     // of kernels calling nothing; in debug links, the debugger's barriers before exits).
     let refinalized =

@@ -289,7 +289,6 @@ impl<'data> InputObject<'data> {
             check_relocation_name(&name, &cubin, s)?;
         }
         check_capsule_code(&name, &cubin, &kinds)?;
-        check_finalizer_version(&name, &cubin, &kinds)?;
         check_frame_twin(&name, &cubin)?;
         check_mirrored_records(&name, &cubin)?;
         for (s, _) in cubin
@@ -817,37 +816,60 @@ fn check_capsule_code(name: &str, cubin: &Cubin<'_>, kinds: &[SectionKind]) -> R
 /// nor the opportunistic-finalization flag alone is what makes nvlink do it (each patched to
 /// 13.5's value, NVSHMEM's 13.0 object is still re-finalized), so the refusal keys on what sets
 /// such objects apart, and names the ptxas the tool note gives.
-fn check_finalizer_version(name: &str, cubin: &Cubin<'_>, kinds: &[SectionKind]) -> Result<()> {
+/// sm_100+ code from a ptxas before 13.4: a capsule, and no EICOMPAT_ATTR_FINALIZER_VERSION
+/// in `.nv.compat` (`compat`). nvlink's finalizer compiles such code again in every link;
+/// the ptxas the object's note names.
+fn finalized_before_13_4(cubin: &Cubin<'_>, compat: &Section<'_>) -> Option<String> {
     let has_capsule = cubin
         .sections
         .iter()
         .any(|s| s.sh_type == crate::elf::SHT_CUDA_CAPMERC_TEXT);
-    let Some(compat) = cubin
-        .sections
-        .iter()
-        .zip(kinds)
-        .find(|(_, k)| **k == SectionKind::Compat)
-        .map(|(s, _)| s)
-    else {
-        return Ok(());
-    };
     let versioned = crate::elf::nvinfo::parse_records(compat.bytes())
         .map(|rs| {
             rs.iter()
                 .any(|r| r.attr == crate::elf::nvinfo::EICOMPAT_FINALIZER_VERSION)
         })
         .unwrap_or(true);
-    if !has_capsule || versioned {
-        return Ok(());
+    (has_capsule && !versioned)
+        .then(|| tool_version(cubin).unwrap_or_else(|| "an older ptxas".into()))
+}
+
+/// An input whose code nvlink's finalizer compiles again (sm_100+ code from a ptxas before
+/// 13.4): cubin-ld does not link it itself; a final link goes through the toolkit's nvJitLink.
+#[derive(Debug, Clone)]
+pub struct Refinalized {
+    pub object: String,
+    /// Its `.nv.compat`.
+    pub section: String,
+    /// The ptxas that made it, as its note names it.
+    pub ptxas: String,
+}
+
+impl Refinalized {
+    /// The object in `bytes` (named `name`), if its code is such code.
+    pub fn of(name: &str, bytes: &[u8]) -> Option<Refinalized> {
+        let cubin = Cubin::parse(bytes).ok()?;
+        let compat = cubin
+            .sections
+            .iter()
+            .find(|s| s.sh_type == crate::elf::SHT_CUDA_COMPAT_INFO)?;
+        Some(Refinalized {
+            object: name.to_string(),
+            section: compat.name_str().to_string(),
+            ptxas: finalized_before_13_4(&cubin, compat)?,
+        })
     }
-    let ptxas = tool_version(cubin).unwrap_or_else(|| "an older ptxas".into());
-    Err(crate::diag::Error::not_implemented(format!(
-        "'{name}': section '{}': no EICOMPAT_ATTR_FINALIZER_VERSION (sm_100+ code from \
-         {ptxas}): nvlink 13.5 re-finalizes code from a ptxas before 13.4 in every mode, \
-         re-selecting instructions; rebuild it with CUDA 13.4 or later, or link it with \
-         nvlink",
-        compat.name_str()
-    )))
+
+    /// The refusal of a link cubin-ld cannot hand to nvJitLink (`why`).
+    pub fn refusal(&self, why: &str) -> Error {
+        Error::not_implemented(format!(
+            "'{}': section '{}': no EICOMPAT_ATTR_FINALIZER_VERSION (sm_100+ code from {}): \
+             nvlink 13.5 re-finalizes code from a ptxas before 13.4 in every mode, \
+             re-selecting instructions; cubin-ld links such code through the toolkit's \
+             nvJitLink only, {why}; rebuild it with CUDA 13.4 or later, or link it with nvlink",
+            self.object, self.section, self.ptxas
+        ))
+    }
 }
 
 /// The tool and version the object's `.note.nv.tkinfo` names (`ptxas 13.0, V13.0.100`).

@@ -505,10 +505,11 @@ fn without_finalizer_version() -> Vec<u8> {
 }
 
 #[test]
-fn sm100_code_from_a_ptxas_before_13_4_is_refused_naming_the_file_section_and_ptxas() {
+fn sm100_code_from_a_ptxas_before_13_4_is_refused_in_a_partial_link_naming_the_file_section_and_ptxas(
+) {
     let d = scratch("old_ptxas");
     std::fs::write(d.join("old.o"), without_finalizer_version()).unwrap();
-    let o = cubin_ld(&d, &["-arch=sm_100", "old.o", "-o", "out.cubin"]);
+    let o = cubin_ld(&d, &["-arch=sm_100", "-r", "old.o", "-o", "out.cubin"]);
     assert_fails(
         &o,
         1,
@@ -516,7 +517,30 @@ fn sm100_code_from_a_ptxas_before_13_4_is_refused_naming_the_file_section_and_pt
             "'old.o': section '.nv.compat'",
             "no EICOMPAT_ATTR_FINALIZER_VERSION",
             "ptxas V13.5.37",
+            "through the toolkit's nvJitLink only, which has no -r",
             "rebuild it with CUDA 13.4 or later",
+        ],
+    );
+    assert!(!d.join("out.cubin").exists());
+}
+
+#[test]
+fn sm100_code_from_a_ptxas_before_13_4_needs_nvjitlink_for_a_final_link() {
+    let d = scratch("old_ptxas_final");
+    std::fs::write(d.join("old.o"), without_finalizer_version()).unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_cubin-ld"))
+        .current_dir(&d)
+        .env("CUBIN_LD_NVJITLINK", "/nowhere/libnvJitLink.so")
+        .args(["-arch=sm_100", "old.o", "-o", "out.cubin"])
+        .output()
+        .unwrap();
+    assert_fails(
+        &o,
+        1,
+        &[
+            "'old.o' (sm_100+ code from ptxas V13.5.37, which nvlink's finalizer compiles again)",
+            "needs the CUDA toolkit's nvJitLink library, which was not found",
+            "/nowhere/libnvJitLink.so",
         ],
     );
     assert!(!d.join("out.cubin").exists());
@@ -556,7 +580,7 @@ fn a_cuda_information_note_of_version_1_names_no_toolkit_to_refuse() {
     bytes[desc..desc + 8].copy_from_slice(&[1, 0, 100, 0, 1, 0, 0, 0]);
     let d = scratch("cuinfo_v1");
     std::fs::write(d.join("old.o"), bytes).unwrap();
-    let o = cubin_ld(&d, &["-arch=sm_100", "old.o", "-o", "out.cubin"]);
+    let o = cubin_ld(&d, &["-arch=sm_100", "-r", "old.o", "-o", "out.cubin"]);
     assert_fails(&o, 1, &["no EICOMPAT_ATTR_FINALIZER_VERSION"]);
     assert!(!stderr(&o).contains("must be recompiled"), "{}", stderr(&o));
 }

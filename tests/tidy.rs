@@ -47,6 +47,7 @@ const LAYERS: &[&str] = &[
     "cli",
     "host_script",
     "load",
+    "jitlink",
     "reproduce",
     "checks",
     // the inspector (cubin-dump, the differential tests)

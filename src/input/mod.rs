@@ -108,7 +108,7 @@ pub struct Options<'o> {
 
 /// How nvlink treats an input, from its name and its first bytes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Kind {
+pub enum Kind {
     Cubin,
     HostObject,
     Archive,
@@ -124,6 +124,11 @@ enum Kind {
 }
 
 const SYSTEM_LIBRARIES: &[&str] = &["libcudadevrt.a"];
+
+/// What a file is, as the link reads it (`lto`: under `-dlto`).
+pub fn kind_of(f: &MappedFile, lto: bool) -> Result<Kind> {
+    classify(&f.path, &f.display_name(), f.bytes(), lto)
+}
 
 fn extension(path: &Path) -> Option<&str> {
     let name = path.file_name()?.to_str()?;

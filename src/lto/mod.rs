@@ -180,7 +180,10 @@ pub fn optimize(loaded: &Loaded<'_>, req: &Request<'_>) -> Result<Option<Product
         "link-time optimization",
         req.nvvmpath.and_then(Path::parent),
     )?;
-    let lib = nvjitlink::NvJitLink::load(&nvjitlink::candidates(req.nvvmpath, Some(&ptxas)))?;
+    let lib = nvjitlink::NvJitLink::load(
+        &nvjitlink::candidates(req.nvvmpath, Some(&ptxas)),
+        "link-time optimization",
+    )?;
     let irs: Vec<nvjitlink::Input<'_>> = loaded
         .lto
         .iter()

@@ -1,6 +1,7 @@
 //! The toolkit's nvJitLink library, through its documented C API (`nvJitLink.h`), loaded at
-//! run time and only by links that hold LTO-IR: LTO-IR modules in, the optimized program out
-//! as PTX (`-lto -ptx`).
+//! run time and only by links that need it: those that hold LTO-IR (LTO-IR modules in, the
+//! optimized program out as PTX: `-lto -ptx`), and final links of code nvlink's finalizer
+//! compiles again (the inputs as they are in, the linked cubin out: `jitlink`).
 
 use crate::diag::{Error, Result};
 use std::ffi::{c_char, c_int, c_void, CString};
@@ -14,9 +15,26 @@ type Complete = unsafe extern "C" fn(Handle) -> c_int;
 type GetSize = unsafe extern "C" fn(Handle, *mut usize) -> c_int;
 type GetText = unsafe extern "C" fn(Handle, *mut c_char) -> c_int;
 
-/// `NVJITLINK_INPUT_LTOIR`, `NVJITLINK_INPUT_FATBIN`, `NVJITLINK_SUCCESS` (nvJitLink.h).
-const INPUT_LTOIR: c_int = 3;
-const INPUT_FATBIN: c_int = 4;
+/// `nvJitLinkInputType` (nvJitLink.h).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum InputKind {
+    Cubin = 1,
+    Ptx = 2,
+    LtoIr = 3,
+    Fatbin = 4,
+    /// A host object holding a fatbin.
+    Object = 5,
+    /// An archive of host objects.
+    Library = 6,
+}
+
+/// What a link makes.
+enum Output {
+    Ptx,
+    Cubin,
+}
+
+/// `NVJITLINK_SUCCESS` (nvJitLink.h).
 const SUCCESS: c_int = 0;
 
 /// The file names the library goes by (the toolkit's link, the PyPI wheel's soname).
@@ -58,8 +76,9 @@ pub fn candidates(nvvmpath: Option<&Path>, ptxas: Option<&Path>) -> Vec<PathBuf>
 }
 
 impl NvJitLink {
-    /// The first of `candidates` that loads with nvJitLink's entry points.
-    pub fn load(candidates: &[PathBuf]) -> Result<NvJitLink> {
+    /// The first of `candidates` that loads with nvJitLink's entry points; `why` says what
+    /// needs it, for the error.
+    pub fn load(candidates: &[PathBuf], why: &str) -> Result<NvJitLink> {
         let mut tried = Vec::new();
         for c in candidates {
             // SAFETY: loading runs the library's initializers; nvJitLink's are the toolkit's
@@ -79,8 +98,8 @@ impl NvJitLink {
             }
         }
         Err(Error::new(format!(
-            "link-time optimization needs the CUDA toolkit's nvJitLink library, which was not \
-             found; looked for: {} (set CUBIN_LD_NVJITLINK to the file)",
+            "{why} needs the CUDA toolkit's nvJitLink library, which was not found; looked \
+             for: {} (set CUBIN_LD_NVJITLINK to the file)",
             tried.join(", ")
         )))
     }
@@ -98,14 +117,61 @@ impl NvJitLink {
 
     /// Links `modules` with `options` and returns the PTX (without its NUL).
     pub fn link_ptx(&self, options: &[String], modules: &[Input<'_>]) -> Result<Vec<u8>> {
+        let inputs: Vec<(InputKind, &str, &[u8])> = modules
+            .iter()
+            .map(|m| {
+                let kind = if m.fatbin {
+                    InputKind::Fatbin
+                } else {
+                    InputKind::LtoIr
+                };
+                (kind, m.name, m.bytes)
+            })
+            .collect();
+        let mut text = self
+            .run(options, &inputs, Output::Ptx, "link-time optimization")?
+            .0;
+        while text.last() == Some(&0) {
+            text.pop();
+        }
+        Ok(text)
+    }
+
+    /// Links `inputs` (each its kind, name and bytes) with `options` and returns the linked
+    /// cubin and what nvJitLink said beside it (its info log). `what` names the link in errors.
+    pub fn link_cubin(
+        &self,
+        options: &[String],
+        inputs: &[(InputKind, &str, &[u8])],
+        what: &str,
+    ) -> Result<(Vec<u8>, String)> {
+        self.run(options, inputs, Output::Cubin, what)
+    }
+
+    fn run(
+        &self,
+        options: &[String],
+        inputs: &[(InputKind, &str, &[u8])],
+        output: Output,
+        what: &str,
+    ) -> Result<(Vec<u8>, String)> {
         let create: Create = self.symbol(b"nvJitLinkCreate\0")?;
         let destroy: Destroy = self.symbol(b"nvJitLinkDestroy\0")?;
         let add: AddData = self.symbol(b"nvJitLinkAddData\0")?;
         let complete: Complete = self.symbol(b"nvJitLinkComplete\0")?;
-        let ptx_size: GetSize = self.symbol(b"nvJitLinkGetLinkedPtxSize\0")?;
-        let ptx: GetText = self.symbol(b"nvJitLinkGetLinkedPtx\0")?;
+        let (size_name, get_name): (&[u8], &[u8]) = match output {
+            Output::Ptx => (b"nvJitLinkGetLinkedPtxSize\0", b"nvJitLinkGetLinkedPtx\0"),
+            Output::Cubin => (
+                b"nvJitLinkGetLinkedCubinSize\0",
+                b"nvJitLinkGetLinkedCubin\0",
+            ),
+        };
+        let out_size: GetSize = self.symbol(size_name)?;
+        let out_get: GetText = self.symbol(get_name)?;
         let log_size: GetSize = self.symbol(b"nvJitLinkGetErrorLogSize\0")?;
         let log: GetText = self.symbol(b"nvJitLinkGetErrorLog\0")?;
+        let info_size: GetSize = self.symbol(b"nvJitLinkGetInfoLogSize\0")?;
+        let info: GetText = self.symbol(b"nvJitLinkGetInfoLog\0")?;
         let c = |s: &str| CString::new(s).map_err(|_| Error::new(format!("'{s}' holds a NUL")));
         let opts: Vec<CString> = options.iter().map(|o| c(o)).collect::<Result<_>>()?;
         let ptrs: Vec<*const c_char> = opts.iter().map(|o| o.as_ptr()).collect();
@@ -120,46 +186,53 @@ impl NvJitLink {
                     self.path
                 )));
             }
-            let failed = |what: String, r: c_int| {
+            let text_of = |size: GetSize, get: GetText| {
                 let mut n = 0usize;
                 let mut text = vec![0u8; 0];
-                if log_size(h, &mut n) == SUCCESS && n > 1 {
+                if size(h, &mut n) == SUCCESS && n > 1 {
                     text.resize(n, 0);
-                    log(h, text.as_mut_ptr().cast());
+                    get(h, text.as_mut_ptr().cast());
                 }
-                let text = String::from_utf8_lossy(&text);
+                String::from_utf8_lossy(&text)
+                    .trim_end_matches('\0')
+                    .trim_end()
+                    .to_string()
+            };
+            let failed = |at: String, r: c_int| {
                 Error::new(format!(
-                    "link-time optimization failed {what} (nvJitLink error {r}):\n{}",
-                    text.trim_end_matches('\0').trim_end()
+                    "{what} failed {at} (nvJitLink error {r}):\n{}",
+                    text_of(log_size, log)
                 ))
             };
             let result = (|| {
-                for m in modules {
-                    let n = c(m.name)?;
-                    let kind = if m.fatbin { INPUT_FATBIN } else { INPUT_LTOIR };
-                    let r = add(h, kind, m.bytes.as_ptr().cast(), m.bytes.len(), n.as_ptr());
+                for &(kind, name, bytes) in inputs {
+                    let n = c(name)?;
+                    let r = add(
+                        h,
+                        kind as c_int,
+                        bytes.as_ptr().cast(),
+                        bytes.len(),
+                        n.as_ptr(),
+                    );
                     if r != SUCCESS {
-                        return Err(failed(format!("on '{}'", m.name), r));
+                        return Err(failed(format!("on '{name}'"), r));
                     }
                 }
                 let r = complete(h);
                 if r != SUCCESS {
-                    return Err(failed("linking the LTO-IR".into(), r));
+                    return Err(failed("linking".into(), r));
                 }
                 let mut n = 0usize;
-                let r = ptx_size(h, &mut n);
+                let r = out_size(h, &mut n);
                 if r != SUCCESS {
-                    return Err(failed("producing PTX".into(), r));
+                    return Err(failed("producing its output".into(), r));
                 }
-                let mut text = vec![0u8; n];
-                let r = ptx(h, text.as_mut_ptr().cast());
+                let mut bytes = vec![0u8; n];
+                let r = out_get(h, bytes.as_mut_ptr().cast());
                 if r != SUCCESS {
-                    return Err(failed("producing PTX".into(), r));
+                    return Err(failed("producing its output".into(), r));
                 }
-                while text.last() == Some(&0) {
-                    text.pop();
-                }
-                Ok(text)
+                Ok((bytes, text_of(info_size, info)))
             })();
             destroy(&mut h);
             result
