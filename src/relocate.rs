@@ -792,6 +792,9 @@ impl Relocator<'_, '_, '_> {
         // (ptxas's `<fn>.const_opt.*` references carry -0x8000).
         Some(match r.r_type {
             table::cuda::CONST_FIELD19_40 => ((bank as u64) << 14) | (offset >> 2),
+            // (sm_75–sm_89 surface instructions whose bindless handle is `__constant__`
+            // data: its offset in 4-byte words, the bank implied.)
+            table::cuda::BINDLESSOFF14_40 => offset >> 2,
             table::cuda::CONST_FIELD21_38 if r.addend.is_none() => ((bank as u64) << 16) | offset,
             table::cuda::CONST_FIELD21_38 if self.m.mercury => offset & 0xffff,
             table::cuda::CONST_FIELD21_38 => ((bank as u64) << 16) | (offset & 0xffff),
@@ -886,13 +889,19 @@ impl Relocator<'_, '_, '_> {
         let old =
             patch::read(bytes, offset, fields).map_err(|e| e.context(self.against(site, r)))?;
         // (A RELA constant field is written whole, bank and offset, whatever ptxas left in
-        // it; elsewhere the field's contents are added to, as REL's implicit addend.)
-        let new =
-            if r.r_type == table::cuda::CONST_FIELD21_38 && r.addend.is_some() && !self.m.mercury {
-                v
-            } else {
-                old.wrapping_add(v)
-            };
+        // it, and so is a bindless handle's offset, where ptxas leaves the addend's words
+        // (black-box, sm_75: `h.b` of a `__constant__` struct at 0x10 is 6, not 2 + 0x18);
+        // elsewhere the field's contents are added to, as REL's implicit addend.)
+        let whole = match r.r_type {
+            table::cuda::CONST_FIELD21_38 => !self.m.mercury,
+            table::cuda::BINDLESSOFF14_40 => true,
+            _ => false,
+        };
+        let new = if whole && r.addend.is_some() {
+            v
+        } else {
+            old.wrapping_add(v)
+        };
         patch::write(bytes, offset, fields, new).map_err(|e| e.context(self.against(site, r)))?;
         if self.m.mercury && site.code() {
             capsule.push((site.oi, site.target, r.offset, r.r_type, v));
