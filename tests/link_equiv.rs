@@ -34,10 +34,15 @@ const KNOWN_DIFFERENT: &[(&str, &str)] = &[
     ("dead_extern_pool/sm_7*/pr", DELETED_SYMBOL),
     ("dead_extern_pool/sm_8*/pr", DELETED_SYMBOL),
     ("dead_extern_pool/sm_1*/pr", DELETED_SYMBOL),
+    ("partial_instance_objects/sm_7*/pr", DELETED_SYMBOL),
+    ("partial_instance_objects/sm_8*/pr", DELETED_SYMBOL),
+    ("partial_instance_objects/sm_1*/pr", DELETED_SYMBOL),
+    ("cp_async_shared/sm_75/pr", DELETED_SYMBOL),
 ];
 
 const DELETED_SYMBOL: &str = "-preserve-relocs, a function no kernel calls naming an extern \
-     __shared__ array beside a pool of functions' static objects, off sm_90: nvlink fails with \
+     __shared__ array (often the global copy of a function ptxas cloned for its callers) \
+     beside a pool of functions' static objects, off sm_90: nvlink fails with \
      'Internal error: reference to deleted symbol' (on sm_90 it gives the arrays symbols and \
      records the reference); cubin-ld links it, writing -1 as nvlink does without a pool";
 

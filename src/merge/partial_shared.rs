@@ -9,7 +9,8 @@
 //!   sizes added up) when M <= D (D bytes when there are none);
 //! - each kernel whose own code refers to an extern array gets an `externsharedinstance`
 //!   symbol (WEAK, undefined, INTERNAL|SHARED) whose value is where its extern area starts,
-//!   x = `max(alignA'(static), A')` with A' the alignment of the arrays its own code uses, and its own references are retargeted to it (device
+//!   x = `max(alignA'(static), A')` with A' the alignment of the arrays its own code uses and
+//!   static its objects' sizes added up, and its own references are retargeted to it (device
 //!   functions keep the array's name); its `.nv.shared.<k>` is y = alignD(x) bytes, or 2D
 //!   when y <= D;
 //! - every other kernel's own `.nv.shared.<k>` of S input bytes is D + (the sizes of its
@@ -353,8 +354,11 @@ impl Builder<'_, '_> {
         // (in the order of the kernels' code among the inputs, whatever their symbols' order)
         kernels.sort_unstable_by_key(|&(_, node)| node);
         for (_, node) in kernels {
+            // (Its objects' sizes added up, not its input section's size, which ptxas may
+            // make larger: 0x1c for one 12-byte object beside a callee's pool; black-box,
+            // sm_86, testdata partial_instance_objects.)
             let static_size = match self.p.partial.sections.get(&node) {
-                Some(&(_, s, _)) => s,
+                Some(&(_, _, objects)) => objects,
                 None => 0,
             };
             // (A here is that of the arrays the kernel's own code uses.)

@@ -35,4 +35,6 @@ pub(super) const CODE_TYPES: &[(u32, Option<&[u16]>)] = &[
     (cuda::CONST_FIELD19_40, None),
     (cuda::BINDLESSOFF14_40, None),
     (cuda::ABS24_40, None),
+    // (sm_80–sm_89 `LDGSTS`: cp.async's shared-memory address.)
+    (cuda::ABS20_44, Some(&[0xfae])),
 ];

@@ -27,6 +27,7 @@ pub mod cuda {
     pub const UNUSED_CLEAR32: u32 = 72;
     pub const UNUSED_CLEAR64: u32 = 73;
     pub const ABS24_40: u32 = 74;
+    pub const ABS20_44: u32 = 100;
     pub const ABS55_16_34: u32 = 75;
     pub const UNIFIED: u32 = 102;
     pub const UNIFIED32_LO_32: u32 = 112;
