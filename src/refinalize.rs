@@ -147,7 +147,8 @@ pub fn still_to_remove(text: &[u8], debug_link: bool) -> Option<&'static str> {
     if !leaf {
         return None;
     }
-    let k = (0..code.len()).find(|&k| dropped(&code, k))?;
+    let keep = keeps_dummy_loads(&code);
+    let k = (0..code.len()).find(|&k| dropped(&code, k, keep))?;
     Some(if words(&code[k]).0 == DUMMY_LOAD.0 {
         "@!PT LDS RZ, [RZ]"
     } else {
@@ -245,18 +246,33 @@ fn words(i: &[u8]) -> (u64, u64) {
 }
 
 /// Whether instruction `k` of `code` is one re-finalization drops.
-fn dropped(code: &[[u8; 16]], k: usize) -> bool {
+fn dropped(code: &[[u8; 16]], k: usize, keep_dummy_loads: bool) -> bool {
     let (lo, hi) = words(&code[k]);
-    if (lo, hi & OPERANDS) == DUMMY_LOAD {
-        return true;
-    }
-    // A CTA barrier goes when the next instruction kept is a wider MEMBAR.
-    (lo & !0xf000, hi & OPERANDS) == CTA_BARRIER
-        && code[k + 1..]
+    let next_kept = || {
+        code[k + 1..]
             .iter()
             .map(|i| words(i))
             .find(|&(l, h)| (l, h & OPERANDS) != DUMMY_LOAD)
-            .is_some_and(|(l, _)| l & 0xfff == MEMBAR)
+    };
+    if (lo, hi & OPERANDS) == DUMMY_LOAD {
+        return !keep_dummy_loads && next_kept().is_some_and(|(l, _)| l & 0xfff == MEMBAR);
+    }
+    // A CTA barrier goes when the next instruction kept is a wider MEMBAR.
+    (lo & !0xf000, hi & OPERANDS) == CTA_BARRIER
+        && next_kept().is_some_and(|(l, _)| l & 0xfff == MEMBAR)
+}
+
+/// Whether nvlink keeps every dummy load of a kernel: it does where some run of them stands
+/// before something other than a `MEMBAR` (the three before each cp.async `LDGSTS`), those
+/// before its fences included (black-box, sm_100/sm_120: a `cuda::pipeline` kernel keeps its
+/// block fence's four; testdata cp_async_shared).
+fn keeps_dummy_loads(code: &[[u8; 16]]) -> bool {
+    let dummy = |i: &[u8; 16]| {
+        let (l, h) = words(i);
+        (l, h & OPERANDS) == DUMMY_LOAD
+    };
+    code.windows(2)
+        .any(|w| dummy(&w[0]) && !dummy(&w[1]) && words(&w[1]).0 & 0xfff != MEMBAR)
 }
 
 /// The `MEMBAR` a run of dropped instructions stood before.
@@ -378,7 +394,10 @@ fn edit_code(
 ) -> Result<Option<Edit>> {
     let code = instructions(text);
     let leaf = kernel && !calls_out(&code);
-    let fence: Vec<bool> = (0..code.len()).map(|k| leaf && dropped(&code, k)).collect();
+    let keep = keeps_dummy_loads(&code);
+    let fence: Vec<bool> = (0..code.len())
+        .map(|k| leaf && dropped(&code, k, keep))
+        .collect();
     if debug_info && fence.contains(&true) {
         return Err("-G code with a fence preamble".into());
     }
@@ -1235,13 +1254,24 @@ mod tests {
         let cta = ins(0x7992, 0x8000 | 0x0005_ec00_0000_0000);
         let gpu = ins(0x7992, 0x2000 | 0x004f_ec00_0000_0000);
         let code = [EXIT, lds, lds, lds, lds, cta, gpu, EXIT];
-        let gone: Vec<bool> = (0..code.len()).map(|k| dropped(&code, k)).collect();
+        let gone: Vec<bool> = (0..code.len()).map(|k| dropped(&code, k, false)).collect();
         assert_eq!(gone, [false, true, true, true, true, true, false, false]);
     }
 
     #[test]
+    fn dummy_loads_stay_in_a_kernel_where_some_stand_before_an_async_copy() {
+        let lds = ins(DUMMY_LOAD.0, DUMMY_LOAD.1 | 0x000f_e200_0000_0000);
+        let ldgsts = ins(0x0000_0000_0205_7fae, 0x000f_e200_0000_0000);
+        let block = ins(0x7992, 0x0003_ec00_0000_0000);
+        let code = [lds, lds, lds, ldgsts, lds, lds, lds, lds, block, EXIT];
+        assert!(keeps_dummy_loads(&code));
+        assert!((0..code.len()).all(|k| !dropped(&code, k, true)));
+        assert!(!keeps_dummy_loads(&code[4..]));
+    }
+
+    #[test]
     fn a_cta_barrier_alone_stays() {
-        assert!(!dropped(&[CTA, EXIT], 0));
+        assert!(!dropped(&[CTA, EXIT], 0, false));
     }
 
     #[test]

@@ -40,6 +40,11 @@ const SEPARATE_DIFFERS_IN_NVLINK: &[(&str, &str)] = &[
          partial links are joined (0x50, aligned 64; one step: none, as kernels without \
          static objects beside a pool aligned above 16), by nvlink as by cubin-ld",
     ),
+    (
+        "cp_async_fences/",
+        "-lineinfo: a file-table entry's length in .debug_line (0x9d in the one-step partial \
+         link) is 0 when the partial links are joined, by nvlink as by cubin-ld",
+    ),
 ];
 
 fn separate_differs_in_nvlink(dir: &Path) -> bool {

@@ -68,6 +68,11 @@ pub const RESCHEDULED_BY_NVLINK: &[(&str, &str)] = &[
         "fence_nanosleep/sm_1*",
         "a kernel with a fence that calls nothing (its fence instructions removed as well)",
     ),
+    (
+        "cp_async_fences/sm_1*",
+        "kernels with asynchronous copies and fences that call nothing",
+    ),
+    ("cp_async_shared/sm_1*", "k calls nothing"),
     ("capsule_tokens/sm_1*", "blur_rows calls nothing"),
     ("debug_symbol_order/sm_1*", "tsum<256> calls nothing"),
     ("partial_unnamed_area/sm_1*", "k_add calls nothing"),
