@@ -720,7 +720,7 @@ impl Relocator<'_, '_, '_> {
             // data) is the driver's to give, wherever it is written: kept, as in debug
             // information.
             None
-        } else if site.alloc() {
+        } else if site.alloc() && !self.p.weak_kept_for_final_link(oi, r.sym) {
             self.p
                 .constant_bank(oi, r.sym)
                 .and_then(|bank| self.constant_value(site, r, isym, addend, bank))

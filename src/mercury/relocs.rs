@@ -479,7 +479,8 @@ impl Mercury<'_, '_, '_> {
     ) -> bool {
         let main_sym = site.o.symbols().get(r.sym as usize);
         site.code
-            && (self.p.constant_bank(site.oi, r.sym).is_some()
+            && ((self.p.constant_bank(site.oi, r.sym).is_some()
+                && !self.p.weak_kept_for_final_link(site.oi, r.sym))
                 || shared_ref.is_some()
                 || main_sym.is_some_and(is_undefined_local)
                 || (!self.p.policy.relocatable()

@@ -258,6 +258,18 @@ impl<'a, 'data> Placement<'a, 'data> {
         self.objects[oi].cubin.sections.get(i)
     }
 
+    /// -r: a weak definition (C++17's `inline __constant__`, a template's static member)
+    /// may lose to another object's in the final link, so references to it stay for that
+    /// link, as nvlink keeps them, in both halves (black-box, sm_75-sm_120: testdata
+    /// weak_constant_r).
+    pub(crate) fn weak_kept_for_final_link(&self, oi: ObjectId, sym: u32) -> bool {
+        self.policy.relocatable()
+            && self
+                .res
+                .definition(oi, sym)
+                .is_some_and(|(d, ds)| self.objects[d].symbols()[ds as usize].bind == STB_WEAK)
+    }
+
     /// The constant bank (3 for `__constant__` data) a symbol lives in, following resolution;
     /// `None` outside the user banks.
     pub(crate) fn constant_bank(&self, oi: ObjectId, sym: u32) -> Option<u32> {
