@@ -25,8 +25,9 @@ use hashbrown::HashMap;
 /// What separates an alias from the real name.
 const MARK: u8 = 0;
 
-/// The prefixes that, put before `.text.<fn>` or `.nv.info.<fn>`, name a section that belongs
-/// to function `<fn>` alone (its code, records and relocations, and their Mercury twins).
+/// The prefixes that, put before `.text.<fn>`, `.nv.info.<fn>` or `.nv.constant2.<fn>`, name a
+/// section that belongs to function `<fn>` alone (its code, records, literal bank and
+/// relocations, and their Mercury twins).
 const PREFIXES: [&[u8]; 7] = [
     b"",
     b".rel",
@@ -47,6 +48,9 @@ fn function_of(name: &[u8]) -> Option<&[u8]> {
         let rest = name.strip_prefix(*p)?;
         rest.strip_prefix(b".text.")
             .or_else(|| rest.strip_prefix(b".nv.info."))
+            // (sm_75–sm_89: its literal bank, which -r keeps as it is; black-box: two
+            // objects' `__internal_accurate_pow`, testdata local_literal_banks.)
+            .or_else(|| rest.strip_prefix(b".nv.constant2."))
             .filter(|f| !f.is_empty())
     })
 }
