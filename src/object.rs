@@ -759,20 +759,23 @@ fn check_code_relocations(
 /// capsule's key is known), and each of its relocated instructions is one the capsule
 /// describes as the type needs (`check_relocated_entries`).
 fn check_capsule_code(name: &str, cubin: &Cubin<'_>, kinds: &[SectionKind]) -> Result<()> {
-    let capsules: hashbrown::HashMap<&[u8], &Section<'_>> = cubin
+    // (Keyed by the code's name and function symbol: a partial link's output holds a local
+    // function's copies under one name, each capsule naming its own copy's symbol.)
+    let capsules: hashbrown::HashMap<(&[u8], u32), &Section<'_>> = cubin
         .sections
         .iter()
-        .filter_map(|c| Some((c.name.strip_prefix(&b".nv.capmerc"[..])?, c)))
+        .filter_map(|c| Some(((c.name.strip_prefix(&b".nv.capmerc"[..])?, c.info), c)))
         .collect();
     if capsules.is_empty() {
         return Ok(());
     }
+    let capsule_of = |code: &Section<'_>| capsules.get(&(code.name, code.info)).copied();
     let code_with_capsule = cubin
         .sections
         .iter()
         .zip(kinds)
         .filter(|(_, k)| **k == SectionKind::Text)
-        .filter_map(|(code, _)| Some((code, *capsules.get(code.name)?)));
+        .filter_map(|(code, _)| Some((code, capsule_of(code)?)));
     for (code, capsule) in code_with_capsule {
         let unlike = crate::reloc::capsule::unlike_closing(code.bytes()).or_else(|| {
             crate::reloc::capsule::unlike_capsule(capsule.bytes(), code.bytes())
@@ -795,7 +798,7 @@ fn check_capsule_code(name: &str, cubin: &Cubin<'_>, kinds: &[SectionKind]) -> R
             continue;
         };
         if kinds.get(s.info as usize) == Some(&SectionKind::Text) {
-            if let Some(capsule) = capsules.get(code.name) {
+            if let Some(capsule) = capsule_of(code) {
                 check_relocated_entries(name, cubin, s, code, capsule)?;
             }
         }
