@@ -261,6 +261,7 @@ fn a_partial_link_of_separate_partial_links_equals_a_one_step_partial_link() {
                 "debug_symbol_order_g/",
                 "debug_weak_copies/",
                 "debug_local_names/",
+                "ptx_const0_size_r/",
             ]
             .iter()
             .any(|p| label(&dir).starts_with(p))

@@ -139,6 +139,8 @@ pub(crate) struct Builder<'a, 'data> {
     out_of: crate::ids::IdVec<ObjectId, Vec<Option<Option<OutSec>>>>,
     /// Which sections some input names with a section symbol (`debug_group`).
     named_sections: symbols::NamedSections,
+    /// -r: the one output symbol of each undefined local name (`.nv.ptx.const0.size`).
+    undefined_locals: HashMap<Vec<u8>, OutSym>,
 }
 
 fn is_text(o: &InputObject<'_>, s: &Section<'_>) -> bool {
@@ -861,6 +863,7 @@ impl<'a, 'data> Builder<'a, 'data> {
             })
             .into(),
             named_sections: symbols::NamedSections::of(objects),
+            undefined_locals: HashMap::new(),
         }
     }
 

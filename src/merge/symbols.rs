@@ -362,12 +362,18 @@ impl Builder<'_, '_> {
             self.debug_group(oi, orders, &mut debug_shared_due);
         }
         // A partial link keeps an object's undefined locals after its other locals, as
-        // objects with the value they resolve to (set by `relocate`).
+        // objects with the value they resolve to (set by `relocate`): one per name, made with
+        // the first object naming it (black-box, sm_75-sm_100: two -G objects' cp.async
+        // name `.nv.ptx.const0.size`; testdata ptx_const0_size_r).
         for i in undefined_locals {
             if !self.p.policy.relocatable() {
                 break;
             }
             let s = &self.p.objects[oi].symbols()[i];
+            if let Some(&id) = self.undefined_locals.get(s.name) {
+                self.p.sym_map[oi][i] = Some(id);
+                continue;
+            }
             let id = self.m.add_symbol(OutSymbol {
                 name: s.name.to_vec(),
                 value: u64::MAX,
@@ -377,6 +383,7 @@ impl Builder<'_, '_> {
                 other: self.lower_other(s.other),
                 section: None,
             });
+            self.undefined_locals.insert(s.name.to_vec(), id);
             self.p.sym_map[oi][i] = Some(id);
         }
         if debug_shared_due {
