@@ -73,6 +73,10 @@ pub const RESCHEDULED_BY_NVLINK: &[(&str, &str)] = &[
         "kernels with asynchronous copies and fences that call nothing",
     ),
     ("cp_async_shared/sm_1*", "k calls nothing"),
+    (
+        "debug_exits_expanded/sm_1*",
+        "kernels that call nothing; under -g, instructions near the exits' new barriers",
+    ),
     ("capsule_tokens/sm_1*", "blur_rows calls nothing"),
     ("debug_symbol_order/sm_1*", "tsum<256> calls nothing"),
     ("partial_unnamed_area/sm_1*", "k_add calls nothing"),

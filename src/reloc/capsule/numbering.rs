@@ -27,6 +27,7 @@ const MAX_CELLS: usize = 1 << 28;
 const KNOWN: i32 = 3;
 const ANY: i32 = 1;
 const GAP: i32 = -1;
+const MISMATCH: i32 = -4;
 
 /// Where each SASS instruction's Mercury instruction and capsule entry are.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -45,34 +46,54 @@ impl Numbering {
             .chunks_exact(16)
             .take(sass_instructions(sass) as usize)
             .collect();
-        let real: Vec<u32> = (0..instructions.len() as u32)
-            .filter(|&i| instructions[i as usize][..8] != NOP)
+        let nop = |i: &[u8]| i[..8] == NOP;
+        let nops = instructions.iter().filter(|i| nop(i)).count();
+        let mut slots: Vec<Slot> = (instructions.iter())
+            .map(|&i| if nop(i) { Slot::Nop } else { Slot::Added })
             .collect();
-        let mut sass: Vec<Slot> = instructions
-            .iter()
-            .map(|i| {
-                if i[..8] == NOP {
-                    Slot::Nop
-                } else {
-                    Slot::Added
-                }
-            })
-            .collect();
-        if real.len() == entries.len() {
-            for (k, &i) in real.iter().enumerate() {
-                sass[i as usize] = Slot::Mercury(k as u32);
+        let added = instructions.len().checked_sub(entries.len());
+        // Before each capsule instruction, at least as many SASS instructions were added as
+        // the records before it announce (a fence's barriers after its record come before
+        // the next instruction; an exit's slow path before the record that announces it).
+        let floor: Option<Vec<usize>> = match (announced(code)?, added) {
+            (Some(counts), Some(added)) if counts.iter().sum::<usize>() == added => {
+                let mut before = 0;
+                let floor = counts.iter().map(|c| {
+                    before += c;
+                    before - c
+                });
+                Some(floor.collect())
             }
-        } else {
-            let wants: Vec<Wants> = entries.iter().map(|e| Wants::of(code, *e)).collect();
-            let ops: Vec<u16> = real
-                .iter()
-                .map(|&i| crate::reloc::opcode(instructions[i as usize]).unwrap_or(0))
-                .collect();
-            for (k, j) in align(&wants, &ops)? {
-                sass[real[j] as usize] = Slot::Mercury(k as u32);
+            _ => None,
+        };
+        let announced = floor.is_some();
+        if added == Some(nops) || (!announced && instructions.len() - nops == entries.len()) {
+            // Only NOPs were added (or, where the prefixes do not tell, as many instructions
+            // as NOPs): the capsule's instructions are the other ones, in order.
+            let real = (0..instructions.len()).filter(|&i| !nop(instructions[i]));
+            for (k, i) in real.enumerate() {
+                slots[i] = Slot::Mercury(k as u32);
             }
+            return Ok(Numbering {
+                sass: slots,
+                entries,
+            });
         }
-        Ok(Numbering { sass, entries })
+        let wants: Vec<Wants> = entries.iter().map(|e| Wants::of(code, *e)).collect();
+        // Where the prefixes count every instruction the finalizer added, every capsule
+        // instruction is one of the SASS's and NOPs may be ptxas's; else NOPs are left out
+        // and the capsule may describe instructions the SASS lacks (NVSHMEM's 13.0 code).
+        let kept: Vec<usize> = (0..instructions.len())
+            .filter(|&i| announced || !nop(instructions[i]))
+            .collect();
+        let ops: Vec<Op> = (kept.iter()).map(|&i| Op::of(instructions[i])).collect();
+        for (k, j) in align(&wants, &ops, floor.as_deref())? {
+            slots[kept[j]] = Slot::Mercury(k as u32);
+        }
+        Ok(Numbering {
+            sass: slots,
+            entries,
+        })
     }
 
     /// What SASS instruction `instr` is to the capsule (`Err` past the closing branch).
@@ -82,6 +103,14 @@ impl Numbering {
                 "relocated instruction {instr} is past the function's closing branch"
             ))
         })
+    }
+
+    /// The capsule instruction SASS instruction `instr` is, if it is one.
+    pub fn capsule_instruction(&self, instr: usize) -> Option<usize> {
+        match self.sass.get(instr) {
+            Some(Slot::Mercury(k)) => Some(*k as usize),
+            _ => None,
+        }
     }
 
     /// Mercury instruction `k`'s capsule entry (`None`: the SASS alone carries it).
@@ -100,6 +129,33 @@ pub(super) enum Slot {
     /// Another instruction the finalizer added (expanded code), which no capsule entry
     /// describes.
     Added,
+}
+
+/// Per Mercury instruction, the SASS instructions the finalizer added for it, as its
+/// record's prefixes count them (`51 k`: 2k - 1, `d1 k`: 2k;
+/// docs/research/capsule-numbering.md); `None` where a prefix of another kind says nothing.
+fn announced(code: &[u8]) -> Result<Option<Vec<usize>>> {
+    let n = instruction_count(code)?;
+    let (bitmap, mut at) = bitmap(code, n)?;
+    let mut counts = vec![0usize; n as usize];
+    for (i, count) in counts.iter_mut().enumerate() {
+        if bitmap[i / 8] & (1 << (i % 8)) != 0 {
+            continue;
+        }
+        let (entry, next) = entry_at(code, at)?;
+        if let Entry::Record(body) = entry {
+            for p in (at..body).step_by(2) {
+                let k = 2 * usize::from(code[p + 1]);
+                *count += match code[p] {
+                    0x51 => k.saturating_sub(1),
+                    0xd1 => k,
+                    _ => return Ok(None),
+                };
+            }
+        }
+        at = next;
+    }
+    Ok(Some(counts))
 }
 
 /// Each Mercury instruction's entry, walked once.
@@ -147,15 +203,46 @@ impl Wants {
     }
 }
 
+/// A SASS instruction as the alignment sees it: its opcode, and what leaving it out costs.
+#[derive(Debug, Clone, Copy)]
+struct Op {
+    opcode: u16,
+    gap: i32,
+}
+
+impl Op {
+    fn of(instruction: &[u8]) -> Op {
+        // NOPs and `@!PT LDS RZ, [RZ]` are what the finalizer adds most (after calls, before
+        // fences and async copies): leaving one out is free, so an instruction the SASS
+        // carries pairs with another where it can.
+        let lo = u64::from_le_bytes(instruction[..8].try_into().unwrap());
+        let filler = instruction[..8] == NOP || lo == DUMMY_LOAD;
+        Op {
+            opcode: crate::reloc::opcode(instruction).unwrap_or(0),
+            gap: if filler { 0 } else { GAP },
+        }
+    }
+
+    #[cfg(test)]
+    fn plain(opcode: u16) -> Op {
+        Op { opcode, gap: GAP }
+    }
+}
+
+/// The first word of `@!PT LDS RZ, [RZ]`.
+const DUMMY_LOAD: u64 = 0xffff_f984;
+
 /// Traceback moves.
 const PAIR: u8 = 0;
 const SKIP_MERCURY: u8 = 1;
 const SKIP_SASS: u8 = 2;
 
-/// The best global alignment of `wants` (Mercury instructions) with `ops` (the SASS's
-/// non-`NOP` opcodes) in a band around the shifts the counts force: the pairs (Mercury,
-/// SASS position), in order.
-fn align(wants: &[Wants], ops: &[u16]) -> Result<Vec<(usize, usize)>> {
+/// The best global alignment of `wants` (Mercury instructions) with `ops` (SASS
+/// instructions) in a band around the shifts the counts force: the pairs (Mercury, SASS
+/// position), in order. With a `floor` every Mercury instruction `k` is paired, with at
+/// least `floor[k]` SASS instructions left out before it.
+fn align(wants: &[Wants], ops: &[Op], floor: Option<&[usize]>) -> Result<Vec<(usize, usize)>> {
+    let mercury_gaps = floor.is_none();
     let (n, m) = (wants.len() as isize, ops.len() as isize);
     let lo = (m - n).min(0) - BAND;
     let hi = (m - n).max(0) + BAND;
@@ -179,15 +266,42 @@ fn align(wants: &[Wants], ops: &[u16]) -> Result<Vec<(usize, usize)>> {
             }
             let (mut best, mut mv) = (if i == 0 && j == 0 { 0 } else { NONE }, PAIR);
             if i > 0 && j > 0 && prev[w] > NONE {
-                if let Some(s) = wants[i as usize - 1].score(ops[j as usize - 1]) {
+                let want = wants[i as usize - 1];
+                let low = floor.is_some_and(|f| ((j - i) as usize) < f[i as usize - 1]);
+                let s = if low {
+                    None
+                } else {
+                    want.score(ops[j as usize - 1].opcode)
+                };
+                // (Where every capsule instruction is the SASS's, one whose opcode is not
+                // the one its record stands for elsewhere still pairs, at a cost.)
+                let s = if mercury_gaps || low {
+                    s
+                } else {
+                    s.or(Some(MISMATCH))
+                };
+                if let Some(s) = s {
                     (best, mv) = (prev[w] + s, PAIR);
                 }
             }
-            if i > 0 && w + 1 < width && prev[w + 1] > NONE && prev[w + 1] + GAP > best {
+            if mercury_gaps
+                && i > 0
+                && w + 1 < width
+                && prev[w + 1] > NONE
+                && prev[w + 1] + GAP > best
+            {
                 (best, mv) = (prev[w + 1] + GAP, SKIP_MERCURY);
             }
-            if w > 0 && cur[w - 1] > NONE && cur[w - 1] + GAP > best {
-                (best, mv) = (cur[w - 1] + GAP, SKIP_SASS);
+            // (Where the prefixes place the added instructions, ties leave out the later
+            // SASS instruction: a carried instruction pairs with the first it may, as an
+            // exit before its out-of-line slow path. Elsewhere the earlier, as the
+            // alignment checked on NVSHMEM's 13.0 code does.)
+            if w > 0 && cur[w - 1] > NONE {
+                let gap = ops[j as usize - 1].gap;
+                let score = cur[w - 1] + gap;
+                if score > best || (score == best && !mercury_gaps) {
+                    (best, mv) = (cur[w - 1] + gap, SKIP_SASS);
+                }
             }
             cur[w] = best;
             trace[i as usize * width + w] = mv;
@@ -233,11 +347,15 @@ mod tests {
     const LDC: u16 = 0xb82;
     const ADD: u16 = 0x210;
 
+    fn ops(opcodes: &[u16]) -> Vec<Op> {
+        opcodes.iter().map(|&o| Op::plain(o)).collect()
+    }
+
     #[test]
     fn sass_instructions_the_capsule_lacks_are_left_out() {
         // Capsule: any, LDC, any; SASS: x, two added, LDC, y.
         let wants = [Wants::Any, Wants::Opcodes(&[LDC]), Wants::Any];
-        let pairs = align(&wants, &[ADD, 0x947, 0x947, LDC, ADD]).unwrap();
+        let pairs = align(&wants, &ops(&[ADD, 0x947, 0x947, LDC, ADD]), None).unwrap();
         assert!(pairs.contains(&(1, 3)), "{pairs:?}");
         assert_eq!(pairs.len(), 3);
     }
@@ -245,14 +363,17 @@ mod tests {
     #[test]
     fn a_record_pairs_only_with_its_opcodes() {
         let wants = [Wants::Opcodes(&[LDC])];
-        assert_eq!(align(&wants, &[ADD, LDC, ADD]).unwrap(), [(0, 1)]);
+        assert_eq!(
+            align(&wants, &ops(&[ADD, LDC, ADD]), None).unwrap(),
+            [(0, 1)]
+        );
     }
 
     #[test]
     fn equal_sequences_pair_one_to_one() {
         let wants = [Wants::Any, Wants::Opcodes(&[LDC]), Wants::Any];
         assert_eq!(
-            align(&wants, &[ADD, LDC, ADD]).unwrap(),
+            align(&wants, &ops(&[ADD, LDC, ADD]), None).unwrap(),
             [(0, 0), (1, 1), (2, 2)]
         );
     }
@@ -263,14 +384,54 @@ mod tests {
         let k = BAND as usize + 6;
         let mut wants = vec![Wants::Opcodes(&[LDC]); k];
         wants.extend(vec![Wants::Opcodes(&[ADD]); k]);
-        let mut ops = vec![ADD; k];
-        ops.extend(vec![LDC; k]);
-        assert!(matches!(align(&wants, &ops), Err(Unknown(_))));
+        let mut plain = ops(&[ADD]).repeat(k);
+        plain.extend(ops(&[LDC]).repeat(k));
+        assert!(matches!(align(&wants, &plain, None), Err(Unknown(_))));
     }
 
     #[test]
     fn empty_sequences_align_to_nothing() {
-        assert_eq!(align(&[], &[]).unwrap(), []);
-        assert_eq!(align(&[], &[ADD]).unwrap(), []);
+        assert_eq!(align(&[], &[], None).unwrap(), []);
+        assert_eq!(align(&[], &ops(&[ADD]), None).unwrap(), []);
+    }
+
+    const EXIT: u16 = 0x94d;
+
+    #[test]
+    fn where_prefixes_place_the_added_instructions_a_carried_one_pairs_with_the_first_it_may() {
+        // Capsule: any (the exit), any, record; SASS: exit, x, two added, record's opcode.
+        let wants = [Wants::Any, Wants::Any, Wants::Opcodes(&[LDC])];
+        let sass = ops(&[EXIT, ADD, ADD, ADD, LDC]);
+        let pairs = align(&wants, &sass, Some(&[0, 0, 0])).unwrap();
+        assert_eq!(pairs, [(0, 0), (1, 1), (2, 4)]);
+    }
+
+    #[test]
+    fn instructions_a_record_announces_come_before_the_next_capsule_instruction() {
+        // Capsule: record announcing one added instruction, any, any; SASS: LDC, x, y, z.
+        // The added one is x (right after the record), not z as ties alone would have it.
+        let wants = [Wants::Opcodes(&[LDC]), Wants::Any, Wants::Any];
+        let pairs = align(&wants, &ops(&[LDC, ADD, ADD, ADD]), Some(&[0, 1, 1])).unwrap();
+        assert_eq!(pairs, [(0, 0), (1, 2), (2, 3)]);
+    }
+
+    #[test]
+    fn a_dummy_load_is_left_out_before_any_other_instruction() {
+        let dummy = Op::of(&[0x84, 0xf9, 0xff, 0xff, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+        let sass = [Op::plain(ADD), dummy, Op::plain(ADD)];
+        let pairs = align(&[Wants::Any, Wants::Any], &sass, Some(&[0, 0])).unwrap();
+        assert_eq!(pairs, [(0, 0), (1, 2)]);
+    }
+
+    #[test]
+    fn prefixes_count_added_instructions_odd_and_even() {
+        // Three instructions: carried; a record with `51 02` (3) and `d1 01` (2); a token.
+        let mut code = vec![0u8; 8];
+        code.extend(3u32.to_le_bytes());
+        code.extend([0b001, 0, 0, 0]);
+        code.extend([0x51, 0x02, 0xd1, 0x01]);
+        code.extend([0x01, 0x09].iter().chain([0u8; 14].iter()));
+        code.extend([0x50, 0x08]);
+        assert_eq!(announced(&code).unwrap(), Some(vec![0, 5, 0]));
     }
 }
