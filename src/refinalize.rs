@@ -312,11 +312,14 @@ impl Fence {
     }
 }
 
-/// A run of dropped instructions: the fence it stood before, and whether it held dummy loads.
+/// A run of dropped instructions: the fence it stood before, whether it held dummy loads,
+/// and where it lies (its first instruction and how many).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Run {
     fence: Fence,
     loads: bool,
+    start: usize,
+    len: usize,
 }
 
 impl Run {
@@ -430,10 +433,14 @@ fn edit_code(
             let fence = end
                 .and_then(|j| Fence::of(words(&code[j])))
                 .ok_or_else(|| "dummy loads before something other than a MEMBAR".to_string())?;
-            let loads = code[k..end.unwrap_or(code.len())]
-                .iter()
-                .any(|i| words(i).0 == DUMMY_LOAD.0);
-            Ok(Run { fence, loads })
+            let end = end.unwrap_or(code.len());
+            let loads = code[k..end].iter().any(|i| words(i).0 == DUMMY_LOAD.0);
+            Ok(Run {
+                fence,
+                loads,
+                start: k,
+                len: end - k,
+            })
         })
         .collect::<Result<_>>()?;
     let mut edit = Edit {
@@ -768,6 +775,49 @@ fn closing_token(nops: usize) -> [u8; 2] {
     [0x50 | even, nops.div_ceil(2) as u8]
 }
 
+/// The prefix edits where the fences' records are not the flagged ones (a fence fused
+/// into an `ATOM` whose record carries `51 05`: cuda::atomic_ref's acq_rel fetch_add): each
+/// run's record is the first capsule instruction after it whose record has a prefix, as
+/// the capsule's numbering places it (docs/research/capsule-numbering.md), and its count of
+/// added instructions loses the run's (`51 05`, nine, less five: `d1 02`; black-box, sm_100
+/// and sm_120). `None` where a run has no such record, or one with another shape, or where
+/// a fence record ptxas marked (`marked`: its prefixes' offsets) pairs with no run: a
+/// `cuda::pipeline` kernel's block fence, whose preamble stays, beside a `__threadfence()`
+/// whose CTA barrier nvlink keeps there (not understood: refused).
+fn announcing_splices(
+    code: &[u8],
+    sass: &[u8],
+    runs: &[Run],
+    marked: &[usize],
+) -> Option<Vec<Splice>> {
+    use crate::reloc::capsule::{record_spans, Numbering};
+    let numbering = Numbering::new(code, sass).ok()?;
+    let spans = record_spans(code).ok()?;
+    let mut splices: Vec<Splice> = Vec::with_capacity(runs.len());
+    for r in runs {
+        let span = (r.start + r.len..sass.len() / 16)
+            .filter_map(|i| numbering.capsule_instruction(i))
+            .find_map(|k| spans.iter().find(|s| s.mercury == k && s.body > s.start))?;
+        // (One prefix, for one run, counting at least the run.)
+        if span.body != span.start + 2 || splices.iter().any(|s| s.0 == span.start) {
+            return None;
+        }
+        let half = usize::from(code[span.start + 1]);
+        let count = match code[span.start] {
+            0x51 => (2 * half).checked_sub(1)?,
+            0xd1 => 2 * half,
+            _ => return None,
+        };
+        let by = match count.checked_sub(r.len)? {
+            0 => Vec::new(),
+            n => vec![if n % 2 == 0 { 0xd1 } else { 0x51 }, n.div_ceil(2) as u8],
+        };
+        splices.push((span.start, span.start + 2, by));
+    }
+    let paired = |p: &usize| splices.iter().any(|s| s.0 == *p);
+    marked.iter().all(paired).then_some(splices)
+}
+
 /// `.nv.capmerc.text.<kernel>`: each fence's record carries a prefix for the instructions
 /// before it (`Fence::marks`), paired with the runs in order, which nvlink rewrites for the
 /// code without them (`Run::prefix_after`); the closing token counts the new padding.
@@ -798,33 +848,36 @@ fn capsule(
     let (flagged, kept) = (pairs(false), pairs(true));
     let is_kept = |r: &&Run| r.fence == Fence::CtaKept;
     let n_kept = e.runs.iter().filter(is_kept).count();
-    // (A kernel that keeps its fences, one that calls, pairs none of them.)
-    if (!e.runs.is_empty() && flagged.len() != e.runs.len() - n_kept)
-        || (n_kept > 0 && kept.len() != n_kept)
-        || end != code.len()
-        || code[end - 2..] != closing_token(e.old_padding)
-    {
-        return Err(format!(
-            "its capsule ({} fence record(s) for {} fence(s))",
-            flagged.len() + kept.len(),
-            e.runs.len()
-        ));
+    if end != code.len() || code[end - 2..] != closing_token(e.old_padding) {
+        return Err("its capsule (its closing token)".into());
     }
-    let (mut flagged, mut kept) = (flagged.into_iter(), kept.into_iter());
-    let mut splices: Vec<Splice> = e
-        .runs
-        .iter()
-        .map(|r| {
-            let p = if is_kept(&r) {
-                kept.next()
-            } else {
-                flagged.next()
-            };
-            let p = p.expect("counted above");
-            let by = r.prefix_after(at_prefix(p));
-            (p, p + 2, by.map_or(Vec::new(), |b| b.to_vec()))
-        })
-        .collect();
+    // (A kernel that keeps its fences, one that calls, pairs none of them.)
+    let mut splices: Vec<Splice> = if (!e.runs.is_empty() && flagged.len() != e.runs.len() - n_kept)
+        || (n_kept > 0 && kept.len() != n_kept)
+    {
+        let marked: Vec<usize> = flagged.iter().chain(&kept).copied().collect();
+        announcing_splices(code, text.bytes(), &e.runs, &marked).ok_or_else(|| {
+            format!(
+                "its capsule ({} fence record(s) for {} fence(s))",
+                flagged.len() + kept.len(),
+                e.runs.len()
+            )
+        })?
+    } else {
+        let (mut flagged, mut kept) = (flagged.into_iter(), kept.into_iter());
+        (e.runs.iter())
+            .map(|r| {
+                let p = if is_kept(&r) {
+                    kept.next()
+                } else {
+                    flagged.next()
+                };
+                let p = p.expect("counted above");
+                let by = r.prefix_after(at_prefix(p));
+                (p, p + 2, by.map_or(Vec::new(), |b| b.to_vec()))
+            })
+            .collect()
+    };
     let (exit_splices, carried) = exits::release_splices(code, &e.exits)?;
     splices.extend(exit_splices);
     splices.sort_unstable_by_key(|s| s.0);
