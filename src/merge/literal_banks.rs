@@ -246,8 +246,11 @@ impl Builder<'_, '_> {
             os.align = os.align.max(align);
             if let Content::Bytes(b) = &mut os.content {
                 let end = off as usize + bytes.len();
-                if b.len() < end {
-                    b.resize(end, 0);
+                // (The bank ends at its alignment: NVSHMEM's 8-aligned pieces after the
+                // kernel's own, 0x1dc bytes in all, make a bank of 0x1e0; sm_75.)
+                let padded = align_up(end as u64, os.align.max(1)) as usize;
+                if b.len() < padded {
+                    b.resize(padded, 0);
                 }
                 b[off as usize..end].copy_from_slice(&bytes);
             }
