@@ -138,7 +138,7 @@ fn edited(
 /// What a kernel's code still holds that re-finalization drops, `None` when it holds none
 /// of it (for the merge, which refuses kernels this pass did not edit; `debug_link`: an
 /// input was compiled with -G).
-pub fn still_to_remove(text: &[u8], debug_link: bool) -> Option<&'static str> {
+pub fn still_to_remove(text: &[u8], debug_link: bool, mbarriers: bool) -> Option<&'static str> {
     let code = instructions(text);
     let leaf = !calls_out(&code);
     if !exits::release_changes(&code, debug_link, leaf).is_empty() {
@@ -147,7 +147,10 @@ pub fn still_to_remove(text: &[u8], debug_link: bool) -> Option<&'static str> {
     if !leaf {
         return None;
     }
-    let keep = keeps_dummy_loads(&code);
+    let keep = Keeps {
+        dummy_loads: keeps_dummy_loads(&code),
+        cta_barriers: mbarriers,
+    };
     let k = (0..code.len()).find(|&k| dropped(&code, k, keep))?;
     Some(if words(&code[k]).0 == DUMMY_LOAD.0 {
         "@!PT LDS RZ, [RZ]"
@@ -245,8 +248,43 @@ fn words(i: &[u8]) -> (u64, u64) {
     )
 }
 
+/// What of a fence preamble a kernel keeps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Keeps {
+    /// Every dummy load (`keeps_dummy_loads`).
+    dummy_loads: bool,
+    /// The `MEMBAR.ALL.CTA` before a wider `MEMBAR`: kernels with mbarriers (black-box,
+    /// sm_100/sm_120: `cuda::barrier`'s arrive_and_wait before a `__threadfence()`, a
+    /// `cuda::pipeline` kernel; a kernel beside them without one loses it; testdata
+    /// fence_mbarrier).
+    cta_barriers: bool,
+}
+
+/// Whether a kernel has mbarriers (`EIATTR_NUM_MBARRIERS` in its `.nv.info.<kernel>`).
+pub fn has_mbarriers(cubin: &Cubin<'_>, text_name: &[u8]) -> bool {
+    let name = [
+        b".nv.info".as_slice(),
+        &text_name[b".text".len().min(text_name.len())..],
+    ]
+    .concat();
+    let Some(info) = cubin.section_named(&name) else {
+        return false;
+    };
+    let bytes = info.bytes();
+    let mut at = 0usize;
+    while at + 4 <= bytes.len() {
+        let (format, attr) = (bytes[at], bytes[at + 1]);
+        if attr == crate::elf::nvinfo::EIATTR_NUM_MBARRIERS {
+            return true;
+        }
+        let len = u16::from_le_bytes([bytes[at + 2], bytes[at + 3]]) as usize;
+        at += 4 + if format == 0x04 { len } else { 0 };
+    }
+    false
+}
+
 /// Whether instruction `k` of `code` is one re-finalization drops.
-fn dropped(code: &[[u8; 16]], k: usize, keep_dummy_loads: bool) -> bool {
+fn dropped(code: &[[u8; 16]], k: usize, keep: Keeps) -> bool {
     let (lo, hi) = words(&code[k]);
     let next_kept = || {
         code[k + 1..]
@@ -255,10 +293,11 @@ fn dropped(code: &[[u8; 16]], k: usize, keep_dummy_loads: bool) -> bool {
             .find(|&(l, h)| (l, h & OPERANDS) != DUMMY_LOAD)
     };
     if (lo, hi & OPERANDS) == DUMMY_LOAD {
-        return !keep_dummy_loads && next_kept().is_some_and(|(l, _)| l & 0xfff == MEMBAR);
+        return !keep.dummy_loads && next_kept().is_some_and(|(l, _)| l & 0xfff == MEMBAR);
     }
     // A CTA barrier goes when the next instruction kept is a wider MEMBAR.
-    (lo & !0xf000, hi & OPERANDS) == CTA_BARRIER
+    !keep.cta_barriers
+        && (lo & !0xf000, hi & OPERANDS) == CTA_BARRIER
         && next_kept().is_some_and(|(l, _)| l & 0xfff == MEMBAR)
 }
 
@@ -394,10 +433,14 @@ fn edit_code(
     debug_info: bool,
     debug_link: bool,
     kernel: bool,
+    mbarriers: bool,
 ) -> Result<Option<Edit>> {
     let code = instructions(text);
     let leaf = kernel && !calls_out(&code);
-    let keep = keeps_dummy_loads(&code);
+    let keep = Keeps {
+        dummy_loads: keeps_dummy_loads(&code),
+        cta_barriers: mbarriers,
+    };
     let fence: Vec<bool> = (0..code.len())
         .map(|k| leaf && dropped(&code, k, keep))
         .collect();
@@ -609,7 +652,10 @@ fn edit(bytes: &[u8], mode: Mode, debug_link: bool) -> Result<Option<Vec<u8>>> {
         let name = s.name_str();
         let kernel = name.trim_start_matches(".text.");
         let e = match mode {
-            Mode::Release => edit_code(s.bytes(), debug_info, debug_link, is_kernel),
+            Mode::Release => {
+                let mbarriers = has_mbarriers(&cubin, s.name);
+                edit_code(s.bytes(), debug_info, debug_link, is_kernel, mbarriers)
+            }
             Mode::Debug => exits::edit_code(s.bytes()),
         };
         let Some(e) =
@@ -1277,6 +1323,10 @@ mod tests {
     const GPU: [u8; 16] = ins(0x7992, 0x2000);
     const EXIT: [u8; 16] = ins(0x794d, 0x0380_0000);
     const SELF_LOOP: [u8; 16] = ins(0xffff_fffc_00fc_7947, 0x000f_c000_0383_ffff);
+    const NOTHING_KEPT: Keeps = Keeps {
+        dummy_loads: false,
+        cta_barriers: false,
+    };
 
     const fn ins(lo: u64, hi: u64) -> [u8; 16] {
         let (a, b) = (lo.to_le_bytes(), hi.to_le_bytes());
@@ -1313,7 +1363,9 @@ mod tests {
         let cta = ins(0x7992, 0x8000 | 0x0005_ec00_0000_0000);
         let gpu = ins(0x7992, 0x2000 | 0x004f_ec00_0000_0000);
         let code = [EXIT, lds, lds, lds, lds, cta, gpu, EXIT];
-        let gone: Vec<bool> = (0..code.len()).map(|k| dropped(&code, k, false)).collect();
+        let gone: Vec<bool> = (0..code.len())
+            .map(|k| dropped(&code, k, NOTHING_KEPT))
+            .collect();
         assert_eq!(gone, [false, true, true, true, true, true, false, false]);
     }
 
@@ -1324,13 +1376,17 @@ mod tests {
         let block = ins(0x7992, 0x0003_ec00_0000_0000);
         let code = [lds, lds, lds, ldgsts, lds, lds, lds, lds, block, EXIT];
         assert!(keeps_dummy_loads(&code));
-        assert!((0..code.len()).all(|k| !dropped(&code, k, true)));
+        let keep = Keeps {
+            dummy_loads: true,
+            ..NOTHING_KEPT
+        };
+        assert!((0..code.len()).all(|k| !dropped(&code, k, keep)));
         assert!(!keeps_dummy_loads(&code[4..]));
     }
 
     #[test]
     fn a_cta_barrier_alone_stays() {
-        assert!(!dropped(&[CTA, EXIT], 0, false));
+        assert!(!dropped(&[CTA, EXIT], 0, NOTHING_KEPT));
     }
 
     #[test]
@@ -1338,7 +1394,9 @@ mod tests {
         // 0: BRA +2 instructions (to 3); 1, 2: dropped; 3: MEMBAR; 4: EXIT; 5: BRA self.
         let bra = ins(0x0000_0000_0008_0947, 0x000f_ea00_0380_0000);
         let code: Vec<u8> = [bra, LDS, LDS, GPU, EXIT, SELF_LOOP].concat();
-        let e = edit_code(&code, false, false, true).unwrap().unwrap();
+        let e = edit_code(&code, false, false, true, false)
+            .unwrap()
+            .unwrap();
         assert_eq!(e.moved, [0, 16, 16, 16, 32, 48, 64]);
         let (lo, hi) = words(&e.code[..16]);
         assert_eq!(split_field(lo, hi), 0);
@@ -1366,7 +1424,9 @@ mod tests {
     fn a_cta_barrier_run_is_told_apart_from_loads_alone() {
         let block = ins(0x7992, 0x0000);
         let code = [LDS, LDS, CTA, GPU, LDS, LDS, block, SELF_LOOP].concat();
-        let e = edit_code(&code, false, false, true).unwrap().unwrap();
+        let e = edit_code(&code, false, false, true, false)
+            .unwrap()
+            .unwrap();
         let fences: Vec<Fence> = e.runs.iter().map(|r| r.fence).collect();
         assert_eq!(fences, [Fence::Wide, Fence::Block]);
         assert_eq!(
@@ -1374,6 +1434,22 @@ mod tests {
             (0, 13),
             "3 kept: padded to 16"
         );
+    }
+
+    #[test]
+    fn a_kernel_with_mbarriers_keeps_the_cta_barrier_before_a_wider_fence() {
+        let code = [LDS, LDS, CTA, GPU, SELF_LOOP].concat();
+        let e = edit_code(&code, false, false, true, true).unwrap().unwrap();
+        let r = e.runs[0];
+        assert_eq!(
+            (r.fence, r.start, r.len),
+            (Fence::CtaKept, 0, 2),
+            "the loads alone"
+        );
+        let e = edit_code(&code, false, false, true, false)
+            .unwrap()
+            .unwrap();
+        assert_eq!((e.runs[0].fence, e.runs[0].len), (Fence::Wide, 3));
     }
 
     #[test]
@@ -1386,6 +1462,7 @@ mod tests {
             false,
             false,
             true,
+            false,
         )
         .unwrap()
         .unwrap();
@@ -1432,7 +1509,7 @@ mod tests {
     #[test]
     fn kernels_that_call_keep_their_code() {
         let call = ins(0x7943, 0);
-        assert!(edit_code(&[LDS, call].concat(), false, false, true)
+        assert!(edit_code(&[LDS, call].concat(), false, false, true, false)
             .unwrap()
             .is_none());
     }
@@ -1446,7 +1523,9 @@ mod tests {
     #[test]
     fn an_indirect_branch_still_points_at_the_functions_start() {
         let code = [LDS, LDS, LDS, LDS, GPU, brx(5), EXIT, SELF_LOOP].concat();
-        let e = edit_code(&code, false, false, true).unwrap().unwrap();
+        let e = edit_code(&code, false, false, true, false)
+            .unwrap()
+            .unwrap();
         let (lo, hi) = words(&e.code[16..32]);
         assert_eq!(split_field(lo, hi), -8, "BRX now second: 32 bytes back");
     }
@@ -1455,7 +1534,7 @@ mod tests {
     fn an_indirect_branch_relative_to_elsewhere_is_refused() {
         let odd = brx(3);
         let code = [LDS, LDS, LDS, LDS, GPU, odd, EXIT, SELF_LOOP].concat();
-        assert!(edit_code(&code, false, false, true).is_err());
+        assert!(edit_code(&code, false, false, true, false).is_err());
     }
 
     #[test]

@@ -32,7 +32,8 @@ pub(super) fn refuse_refinalized_kernels(
         // (`refinalize` removed them from the inputs it could edit: what is left came from
         // a system library, decompressed later.)
         let text = o.cubin.sections[si].bytes();
-        if let Some(what) = crate::refinalize::still_to_remove(text, debug_link) {
+        let mbarriers = crate::refinalize::has_mbarriers(&o.cubin, o.cubin.sections[si].name);
+        if let Some(what) = crate::refinalize::still_to_remove(text, debug_link, mbarriers) {
             return Err(Error::not_implemented(format!(
                 "'{}': kernel '{kernel}' holds `{what}`; nvlink re-finalizes such sm_100+ \
                  kernels and removes these instructions, moving the code after them. \
