@@ -74,6 +74,10 @@ pub const RESCHEDULED_BY_NVLINK: &[(&str, &str)] = &[
     ),
     ("cp_async_shared/sm_1*", "k calls nothing"),
     (
+        "fence_contexts/sm_1*",
+        "kernels with fences that call nothing",
+    ),
+    (
         "fence_mbarrier/sm_1*",
         "kernels with fences and mbarriers that call nothing",
     ),
