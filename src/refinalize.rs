@@ -1011,11 +1011,11 @@ fn no_addend_into(cubin: &Cubin<'_>, r: &crate::elf::read::Section<'_>, text: u3
 enum Offsets {
     /// Every word is one.
     Words,
-    /// Records of this many words whose first is one: MBARRIER_INSTR_OFFSETS (offset, kind,
-    /// 0, flags; black-box: cub's scans, moved by nvlink only in their first word),
+    /// Records of `words` words whose word `at` is one: MBARRIER_INSTR_OFFSETS (offset,
+    /// kind, 0, flags; black-box: cub's scans, moved by nvlink only in their first word),
     /// UNUSED_LOAD_BYTE_OFFSET (offset, byte mask; cub's select sweep under -g, moved as
-    /// its load).
-    FirstOf(usize),
+    /// its load), ANNOTATIONS (1, offset; CUTLASS's tensor-op GEMMs under -g).
+    InRecords { words: usize, at: usize },
     /// Records of a `BRX`'s offset, 0, a count and that many targets (INDIRECT_BRANCH_TARGETS).
     BranchTargets,
     /// Offsets in a shape not known (refused).
@@ -1025,8 +1025,9 @@ enum Offsets {
 fn offsets_in(attr: u8) -> Option<Offsets> {
     let name = crate::elf::nvinfo::attr_name(attr)?;
     match name {
-        "EIATTR_MBARRIER_INSTR_OFFSETS" => Some(Offsets::FirstOf(4)),
-        "EIATTR_UNUSED_LOAD_BYTE_OFFSET" => Some(Offsets::FirstOf(2)),
+        "EIATTR_MBARRIER_INSTR_OFFSETS" => Some(Offsets::InRecords { words: 4, at: 0 }),
+        "EIATTR_UNUSED_LOAD_BYTE_OFFSET" => Some(Offsets::InRecords { words: 2, at: 0 }),
+        "EIATTR_ANNOTATIONS" => Some(Offsets::InRecords { words: 2, at: 1 }),
         "EIATTR_SYSCALL_OFFSETS"
         | "EIATTR_STACK_CANARY_TRAP_OFFSETS"
         | "EIATTR_LOCAL_CTA_ASYNC_STORE_OFFSETS" => Some(Offsets::Words),
@@ -1052,12 +1053,12 @@ fn info_offsets(r: &crate::elf::read::Section<'_>, e: &Edit, out: &mut [u8]) -> 
             return Err("a damaged .nv.info record".into());
         }
         match offsets_in(attr) {
-            Some(shape @ (Offsets::Words | Offsets::FirstOf(_))) if format == 0x04 => {
-                let stride = match shape {
-                    Offsets::FirstOf(words) => 4 * words,
-                    _ => 4,
+            Some(shape @ (Offsets::Words | Offsets::InRecords { .. })) if format == 0x04 => {
+                let (stride, first) = match shape {
+                    Offsets::InRecords { words, at } => (4 * words, 4 * at),
+                    _ => (4, 0),
                 };
-                for w in (at + 4..at + 4 + payload).step_by(stride) {
+                for w in (at + 4 + first..at + 4 + payload).step_by(stride) {
                     let old = little_endian(bytes, w, 4)? as u32;
                     let new = e.at(u64::from(old), false)?;
                     put_u32(out, r.offset as usize + w, new as u32);

@@ -409,6 +409,13 @@ impl Field {
     }
 }
 
+/// The kind of a 16-byte record for a capsule instruction the SASS does not have (its first
+/// byte, which is not a prefix though bit 0x10 is set): every capsule of the corpus and
+/// testdata/programs parses to its bitmap's count with it, eight CUTLASS/CuTe GEMMs hold
+/// them, and their capsules count as many instructions more than their SASS, less the
+/// instructions the prefixes say the finalizer added (docs/research/capsule-numbering.md).
+pub(crate) const ABSENT: u8 = 0x31;
+
 /// The low half of a SASS `NOP` (the high half holds its scheduling bits).
 const NOP: [u8; 8] = [0x18, 0x79, 0, 0, 0, 0, 0, 0];
 
@@ -459,7 +466,7 @@ fn entry_at(code: &[u8], mut at: usize) -> Result<(Entry, usize)> {
             .copied()
             .ok_or_else(|| Damaged("capsule code ends inside its records".into()))
     };
-    while byte(at)? & 0x10 != 0 {
+    while byte(at)? & 0x10 != 0 && byte(at)? != ABSENT {
         if byte(at)? & 0x0f == 0 {
             let token = u16::from_be_bytes([byte(at)?, byte(at + 1)?]);
             return Ok((Entry::Token(token), at + 2));
@@ -468,6 +475,7 @@ fn entry_at(code: &[u8], mut at: usize) -> Result<(Entry, usize)> {
     }
     let kind = byte(at)?;
     let size = match kind {
+        ABSENT => 16,
         0x40..=0x4f => 4,
         1..=0x3f => 16 * kind as usize,
         _ => {
@@ -719,6 +727,28 @@ mod tests {
         s.splice(32..32, [0x47; 16]);
         assert_eq!(value_field(&c, &s, 2, LDC).unwrap(), Some(16 + 16 + 0x1c));
         assert!(matches!(value_field(&c, &s, 1, LDC), Err(Damaged(_))));
+    }
+
+    #[test]
+    fn a_31_record_is_a_record_not_a_prefix() {
+        // Mercury: 0 (a `31` record), 1 (LDC record); then the closing token.
+        let mut absent = unit(1, 0x02, 1);
+        absent[0] = ABSENT;
+        let c = capsule(2, &[], &[&absent, &unit(2, 0x22, 2)]);
+        let spans = record_spans(&c).unwrap();
+        assert_eq!(spans.len(), 2);
+        assert_eq!((spans[0].start, spans[0].body, spans[0].end), (16, 16, 32));
+    }
+
+    #[test]
+    fn a_capsule_instruction_with_a_31_record_has_no_sass_instruction() {
+        // Mercury: 0 absent, 1 LDC, 2 closing branch; SASS: LDC, closing branch.
+        let mut absent = unit(1, 0x02, 1);
+        absent[0] = ABSENT;
+        let c = capsule(3, &[], &[&absent, &unit(2, 0x22, 2)]);
+        let n = Numbering::new(&c, &sass(2)).unwrap();
+        assert_eq!(n.capsule_instruction(0), Some(1));
+        assert_eq!(n.capsule_instruction(1), Some(2));
     }
 
     #[test]

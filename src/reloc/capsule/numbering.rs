@@ -10,7 +10,7 @@
 //! nvlink's `-r` writes into (docs/research/capsule-numbering.md, "Aligning by opcode").
 
 use super::{bitmap, entry_at, instruction_count, lookup, sass_instructions, Entry, Result};
-use super::{Damaged, Unknown, NOP};
+use super::{Damaged, Unknown, ABSENT, NOP};
 use crate::reloc::capsule_opcodes::{RECORDS, TOKENS};
 
 /// How far the alignment may stray beyond the shifts the two counts force. NVSHMEM's
@@ -51,35 +51,44 @@ impl Numbering {
         let mut slots: Vec<Slot> = (instructions.iter())
             .map(|&i| if nop(i) { Slot::Nop } else { Slot::Added })
             .collect();
-        let added = instructions.len().checked_sub(entries.len());
+        // (A `31` record stands for a capsule instruction the SASS does not have: CUTLASS's
+        // tensor-core GEMMs, where the capsule counts that many more instructions.)
+        let present: Vec<usize> = (0..entries.len())
+            .filter(|&k| !is_absent(code, entries[k]))
+            .collect();
+        let added = instructions.len().checked_sub(present.len());
         // Before each capsule instruction, at least as many SASS instructions were added as
         // the records before it announce (a fence's barriers after its record come before
         // the next instruction; an exit's slow path before the record that announces it).
         let floor: Option<Vec<usize>> = match (announced(code)?, added) {
             (Some(counts), Some(added)) if counts.iter().sum::<usize>() == added => {
                 let mut before = 0;
-                let floor = counts.iter().map(|c| {
-                    before += c;
-                    before - c
-                });
-                Some(floor.collect())
+                let all: Vec<usize> = (counts.iter())
+                    .map(|c| {
+                        before += c;
+                        before - c
+                    })
+                    .collect();
+                Some(present.iter().map(|&k| all[k]).collect())
             }
             _ => None,
         };
         let announced = floor.is_some();
-        if added == Some(nops) || (!announced && instructions.len() - nops == entries.len()) {
+        if added == Some(nops) || (!announced && instructions.len() - nops == present.len()) {
             // Only NOPs were added (or, where the prefixes do not tell, as many instructions
             // as NOPs): the capsule's instructions are the other ones, in order.
             let real = (0..instructions.len()).filter(|&i| !nop(instructions[i]));
             for (k, i) in real.enumerate() {
-                slots[i] = Slot::Mercury(k as u32);
+                slots[i] = Slot::Mercury(present[k] as u32);
             }
             return Ok(Numbering {
                 sass: slots,
                 entries,
             });
         }
-        let wants: Vec<Wants> = entries.iter().map(|e| Wants::of(code, *e)).collect();
+        let wants: Vec<Wants> = (present.iter())
+            .map(|&k| Wants::of(code, entries[k]))
+            .collect();
         // Where the prefixes count every instruction the finalizer added, every capsule
         // instruction is one of the SASS's and NOPs may be ptxas's; else NOPs are left out
         // and the capsule may describe instructions the SASS lacks (NVSHMEM's 13.0 code).
@@ -88,7 +97,7 @@ impl Numbering {
             .collect();
         let ops: Vec<Op> = (kept.iter()).map(|&i| Op::of(instructions[i])).collect();
         for (k, j) in align(&wants, &ops, floor.as_deref())? {
-            slots[kept[j]] = Slot::Mercury(k as u32);
+            slots[kept[j]] = Slot::Mercury(present[k] as u32);
         }
         Ok(Numbering {
             sass: slots,
@@ -156,6 +165,11 @@ fn announced(code: &[u8]) -> Result<Option<Vec<usize>>> {
         at = next;
     }
     Ok(Some(counts))
+}
+
+/// Whether an entry is a `31` record: a capsule instruction without a SASS one.
+fn is_absent(code: &[u8], entry: Option<Entry>) -> bool {
+    matches!(entry, Some(Entry::Record(body)) if code.get(body) == Some(&ABSENT))
 }
 
 /// Each Mercury instruction's entry, walked once.
