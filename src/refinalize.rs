@@ -160,7 +160,7 @@ pub fn still_to_remove(text: &[u8], debug_link: bool, mbarriers: bool) -> Option
 }
 
 /// The 64-bit words of `@!PT LDS RZ, [RZ]`, the second without its scheduling bits.
-const DUMMY_LOAD: (u64, u64) = (0x0000_0000_ffff_f984, 0x800);
+const DUMMY_LOAD: (u64, u64) = (crate::reloc::capsule::DUMMY_LOAD, 0x800);
 /// `MEMBAR.ALL.CTA` (any predicate: bits 12–15 masked) and the `MEMBAR` opcode.
 const CTA_BARRIER: (u64, u64) = (0x0000_0000_0000_0992, 0x8000);
 const MEMBAR: u64 = 0x992;
@@ -262,25 +262,15 @@ struct Keeps {
 
 /// Whether a kernel has mbarriers (`EIATTR_NUM_MBARRIERS` in its `.nv.info.<kernel>`).
 pub fn has_mbarriers(cubin: &Cubin<'_>, text_name: &[u8]) -> bool {
-    let name = [
-        b".nv.info".as_slice(),
-        &text_name[b".text".len().min(text_name.len())..],
-    ]
-    .concat();
-    let Some(info) = cubin.section_named(&name) else {
+    let Some(function) = text_name.strip_prefix(b".text") else {
         return false;
     };
-    let bytes = info.bytes();
-    let mut at = 0usize;
-    while at + 4 <= bytes.len() {
-        let (format, attr) = (bytes[at], bytes[at + 1]);
-        if attr == crate::elf::nvinfo::EIATTR_NUM_MBARRIERS {
-            return true;
-        }
-        let len = u16::from_le_bytes([bytes[at + 2], bytes[at + 3]]) as usize;
-        at += 4 + if format == 0x04 { len } else { 0 };
-    }
-    false
+    let info = cubin.section_named(&[b".nv.info", function].concat());
+    info.is_some_and(|info| {
+        crate::elf::nvinfo::records(info.bytes())
+            .map_while(|r| r.ok())
+            .any(|r| r.attr == crate::elf::nvinfo::EIATTR_NUM_MBARRIERS)
+    })
 }
 
 /// Whether instruction `k` of `code` is one re-finalization drops.
@@ -817,8 +807,7 @@ fn put_section(cubin: &Cubin<'_>, index: u32, bytes: &[u8], out: &mut Vec<u8>) {
 /// The capsule's closing token: the padding `NOP`s after the closing branch (black-box: 15
 /// kernels before and after nvlink's re-finalization, 8 to 15 NOPs).
 fn closing_token(nops: usize) -> [u8; 2] {
-    let even = if nops % 2 == 0 { 0x80 } else { 0 };
-    [0x50 | even, nops.div_ceil(2) as u8]
+    crate::reloc::capsule::counted(0x50, nops)
 }
 
 /// The prefix edits where the fences' records are not the flagged ones (a fence fused
@@ -836,7 +825,7 @@ fn announcing_splices(
     runs: &[Run],
     marked: &[usize],
 ) -> Option<Vec<Splice>> {
-    use crate::reloc::capsule::{record_spans, Numbering};
+    use crate::reloc::capsule::{counted, prefix_count, record_spans, Numbering};
     let numbering = Numbering::new(code, sass).ok()?;
     let spans = record_spans(code).ok()?;
     let mut splices: Vec<Splice> = Vec::with_capacity(runs.len());
@@ -848,15 +837,10 @@ fn announcing_splices(
         if span.body != span.start + 2 || splices.iter().any(|s| s.0 == span.start) {
             return None;
         }
-        let half = usize::from(code[span.start + 1]);
-        let count = match code[span.start] {
-            0x51 => (2 * half).checked_sub(1)?,
-            0xd1 => 2 * half,
-            _ => return None,
-        };
+        let count = prefix_count([code[span.start], code[span.start + 1]])?;
         let by = match count.checked_sub(r.len)? {
             0 => Vec::new(),
-            n => vec![if n % 2 == 0 { 0xd1 } else { 0x51 }, n.div_ceil(2) as u8],
+            n => counted(0x51, n).to_vec(),
         };
         splices.push((span.start, span.start + 2, by));
     }

@@ -409,6 +409,29 @@ impl Field {
     }
 }
 
+/// A count as the capsule writes it in a prefix or a token: the kind byte, with 0x80 where
+/// the count is even, then half the count rounded up (`51 02`: three instructions the
+/// finalizer added; the closing token `d0 04`: eight padding NOPs).
+pub fn counted(kind: u8, n: usize) -> [u8; 2] {
+    let even = if n % 2 == 0 { 0x80 } else { 0 };
+    [kind | even, n.div_ceil(2) as u8]
+}
+
+/// The SASS instructions the finalizer added that prefix `p` counts (`51 k`: 2k − 1,
+/// `d1 k`: 2k; `counted`'s inverse), `None` for a prefix of another kind.
+pub fn prefix_count(p: [u8; 2]) -> Option<usize> {
+    let k = 2 * usize::from(p[1]);
+    match p[0] {
+        0x51 => Some(k.saturating_sub(1)),
+        0xd1 => Some(k),
+        _ => None,
+    }
+}
+
+/// The first word of `@!PT LDS RZ, [RZ]`, the dummy load the finalizer puts before fences
+/// and asynchronous copies.
+pub const DUMMY_LOAD: u64 = 0xffff_f984;
+
 /// The kind of a 16-byte record for a capsule instruction the SASS does not have (its first
 /// byte, which is not a prefix though bit 0x10 is set): every capsule of the corpus and
 /// testdata/programs parses to its bitmap's count with it, eight CUTLASS/CuTe GEMMs hold

@@ -10,7 +10,7 @@
 //! nvlink's `-r` writes into (docs/research/capsule-numbering.md, "Aligning by opcode").
 
 use super::{bitmap, entry_at, instruction_count, lookup, sass_instructions, Entry, Result};
-use super::{Damaged, Unknown, ABSENT, NOP};
+use super::{prefix_count, record_spans, Damaged, Unknown, ABSENT, DUMMY_LOAD, NOP};
 use crate::reloc::capsule_opcodes::{RECORDS, TOKENS};
 
 /// How far the alignment may stray beyond the shifts the two counts force. NVSHMEM's
@@ -141,28 +141,17 @@ pub(super) enum Slot {
 }
 
 /// Per Mercury instruction, the SASS instructions the finalizer added for it, as its
-/// record's prefixes count them (`51 k`: 2k - 1, `d1 k`: 2k;
-/// docs/research/capsule-numbering.md); `None` where a prefix of another kind says nothing.
+/// record's prefixes count them (`prefix_count`); `None` where a prefix of another kind
+/// says nothing.
 fn announced(code: &[u8]) -> Result<Option<Vec<usize>>> {
-    let n = instruction_count(code)?;
-    let (bitmap, mut at) = bitmap(code, n)?;
-    let mut counts = vec![0usize; n as usize];
-    for (i, count) in counts.iter_mut().enumerate() {
-        if bitmap[i / 8] & (1 << (i % 8)) != 0 {
-            continue;
-        }
-        let (entry, next) = entry_at(code, at)?;
-        if let Entry::Record(body) = entry {
-            for p in (at..body).step_by(2) {
-                let k = 2 * usize::from(code[p + 1]);
-                *count += match code[p] {
-                    0x51 => k.saturating_sub(1),
-                    0xd1 => k,
-                    _ => return Ok(None),
-                };
+    let mut counts = vec![0usize; instruction_count(code)? as usize];
+    for span in record_spans(code)? {
+        for p in (span.start..span.body).step_by(2) {
+            match prefix_count([code[p], code[p + 1]]) {
+                Some(c) => counts[span.mercury] += c,
+                None => return Ok(None),
             }
         }
-        at = next;
     }
     Ok(Some(counts))
 }
@@ -243,9 +232,6 @@ impl Op {
     }
 }
 
-/// The first word of `@!PT LDS RZ, [RZ]`.
-const DUMMY_LOAD: u64 = 0xffff_f984;
-
 /// Traceback moves.
 const PAIR: u8 = 0;
 const SKIP_MERCURY: u8 = 1;
@@ -314,7 +300,7 @@ fn align(wants: &[Wants], ops: &[Op], floor: Option<&[usize]>) -> Result<Vec<(us
                 let gap = ops[j as usize - 1].gap;
                 let score = cur[w - 1] + gap;
                 if score > best || (score == best && !mercury_gaps) {
-                    (best, mv) = (cur[w - 1] + gap, SKIP_SASS);
+                    (best, mv) = (score, SKIP_SASS);
                 }
             }
             cur[w] = best;
