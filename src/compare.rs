@@ -81,9 +81,76 @@ pub fn mask_internal_hashes(text: &str) -> String {
     out
 }
 
+/// Masks the process id nvcc appends to some internal names (libcu++'s customization-point
+/// objects: `_ZN40_INTERNAL_<hash>_4_b_cu_<hash>_15499` and
+/// `__nv_static_31__<hash>_4_b_cu_<hash>_15499_…`), and the identifier length it changes, in
+/// text whose hashes [`mask_internal_hashes`] masked: the same source compiled twice differs
+/// there. The length prefix says where the id ends (`…_154994cuda` is id 15499, then `4cuda`).
+pub fn mask_internal_pids(text: &str) -> String {
+    let b = text.as_bytes();
+    let mut edits: Vec<(usize, usize, &str)> = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        let ident = if b[i..].starts_with(b"_INTERNAL_") {
+            let s = b[..i]
+                .iter()
+                .rev()
+                .take_while(|c| c.is_ascii_digit())
+                .count();
+            Some((i - s, i, i))
+        } else if b[i..].starts_with(b"__nv_static_") {
+            let d = i + "__nv_static_".len();
+            let e = d + b[d..].iter().take_while(|c| c.is_ascii_digit()).count();
+            Some((d, e, e + 1))
+        } else {
+            None
+        };
+        if let Some((len_start, len_end, start)) = ident {
+            if let Some(pid) = trailing_pid(b, len_start, len_end, start) {
+                edits.push((len_start, len_end, "##"));
+                edits.push((pid.0, pid.1, "<pid>"));
+                i = pid.1;
+                continue;
+            }
+        }
+        i += 1;
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0;
+    for (s, e, with) in edits {
+        out.push_str(&text[at..s]);
+        out.push_str(with);
+        at = e;
+    }
+    out.push_str(&text[at..]);
+    out
+}
+
+/// The byte range of the digits ending the identifier `b[start..start + len]` (`len` written
+/// at `b[len_start..len_end]`) when it ends in a masked hash, `_`, digits.
+fn trailing_pid(
+    b: &[u8],
+    len_start: usize,
+    len_end: usize,
+    start: usize,
+) -> Option<(usize, usize)> {
+    let len: usize = std::str::from_utf8(&b[len_start..len_end])
+        .ok()?
+        .parse()
+        .ok()?;
+    let ident = b.get(start..start.checked_add(len)?)?;
+    let digits = ident
+        .iter()
+        .rev()
+        .take_while(|c| c.is_ascii_digit())
+        .count();
+    let head = &ident[..len - digits];
+    (digits > 0 && head.ends_with(b"########_")).then_some((start + len - digits, start + len))
+}
+
 fn prepare(text: &str, opts: &CompareOptions) -> Vec<Item> {
     let text = if opts.normalize_internal {
-        mask_internal_hashes(text)
+        mask_internal_pids(&mask_internal_hashes(text))
     } else {
         text.to_string()
     };
@@ -421,6 +488,24 @@ mod tests {
             ..Default::default()
         };
         assert!(compare_dumps(A, &b, &opts).is_empty());
+    }
+
+    #[test]
+    fn process_ids_in_internal_names_are_masked_with_their_lengths() {
+        let a = "__nv_static_31__########_4_b_cu_########_15499__ZN40_INTERNAL_########_4_b_cu_########_154994cuda3std";
+        let b = "__nv_static_30__########_4_b_cu_########_5927__ZN39_INTERNAL_########_4_b_cu_########_59274cuda3std";
+        assert_eq!(
+            mask_internal_pids(a),
+            "__nv_static_##__########_4_b_cu_########_<pid>__ZN##_INTERNAL_########_4_b_cu_########_<pid>4cuda3std"
+        );
+        assert_eq!(mask_internal_pids(a), mask_internal_pids(b));
+    }
+
+    #[test]
+    fn internal_names_without_a_process_id_are_left_alone() {
+        let a =
+            "_ZN33_INTERNAL_########_4_s_cu_########1xE __nv_static_24__########_4_s_cu_########_x";
+        assert_eq!(mask_internal_pids(a), a);
     }
 
     #[test]
