@@ -10,7 +10,8 @@ pub struct CompareOptions {
     pub ignore_order: bool,
     /// Sections to leave out (exact names, or a prefix followed by `*`).
     pub ignore_sections: Vec<String>,
-    /// Mask the per-build hash nvcc puts in internal-linkage names (`_INTERNAL_4f0c7f44_`).
+    /// Mask the per-build hash nvcc puts in internal-linkage names (`_INTERNAL_4f0c7f44_`),
+    /// and the process id some carry (with it segment sizes, which the names' lengths move).
     pub normalize_internal: bool,
     /// Leave out the linker's own `.note.nv.tkinfo` record (nvlink's or cubin-ld's), the
     /// note section's size, and segment sizes (the note's size moves every later section).
@@ -172,11 +173,12 @@ fn prepare(text: &str, opts: &CompareOptions) -> Vec<Item> {
             .any(|p| matches_pattern(name, p)),
         None => true,
     });
-    if opts.ignore_linker_note {
-        // The note's size moves every later section, so segment sizes (which include the
-        // alignment padding between the sections they cover) are left out as well; but for
-        // the writable segment's, which count only its own sections and the padding before
-        // its zero-filled ones (taken out).
+    // The note's size moves every later section, and so does the string table's where
+    // masked names differ in length (nvcc's process ids): segment sizes (which include the
+    // alignment padding between the sections they cover) are left out then; but for the
+    // writable segment's, which count only its own sections and the padding before its
+    // zero-filled ones (taken out).
+    if opts.ignore_linker_note || opts.normalize_internal {
         for it in items.iter_mut().filter(|it| it.key.starts_with("phdr ")) {
             let pad = it
                 .lines
@@ -194,6 +196,8 @@ fn prepare(text: &str, opts: &CompareOptions) -> Vec<Item> {
                 }
             }
         }
+    }
+    if opts.ignore_linker_note {
         for it in items
             .iter_mut()
             .filter(|it| it.key == "section .note.nv.tkinfo")
@@ -499,6 +503,22 @@ mod tests {
             "__nv_static_##__########_4_b_cu_########_<pid>__ZN##_INTERNAL_########_4_b_cu_########_<pid>4cuda3std"
         );
         assert_eq!(mask_internal_pids(a), mask_internal_pids(b));
+    }
+
+    #[test]
+    fn code_segment_sizes_are_left_out_with_internal_names_masked() {
+        let seg = |filesz: &str| {
+            format!(
+                "cubin-dump 1\nphdr 1\n  type LOAD flags R-X filesz {filesz} memsz {filesz} \
+                 align 0x8 vaddr 0x0 paddr 0x0\n"
+            )
+        };
+        let (five_digit_pid, four_digit_pid) = (seg("0x8368"), seg("0x8360"));
+        let opts = CompareOptions {
+            normalize_internal: true,
+            ..Default::default()
+        };
+        assert!(compare_dumps(&five_digit_pid, &four_digit_pid, &opts).is_empty());
     }
 
     #[test]

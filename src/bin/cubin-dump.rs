@@ -27,7 +27,8 @@ struct Opts {
     /// With --compare: leave out a section (exact name, or a prefix ending in '*'); repeatable
     #[arg(long = "ignore-section", value_name = "NAME")]
     ignore_sections: Vec<String>,
-    /// With --compare: mask the per-build hash in internal-linkage names
+    /// With --compare: mask the per-build hash and process id in internal-linkage names (and
+    /// segment sizes, which the names' lengths move)
     #[arg(long)]
     normalize_internal: bool,
     /// With --compare: leave out the linker's own .note.nv.tkinfo record (nvlink or cubin-ld)
