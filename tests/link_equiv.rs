@@ -23,6 +23,12 @@ const KNOWN_DIFFERENT: &[(&str, &str)] = &[
     ),
     ("weak_replaced_by_later_strong/sm_1*/r", WEAK_STRONG_FRAME),
     ("weak_replaced_by_later_strong/sm_1*/pr", WEAK_STRONG_FRAME),
+    ("weak_fewer_registers/sm_1*/default", WEAK_STRONG_FRAME),
+    ("weak_fewer_registers/sm_1*/r", WEAK_STRONG_FRAME),
+    ("weak_fewer_registers/sm_1*/pr", WEAK_STRONG_FRAME),
+    ("weak_kernel_shared/sm_1*/default", WEAK_STRONG_FRAME),
+    ("weak_kernel_shared/sm_1*/r", WEAK_STRONG_FRAME),
+    ("weak_kernel_shared/sm_1*/pr", WEAK_STRONG_FRAME),
     ("texref_ptx/sm_7*/r", TEXREF_R),
     ("texref_ptx/sm_8*/r", TEXREF_R),
     ("texref_ptx/sm_90/r", TEXREF_R),
@@ -60,8 +66,8 @@ const UNIFIED_R: &str = "sm_100+ -r with unified functions: nvlink re-lays out e
      slot (.nv.uft.rel.<fn> and its capsule) and writes a stale sh_link in the unified \
      tables; cubin-ld keeps ptxas's slots and links the tables to their symbol table";
 
-const WEAK_STRONG_FRAME: &str = "a weak function replaced by a later object's strong one: \
-     nvlink gives the winner's main-half .debug_frame entry the Mercury CIE and an FDE without \
+const WEAK_STRONG_FRAME: &str = "a weak function replaced by a later object's definition \
+     (a strong one, or a weak copy with fewer registers): nvlink gives the winner's main-half .debug_frame entry the Mercury CIE and an FDE without \
      call-frame instructions, whose address range is the Mercury code's (0x40 for a function of \
      0x100 bytes of SASS: the entry no longer covers the function); cubin-ld keeps the input's \
      main-half entry (the driver does not read .debug_frame)";

@@ -515,8 +515,14 @@ impl Builder<'_, '_> {
         let (name, size) = (s.name.to_vec(), s.size);
         self.named_debug_shared(in_name);
         let align = shared::alignment(s.value);
-        let out = if in_name.starts_with(b".nv.shared.") {
-            self.m.section_named(in_name)?
+        // (A kernel's function-scope object is in its section, made with its code; but a
+        // weak kernel's first copy's, when a later copy wins, comes before it: pending.)
+        let own_section = in_name
+            .starts_with(b".nv.shared.")
+            .then(|| self.m.section_named(in_name))
+            .flatten();
+        let out = if let Some(sec) = own_section {
+            sec
         } else if let Some(&(koi, ksi)) = self.p.shared.home.get(&k) {
             let tail = crate::elf::names::text_tail(self.p.objects[koi].cubin.sections[ksi].name);
             match self.m.section_named(&[b".nv.shared.", tail].concat()) {
@@ -1007,6 +1013,7 @@ impl<'a, 'data> Builder<'a, 'data> {
         self.clear_removed_reg_sass()?;
         self.finish_symbols();
         if opts.policy.relocatable() {
+            self.size_weak_kernel_shared();
             self.align_partial_kernel_shared();
         }
         self.finish_partial_shared();

@@ -283,6 +283,43 @@ impl Builder<'_, '_> {
         id
     }
 
+    /// `-r`: a kernel's `.nv.shared.<k>` made of several inputs' (a weak kernel's copies)
+    /// holds all their objects unpadded, by the rule of a kernel's section: M bytes of
+    /// objects, D the largest alignment, take D + M when M <= D, else M (black-box, sm_90:
+    /// 0x40 for two copies of one 16-byte 32-aligned object, 0xe8 for 0x40, 0x98 and 0x10
+    /// bytes; testdata weak_kernel_shared).
+    pub(crate) fn size_weak_kernel_shared(&mut self) {
+        // Output section → (input sections, object bytes, largest alignment).
+        let mut merged: HashMap<OutSec, (u32, u64, u64)> = HashMap::new();
+        for (oi, o) in crate::object::enumerated(self.p.objects) {
+            for (si, s) in o.sections_of(crate::object::SectionKind::Other) {
+                // (A kernel's, not sm_110's reserved shared memory.)
+                if s.sh_type != crate::elf::SHT_CUDA_SHARED || !s.name.starts_with(b".nv.shared.") {
+                    continue;
+                }
+                let Some(placed) = self.p.placed[oi][si] else {
+                    continue;
+                };
+                let objects: u64 = (o.symbols().iter())
+                    .filter(|x| {
+                        x.section == SymSection::Index(si as u32) && x.st_type != STT_SECTION
+                    })
+                    .map(|x| x.size)
+                    .sum();
+                let e = merged.entry(placed.sec).or_insert((0, 0, 1));
+                *e = (e.0 + 1, e.1 + objects, e.2.max(s.align));
+            }
+        }
+        for (sec, (inputs, m, d)) in merged {
+            if inputs < 2 {
+                continue;
+            }
+            if let Content::NoBits(n) = &mut self.m.sections[sec].content {
+                *n = if m <= d { d + m } else { m };
+            }
+        }
+    }
+
     /// `-r`: every kernel's `.nv.shared.<k>` takes at least the alignment of the merged
     /// `.nv_debug.shared` (its functions' objects), as nvlink's partial link aligns it; a
     /// kernel that does not refer to extern arrays itself has D bytes added below its

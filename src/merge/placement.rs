@@ -114,8 +114,8 @@ impl<'a, 'data> Placement<'a, 'data> {
         r.binary_search_by_key(&si, |x| x.input).ok().map(|i| r[i])
     }
 
-    /// True when the function in text section `si` of object `oi` lost to a strong definition
-    /// in a later object that the link keeps (nvlink then keeps this object's section slot
+    /// True when the function in text section `si` of object `oi` lost to a later definition
+    /// (strong, or weak with fewer registers) that the link keeps, having won until then (nvlink then keeps this object's section slot
     /// and references; when the winner is removed as dead code, the slot goes too).
     pub(crate) fn replaced_by_later_definition(&self, oi: ObjectId, si: usize) -> bool {
         let o = &self.objects[oi];
@@ -125,9 +125,21 @@ impl<'a, 'data> Placement<'a, 'data> {
         let Some(g) = self.res.sym_global[oi][f as usize] else {
             return false;
         };
-        match self.res.globals[g].def {
-            Some(d) => d.obj > oi && !self.is_dead_function(g),
-            None => false,
+        self.res.displaced.contains(&(oi, f)) && !self.is_dead_function(g)
+    }
+
+    /// For text section `si` of object `oi` that a later definition replaced
+    /// (`replaced_by_later_definition`): the winner's text section.
+    pub(crate) fn replacing_text(&self, oi: ObjectId, si: usize) -> Option<(ObjectId, usize)> {
+        if !self.replaced_by_later_definition(oi, si) {
+            return None;
+        }
+        let o = &self.objects[oi];
+        let f = o.cubin.sections.get(si).and_then(|s| o.text_function(s))?;
+        let d = self.res.globals[self.res.sym_global[oi][f as usize]?].def?;
+        match self.objects[d.obj].symbols().get(d.sym as usize)?.section {
+            SymSection::Index(wsi) => Some((d.obj, wsi as usize)),
+            _ => None,
         }
     }
 
@@ -167,14 +179,36 @@ impl<'a, 'data> Placement<'a, 'data> {
             || (is_func && self.out_sym(oi, sym).is_none())
     }
 
-    /// Whether an input symbol defined in object `oi` is a copy the link discards because an
-    /// earlier object's definition won.
+    /// Whether an input symbol defined in object `oi` is a copy the link discards: another
+    /// definition had won when its object came (black-box, sm_75: of weak copies before a
+    /// later strong definition or one with fewer registers, nvlink keeps the `.debug_frame`
+    /// references of those that won for a while, not of those that never did; testdata
+    /// weak_fewer_registers).
+    ///
+    /// On sm_90 a kernel that won for a while is discarded too where it has function-scope
+    /// shared memory (black-box, hand-written PTX: its `.debug_frame` reference goes, which
+    /// it keeps without; sm_75 keeps it either way; sm_100+ rewrites the frames as for a
+    /// strong winner, docs/differences.md).
     pub(crate) fn discarded_copy(&self, oi: ObjectId, sym: u32, defined_here: bool) -> bool {
         defined_here
             && self
                 .res
                 .global_of(oi, sym)
-                .is_some_and(|g| self.res.globals[g].def.is_some_and(|d| d.obj < oi))
+                .is_some_and(|g| self.res.globals[g].def.is_some_and(|d| d.obj != oi))
+            && (!self.res.displaced.contains(&(oi, sym)) || self.displaced_with_shared(oi, sym))
+    }
+
+    fn displaced_with_shared(&self, oi: ObjectId, sym: u32) -> bool {
+        let sm = self.policy.sm();
+        let o = &self.objects[oi];
+        (90..100).contains(&sm)
+            && o.symbols().get(sym as usize).is_some_and(|f| {
+                let name = [&b".nv.shared."[..], f.name].concat();
+                o.cubin
+                    .sections
+                    .iter()
+                    .any(|s| s.name == name && s.size > 0)
+            })
     }
 
     pub(crate) fn placed_text(&self, oi: ObjectId, si: u32) -> Option<OutSec> {

@@ -552,6 +552,7 @@ pub fn layout(
 ) -> SharedLayout {
     let definitions = Definitions::of(objects, res);
     let mut refs = code_refs(objects, res, &definitions, &lv.live);
+    adopt_function_scope_objects(objects, res, lv, &mut refs.uses);
     let blobs = partial_kernel_areas(objects, lv);
     // (No shared memory in the module: the symbols and relocations still ask.)
     let names_shared = std::mem::take(&mut refs.names_shared);
@@ -831,6 +832,73 @@ fn layout_kernels(
 fn adopt_partial_areas(uses: &mut HashMap<Node, Vec<ObjKey>>, blobs: &Areas) {
     for (&node, &(key, _, _)) in blobs.iter() {
         uses.entry(node).or_default().insert(0, key);
+    }
+}
+
+/// Every object of a kernel's function-scope shared memory (its `.nv.shared.<kernel>` in
+/// each input) is laid out, whether kept code uses it or not: a weak kernel's losing copies'
+/// objects go into the winner's section, sorted with its own as if they were the winner's,
+/// and so do those a partial link's output holds for them (black-box, nvlink 13.5, sm_75,
+/// sm_90 and sm_100, default and -preserve-relocs links of hand-written PTX, and nvlink's
+/// final link of its own -r output: 64 bytes of the winner's and 0x98 of a loser's make
+/// 0xd8, the winner's 4-aligned object after the loser's 16- and 8-aligned ones; testdata
+/// weak_kernel_shared).
+fn adopt_function_scope_objects(
+    objects: &[InputObject<'_>],
+    res: &Resolution<'_>,
+    lv: &Liveness,
+    uses: &mut HashMap<Node, Vec<ObjKey>>,
+) {
+    let kernels: HashSet<Node> = lv.kernels.iter().copied().collect();
+    for (oi, o) in crate::object::enumerated(objects) {
+        for (si, s) in o.sections_of(SectionKind::Other) {
+            if s.sh_type != SHT_CUDA_SHARED
+                || s.flags & SHF_INFO_LINK == 0
+                || !s.name.starts_with(b".nv.shared.")
+            {
+                continue;
+            }
+            let Some(node) = kernel_of_function_scope(objects, res, oi, s.info as usize) else {
+                continue;
+            };
+            if !kernels.contains(&node) {
+                continue;
+            }
+            let list = uses.entry(node).or_default();
+            for (i, x) in o.symbols().iter().enumerate() {
+                let key = (oi, i as u32);
+                if x.section == SymSection::Index(si as u32)
+                    && x.st_type != STT_SECTION
+                    && x.size > 0
+                    && !list.contains(&key)
+                {
+                    list.push(key);
+                }
+            }
+        }
+    }
+}
+
+/// The kept text of the kernel whose code is text section `t` of object `oi` (this copy's
+/// own, or the copy that won over it).
+fn kernel_of_function_scope(
+    objects: &[InputObject<'_>],
+    res: &Resolution<'_>,
+    oi: ObjectId,
+    t: usize,
+) -> Option<Node> {
+    let o = &objects[oi];
+    let f = o.cubin.sections.get(t).and_then(|x| o.text_function(x))?;
+    let Some(winner) = res.global_of(oi, f).and_then(|g| res.globals[g].def) else {
+        return Some((oi, t));
+    };
+    match objects[winner.obj]
+        .symbols()
+        .get(winner.sym as usize)?
+        .section
+    {
+        SymSection::Index(wt) => Some((winner.obj, wt as usize)),
+        _ => None,
     }
 }
 

@@ -463,7 +463,9 @@ impl Builder<'_, '_> {
                         return true;
                     }
                     self.section_symbol(out);
-                    self.kernel_shared_sections(oi, si, out);
+                    // (The winner's shared memory comes where its code does.)
+                    let (koi, ksi) = self.p.replacing_text(oi, si).unwrap_or((oi, si));
+                    self.kernel_shared_sections(koi, ksi, out);
                 }
             }
         }
@@ -530,6 +532,11 @@ impl Builder<'_, '_> {
             self.early_debug_shared(sec.name);
         }
         if !self.p.live[oi][si] {
+            if self.replaced_bank(oi, si) {
+                if let Some(out) = self.out_section_for(oi, si) {
+                    self.section_symbol(out);
+                }
+            }
             return;
         }
         if *debug_shared_due && sec.flags & SHF_ALLOC == 0 {
@@ -643,7 +650,8 @@ impl Builder<'_, '_> {
         } else if shared && s.st_type != STT_SECTION {
             self.early_debug_shared(sec.name);
         }
-        if !self.p.live[oi][si as usize] {
+        let replaced = self.replaced_bank(oi, si as usize);
+        if !self.p.live[oi][si as usize] && !replaced {
             if !shared {
                 self.losing_copy_local(oi, i);
             }
@@ -659,7 +667,20 @@ impl Builder<'_, '_> {
         if s.other & 3 == 1 && !self.p.policy.preserve_relocs() && !self.p.policy.relocatable() {
             return; // STV_INTERNAL locals (`_param`, `_SREG`) do not reach the output
         }
-        self.copy_local(oi, i, None);
+        self.copy_local(oi, i, replaced.then_some(out));
+    }
+
+    /// A kernel's parameter bank whose kernel a later copy replaced (a weak kernel with
+    /// fewer registers): like its code, the winner's bank and its symbol go where this first
+    /// copy had them, and this copy's `_param` stays under -r (black-box, sm_75-sm_100,
+    /// testdata weak_fewer_registers).
+    fn replaced_bank(&self, oi: ObjectId, si: usize) -> bool {
+        let o = &self.p.objects[oi];
+        !self.p.live[oi][si]
+            && o.cubin.sections.get(si).is_some_and(|sec| {
+                o.kind(sec) == SectionKind::KernelConstant
+                    && self.p.replaced_by_later_definition(oi, sec.info as usize)
+            })
     }
 
     /// Makes input local `i` of object `oi` an output local, at its own value, in `section`
@@ -770,7 +791,12 @@ impl Builder<'_, '_> {
         let o = &self.p.objects[oi];
         let mut reserved = Vec::new();
         for (si, s) in o.sections_of(SectionKind::Reloc) {
-            if !self.p.live[oi][si] {
+            // (A copy of code a later definition replaced names the winner's relocation
+            // sections where it had its own, as its code section: testdata
+            // weak_kernel_shared.)
+            let replaced =
+                !self.p.live[oi][si] && self.p.replaced_by_later_definition(oi, s.info as usize);
+            if !self.p.live[oi][si] && !replaced {
                 continue;
             }
             let Some(t) = o.cubin.sections.get(s.info as usize) else {
@@ -801,11 +827,13 @@ impl Builder<'_, '_> {
                     )
                 })
             });
-            reserved.push(placement::ReservedRelocs {
-                input: si as u32,
-                kept,
-                recorded,
-            });
+            if !replaced {
+                reserved.push(placement::ReservedRelocs {
+                    input: si as u32,
+                    kept,
+                    recorded,
+                });
+            }
         }
         self.p.reserved_relocs[oi] = reserved;
     }
@@ -861,10 +889,16 @@ fn finished_symbols(p: &placement::Placement<'_, '_>, oi: ObjectId) -> Vec<Finis
             });
             continue;
         }
+        // -r: a shared object's value is its alignment, as ptxas -c writes it, wherever
+        // its section goes (a weak kernel's losing copy's, after the winner's: black-box,
+        // sm_75 and sm_90; testdata weak_kernel_shared).
+        let alignment_valued = p.policy.relocatable()
+            && sec.sh_type == crate::elf::SHT_CUDA_SHARED
+            && sec.name.starts_with(b".nv.shared.");
         out.push(Finished::Placed {
             out: sym,
             sec: placed.sec,
-            value: s.value + placed.offset,
+            value: s.value + if alignment_valued { 0 } else { placed.offset },
             text: (s.st_type == STT_FUNC && is_text(o, sec)).then_some((sec.info >> 24) as u8),
         });
     }

@@ -135,10 +135,16 @@ fn info_order(b: &Builder<'_, '_>, opts: &Options, oi: ObjectId) -> Vec<InfoSlot
     let mut order: Vec<InfoSlot> = Vec::with_capacity(o.count_of(SectionKind::InfoFn));
     for (si, s) in o.sections_of(SectionKind::InfoFn) {
         if !b.p.is_live(oi, si) {
-            // A function replaced by a later strong definition keeps its slot (created
-            // with the object's other non-kernel functions): the winner's records land there.
+            // A function replaced by a later definition keeps its slot (with the object's
+            // kernels or its other functions, as it is one): the winner's records land there.
             if b.p.replaced_by_later_definition(oi, s.info as usize) {
-                order.push((Slot::Function, si, si));
+                match o
+                    .info_function(s)
+                    .filter(|&f| InputObject::is_entry(&o.symbols()[f as usize]))
+                {
+                    Some(kernel) => order.push((Slot::Kernel, kernel as usize, si)),
+                    None => order.push((Slot::Function, si, si)),
+                }
             }
             continue;
         }
