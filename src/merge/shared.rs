@@ -851,29 +851,34 @@ fn adopt_function_scope_objects(
 ) {
     let kernels: HashSet<Node> = lv.kernels.iter().copied().collect();
     for (oi, o) in crate::object::enumerated(objects) {
+        // Each function-scope section → its kept kernel; then one pass over the symbols.
+        let mut sections: HashMap<u32, Node> = HashMap::new();
         for (si, s) in o.sections_of(SectionKind::Other) {
-            if s.sh_type != SHT_CUDA_SHARED
-                || s.flags & SHF_INFO_LINK == 0
-                || !s.name.starts_with(b".nv.shared.")
+            if s.sh_type == SHT_CUDA_SHARED
+                && s.flags & SHF_INFO_LINK != 0
+                && s.name.starts_with(b".nv.shared.")
             {
-                continue;
+                if let Some(node) = kernel_of_function_scope(objects, res, oi, s.info as usize)
+                    .filter(|n| kernels.contains(n))
+                {
+                    sections.insert(si as u32, node);
+                }
             }
-            let Some(node) = kernel_of_function_scope(objects, res, oi, s.info as usize) else {
+        }
+        if sections.is_empty() {
+            continue;
+        }
+        for (i, x) in o.symbols().iter().enumerate() {
+            let SymSection::Index(si) = x.section else {
                 continue;
             };
-            if !kernels.contains(&node) {
+            let Some(&node) = sections.get(&si) else {
                 continue;
-            }
+            };
+            let key = (oi, i as u32);
             let list = uses.entry(node).or_default();
-            for (i, x) in o.symbols().iter().enumerate() {
-                let key = (oi, i as u32);
-                if x.section == SymSection::Index(si as u32)
-                    && x.st_type != STT_SECTION
-                    && x.size > 0
-                    && !list.contains(&key)
-                {
-                    list.push(key);
-                }
+            if x.st_type != STT_SECTION && x.size > 0 && !list.contains(&key) {
+                list.push(key);
             }
         }
     }
