@@ -185,30 +185,29 @@ impl<'a, 'data> Placement<'a, 'data> {
     /// references of those that won for a while, not of those that never did; testdata
     /// weak_fewer_registers).
     ///
-    /// On sm_90 a kernel that won for a while is discarded too where it has function-scope
-    /// shared memory (black-box, hand-written PTX: its `.debug_frame` reference goes, which
-    /// it keeps without; sm_75 keeps it either way; sm_100+ rewrites the frames as for a
-    /// strong winner, docs/differences.md).
+    /// Below sm_100 a copy that won for a while is discarded too where its code has RELA
+    /// relocations (black-box, sm_90: a weak function reading a `__device__` array, a weak
+    /// kernel using its shared memory, lose their `.debug_frame` references, which copies
+    /// without relocations or with REL ones keep; sm_75 and sm_89 keep them with REL ones;
+    /// sm_100+ rewrites the frames as for a strong winner, docs/differences.md; testdata
+    /// weak_kernel_shared, fuzz-equiv weak_regs seed 4).
     pub(crate) fn discarded_copy(&self, oi: ObjectId, sym: u32, defined_here: bool) -> bool {
         defined_here
             && self
                 .res
                 .global_of(oi, sym)
                 .is_some_and(|g| self.res.globals[g].def.is_some_and(|d| d.obj != oi))
-            && (!self.res.displaced.contains(&(oi, sym)) || self.displaced_with_shared(oi, sym))
+            && (!self.res.displaced.contains(&(oi, sym)) || self.displaced_with_rela(oi, sym))
     }
 
-    fn displaced_with_shared(&self, oi: ObjectId, sym: u32) -> bool {
-        let sm = self.policy.sm();
+    fn displaced_with_rela(&self, oi: ObjectId, sym: u32) -> bool {
         let o = &self.objects[oi];
-        (90..100).contains(&sm)
-            && o.symbols().get(sym as usize).is_some_and(|f| {
-                let name = [&b".nv.shared."[..], f.name].concat();
-                o.cubin
-                    .sections
-                    .iter()
-                    .any(|s| s.name == name && s.size > 0)
-            })
+        let Some(SymSection::Index(text)) = o.symbols().get(sym as usize).map(|f| f.section) else {
+            return false;
+        };
+        self.policy.sm() < 100
+            && o.sections_of(crate::object::SectionKind::Reloc)
+                .any(|(_, r)| r.sh_type == crate::elf::SHT_RELA && r.info == text)
     }
 
     pub(crate) fn placed_text(&self, oi: ObjectId, si: u32) -> Option<OutSec> {
