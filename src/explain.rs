@@ -45,8 +45,12 @@ pub struct Removed {
 /// Why a function's code is left out.
 #[derive(Debug, Clone)]
 pub enum Removal {
-    /// A weak copy; the copy of the file named (if any) is kept.
-    WeakCopy { kept_in: Option<String> },
+    /// A weak copy; the copy of the file named (if any) is kept, and where it won by using
+    /// fewer registers, its count and this copy's.
+    WeakCopy {
+        kept_in: Option<String>,
+        registers: Option<(u32, u32)>,
+    },
     /// A kernel the link is not for.
     Kernel(Unwanted),
     /// Code only a removed kernel (the first in input order) reaches.
@@ -69,10 +73,18 @@ impl Removal {
     /// The reason in words.
     pub fn sentence(&self) -> String {
         match self {
-            Removal::WeakCopy { kept_in: Some(f) } => {
-                format!("a weak copy; the one in '{f}' is kept")
+            Removal::WeakCopy {
+                kept_in: Some(f),
+                registers: Some((kept, this)),
+            } => format!(
+                "a weak copy; the one in '{f}' is kept: it uses {kept} registers, this one {this}"
+            ),
+            Removal::WeakCopy {
+                kept_in: Some(f), ..
+            } => format!("a weak copy; the one in '{f}' is kept"),
+            Removal::WeakCopy { kept_in: None, .. } => {
+                "a weak copy; another one is kept".to_string()
             }
-            Removal::WeakCopy { kept_in: None } => "a weak copy; another one is kept".to_string(),
             Removal::Kernel(u) => unwanted(*u).to_string(),
             Removal::ReachedOnlyFrom { kernel, why } => {
                 format!(
@@ -165,8 +177,15 @@ impl Reasons {
         let o = &objects[oi];
         if let Some(f) = o.text_function(&o.cubin.sections[si]) {
             if !res.is_winner(oi, f) {
-                let kept_in = res.definition(oi, f).map(|(d, _)| objects[d].name.clone());
-                return Removal::WeakCopy { kept_in };
+                let winner = res.definition(oi, f);
+                let kept_in = winner.map(|(d, _)| objects[d].name.clone());
+                // (Named only where that decided it, as nvlink decides: fewer registers.)
+                let registers = winner.and_then(|(d, ds)| {
+                    let kept = crate::resolve::register_count(&objects[d], ds)?;
+                    let this = crate::resolve::register_count(o, f)?;
+                    (kept < this).then_some((kept, this))
+                });
+                return Removal::WeakCopy { kept_in, registers };
             }
         }
         if let Some(&u) = self.kernel.get(&(oi, si)) {

@@ -226,7 +226,7 @@ fn removed_json(r: &crate::explain::Removed) -> String {
     let opt = |s: Option<&str>| s.map_or("null".to_string(), json_string);
     let (kernel, kept_in) = match &r.why {
         Removal::ReachedOnlyFrom { kernel, .. } => (Some(kernel.as_str()), None),
-        Removal::WeakCopy { kept_in } => (None, kept_in.as_deref()),
+        Removal::WeakCopy { kept_in, .. } => (None, kept_in.as_deref()),
         _ => (None, None),
     };
     format!(

@@ -514,6 +514,11 @@ impl RegisterCounts {
     }
 }
 
+/// Function `sym`'s `EIATTR_REGCOUNT` in `o` (for reports: one walk of `.nv.info`).
+pub fn register_count(o: &InputObject<'_>, sym: u32) -> Option<u32> {
+    register_counts(o).get(&sym).copied()
+}
+
 /// Each function's `EIATTR_REGCOUNT` in `o` (by symbol index). (Loading checked that the
 /// records parse.)
 fn register_counts(o: &InputObject<'_>) -> HashMap<u32, u32> {

@@ -542,3 +542,17 @@ fn why_live_names_the_kept_copy_of_a_weak_variable() {
         "{report}"
     );
 }
+
+#[test]
+fn print_gc_sections_says_a_later_weak_copy_won_by_its_registers() {
+    let inputs = corpus("weak_fewer_registers", "sm_90", &["a.o", "b.o", "c.o"]);
+    let (report, _) = link("sm_90", &inputs, &["--print-gc-sections"]);
+    let (a, c) = (inputs[0].display(), inputs[2].display());
+    assert!(
+        report.contains(&format!(
+            "(.text._Z3mixIfET_PKS0_i in '{a}'): a weak copy; the one in '{c}' is kept: it uses \
+             24 registers, this one 38"
+        )),
+        "{report}"
+    );
+}
