@@ -224,6 +224,13 @@ fn of_definition(objects: &[InputObject<'_>], do_: ObjectId, ds: u32) -> Option<
 /// Per kernel: its partial link's area (the key it is placed by, size, alignment).
 type Areas = HashMap<Node, (ObjKey, u64, u64)>;
 
+/// A function's own shared memory, `.nv.shared.<fn>` (its sh_info the function's code).
+fn is_function_scope_shared(s: &crate::elf::read::Section<'_>) -> bool {
+    s.sh_type == SHT_CUDA_SHARED
+        && s.flags & SHF_INFO_LINK != 0
+        && s.name.starts_with(b".nv.shared.")
+}
+
 /// Per kernel: the `.nv.shared.<kernel>` of a partial link's output that defines no object
 /// (its section symbol, or the kernel's where no symbol names it, size and alignment). One
 /// pass over each object's sections, and over its symbols only where it has such a section
@@ -236,11 +243,7 @@ fn partial_kernel_areas(objects: &[InputObject<'_>], lv: &Liveness) -> Areas {
         let mut first: HashMap<usize, u32> = HashMap::new();
         // (Shared memory is of kind Other: the kinds are scanned, not every header read.)
         for (si, s) in o.sections_of(SectionKind::Other) {
-            if s.sh_type == SHT_CUDA_SHARED
-                && s.flags & SHF_INFO_LINK != 0
-                && s.name.starts_with(b".nv.shared.")
-                && kernels.contains(&(oi, s.info as usize))
-            {
+            if is_function_scope_shared(s) && kernels.contains(&(oi, s.info as usize)) {
                 first.entry(s.info as usize).or_insert(si as u32);
             }
         }
@@ -854,10 +857,7 @@ fn adopt_function_scope_objects(
         // Each function-scope section → its kept kernel; then one pass over the symbols.
         let mut sections: HashMap<u32, Node> = HashMap::new();
         for (si, s) in o.sections_of(SectionKind::Other) {
-            if s.sh_type == SHT_CUDA_SHARED
-                && s.flags & SHF_INFO_LINK != 0
-                && s.name.starts_with(b".nv.shared.")
-            {
+            if is_function_scope_shared(s) {
                 if let Some(node) = kernel_of_function_scope(objects, res, oi, s.info as usize)
                     .filter(|n| kernels.contains(n))
                 {
