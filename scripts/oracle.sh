@@ -159,7 +159,7 @@ check_dir() {
   # Where nvlink's own links drop what cubin-ld keeps (a __constant__ table's relocation to a
   # losing weak copy: docs/differences.md), nvlink must finish cubin-ld's -r output as
   # cubin-ld finishes it.
-  ref="$d/rfinal.cubin" order=""
+  ref="$d/rfinal.cubin" order="" r_known=0
   case "$rel" in
     texref_ptx/sm_[789]*) ref="$d/default.cubin" order=--ignore-order ;;
     weak_copy_in_function_table/*)
@@ -167,12 +167,18 @@ check_dir() {
       "$ld" -arch="$sm" "$d/cubin-ld.r.cubin" -o "$ref" >/dev/null 2>&1 || true
       ;;
   esac
+  # (A documented difference of the -r link lives on in what nvlink makes of it, unless the
+  # case names its own reference above.)
+  # shellcheck disable=SC2086
+  set -f; [ "$ref" = "$d/rfinal.cubin" ] && matches "$rel/r" "" $KNOWN_DIFFERENT && r_known=1; set +f
   if [ -f "$d/cubin-ld.r.cubin" ] && [ "$(cat "$d/rfinal.rc" 2>/dev/null)" = 0 ]; then
     # shellcheck disable=SC2086
     if "$C/bin/nvlink" -arch="$sm" "$d/cubin-ld.r.cubin" -o "$d/rt.cubin" >"$d/rt.log" 2>&1 \
       && "$dump" --compare $order --ignore-linker-note --ignore-section .note.nv.tkinfo \
         "$ref" "$d/rt.cubin" >"$d/diff.txt"; then
       pass=$((pass + 1))
+    elif [ "$r_known" = 1 ]; then
+      echo "oracle: $rel: round trip: known difference (of the -r link)"; known=$((known + 1))
     else
       echo "oracle: $rel: nvlink's final link of cubin-ld's -r output differs from its own round trip:"
       sed 's/^/    /' "$d/rt.log" "$d/diff.txt" | head -30; fail=$((fail + 1))
