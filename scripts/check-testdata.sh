@@ -7,12 +7,21 @@
 #      per-build hash), and each recorded exit status and message;
 #   3. cross-checks cubin-dump's relocation and attribute names against cuobjdump's.
 #
-#   scripts/check-testdata.sh [CASE...]
+#   scripts/check-testdata.sh [--sample | CASE...]
+#
+# --sample regenerates only the cases CI regenerates, one of each input form the generator
+# has: CUDA with -G and libcu++ (whose internal names carry nvcc's process id), fatbin
+# containers, files compiled for another target than the link's, host links with
+# libcudadevrt, hand-written PTX. The stamps (scripts/testdata-stamps.sh) stand for the rest;
+# the whole corpus is regenerated on demand (35 minutes on two cores), as it must be when the
+# pinned toolkit or the generator changes.
 # CUBIN_LD_GENERATED=DIR keeps the regenerated corpus in DIR (a new folder) for
 # scripts/oracle.sh, which then links it instead of compiling every case again (CI).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 cd "$here"
+SAMPLE=(debug_exits_expanded containers arch_family device_launched_kernel weak_kernel_shared)
+if [ "${1:-}" = --sample ]; then shift; set -- "${SAMPLE[@]}"; fi
 C=$(scripts/cuda-toolkit.sh)
 cargo build --release --quiet --bin cubin-dump
 dump="$here/target/release/cubin-dump"

@@ -181,4 +181,5 @@ CUDA_LIB="$C/lib"
 CUDA_NVVM="$C/nvvm"
 export here outdir ALL_ARCHS DEFAULT_HOST_ARCHS CUDA_LIB CUDA_NVVM
 list_jobs | xargs -P "$jobs" -L 1 bash -c 'gen_case_arch "$0" "$1" || { echo "gen-testdata: $0 $1 failed" >&2; exit 255; }'
+"$here/scripts/testdata-stamps.sh" --write -o "$outdir" "${cases[@]}"
 echo "gen-testdata: wrote $outdir" >&2
