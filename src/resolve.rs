@@ -173,6 +173,30 @@ impl<'data> Resolution<'data> {
         }
     }
 
+    /// The code section, as (object, section index), of the kept definition of the function
+    /// whose own code is section `text` of object `obj`: the winner's for a weak copy that
+    /// lost, the section itself for a local function or a definition that won. (What a
+    /// losing copy's shared memory, parameter bank and slots go with.) `None` when `text`
+    /// is no function's code section.
+    pub fn kept_text(
+        &self,
+        objects: &[InputObject<'_>],
+        obj: ObjectId,
+        text: usize,
+    ) -> Option<(ObjectId, usize)> {
+        let o = &objects[obj];
+        let f = o
+            .cubin
+            .sections
+            .get(text)
+            .and_then(|s| o.text_function(s))?;
+        let (d_obj, d_sym) = self.definition(obj, f).unwrap_or((obj, f));
+        match objects[d_obj].symbols().get(d_sym as usize)?.section {
+            SymSection::Index(t) => Some((d_obj, t as usize)),
+            _ => None,
+        }
+    }
+
     /// True when `(obj, sym)` is the definition that won for its name.
     pub fn is_winner(&self, obj: ObjectId, sym: u32) -> bool {
         match self.global_of(obj, sym) {

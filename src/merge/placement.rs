@@ -134,13 +134,7 @@ impl<'a, 'data> Placement<'a, 'data> {
         if !self.replaced_by_later_definition(oi, si) {
             return None;
         }
-        let o = &self.objects[oi];
-        let f = o.cubin.sections.get(si).and_then(|s| o.text_function(s))?;
-        let d = self.res.globals[self.res.sym_global[oi][f as usize]?].def?;
-        match self.objects[d.obj].symbols().get(d.sym as usize)?.section {
-            SymSection::Index(wsi) => Some((d.obj, wsi as usize)),
-            _ => None,
-        }
+        self.res.kept_text(self.objects, oi, si)
     }
 
     /// The output symbol of a call-graph node, if the function is kept.

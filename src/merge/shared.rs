@@ -858,7 +858,8 @@ fn adopt_function_scope_objects(
         let mut sections: HashMap<u32, Node> = HashMap::new();
         for (si, s) in o.sections_of(SectionKind::Other) {
             if is_function_scope_shared(s) {
-                if let Some(node) = kernel_of_function_scope(objects, res, oi, s.info as usize)
+                if let Some(node) = res
+                    .kept_text(objects, oi, s.info as usize)
                     .filter(|n| kernels.contains(n))
                 {
                     sections.insert(si as u32, node);
@@ -881,29 +882,6 @@ fn adopt_function_scope_objects(
                 list.push(key);
             }
         }
-    }
-}
-
-/// The kept text of the kernel whose code is text section `t` of object `oi` (this copy's
-/// own, or the copy that won over it).
-fn kernel_of_function_scope(
-    objects: &[InputObject<'_>],
-    res: &Resolution<'_>,
-    oi: ObjectId,
-    t: usize,
-) -> Option<Node> {
-    let o = &objects[oi];
-    let f = o.cubin.sections.get(t).and_then(|x| o.text_function(x))?;
-    let Some(winner) = res.global_of(oi, f).and_then(|g| res.globals[g].def) else {
-        return Some((oi, t));
-    };
-    match objects[winner.obj]
-        .symbols()
-        .get(winner.sym as usize)?
-        .section
-    {
-        SymSection::Index(wt) => Some((winner.obj, wt as usize)),
-        _ => None,
     }
 }
 
