@@ -25,14 +25,16 @@ while [ $# -gt 0 ]; do
   esac
 done
 
-# stamp CASE: the stamp the case's sources and generated files call for. (Comments and blank
-# lines of the generator do not count: rewording one must not call for 35 minutes of
-# regeneration.)
+# What every case is made with, the same for all. (Comments and blank lines of the generator
+# do not count: rewording one must not call for 35 minutes of regeneration.)
+common="# written by scripts/gen-testdata.sh; checked by scripts/testdata-stamps.sh
+toolkit $(grep -E '^(VERSION|CCCL_VERSION)=' scripts/cuda-toolkit.sh | sed 's/ *#.*//' | paste -sd' ')
+generator $(grep -vE '^[[:space:]]*(#|$)' scripts/gen-testdata.sh | sha256sum | cut -c1-64)"
+
+# stamp CASE: the stamp the case's sources and generated files call for.
 stamp() {
   local case=$1
-  echo "# written by scripts/gen-testdata.sh; checked by scripts/testdata-stamps.sh"
-  echo "toolkit $(grep -E '^(VERSION|CCCL_VERSION)=' scripts/cuda-toolkit.sh | sed 's/ *#.*//' | paste -sd' ')"
-  echo "generator $(grep -vE '^[[:space:]]*(#|$)' scripts/gen-testdata.sh | sha256sum | cut -c1-64)"
+  echo "$common"
   (cd "testdata/src/$case" && find . -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum) |
     sed -E 's|^([0-9a-f]+)  \./|source \1 |'
   echo "generated $(cd "$outdir/$case" && find . -type f ! -name STAMP -print0 | LC_ALL=C sort -z |
